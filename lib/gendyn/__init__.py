@@ -1,0 +1,16 @@
+"""gendyn: theory and batched experiments for the generalisation dynamics of neural networks.
+
+The library behind the executable companion book to Lampinen & Ganguli (2019),
+Lee & Ndirango (2019), Goldt et al. (2019) and Advani, Saxe & Sompolinsky (2020).
+
+Modules
+-------
+rmt        random matrices: Marchenko-Pastur law, spiked singular values and vectors
+teachers   teacher networks and the training data they generate (torch, batched)
+claims     checked theory-vs-experiment claims and the claims ledger
+scales     run configurations ("smoke" for tests, "paper" for the book) and parameter checks
+plotting   the book's figure style and figure files
+progress   terminal progress bars that stay out of rendered notebooks
+"""
+
+__version__ = "0.1.0"

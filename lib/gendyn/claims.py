@@ -1,0 +1,231 @@
+"""Checked theory-vs-experiment claims, and the book's claims ledger.
+
+A chapter states each quantitative agreement as data::
+
+    ledger = Ledger("lg-rmt", scale=cfg.scale)
+    ledger.check(
+        "outlier-position",
+        "Top singular value of the data vs eq. (11), sbar >= 1.5 A^(1/4)",
+        measured=..., predicted=..., tolerance=..., kind="absolute",
+        reason="4 standard errors over repeats + O(1/N1) finite-size bias",
+    )
+    ledger.finish()   # records, shows the table, and raises if any claim failed
+
+Each claim is written to ``<run dir>/<chapter>.claims.json`` as soon as it is checked,
+next to the executed notebook (see :func:`run_dir`); ``python -m gendyn.claims`` collects
+the records of every chapter into the ledger page of the book.
+
+Kinds of tolerance
+------------------
+``absolute``  ``|measured - predicted| <= tolerance``
+``relative``  ``|measured - predicted| <= tolerance * |predicted|``
+``log``       ``|log10(measured) - log10(predicted)| <= tolerance`` (both positive)
+``upper``     ``measured <= predicted + tolerance`` (a bound from above)
+``lower``     ``measured >= predicted - tolerance`` (a bound from below)
+"""
+
+import argparse
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "run_dir", "collect", "ledger_markdown"]
+
+KINDS = ("absolute", "relative", "log", "upper", "lower")
+
+
+class ClaimFailed(AssertionError):
+    """Raised by :meth:`Ledger.finish` when a chapter's claim does not hold."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checked claim. ``deviation`` is in the units of ``tolerance``."""
+
+    chapter: str
+    id: str
+    statement: str
+    measured: float
+    predicted: float
+    tolerance: float
+    kind: str
+    reason: str
+    scale: str
+    deviation: float
+    passed: bool
+
+    @property
+    def status(self):
+        return "pass" if self.passed else "FAIL"
+
+
+def _deviation(measured, predicted, kind):
+    if kind == "absolute":
+        return abs(measured - predicted)
+    if kind == "relative":
+        return abs(measured - predicted) / abs(predicted) if predicted != 0 else math.inf
+    if kind == "log":
+        if measured <= 0 or predicted <= 0:
+            return math.inf
+        return abs(math.log10(measured) - math.log10(predicted))
+    if kind == "upper":
+        return measured - predicted
+    return predicted - measured  # lower
+
+
+def project_root(start=None):
+    """The nearest folder above ``start`` (default: cwd) holding this project's pyproject."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "pyproject.toml").exists() and (folder / "lib" / "gendyn").is_dir():
+            return folder
+    return here
+
+
+def run_dir(scale):
+    """Folder for a run's records and figures: ``$GENDYN_RUN_DIR`` or ``_build/runs/<scale>``."""
+    folder = Path(os.environ.get("GENDYN_RUN_DIR") or project_root() / "_build" / "runs" / scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Ledger:
+    """The claims of one chapter run.
+
+    Parameters
+    ----------
+    chapter : str
+        Chapter id (as in :data:`gendyn.scales.CHAPTERS`).
+    scale : str
+        The scale the numbers were computed at.
+    directory : path-like, optional
+        Where to record the claims; default :func:`run_dir`.
+    """
+
+    def __init__(self, chapter, scale, directory=None):
+        self.chapter, self.scale = chapter, scale
+        self.path = Path(directory or run_dir(scale)) / f"{chapter}.claims.json"
+        self.claims = []
+        self._write()
+
+    def check(self, id, statement, measured, predicted, tolerance, kind="absolute", reason=""):
+        """Check and record one claim; returns the :class:`Claim`.
+
+        ``measured``, ``predicted`` and ``tolerance`` must be real scalars. A non-finite
+        measured value fails the claim (it never passes silently).
+        """
+        if kind not in KINDS:
+            raise ValueError(f"claim kind must be one of {KINDS}; got {kind!r}")
+        if any(c.id == id for c in self.claims):
+            raise ValueError(f"claim id {id!r} is already used in chapter {self.chapter!r}")
+        measured, predicted, tolerance = float(measured), float(predicted), float(tolerance)
+        if not (math.isfinite(tolerance) and tolerance >= 0):
+            raise ValueError(f"tolerance must be finite and >= 0; got {tolerance}")
+        deviation = _deviation(measured, predicted, kind)
+        passed = math.isfinite(measured) and math.isfinite(deviation) and deviation <= tolerance
+        claim = Claim(self.chapter, id, statement, measured, predicted, tolerance, kind, reason,
+                      self.scale, deviation, bool(passed))
+        self.claims.append(claim)
+        self._write()
+        return claim
+
+    def _write(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        records = [asdict(c) for c in self.claims]
+        self.path.write_text(json.dumps(records, indent=1, allow_nan=True) + "\n")
+
+    @property
+    def failures(self):
+        return [c for c in self.claims if not c.passed]
+
+    def markdown(self):
+        """The chapter's claims as a markdown table."""
+        return _table(self.claims, with_chapter=False)
+
+    def _repr_markdown_(self):
+        return self.markdown()
+
+    def finish(self):
+        """Show the claims and raise :class:`ClaimFailed` if any did not hold."""
+        try:
+            from IPython.display import Markdown, display
+
+            display(Markdown(self.markdown()))
+        except ImportError:  # plain Python: print instead
+            print(self.markdown())
+        if self.failures:
+            lines = [f"{c.id}: measured {c.measured:.4g} vs predicted {c.predicted:.4g}, "
+                     f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g} ({c.kind})"
+                     for c in self.failures]
+            raise ClaimFailed(f"{len(self.failures)} claim(s) of {self.chapter!r} failed:\n" + "\n".join(lines))
+
+
+def _fmt(x):
+    return f"{x:.4g}" if math.isfinite(x) else str(x)
+
+
+def _table(claims, with_chapter=True):
+    head = ["claim", "statement", "measured", "predicted", "tolerance", "kind", "status", "scale"]
+    if with_chapter:
+        head.insert(0, "chapter")
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in claims:
+        cells = [f"`{c.id}`", c.statement.replace("|", "\\|"), _fmt(c.measured), _fmt(c.predicted),
+                 _fmt(c.tolerance), c.kind, "✅ pass" if c.passed else "❌ FAIL", c.scale]
+        if with_chapter:
+            cells.insert(0, c.chapter)
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def collect(directory):
+    """All claims recorded under ``directory`` (any depth), sorted by chapter."""
+    claims = []
+    for path in sorted(Path(directory).rglob("*.claims.json")):
+        claims += [Claim(**record) for record in json.loads(path.read_text())]
+    return claims
+
+
+def ledger_markdown(directory, title="Claims ledger"):
+    """The ledger page: every claim of every chapter, with its status and scale."""
+    claims = collect(directory)
+    n_fail = sum(not c.passed for c in claims)
+    scales = sorted({c.scale for c in claims})
+    lines = [
+        f"# {title}",
+        "",
+        "Every quantitative agreement between theory and experiment that a chapter states is "
+        "checked when the chapter runs; a failed claim fails the chapter, the tests and the "
+        "book build. This page is generated from the records the chapters wrote "
+        "(`python -m gendyn.claims`).",
+        "",
+        f"**{len(claims)} claims, {len(claims) - n_fail} pass, {n_fail} fail; "
+        f"scale(s): {', '.join(scales) or 'none'}.**",
+        "",
+        "Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
+        "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.",
+        "",
+        _table(claims),
+        "",
+        "## Why each tolerance",
+        "",
+    ]
+    lines += [f"- **{c.chapter} / `{c.id}`**: {c.reason or '(no reason recorded)'}" for c in claims]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Write the claims ledger page from recorded claims.")
+    parser.add_argument("runs", help="folder holding the *.claims.json records")
+    parser.add_argument("out", help="markdown file to write")
+    args = parser.parse_args(argv)
+    text = ledger_markdown(args.runs)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(text)
+    print(f"wrote {args.out}: {len(collect(args.runs))} claims")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""gendyn.rmt against closed-form facts and Monte Carlo SVDs."""
+
+import numpy as np
+import pytest
+from scipy import integrate
+
+from gendyn import rmt
+
+
+def noisy_rank1(sbar, n1, aspect, rng):
+    """One draw of Sigma31 = sbar u v^T + Z, Z_ij ~ N(0, 1/n1), and its teacher vectors."""
+    n3 = int(round(aspect * n1))
+    u = rng.standard_normal(n3)
+    v = rng.standard_normal(n1)
+    u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+    return sbar * np.outer(u, v) + rng.standard_normal((n3, n1)) / np.sqrt(n1), u, v
+
+
+@pytest.mark.parametrize("aspect", [1.0, 0.75, 0.5, 0.25, 0.01])
+def test_mp_density_normalised_with_mean_square_one_plus_nothing(aspect):
+    lo, hi = rmt.mp_edges(aspect)
+    mass = integrate.quad(rmt.mp_density, lo, hi, args=(aspect,), limit=200)[0]
+    # E[s^2] = (1/N3) Tr Z Z^T = 1 for entries of variance 1/N1 (N1 columns)
+    second = integrate.quad(lambda s: s**2 * rmt.mp_density(s, aspect), lo, hi, limit=200)[0]
+    assert mass == pytest.approx(1.0, abs=1e-8)
+    assert second == pytest.approx(1.0, abs=1e-8)
+
+
+def test_mp_density_zero_outside_and_finite_at_square_case():
+    assert np.all(rmt.mp_density([-1.0, 0.0, 0.2, 1.8, 3.0], 0.5)[[0, 1, 2, 4]] == 0)
+    dens = rmt.mp_density([1e-12, 1e-6], 1.0)  # A = 1: density tends to 1/pi * 2 at s -> 0
+    assert np.all(np.isfinite(dens)) and dens[0] == pytest.approx(2 / np.pi, rel=1e-6)
+
+
+def test_mp_density_matches_monte_carlo_histogram():
+    rng = np.random.default_rng(0)
+    aspect, n1 = 0.5, 2000
+    s = np.linalg.svd(rng.standard_normal((1000, n1)) / np.sqrt(n1), compute_uv=False)
+    counts, edges = np.histogram(s, bins=20, range=rmt.mp_edges(aspect))
+    centres = 0.5 * (edges[1:] + edges[:-1])
+    expected = rmt.mp_density(centres, aspect) * np.diff(edges) * s.size
+    # interior bins only (edge bins have the square-root singularity of the bin average)
+    assert np.allclose(counts[2:-2], expected[2:-2], rtol=0.1)
+
+
+def test_mp_cdf_and_quantile_are_inverse():
+    q = np.linspace(0.01, 0.99, 9)
+    assert np.allclose(rmt.mp_cdf(rmt.mp_quantile(q, 0.3), 0.3), q, atol=1e-6)
+    lo, hi = rmt.mp_edges(0.3)
+    assert rmt.mp_cdf(lo - 1, 0.3) == 0 and rmt.mp_cdf(hi + 1, 0.3) == 1
+
+
+@pytest.mark.parametrize("sbar", [1.5, 2.5, 4.0])
+def test_spike_value_and_overlap_match_monte_carlo(sbar):
+    rng = np.random.default_rng(1)
+    aspect, n1, reps = 0.5, 1000, 4
+    shat, overlap = [], []
+    for _ in range(reps):
+        sigma31, u, v = noisy_rank1(sbar, n1, aspect, rng)
+        U, S, Vt = np.linalg.svd(sigma31, full_matrices=False)
+        shat.append(S[0])
+        overlap.append(abs(U[:, 0] @ u) * abs(Vt[0] @ v))
+    # fluctuations are O(N^-1/2) ~ 0.03 per draw: 4 draws, tolerance ~ 4 standard errors
+    assert np.mean(shat) == pytest.approx(rmt.spike_singular_value(sbar, aspect), abs=0.05)
+    assert np.mean(overlap) == pytest.approx(rmt.spike_overlap(sbar, aspect), abs=0.05)
+
+
+def test_below_threshold_is_the_edge_with_no_overlap():
+    aspect = 0.5
+    sbar = np.array([0.0, 0.3, rmt.detection_threshold(aspect)])
+    assert np.allclose(rmt.spike_singular_value(sbar, aspect), 1 + np.sqrt(aspect))
+    assert np.all(rmt.spike_overlap(sbar, aspect) == 0)
+
+
+def test_transition_is_continuous_and_large_sbar_limits():
+    aspect = 0.75
+    th = rmt.detection_threshold(aspect)
+    assert rmt.spike_singular_value(th * (1 + 1e-9), aspect) == pytest.approx(1 + np.sqrt(aspect), rel=1e-6)
+    assert rmt.spike_overlap(th * (1 + 1e-9), aspect) == pytest.approx(0, abs=1e-6)
+    big = np.array([1e3, 1e100, 1e300])
+    assert np.allclose(rmt.spike_singular_value(big, aspect) / big, 1.0)
+    assert np.allclose(rmt.spike_overlap(big, aspect), 1.0)
+    assert np.all(np.isfinite(rmt.spike_singular_value(big, aspect)))
+
+
+def test_overlap_equals_the_papers_product_form():
+    aspect, s = 0.6, np.linspace(0.9, 5, 50)
+    paper = np.sqrt(1 - aspect * (1 + s**2) / (s**2 * (aspect + s**2))) * np.sqrt(
+        1 - (aspect + s**2) / (s**2 * (1 + s**2)))
+    assert np.allclose(rmt.spike_overlap(s, aspect), paper)
+
+
+def test_spike_teacher_value_inverts_eq_11():
+    aspect, s = 0.4, np.linspace(0.9, 20, 40)
+    assert np.allclose(rmt.spike_teacher_value(rmt.spike_singular_value(s, aspect), aspect), s)
+    assert rmt.spike_teacher_value(1.0, aspect) == pytest.approx(aspect**0.25)
+
+
+def test_functions_broadcast():
+    out = rmt.spike_singular_value(np.ones((3, 1)) * 2, np.array([0.25, 0.5, 1.0]))
+    assert out.shape == (3, 3)
+
+
+@pytest.mark.parametrize("bad", [0.0, -0.5, 1.5, np.nan])
+def test_bad_aspect_raises_with_value(bad):
+    for fn in (rmt.mp_density, rmt.spike_singular_value, rmt.spike_overlap):
+        with pytest.raises(ValueError, match=r"aspect ratio .* \(0, 1\]"):
+            fn(1.0, bad)
+
+
+def test_negative_singular_value_raises():
+    with pytest.raises(ValueError, match="sbar must be >= 0"):
+        rmt.spike_overlap(-1.0, 0.5)

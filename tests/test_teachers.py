@@ -1,0 +1,51 @@
+"""gendyn.teachers: shapes, orthonormality, the noise scale, and reproducibility."""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import rmt, teachers
+
+
+def test_random_orthonormal_columns():
+    q = teachers.random_orthonormal(50, 3, batch=(4,), generator=torch.Generator().manual_seed(0))
+    eye = q.mT @ q
+    assert q.shape == (4, 50, 3)
+    assert torch.allclose(eye, torch.eye(3, dtype=q.dtype).expand(4, 3, 3), atol=1e-12)
+
+
+def test_teacher_has_its_singular_values():
+    svals = torch.tensor([[3.0, 2.0, 1.0]], dtype=torch.float64)
+    t = teachers.low_rank_teacher(svals, 40, 20, generator=torch.Generator().manual_seed(1))
+    s = torch.linalg.svdvals(t.matrix)
+    assert torch.allclose(s[0, :3], svals[0]) and torch.all(s[0, 3:] < 1e-10)
+
+
+def test_noise_scale_gives_unit_mean_square_singular_value():
+    t = teachers.low_rank_teacher(torch.zeros(1, 1, dtype=torch.float64), 800, 400)
+    sigma = teachers.noisy_training_covariance(t, generator=torch.Generator().manual_seed(2))
+    assert (torch.linalg.svdvals(sigma) ** 2).mean().item() == pytest.approx(1.0, abs=0.01)
+
+
+def test_top_singular_modes_agree_with_svd():
+    m = torch.randn(3, 30, 60, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    s, u, v = teachers.top_singular_modes(m, 2)
+    U, S, Vh = torch.linalg.svd(m, full_matrices=False)
+    assert torch.allclose(s, S)
+    assert torch.allclose((u * U[..., :2]).sum(-2).abs(), torch.ones(3, 2, dtype=m.dtype))
+    assert torch.allclose((v * Vh[..., :2, :].mT).sum(-2).abs(), torch.ones(3, 2, dtype=m.dtype))
+
+
+def test_measure_spikes_shapes_reproducible_and_close_to_theory():
+    sbar = np.array([[3.0], [0.0]])
+    a = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
+    b = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
+    assert a["shat"].shape == (2, 3, 1) and a["spectra"].shape == (2, 2, 200)
+    for key in a:  # identical run to run on the CPU
+        assert np.array_equal(a[key], b[key])
+    assert a["shat"][0].mean() == pytest.approx(rmt.spike_singular_value(3.0, 0.5), abs=0.05)
+
+
+def test_measure_spikes_rejects_bad_aspect():
+    with pytest.raises(ValueError, match="aspect must lie in"):
+        teachers.measure_spikes([[1.0]], 100, 1.5, 2)
