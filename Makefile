@@ -25,7 +25,6 @@ BOOK_OUT  := $(if $(filter paper,$(SCALE)),.,_build/$(SCALE))
 STAGE     := book/generated
 
 export GENDYN_PROGRESS ?= 1
-export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
 .PHONY: env runs book test unit benchmarks lock clean
@@ -59,8 +58,13 @@ book: runs
 unit: $(STAMP)
 	$(BIN)/python -m pytest
 
+# pytest runs the unit tests and every chapter at smoke scale (claims checked); nbval then
+# re-executes each executed chapter and compares every text output with the first run,
+# so a result that is not identical run to run fails; the smoke book checks the book build.
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	GENDYN_RUN_DIR=$$(mktemp -d) $(BIN)/python -m pytest --nbval --nbval-current-env -q \
+	  $(patsubst notebooks/%,_build/runs/smoke/%,$(NOTEBOOKS))
 	$(MAKE) book SCALE=smoke
 
 benchmarks: $(STAMP)

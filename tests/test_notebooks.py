@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import nbformat
 import papermill
 import pytest
 
@@ -38,6 +39,9 @@ def test_chapter_runs_at_smoke_scale_with_all_claims(notebook):
         old.unlink()
     execute(notebook, partial, {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}, out.parent)
     partial.replace(out)  # only a complete run counts as done (Make reuses it)
+    images = [o for c in nbformat.read(out, as_version=4).cells if c.cell_type == "code"
+              for o in c.outputs if "image/png" in o.get("data", {})]
+    assert images, f"{notebook.name} shows no figure"
     records = [r for path in out.parent.glob("*.claims.json") for r in json.loads(path.read_text())]
     assert records, f"{notebook.name} checked no claim"
     assert all(r["passed"] for r in records), [r["id"] for r in records if not r["passed"]]
@@ -46,8 +50,6 @@ def test_chapter_runs_at_smoke_scale_with_all_claims(notebook):
 
 def test_parameters_cell_holds_only_literals():
     import ast
-
-    import nbformat
 
     for notebook in NOTEBOOKS:
         cells = nbformat.read(notebook, as_version=4).cells

@@ -37,9 +37,12 @@ def use_style():
 
 
 def save(fig, name, scale):
-    """Save ``fig`` as ``<run dir>/figures/<name>.{png,pdf}``; returns the PNG path."""
+    """Save ``fig`` as ``<run dir>/figures/<name>.{png,pdf}``.
+
+    Returns nothing, so that a cell ending in ``save(...)`` shows only the figure (a path
+    would differ from machine to machine and break the output comparison of nbval).
+    """
     folder = run_dir(scale) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):
         fig.savefig(folder / f"{name}.{ext}")
-    return folder / f"{name}.png"

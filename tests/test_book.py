@@ -1,0 +1,45 @@
+"""The book's configuration and its citation records agree with each other."""
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_citation_page_agrees_with_citation_cff():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    page = (ROOT / "book" / "citing.md").read_text()
+    bib = (ROOT / "book" / "references.bib").read_text()
+    assert cff["title"] in page and cff["title"] in bib
+    assert f"version {cff['version']}" in page and f"version {cff['version']}" in bib
+    import gendyn
+
+    assert cff["version"] == gendyn.__version__
+
+
+def test_the_four_papers_are_in_the_bibliography():
+    bib = (ROOT / "book" / "references.bib").read_text()
+    for key in ("lampinen2019analytic", "lee2019generalization", "goldt2019dynamics", "advani2020high",
+                "advani2017high"):
+        assert "{" + key + "," in bib
+    assert "10.1016/j.neunet.2020.08.022" in bib
+
+
+def test_book_executes_nothing_and_fails_on_errors():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["execute"]["execute_notebooks"] == "off"
+    assert config["only_build_toc_files"] is True
+    assert config["sphinx"]["config"]["nb_execution_raise_on_error"] is True
+
+
+def test_every_chapter_notebook_is_in_the_toc_and_every_static_page_exists():
+    toc = (ROOT / "_toc.yml").read_text()
+    for notebook in (ROOT / "notebooks").rglob("*.ipynb"):
+        stem = notebook.relative_to(ROOT / "notebooks").with_suffix("")
+        assert f"book/generated/{stem}" in toc, f"{stem} is not in _toc.yml"
+    files = [line.split("file:")[1].strip() for line in toc.splitlines() if "file:" in line]
+    files.append(yaml.safe_load(toc)["root"])
+    for entry in files:
+        if not entry.startswith("book/generated/"):
+            assert (ROOT / f"{entry}.md").exists() or (ROOT / f"{entry}.ipynb").exists(), entry
