@@ -136,6 +136,20 @@ def detection_threshold(aspect):
     return check_aspect(aspect) ** 0.25
 
 
+def _supercritical(sbar, aspect):
+    """Checked, broadcast ``(sbar, A)``, the mask ``sbar > A**(1/4)``, and ``1/sbar^2``.
+
+    ``1/sbar^2`` is set to 1 below the threshold (masked out by the callers); working in
+    powers of ``1/sbar^2`` avoids overflow of ``sbar^2`` for huge ``sbar``.
+    """
+    a = check_aspect(aspect)
+    sb = _check_nonnegative(sbar, "teacher singular value sbar")
+    sb, a = np.broadcast_arrays(sb, a)
+    above = sb > a**0.25
+    x = np.where(above, sb, 1.0)
+    return x, a, above, (1.0 / x) ** 2
+
+
 def spike_singular_value(sbar, aspect):
     """Training-data singular value produced by a teacher singular value, eq. (11).
 
@@ -153,13 +167,8 @@ def spike_singular_value(sbar, aspect):
         else the MP edge ``1 + sqrt(A)``. ``shat >= sbar`` always (noise inflation),
         and ``shat / sbar -> 1`` as ``sbar -> inf``.
     """
-    a = check_aspect(aspect)
-    sb = _check_nonnegative(sbar, "teacher singular value sbar")
-    sb, a = np.broadcast_arrays(sb, a)
-    above = sb > a**0.25
-    x = np.where(above, sb, 1.0)
-    # sbar * sqrt((1 + 1/sbar^2)(1 + A/sbar^2)): no overflow of sbar^2 for huge sbar
-    inv2 = (1.0 / x) ** 2
+    x, a, above, inv2 = _supercritical(sbar, aspect)
+    # sbar * sqrt((1 + 1/sbar^2)(1 + A/sbar^2))
     spike = x * np.sqrt((1.0 + inv2) * (1.0 + a * inv2))
     return np.where(above, spike, 1.0 + np.sqrt(a))
 
@@ -206,11 +215,6 @@ def spike_overlap(sbar, aspect):
     ``O = (sbar^4 - A) / (sbar^2 sqrt((A + sbar^2)(1 + sbar^2)))``,
     evaluated here in powers of ``1/sbar^2`` (no overflow, no cancellation).
     """
-    a = check_aspect(aspect)
-    sb = _check_nonnegative(sbar, "teacher singular value sbar")
-    sb, a = np.broadcast_arrays(sb, a)
-    above = sb > a**0.25
-    x = np.where(above, sb, 1.0)
-    inv2 = (1.0 / x) ** 2
+    x, a, above, inv2 = _supercritical(sbar, aspect)
     overlap = (1.0 - a * inv2**2) / np.sqrt((1.0 + a * inv2) * (1.0 + inv2))
     return np.where(above, overlap, 0.0)
