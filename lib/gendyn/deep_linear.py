@@ -1,0 +1,796 @@
+"""Learning dynamics of training-aligned deep linear networks and their errors.
+
+Lampinen & Ganguli (2019, §3.1, §3.3, App. A, App. H). A *training-aligned* (TA)
+student of ``N_l`` layers (``N_l = 3``: one hidden layer) starts with composite map
+``W = eps * Uhat Vhat^T`` built from the singular vectors of the training covariance
+``Sigma31``. Under gradient flow its singular vectors never move and each singular value
+``u`` follows its own training singular value ``shat`` (App. A):
+
+    tau du/dt = (N_l - 1) u^(2 - 2/(N_l - 1)) (shat - u),    u(0) = eps.
+
+* :func:`mode_strength` is the solution ``s(t, shat)``: eq. (9) in closed form for
+  ``N_l = 3``; for deeper networks the exact time ``t(u)`` (a closed form for every
+  integer depth, derived below) is inverted by a vectorised safeguarded Newton method.
+* :func:`mode_time` is the inverse ``t(s, shat)`` (eq. 9 for ``N_l = 3``; App. A's
+  formula for ``N_l = 5`` is the case ``k = 4`` of the general closed form).
+* :func:`theory_errors` combines these with the random-matrix description of the
+  training data (eqs. 11-13, :mod:`gendyn.rmt`) into the train and test error curves of
+  eqs. (14) and (15), for a student of any rank ``N2 <= N3`` (App. H) and any depth.
+* :func:`optimal_early_stopping` minimises the theoretical test error over training time.
+
+Closed form for any depth
+-------------------------
+Write ``k = N_l - 1`` (the number of weight matrices), ``p = 2 - 2/k``, the scaled time
+``T = k shat^p t / tau`` and ``x = u / shat``. The ODE becomes ``dx/dT = x^p (1 - x)``.
+With ``w = x^(1/k)`` and the partial fractions
+``1 / (w^(k-1) (1 - w^k)) = w^(1-k) + w / (1 - w^k)`` and
+``w / (1 - w^k) = -(1/k) sum_j omega_j^2 / (w - omega_j)`` over the ``k``-th roots of
+unity ``omega_j``,
+
+    T(w) = k w^(2-k) / (2-k) - ln(1 - w) - Re sum_{j=1}^{k-1} omega_j^2 Log(w - omega_j)
+
+(``k ln w`` in place of the first term when ``k = 2``), and ``t = tau [T(w) - T(w0)] /
+(k shat^p)`` with ``w0 = (eps/shat)^(1/k)``. For ``k = 2`` this is eq. (9); for ``k = 4``
+it is App. A's ``tau/2 [artanh(sqrt(u/shat))/shat^(3/2) - 1/(shat sqrt(u))]``. When
+``shat < eps`` the mode *decays* from ``eps`` to ``shat``; with ``v = 1/w`` the same
+calculation gives ``T = k F(v)``, ``F(v) = int_0^v y^(2k-3) / (1 - y^k) dy``, evaluated by
+its power series for small ``v`` and by the roots-of-unity form otherwise.
+"""
+
+import numbers
+
+import numpy as np
+from scipy import optimize, special
+
+from . import rmt
+
+__all__ = ["mode_strength", "mode_time", "theory_errors", "optimal_early_stopping"]
+
+
+# ----------------------------------------------------------------------------------------
+# validation
+# ----------------------------------------------------------------------------------------
+
+
+def _check_depth(n_layers):
+    """Return ``k = n_layers - 1`` after checking ``n_layers`` is an integer >= 3."""
+    if isinstance(n_layers, (bool, np.bool_)) or not isinstance(n_layers, numbers.Integral):
+        raise ValueError(
+            f"n_layers must be an integer >= 3 (3 = one hidden layer); got {n_layers!r}"
+        )
+    if n_layers < 3:
+        raise ValueError(f"n_layers must be an integer >= 3 (3 = one hidden layer); got {n_layers}")
+    return int(n_layers) - 1
+
+
+def _check_positive(x, name):
+    try:
+        val = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a finite number > 0; got {x!r}") from None
+    if val.ndim != 0 or not (np.isfinite(val) and val > 0):
+        raise ValueError(f"{name} must be a finite number > 0; got {x!r}")
+    return float(val)
+
+
+def _check_array(x, name, *, allow_inf=False):
+    """Float array with all values >= 0 (and finite unless ``allow_inf``)."""
+    a = np.asarray(x, dtype=float)
+    ok = (a >= 0) & (np.isfinite(a) | (allow_inf & (a == np.inf)))
+    if not np.all(ok):
+        allowed = "[0, inf]" if allow_inf else "[0, inf) and finite"
+        raise ValueError(f"{name} must lie in {allowed}; got {a[~ok].ravel()[:5].tolist()}")
+    return a
+
+
+def _check_count(n, name):
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"{name} must be a positive integer; got {n!r}")
+    return int(n)
+
+
+def _check_architecture(teacher_svals, n1, n2, n3):
+    """Validate teacher and layer sizes; return ``(sbar, n1, n2, n3, aspect)``."""
+    n1, n2, n3 = _check_count(n1, "n1"), _check_count(n2, "n2"), _check_count(n3, "n3")
+    if n3 > n1:
+        raise ValueError(f"need n3 <= n1 (aspect A = n3/n1 in (0, 1]); got n3={n3}, n1={n1}")
+    if n2 > n3:
+        raise ValueError(f"the student rank n2 must satisfy n2 <= n3; got n2={n2}, n3={n3}")
+    aspect = float(rmt.check_aspect(n3 / n1))
+    sbar = _check_array(teacher_svals, "teacher singular values teacher_svals")
+    if sbar.ndim != 1 or sbar.size == 0:
+        raise ValueError(
+            f"teacher_svals must be a non-empty 1-d array (one value per teacher mode); "
+            f"got shape {sbar.shape}"
+        )
+    if sbar.size > n2:
+        raise ValueError(
+            f"teacher rank (len(teacher_svals) = {sbar.size}) must be <= student rank n2 = {n2}"
+        )
+    if not np.any(sbar > 0):
+        raise ValueError("teacher_svals are all zero: the test error (normalised by sum sbar^2) is undefined")
+    return sbar, n1, n2, n3, aspect
+
+
+def _scalar_or_array(a):
+    return a[()] if a.ndim == 0 else a
+
+
+# ----------------------------------------------------------------------------------------
+# the scaled time T(w) of App. A for k = n_layers - 1 >= 3
+# ----------------------------------------------------------------------------------------
+
+
+def _log_sum(w, k, power=2):
+    """``Re sum_{j>=1} omega_j^power Log(w - omega_j)`` for real ``w >= 0``.
+
+    ``omega_j = exp(2 pi i j/k)``, ``j = 1..k-1``. ``w - omega_j`` never crosses the
+    branch cut (its imaginary part ``-sin(2 pi j/k)`` has a fixed sign, or it is
+    ``w + 1 > 0``), so this is a smooth function of ``w``.
+    """
+    # conjugate roots j and k - j give conjugate terms: sum j < k/2 twice, plus omega = -1
+    phi = 2.0 * np.pi * np.arange(1, (k + 1) // 2) / k
+    cos, sin = np.cos(phi), np.sin(phi)
+    w = np.asarray(w, dtype=float)[..., None]
+    dx = w - cos
+    terms = np.cos(power * phi) * 0.5 * np.log(dx * dx + sin * sin) + np.sin(power * phi) * np.arctan2(sin, dx)
+    out = 2.0 * terms.sum(axis=-1)
+    if k % 2 == 0:
+        out += (-1.0) ** power * np.log1p(w[..., 0])
+    return out
+
+
+def _log1m_exp(x):
+    """``log(1 - exp(x))`` for ``x < 0``, accurate for all x."""
+    return np.log(-np.expm1(x))
+
+
+def _split_logit(z):
+    """``(log w, log(1 - w))`` for ``w = expit(z)``, without cancellation."""
+    return -np.logaddexp(0.0, -z), -np.logaddexp(0.0, z)
+
+
+def _log_geometric(lnw, ln1mw, k):
+    """``log(1 + w + ... + w^(k-1)) = log((1 - w^k)/(1 - w))``; ``log k`` once ``w`` rounds to 1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = _log1m_exp(k * lnw) - ln1mw
+    return np.where(lnw < 0, out, np.log(k))
+
+
+def _up_delta_T(lnw, ln1mw, lnw0, ln1mw0, r0, k):
+    """Scaled time ``T(w) - T(w0)`` for a growing mode (``eps < shat``, ``w < 1``)."""
+    power = k * np.exp((2 - k) * lnw0) * np.expm1((2 - k) * (lnw - lnw0)) / (2 - k)
+    return power - (ln1mw - ln1mw0) - (_log_sum(np.exp(lnw), k) - r0)
+
+
+def _up_log_dT_dz(lnw, ln1mw, k):
+    """``log dT/dz`` with ``z = logit(w)``: ``dT/dz = k w^(2-k) / (1 + w + ... + w^(k-1))``."""
+    return np.log(k) + (2 - k) * lnw - _log_geometric(lnw, ln1mw, k)
+
+
+_SERIES_TERMS = 64
+
+
+def _down_log_F(lnv, ln1mv, k):
+    """``log F(v)``, ``F(v) = int_0^v y^(2k-3)/(1 - y^k) dy``, for ``0 < v < 1``.
+
+    Power series ``F = v^(2k-2) sum_n v^(nk)/(2k-2+nk)`` where ``v^k <= 1/2`` (evaluated in
+    logs: no underflow or cancellation for tiny ``v``); otherwise the closed form
+    ``-v^(k-2)/(k-2) - ln(1-v)/k - Re sum_{j>=1} omega_j^-2 [Log(v-omega_j) - Log(-omega_j)]/k``
+    (from ``y^(2k-3)/(1-y^k) = -y^(k-3) + y^(k-3)/(1-y^k)``, whose last term has residue
+    ``-omega_j^-2/k`` at ``omega_j``), where ``F >= 2^(-2+2/k)/(2k-2)`` is not small.
+    """
+    lnv, ln1mv = np.broadcast_arrays(lnv, ln1mv)
+    out = np.empty(lnv.shape)
+    q_ln = k * lnv
+    small = q_ln <= np.log(0.5)
+    if np.any(small):
+        q = np.exp(q_ln[small])
+        acc = np.zeros_like(q)
+        for n in range(_SERIES_TERMS - 1, -1, -1):
+            acc = acc * q + 1.0 / (2 * k - 2 + n * k)
+        out[small] = (2 * k - 2) * lnv[small] + np.log(acc)
+    big = ~small
+    if np.any(big):
+        v = np.exp(lnv[big])
+        const = _log_sum(np.zeros(1), k, -2)[0]
+        out[big] = np.log(
+            -np.exp((k - 2) * lnv[big]) / (k - 2)
+            - ln1mv[big] / k
+            - (_log_sum(v, k, -2) - const) / k
+        )
+    return out
+
+
+def _log_diff(log_a, log_b):
+    """``log(exp(log_a) - exp(log_b))``; ``-inf`` where ``log_a <= log_b``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = log_a + _log1m_exp(np.minimum(log_b - log_a, 0.0))
+    return np.where(log_a > log_b, out, -np.inf)
+
+
+def _down_log_dT_dz(lnv, ln1mv, k):
+    """``log dT/dz`` with ``z = logit(v)``: ``dT/dz = k v^(2k-2) / (1 + v + ... + v^(k-1))``."""
+    return np.log(k) + (2 * k - 2) * lnv - _log_geometric(lnv, ln1mv, k)
+
+
+def _solve_increasing(fun, lo, hi, start, target, origin, max_iter=300):
+    """Vectorised safeguarded Newton for ``fun(z) = target`` with ``fun`` increasing.
+
+    ``fun(z, idx)`` returns ``(value, log_derivative)`` for the elements ``idx``; the root
+    lies in ``[lo, hi]``. A Newton step leaving the current bracket is replaced by
+    bisection, so the iteration always converges; in the cases used here ``fun`` is
+    concave and Newton climbs monotonically from the left in ~5-40 steps. Convergence is
+    judged relative to the distance from ``origin`` (where the mode starts, ``z(eps)``),
+    so that even a mode that has barely moved from ``eps`` is found to full precision.
+    """
+    z, lo, hi = start.astype(float).copy(), lo.astype(float).copy(), hi.astype(float).copy()
+    active = np.arange(z.size)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        za = z[active]
+        val, log_der = fun(za, active)
+        resid = val - target[active]
+        lo_a = np.where(resid <= 0, za, lo[active])
+        hi_a = np.where(resid >= 0, za, hi[active])
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            step = np.sign(resid) * np.exp(np.log(np.abs(resid)) - log_der)
+            z_new = za - step
+        outside = ~((z_new >= lo_a) & (z_new <= hi_a))  # also NaN
+        z_new = np.where(outside, 0.5 * (lo_a + hi_a), z_new)
+        # Newton converges quadratically: a step below 1e-10 of the distance moved leaves a
+        # relative error ~1e-20, below the rounding noise of fun (a stricter test would stall)
+        ulp = 4e-16 * np.maximum(1.0, np.abs(za))
+        tol = np.maximum(1e-10 * np.abs(za - origin[active]), ulp)
+        done = (resid == 0) | (np.abs(z_new - za) <= tol) | (hi_a - lo_a <= ulp)
+        z[active], lo[active], hi[active] = np.where(resid == 0, za, z_new), lo_a, hi_a
+        active = active[~done]
+    return z
+
+
+# ----------------------------------------------------------------------------------------
+# mode strength and its inverse
+# ----------------------------------------------------------------------------------------
+
+
+def _strength_k2(t, shat, eps, tau):
+    """Eq. (9), for ``shat > 0, shat != eps``, in overflow-free logistic form."""
+    out = np.empty(t.shape)
+    up = shat > eps
+    # eq. (9) is  s = shat * expit(2 shat t/tau - log(shat/eps - 1))  for shat > eps
+    su, tu = shat[up], t[up]
+    with np.errstate(invalid="ignore"):
+        out[up] = su * special.expit(2 * su * tu / tau + np.log(eps) - np.log(su - eps))
+    # for shat < eps:  s = shat / (1 - exp(-c)),  c = 2 shat t/tau - log(1 - shat/eps)
+    sd, td = shat[~up], t[~up]
+    c = 2 * sd * td / tau - np.log1p(-sd / eps)
+    out[~up] = sd / -np.expm1(-c)
+    return out
+
+
+def _strength_deep(t, shat, eps, tau, k):
+    """Invert ``t(u)`` of App. A for ``k >= 3``, ``shat > 0, shat != eps``, ``0 < t < inf``."""
+    p = 2.0 - 2.0 / k
+    out = np.empty(t.shape)
+    log_target = np.log(k) + p * np.log(shat) + np.log(t) - np.log(tau)
+    target = np.exp(log_target)
+
+    up = shat > eps
+    if np.any(up):
+        su, tg = shat[up], target[up]
+        lnw0 = (np.log(eps) - np.log(su)) / k
+        ln1mw0 = _log1m_exp(lnw0)
+        r0 = _log_sum(np.exp(lnw0), k)
+        z0 = lnw0 - ln1mw0
+
+        def fun(z, idx):
+            lnw, ln1mw = _split_logit(z)
+            return (_up_delta_T(lnw, ln1mw, lnw0[idx], ln1mw0[idx], r0[idx], k),
+                    _up_log_dT_dz(lnw, ln1mw, k))
+
+        # dT/dz >= 1 on w < 1, so the root lies in [z0, z0 + target]; T is concave in z,
+        # so Newton from z0 climbs monotonically to the root.
+        z = _solve_increasing(fun, z0, z0 + tg, z0, tg, z0)
+        out[up] = su * np.exp(k * _split_logit(z)[0])
+
+    down = ~up
+    if np.any(down):
+        sd, tg = shat[down], target[down]
+        lnv0 = (np.log(sd) - np.log(eps)) / k
+        ln1mv0 = _log1m_exp(lnv0)
+        log_f0 = _down_log_F(lnv0, ln1mv0, k)
+        z0 = lnv0 - ln1mv0
+        log_tg = log_target[down]
+
+        def fun(z, idx):
+            # Newton on log(Delta T), which is concave in z (Delta T itself is convex and
+            # exponentially flat at the start, where plain Newton would crawl)
+            lnv, ln1mv = _split_logit(z)
+            log_dt = np.log(k) + _log_diff(_down_log_F(lnv, ln1mv, k), log_f0[idx])
+            return log_dt, _down_log_dT_dz(lnv, ln1mv, k) - log_dt
+
+        # bounds: dT/dz <= 1 and dT/dz <= k e^((2k-2) z) (v <= e^z) give two lower bounds;
+        # dT/dz increases with z, so its value at z_a = max(lo, 3) gives an upper bound
+        lo = np.maximum(z0 + np.exp(log_tg),
+                        np.logaddexp((2 * k - 2) * z0, np.log((2 * k - 2) / k) + log_tg) / (2 * k - 2))
+        za = np.maximum(lo, 3.0)
+        lnva, ln1mva = _split_logit(za)
+        ta = k * (np.exp(_down_log_F(lnva, ln1mva, k)) - np.exp(log_f0))
+        slope = np.exp(_down_log_dT_dz(lnva, ln1mva, k))
+        hi = za + np.maximum(np.exp(log_tg) - ta, 0.0) / slope
+        z = z0.copy()  # where lo rounds to z0 the mode has not moved from eps within an ulp
+        moved = lo > z0
+        if np.any(moved):
+            z[moved] = _solve_increasing(lambda zz, idx: fun(zz, np.flatnonzero(moved)[idx]),
+                                         lo[moved], hi[moved], lo[moved], log_tg[moved], z0[moved])
+        res = sd * np.exp(-k * _split_logit(z)[0])
+        out[down] = res
+    return out
+
+
+def _strength_zero(t, eps, tau, k):
+    """``shat = 0``: ``tau du/dt = -k u^(3 - 2/k)``, so ``u = eps (1 + (2k-2) eps^p t/tau)^(-1/p)``."""
+    p = 2.0 - 2.0 / k
+    return eps * np.exp(-np.log1p((2 * k - 2) * eps**p * t / tau) / p)
+
+
+def mode_strength(t, s_hat, eps, tau=1.0, n_layers=3):
+    """Singular value ``s(t, shat)`` of a training-aligned deep linear network, eq. (9) / App. A.
+
+    Solves ``tau du/dt = (N_l - 1) u^(2 - 2/(N_l - 1)) (shat - u)`` with ``u(0) = eps``,
+    the dynamics of one composite singular value of an ``N_l``-layer linear network
+    trained by gradient flow from training-aligned, balanced initial weights (App. A).
+
+    Parameters
+    ----------
+    t : array_like
+        Training times (``>= 0``; ``inf`` gives the limit), in the units of ``tau``.
+    s_hat : array_like
+        Training-data singular values ``shat >= 0``; broadcast against ``t``.
+    eps : float
+        Initial composite singular value ``epsilon > 0``.
+    tau : float, optional
+        Time constant ``tau = 1/learning rate``.
+    n_layers : int, optional
+        Number of layers ``N_l >= 3`` (``3`` = one hidden layer, eq. 9).
+
+    Returns
+    -------
+    ndarray or float
+        ``s(t, shat)``, shape of the broadcast inputs. It lies between ``eps`` and
+        ``shat`` and tends monotonically to ``shat``.
+
+    Notes
+    -----
+    * ``N_l = 3``: eq. (9), ``s = shat e^(2 shat t/tau) / (e^(2 shat t/tau) - 1 + shat/eps)``,
+      evaluated as ``shat * expit(2 shat t/tau - log(shat/eps - 1))``, which cannot
+      overflow (``t = 1e8, shat = 10`` gives ``shat``).
+    * ``N_l >= 4``: the exact time ``t(u)`` (module docstring; ``N_l = 5`` is App. A's
+      formula) is inverted by safeguarded Newton in ``z = logit((u/shat)^(1/k))``,
+      vectorised over all elements; relative accuracy ~1e-13.
+    * ``shat < eps``: the mode decays from ``eps`` to ``shat`` (same ODE, same formulas).
+    * ``shat = eps``: ``s = eps`` for all ``t``.
+    * ``shat = 0``: the ODE is ``tau du/dt = -(N_l - 1) u^(3 - 2/(N_l-1))``, a slow decay
+      ``s = eps (1 + (2k-2) eps^p t/tau)^(-1/p)`` (``k = N_l - 1``, ``p = 2 - 2/k``);
+      for ``N_l = 3`` this is ``eps / (1 + 2 eps t/tau)``, the ``shat -> 0`` limit of eq. (9).
+    * ``t = 0`` returns ``eps`` exactly.
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    t = _check_array(t, "training time t", allow_inf=True)
+    shat = _check_array(s_hat, "training singular value s_hat")
+    t, shat = np.broadcast_arrays(t, shat)
+    out = np.full(t.shape, eps)
+
+    zero = shat == 0
+    out[zero] = _strength_zero(t[zero], eps, tau, k)
+    late = (t == np.inf) & ~zero
+    out[late] = shat[late]
+    grow = (shat != eps) & ~zero & (t > 0) & (t < np.inf)
+    if np.any(grow):
+        tg, sg = t[grow], shat[grow]
+        vals = _strength_k2(tg, sg, eps, tau) if k == 2 else _strength_deep(tg, sg, eps, tau, k)
+        # the exact solution lies between eps and shat: clip away last-ulp rounding
+        out[grow] = np.clip(vals, np.minimum(sg, eps), np.maximum(sg, eps))
+    return _scalar_or_array(out)
+
+
+def _time_unchecked(s, shat, eps, tau, k):
+    """``t(s, shat)`` for validated arrays with ``s`` strictly between ``eps`` and ``shat``
+    (or ``s = eps``), ``shat > 0``, ``shat != eps``."""
+    out = np.empty(s.shape)
+    if k == 2:
+        up = shat > eps
+        su, ss = shat[up], s[up]
+        out[up] = (np.log(su - eps) - np.log(eps) - np.log(su - ss) + np.log(ss)) / (2 * su) * tau
+        sd, ss = shat[~up], s[~up]
+        out[~up] = (np.log1p(-sd / eps) - np.log1p(-sd / ss)) / (2 * sd) * tau
+        return out
+    p = 2.0 - 2.0 / k
+    log_scale = np.log(tau) - np.log(k) - p * np.log(shat)  # t = tau dT / (k shat^p)
+    up = shat > eps
+    if np.any(up):
+        su, ss = shat[up], s[up]
+        lnw0 = (np.log(eps) - np.log(su)) / k
+        # 1 - w with w = (s/shat)^(1/k): log1p((s - shat)/shat) keeps s -> shat accurate
+        lnw = np.log1p((ss - su) / su) / k
+        dT = _up_delta_T(lnw, _log1m_exp(lnw), lnw0, _log1m_exp(lnw0),
+                         _log_sum(np.exp(lnw0), k), k)
+        with np.errstate(divide="ignore", over="ignore"):
+            out[up] = np.exp(log_scale[up] + np.log(dT))
+    down = ~up
+    if np.any(down):
+        sd, ss = shat[down], s[down]
+        lnv0 = (np.log(sd) - np.log(eps)) / k
+        lnv = -np.log1p((ss - sd) / sd) / k
+        log_dT = np.log(k) + _log_diff(_down_log_F(lnv, _log1m_exp(lnv), k),
+                                       _down_log_F(lnv0, _log1m_exp(lnv0), k))
+        with np.errstate(over="ignore"):  # times beyond 1e308 (shat ~ 1e-300) are inf
+            out[down] = np.exp(log_scale[down] + log_dT)
+    return out
+
+
+def mode_time(s, s_hat, eps, tau=1.0, n_layers=3):
+    """Training time ``t(s, shat)`` at which a TA mode reaches ``s``, eq. (9) / App. A.
+
+    The inverse of :func:`mode_strength` in its first argument.
+
+    Parameters
+    ----------
+    s : array_like
+        Target mode strengths. They must lie between ``eps`` and ``s_hat`` (inclusive):
+        ``eps <= s <= shat`` for a growing mode, ``shat <= s <= eps`` for a decaying one
+        (``shat < eps``, including ``shat = 0``), and ``s = eps`` if ``shat = eps``.
+    s_hat : array_like
+        Training-data singular values ``shat >= 0``; broadcast against ``s``.
+    eps, tau, n_layers
+        As in :func:`mode_strength`.
+
+    Returns
+    -------
+    ndarray or float
+        ``t >= 0``: ``0`` at ``s = eps`` and ``inf`` at ``s = shat`` (the mode only
+        reaches ``shat`` asymptotically).
+
+    Raises
+    ------
+    ValueError
+        If some ``s`` lies outside that range: the mode never takes that value.
+
+    Notes
+    -----
+    ``N_l = 3``: eq. (9), ``t = tau/(2 shat) ln[(shat/eps - 1)/(shat/s - 1)]``.
+    ``N_l = 5``: App. A, ``t = tau/2 [artanh(sqrt(u/shat))/shat^(3/2) - 1/(shat sqrt u)]``
+    between ``eps`` and ``s``. General depth: the closed form in the module docstring.
+    ``shat = 0``: ``t = tau (s^-p - eps^-p) / (p k)``.
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    s = _check_array(s, "mode strength s")
+    shat = _check_array(s_hat, "training singular value s_hat")
+    s, shat = np.broadcast_arrays(s, shat)
+    lo, hi = np.minimum(shat, eps), np.maximum(shat, eps)
+    bad = (s < lo) | (s > hi)
+    if np.any(bad):
+        raise ValueError(
+            "no training time gives these mode strengths: s must lie between eps and s_hat "
+            f"(eps = {eps:g}); got s = {s[bad].ravel()[:5].tolist()} "
+            f"for s_hat = {shat[bad].ravel()[:5].tolist()}"
+        )
+    out = np.zeros(s.shape)
+    out[(s == shat) & (shat != eps)] = np.inf
+    zero = (shat == 0) & (s > 0) & (s < eps)
+    if np.any(zero):
+        p = 2.0 - 2.0 / k
+        with np.errstate(over="ignore"):
+            out[zero] = tau * eps**-p * np.expm1(p * (np.log(eps) - np.log(s[zero]))) / (p * k)
+    inner = (shat > 0) & (shat != eps) & (s != shat) & (s != eps)
+    if np.any(inner):
+        out[inner] = _time_unchecked(s[inner], shat[inner], eps, tau, k)
+    return _scalar_or_array(np.maximum(out, 0.0))
+
+
+def _half_time(shat, eps, tau, k):
+    """Time at which a mode with ``shat > 2 eps`` reaches ``shat/2`` (no validation)."""
+    return _time_unchecked(0.5 * shat, shat, eps, tau, k)
+
+
+# ----------------------------------------------------------------------------------------
+# Marchenko-Pastur quadrature
+# ----------------------------------------------------------------------------------------
+
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+_BASE_PANELS = 16
+_CHUNK = 256  # times per batch in theory_errors
+_EDGE_LEVELS = 14
+
+
+def _mp_measure(theta, aspect):
+    """Singular value ``s(theta)`` and MP density times ``ds/dtheta``.
+
+    ``s = 1 - cos(theta) sqrt(A)`` maps ``theta in [0, pi]`` onto the support; since
+    ``(s - lo)(hi - s) = A sin^2(theta)``, eq. (13) times the Jacobian is
+    ``sin^2(theta) sqrt((s + lo)(s + hi)) / (pi s)``, smooth in ``theta``.
+    """
+    root = np.sqrt(aspect)
+    lo, hi = 1.0 - root, 1.0 + root
+    s = lo + 2.0 * root * np.sin(0.5 * theta) ** 2  # = 1 - sqrt(A) cos(theta), accurate at 0
+    safe = np.where(s > 0, s, 1.0)  # s = 0 only at theta = 0, A = 1 (zero-length panels)
+    weight = np.sin(theta) ** 2 * np.sqrt((s + lo) * (s + hi)) / (np.pi * safe)
+    return s, np.where(s > 0, weight, 0.0)
+
+
+def _theta_of_s(s, aspect):
+    root = np.sqrt(aspect)
+    lo = 1.0 - root
+    return 2.0 * np.arcsin(np.sqrt(np.clip((s - lo) / (2.0 * root), 0.0, 1.0)))
+
+
+def _base_breaks(a, b):
+    """Uniform panels on ``[a, b]`` plus geometric grading toward both ends.
+
+    The grading toward ``theta = 0`` resolves the near-singular lower edge of the MP law
+    when ``A`` is close to (but not) 1.
+    """
+    uniform = np.linspace(a, b, _BASE_PANELS + 1)
+    levels = (b - a) * 2.0 ** -np.arange(1, _EDGE_LEVELS + 1)
+    return np.concatenate([uniform, a + levels, b - levels])
+
+
+def _nodes(breaks):
+    """Composite Gauss-Legendre nodes and weights for sorted breakpoints ``(..., P+1)``."""
+    a, b = breaks[..., :-1, None], breaks[..., 1:, None]
+    half = 0.5 * (b - a)
+    theta = (0.5 * (a + b) + half * _GL_X).reshape(*breaks.shape[:-1], -1)
+    weight = (half * _GL_W).reshape(*breaks.shape[:-1], -1)
+    return theta, weight
+
+
+def _mp_rule(a, b, aspect):
+    """Fixed rule on ``[a, b]`` in theta: singular values and weights (MP measure)."""
+    theta, w = _nodes(np.sort(_base_breaks(a, b)))
+    s, dens = _mp_measure(theta, aspect)
+    return s, w * dens
+
+
+def _mass_above(theta, aspect):
+    return _mp_rule(theta, np.pi, aspect)[1].sum()
+
+
+def _split_angle(q_in, aspect):
+    """Angle ``theta_f`` with MP mass ``q_in`` above it (Newton-polished mp_quantile)."""
+    if q_in >= 1.0:
+        return 0.0
+    if q_in <= 0.0:
+        return np.pi
+    theta = float(_theta_of_s(rmt.mp_quantile(1.0 - q_in, aspect), aspect))
+    for _ in range(4):
+        theta -= (q_in - _mass_above(theta, aspect)) / float(_mp_measure(np.array(theta), aspect)[1])
+        theta = min(max(theta, 0.0), np.pi)
+    return theta
+
+
+def _transition(t, s_lo, s_hi, eps, tau, k):
+    """Where (``shat*``) and how sharply (width in shat) modes are being learned at ``t``.
+
+    ``shat*(t)`` solves ``t_half(shat*) = t`` (half learned), found by bisection in
+    ``log shat`` on ``[max(s_lo, 20 eps), s_hi]`` (``t_half`` decreases there); it is
+    clipped to the interval when the transition lies outside. The width is the inverse
+    slope of ``logit(s/shat)`` in ``shat`` at fixed ``t``, from differentiating ``t(s)``.
+    """
+    p = 2.0 - 2.0 / k
+    a = max(s_lo, 20.0 * eps)
+    star = np.full(t.shape, s_hi)
+    if a < s_hi:
+        t_a, t_b = _half_time(np.array([a, s_hi]), eps, tau, k)
+        star = np.where(t >= t_a, a, star)
+        mid = (t > t_b) & (t < t_a)
+        if np.any(mid):
+            tm = t[mid]
+            lo, hi = np.full(tm.shape, np.log(a)), np.full(tm.shape, np.log(s_hi))
+            for _ in range(60):
+                c = 0.5 * (lo + hi)
+                later = _half_time(np.exp(c), eps, tau, k) > tm
+                lo, hi = np.where(later, c, lo), np.where(later, hi, c)
+            star[mid] = np.exp(0.5 * (lo + hi))
+    x0 = np.minimum(eps / star, 0.5)
+    T = k * star**p * t / tau
+    slope = 4.0 * np.abs(p * T - x0 ** (1.0 - p) / (1.0 - x0)) / (star * 2.0 ** (p + 1))
+    width = 1.0 / np.maximum(slope, 1e-300)
+    return star, width
+
+
+def _in_region_rule(t, theta_a, aspect, eps, tau, k):
+    """Per-time quadrature on ``R_in = [theta_a, pi]``, graded around the learning front.
+
+    Returns singular values and MP weights of shape ``(len(t), M)``.
+    """
+    root = np.sqrt(aspect)
+    s_a = float(_mp_measure(np.array(theta_a), aspect)[0]) if theta_a > 0 else 1.0 - root
+    star, width = _transition(t, s_a, 1.0 + root, eps, tau, k)
+    theta_star = _theta_of_s(star, aspect)
+    sin_star = np.sin(theta_star)
+    width_theta = np.minimum(width / np.maximum(root * sin_star, 1e-300), np.sqrt(2.0 * width / root))
+    d0 = np.clip(0.05 * width_theta, 1e-13, 0.05)
+    levels = int(np.ceil(np.log2(np.pi / d0.min()))) + 1
+    offsets = d0[:, None] * 2.0 ** np.arange(levels)
+    graded = np.concatenate([theta_star[:, None] - offsets, theta_star[:, None] + offsets], axis=1)
+    base = _base_breaks(theta_a, np.pi)
+    base = np.broadcast_to(base, (t.size, base.size))
+    breaks = np.sort(np.clip(np.concatenate([base, graded], axis=1), theta_a, np.pi), axis=1)
+    theta, w = _nodes(breaks)
+    s, dens = _mp_measure(theta, aspect)
+    return s, w * dens
+
+
+# ----------------------------------------------------------------------------------------
+# train and test errors
+# ----------------------------------------------------------------------------------------
+
+
+def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
+    """Theoretical train and test errors of a TA student, eqs. (14) and (15).
+
+    Parameters
+    ----------
+    t : array_like
+        Training times (``>= 0``, finite), in units of ``tau``.
+    teacher_svals : array_like, shape (Nbar2,)
+        Teacher singular values (SNRs) ``sbar_alpha >= 0``, not all zero; the teacher
+        rank ``Nbar2`` is their number and may not exceed ``n2``.
+    n1, n2, n3 : int
+        Student layer sizes: inputs (= examples) ``N1``, hidden ``N2`` (the student rank,
+        App. H) and outputs ``N3``, with ``Nbar2 <= N2 <= N3 <= N1``. ``A = N3/N1``.
+    eps, tau, n_layers
+        Initial singular value, time constant and depth, as in :func:`mode_strength`.
+
+    Returns
+    -------
+    train, test : ndarray
+        ``epsilon_train(t)`` and ``epsilon_test(t)``, each of the shape of ``t``.
+
+    Notes
+    -----
+    The training data has ``Nbar2`` teacher modes at ``shat(sbar)`` with overlap
+    ``O(sbar)`` (eqs. 11-12; modes below ``A^(1/4)`` sit at the MP edge with ``O = 0``)
+    and ``N3 - Nbar2`` noise modes with the MP law (eq. 13). The rank-``N2`` TA student
+    learns the top ``N2`` of them: the teacher modes, and the top ``N2 - Nbar2`` noise
+    modes, in ``R_in``; the other ``N3 - N2`` noise modes, in ``R_out``, stay unlearned.
+
+    * train error (14): ``[(N3-N2)<shat^2>_out + (N2-Nbar2)<(s-shat)^2>_in
+      + sum_a (s_a - shat_a)^2] / [sum_a shat_a^2 + (N3-N2)<shat^2>_out
+      + (N2-Nbar2)<shat^2>_in]`` (the denominator is ``sum`` of all ``N3`` squared
+      training singular values, ``~ sum_a shat_a^2 + (N3 - Nbar2)``).
+    * test error (15): ``[(N2-Nbar2)<s^2>_in + sum_a ((s_a - sbar_a)^2
+      + 2 s_a sbar_a (1 - O_a))] / sum_a sbar_a^2``.
+
+    **Correction to the paper's R_in.** §3.3 defines ``f`` as "the point at which the MP
+    density has 1 - N2/N3 of its mass to the right" and ``R_in = [f, 1 + sqrt(A)]``. That
+    puts the wrong mass in ``R_in`` (a full-rank student would give ``f = 1 + sqrt(A)``,
+    contradicting the paper's own ``f = 1 - sqrt(A)``). Here ``R_in`` holds the top
+    fraction ``(N2 - Nbar2)/(N3 - Nbar2)`` of the MP mass (the learned share of the noise
+    modes; ``N2/N3`` up to ``O(Nbar2/N3)``, and the whole support for ``N2 = N3``).
+
+    Averages ``<.>_R`` are conditional MP averages over ``R``, computed by composite
+    Gauss-Legendre quadrature in ``theta`` (``s = 1 - sqrt(A) cos theta``, which removes
+    the square-root edges), with panels graded geometrically around the learning front
+    ``shat*(t)`` so that the sharp sigmoid of deep networks is resolved at every ``t``
+    (agreement with brute-force quadrature ~1e-12).
+
+    Eq. (15) neglects the small systematic correlation of the noise modes with the
+    teacher (``sum_bulk shat_b c_b = A/sbar^3`` per teacher mode, since ``shat O = sbar
+    - A/sbar^3``): it matters only once noise modes are learned, when the ``O(N3)``
+    noise term dominates the test error anyway.
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
+    t = _check_array(t, "training time t")
+    shape = t.shape
+    t = t.ravel()
+
+    shat_a = rmt.spike_singular_value(sbar, aspect)
+    overlap = rmt.spike_overlap(sbar, aspect)
+    s_a = mode_strength(t[:, None], shat_a, eps, tau, n_layers)
+    train_num = ((s_a - shat_a) ** 2).sum(axis=1)
+    train_den = np.full(t.shape, (shat_a**2).sum())
+    test_num = ((s_a - sbar) ** 2 + 2.0 * s_a * sbar * (1.0 - overlap)).sum(axis=1)
+
+    rank = sbar.size
+    n_bulk, n_in, n_out = n3 - rank, n2 - rank, n3 - n2
+    if n_bulk > 0:
+        theta_f = _split_angle(n_in / n_bulk, aspect)
+        if n_out > 0:
+            s_out, w_out = _mp_rule(0.0, theta_f, aspect)
+            mean_out = (w_out * s_out**2).sum() / w_out.sum()
+            train_num += n_out * mean_out
+            train_den += n_out * mean_out
+        if n_in > 0:
+            s_in, w_in = _mp_rule(theta_f, np.pi, aspect)
+            train_den += n_in * (w_in * s_in**2).sum() / w_in.sum()
+            for start in range(0, t.size, _CHUNK):  # bounded memory: ~1000 nodes per time
+                sl = slice(start, start + _CHUNK)
+                s_in, w_in = _in_region_rule(t[sl], theta_f, aspect, eps, tau, k)
+                mass = w_in.sum(axis=1)
+                s_t = mode_strength(t[sl, None], s_in, eps, tau, n_layers)
+                train_num[sl] += n_in * (w_in * (s_t - s_in) ** 2).sum(axis=1) / mass
+                test_num[sl] += n_in * (w_in * s_t**2).sum(axis=1) / mass
+    test = test_num / (sbar**2).sum()
+    return (train_num / train_den).reshape(shape), test.reshape(shape)
+
+
+def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, t_max=None):
+    """Optimal stopping time and the minimal theoretical test error, from eq. (15).
+
+    Parameters
+    ----------
+    teacher_svals, n1, n2, n3, eps, tau, n_layers
+        As in :func:`theory_errors`.
+    t_max : float, optional
+        Longest training time considered. Default: ten times the time at which the
+        median MP noise mode is half learned, by when the noise has long dominated.
+
+    Returns
+    -------
+    t_opt, eps_opt : float
+        The minimiser of ``epsilon_test(t)`` (eq. 15) on ``[0, t_max]`` and the minimum.
+        ``t_opt = 0`` (``eps_opt ~ 1``) if learning never helps, e.g. every teacher mode
+        is below the detection threshold ``A^(1/4)``; ``t_opt = t_max`` if the error
+        still falls there.
+
+    Notes
+    -----
+    The test error is evaluated on 241 log-spaced times from ``1e-3`` times the
+    half-learning time of the strongest mode to ``t_max``, plus the times at which each
+    teacher mode alone would be optimal (``s_a = sbar_a O_a``, where its term of eq. 15
+    is minimal: deep networks pass that point so quickly that a grid can miss it). The
+    best of these is refined by bounded scalar minimisation (Brent) in ``log t``
+    between its neighbours. With several teacher modes ``epsilon_test(t)`` can have
+    several local minima; the grid picks the global one.
+
+    For a single strong mode the minimum approaches ``1 - O(sbar)^2`` from above (the
+    spike term of eq. 15 is at least ``sbar^2 (1 - O^2)`` and the noise terms are >= 0).
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
+    p = 2.0 - 2.0 / k
+    shat = rmt.spike_singular_value(sbar, aspect)
+    ideal = sbar * rmt.spike_overlap(sbar, aspect)  # s_a minimising the mode's own term
+
+    def characteristic(s):
+        if s > 2.0 * eps:
+            return float(_half_time(np.array([s]), eps, tau, k)[0])
+        return tau / (k * s**p)  # a mode that cannot grow: its own relaxation time
+
+    if t_max is None:
+        t_max = 10.0 * characteristic(float(rmt.mp_quantile(0.5, aspect)))
+    t_max = _check_positive(t_max, "t_max")
+    t_lo = min(1e-3 * characteristic(float(shat.max())), 1e-3 * t_max)
+    fits = (ideal > eps) & (ideal < shat)
+    special_times = mode_time(ideal[fits], shat[fits], eps, tau, n_layers) if np.any(fits) else []
+    grid = np.geomspace(t_lo, t_max, 241)
+    grid = np.unique(np.concatenate([grid, [t for t in np.atleast_1d(special_times) if t_lo < t < t_max]]))
+
+    def test_error(times):
+        return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers)[1]
+
+    errs = test_error(grid)
+    err0 = float(test_error(np.array([0.0]))[0])
+    i = int(np.argmin(errs))
+    if i == grid.size - 1:
+        t_opt, e_opt = float(t_max), float(errs[i])
+    else:
+        a = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
+        res = optimize.minimize_scalar(
+            lambda lt: float(test_error(np.array([np.exp(lt)]))[0]),
+            bounds=(a, np.log(grid[i + 1])), method="bounded", options={"xatol": 1e-10},
+        )
+        if res.fun <= errs[i]:
+            t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
+        else:
+            t_opt, e_opt = float(grid[i]), float(errs[i])
+    if err0 <= e_opt:
+        return 0.0, err0
+    return t_opt, e_opt

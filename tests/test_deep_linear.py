@@ -1,0 +1,424 @@
+"""gendyn.deep_linear against eq. (9), ODE integration, adaptive quadrature and Monte Carlo."""
+
+import contextlib
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from scipy import integrate, optimize
+
+from gendyn import deep_linear as dl
+from gendyn import rmt
+
+
+def ode_mode(t, shat, eps, n_layers, tau=1.0):
+    """Integrate App. A's tau du/dt = k u^(2-2/k) (shat - u) in log u (solve_ivp)."""
+    k = n_layers - 1
+    p = 2.0 - 2.0 / k
+
+    def rhs(_, y):
+        u = np.exp(y[0])
+        return [k * u ** (p - 1.0) * (shat - u) / tau]
+
+    sol = integrate.solve_ivp(rhs, (0.0, float(np.max(t))), [np.log(eps)], t_eval=t,
+                              method="DOP853", rtol=1e-12, atol=1e-13)
+    assert sol.success
+    return np.exp(sol.y[0])
+
+
+# ------------------------------------------------------------------ mode_strength / mode_time
+
+
+def test_one_hidden_layer_is_eq_9():
+    shat, eps, tau = np.array([0.3, 1.0, 2.5]), 1e-3, 2.0
+    t = np.linspace(0.0, 20.0, 41)[:, None]
+    e = np.exp(2 * shat * t / tau)
+    assert np.allclose(dl.mode_strength(t, shat, eps, tau), shat * e / (e - 1 + shat / eps), rtol=1e-12)
+    s = np.linspace(2e-3, 0.29, 7)
+    eq9 = tau / (2 * 0.3) * np.log((0.3 / eps - 1) / (0.3 / s - 1))
+    assert np.allclose(dl.mode_time(s, 0.3, eps, tau), eq9, rtol=1e-12)
+
+
+@pytest.mark.parametrize("n_layers", [3, 4, 5])
+@pytest.mark.parametrize("shat, eps", [(2.0, 1e-3), (0.4, 1e-2), (0.3, 0.31), (1e-3, 1e-2), (0.0, 1e-2)],
+                         ids=["grow", "grow-slow", "just-below-eps", "decay", "shat=0"])
+def test_mode_strength_matches_ode_integration(n_layers, shat, eps):
+    horizon = 4 * dl.mode_time(0.5 * (shat + eps), shat, eps, n_layers=n_layers) if shat else 1e4
+    t = np.linspace(0.0, horizon, 25)
+    assert np.allclose(dl.mode_strength(t, shat, eps, n_layers=n_layers), ode_mode(t, shat, eps, n_layers),
+                       rtol=1e-8, atol=0)
+
+
+def test_five_layers_is_appendix_a_closed_form():
+    shat, eps = 1.7, 1e-4
+
+    def appendix_a(u):
+        return 0.5 * (np.arctanh(np.sqrt(u / shat)) / shat**1.5 - 1.0 / (shat * np.sqrt(u)))
+
+    u = np.geomspace(2e-4, 1.69, 12)
+    assert np.allclose(dl.mode_time(u, shat, eps, n_layers=5), appendix_a(u) - appendix_a(eps), rtol=1e-12)
+
+
+def _balanced_chain(sigma31, eps, n_layers, rng):
+    """TA, balanced weights W_l with W_{N_l-1} ... W_1 = eps Uhat Vhat^T (square hidden layers)."""
+    uh, _, vht = np.linalg.svd(sigma31, full_matrices=False)
+    r = uh.shape[1]
+    k = n_layers - 1
+    qs = [np.linalg.qr(rng.standard_normal((r, r)))[0] for _ in range(k - 1)]
+    a = eps ** (1.0 / k)
+    mats = [a * qs[0] @ vht]
+    for i in range(1, k - 1):
+        mats.append(a * qs[i] @ qs[i - 1].T)
+    mats.append(a * uh @ qs[-1].T)
+    return mats
+
+
+@pytest.mark.parametrize("n_layers", [3, 4])
+def test_layerwise_gradient_flow_of_eq_8_gives_mode_strength(n_layers):
+    """Integrate the weights' gradient flow (eq. 8, any depth) from a TA start and compare
+    the composite map's singular values with mode_strength: checks App. A's ODE itself."""
+    rng = np.random.default_rng(3)
+    n1, n3, eps, tau = 5, 3, 1e-3, 1.0
+    sigma31 = rng.standard_normal((n3, n1))
+    shat = np.linalg.svd(sigma31, compute_uv=False)
+    mats = _balanced_chain(sigma31, eps, n_layers, rng)
+    shapes = [m.shape for m in mats]
+    sizes = np.cumsum([0] + [m.size for m in mats])
+
+    def unpack(y):
+        return [y[sizes[i]:sizes[i + 1]].reshape(shapes[i]) for i in range(len(shapes))]
+
+    def product(ms):
+        out = np.eye(ms[0].shape[1])
+        for m in ms:
+            out = m @ out
+        return out
+
+    def rhs(_, y):
+        ms = unpack(y)
+        err = sigma31 - product(ms)  # Sigma11 = I (eq. 8 with its Sigma31 -> Sigma11 typo fixed)
+        grads = []
+        for i in range(len(ms)):
+            below = product(ms[:i]) if i else np.eye(n1)
+            above = product(ms[i + 1:]) if i + 1 < len(ms) else np.eye(n3)
+            grads.append((above.T @ err @ below.T).ravel() / tau)
+        return np.concatenate(grads)
+
+    times = np.array([2.0, 4.0, 6.0, 10.0]) * (1.0 if n_layers == 3 else 8.0)
+    sol = integrate.solve_ivp(rhs, (0, times[-1]), np.concatenate([m.ravel() for m in mats]),
+                              t_eval=times, method="DOP853", rtol=1e-10, atol=1e-13)
+    got = np.array([np.linalg.svd(product(unpack(y)), compute_uv=False) for y in sol.y.T])
+    want = dl.mode_strength(times[:, None], shat, eps, tau, n_layers)
+    assert np.allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("n_layers", [3, 4, 5, 8])
+def test_mode_time_inverts_mode_strength(n_layers):
+    eps = 1e-4
+    shat = np.array([[5.0], [1.0], [0.2], [3e-5], [0.0]])  # growing and decaying modes
+    t = np.geomspace(1e-3, 1e5, 60)
+    s = dl.mode_strength(t, shat, eps, n_layers=n_layers)
+    assert s.shape == (5, 60)
+    # the inverse is ill-conditioned next to shat (saturation) and eps (rounding of s)
+    far = (np.abs(s - shat) > 1e-6 * np.maximum(shat, eps)) & (np.abs(s - eps) > 1e-6 * eps)
+    assert far.sum() > 150
+    back = dl.mode_time(s, shat, eps, n_layers=n_layers)
+    assert np.allclose(back[far], np.broadcast_to(t, s.shape)[far], rtol=1e-8)
+
+
+@pytest.mark.parametrize("n_layers", [3, 4, 5, 10])
+def test_extreme_inputs_stay_finite_and_exact(n_layers):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert dl.mode_strength(1e8, 10.0, 1e-12, n_layers=n_layers) == 10.0
+        assert dl.mode_strength(np.inf, 10.0, 1e-5, n_layers=n_layers) == 10.0
+        assert dl.mode_strength(0.0, 10.0, 1e-12, n_layers=n_layers) == 1e-12
+        t = np.concatenate([[0.0], np.geomspace(1e-6, 1e12, 200)])
+        for shat, eps in [(10.0, 1e-12), (1e-12 * (1 + 1e-9), 1e-12), (1e-12 * (1 - 1e-9), 1e-12),
+                          (1e-30, 1e-12), (1e-200, 1e-5), (3.0, 3.0), (0.0, 1e-12)]:
+            s = dl.mode_strength(t, shat, eps, n_layers=n_layers)
+            assert np.all(np.isfinite(s))
+            lo, hi = min(shat, eps), max(shat, eps)
+            assert np.all((s >= lo) & (s <= hi))
+            step = np.diff(s) if shat >= eps else -np.diff(s)
+            assert np.all(step >= 0), (shat, eps)  # monotone in t
+        assert dl.mode_strength(1e12, 10.0, 1e-12, n_layers=n_layers) == 10.0
+        # tiny eps: the mode is learned around t ~ eps^-(1-2/k)/((k-2) shat) (k = N_l - 1 > 2)
+        t_half = dl.mode_time(1.0, 2.0, 1e-12, n_layers=n_layers)
+        if n_layers > 3:
+            k = n_layers - 1
+            assert t_half == pytest.approx(1e12 ** (1 - 2 / k) / ((k - 2) * 2.0), rel=0.1)
+        assert dl.mode_strength(3 * t_half, 2.0, 1e-12, n_layers=n_layers) == pytest.approx(2.0, rel=1e-3)
+
+
+def test_zero_shat_decays_as_documented():
+    eps, t = 1e-2, np.array([0.0, 1.0, 1e3, 1e6])
+    assert np.allclose(dl.mode_strength(t, 0.0, eps), eps / (1 + 2 * eps * t), rtol=1e-13)
+    k, p = 4, 1.5
+    assert np.allclose(dl.mode_strength(t, 0.0, eps, n_layers=5),
+                       eps * (1 + (2 * k - 2) * eps**p * t) ** (-1 / p), rtol=1e-13)
+    # continuity in shat -> 0
+    assert dl.mode_strength(50.0, 1e-14, eps, n_layers=5) == pytest.approx(
+        dl.mode_strength(50.0, 0.0, eps, n_layers=5), rel=1e-9)
+
+
+def test_mode_time_range_and_limits():
+    assert dl.mode_time(2.0, 2.0, 1e-3) == np.inf
+    assert dl.mode_time(1e-3, 2.0, 1e-3, n_layers=5) == 0.0
+    assert dl.mode_time(0.0, 0.0, 1e-3) == np.inf
+    assert dl.mode_time(0.5, 0.5, 0.5) == 0.0
+    with pytest.raises(ValueError, match=r"s must lie between eps and s_hat .*2\.5"):
+        dl.mode_time([1.0, 2.5], 2.0, 1e-3)
+    with pytest.raises(ValueError, match="s must lie between eps and s_hat"):
+        dl.mode_time(1e-4, 2.0, 1e-3, n_layers=4)  # below eps: a growing mode never was there
+    with pytest.raises(ValueError, match="s must lie between eps and s_hat"):
+        dl.mode_time(0.02, 0.0, 1e-2)  # a decaying mode never exceeds eps
+
+
+# ------------------------------------------------------------------ theory_errors
+
+
+def _simpson_mp(g, theta_a, aspect, n=2**17):
+    """Brute-force conditional MP average of g(s) over [s(theta_a), 1 + sqrt(A)]: composite
+    Simpson on a uniform theta grid, s = 1 - sqrt(A) cos(theta), density from gendyn.rmt."""
+    theta = np.linspace(theta_a, np.pi, n + 1)
+    s = 1 - np.sqrt(aspect) * np.cos(theta)
+    w = rmt.mp_density(s, aspect) * np.sqrt(aspect) * np.sin(theta)
+    return integrate.simpson(w * g(s), x=theta) / integrate.simpson(w, x=theta)
+
+
+@pytest.mark.parametrize("n_layers, eps, aspect, rank_frac", [(5, 1e-5, 0.98, 1.0), (4, 1e-12, 0.5, 0.5),
+                                                              (3, 1e-5, 1.0, 0.5)])
+def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_frac):
+    """Eqs. (14)-(15) against an independent brute-force average over eq. (13), at times
+    when the noise modes are being learned (the sharpest integrands), and R_in's split
+    point f against scipy.quad + brentq on the MP density."""
+    n1 = 200
+    n3 = int(round(aspect * n1))
+    n2 = int(round(rank_frac * n3))
+    sbar = np.array([2.5, 1.5])
+    r = sbar.size
+    lo, hi = rmt.mp_edges(aspect)
+    q = (n2 - r) / (n3 - r)  # R_in holds the learned share of the noise modes
+
+    def mass(a, b, g=lambda x: 1.0):
+        return integrate.quad(lambda x: g(x) * rmt.mp_density(x, aspect), a, b, epsabs=1e-15, limit=500)[0]
+
+    f = lo if q == 1 else optimize.brentq(lambda x: mass(x, hi) - q, lo, hi, xtol=1e-15)
+    theta_f = np.arccos((1 - f) / np.sqrt(aspect))
+    out2 = mass(lo, f, np.square) / (1 - q) if q < 1 else 0.0
+    in2 = mass(f, hi, np.square) / q
+    shat, overlap = rmt.spike_singular_value(sbar, aspect), rmt.spike_overlap(sbar, aspect)
+    t = np.array([dl.mode_time(0.5 * x, x, eps, n_layers=n_layers) for x in (1.2, 0.5)])
+    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    for i, ti in enumerate(t):
+        def mode(x):
+            return dl.mode_strength(ti, x, eps, n_layers=n_layers)
+
+        s2 = _simpson_mp(lambda x: mode(x) ** 2, theta_f, aspect)
+        d2 = _simpson_mp(lambda x: (mode(x) - x) ** 2, theta_f, aspect)
+        sa = dl.mode_strength(ti, shat, eps, n_layers=n_layers)
+        ref_train = ((n3 - n2) * out2 + (n2 - r) * d2 + ((sa - shat) ** 2).sum()) / (
+            (shat**2).sum() + (n3 - n2) * out2 + (n2 - r) * in2)
+        ref_test = ((n2 - r) * s2 + ((sa - sbar) ** 2 + 2 * sa * sbar * (1 - overlap)).sum()) / (sbar**2).sum()
+        assert train[i] == pytest.approx(ref_train, rel=1e-9)
+        assert test[i] == pytest.approx(ref_test, rel=1e-9)
+
+
+@pytest.mark.parametrize("n_layers", [3, 5])
+def test_theory_errors_limits(n_layers):
+    sbar, n1, n3, eps = np.array([4.0, 2.0]), 200, 100, 1e-5
+    aspect = n3 / n1
+    train, test = dl.theory_errors([0.0, 1e9], sbar, n1, n3, n3, eps, n_layers=n_layers)
+    # t = 0: W = eps * (TA modes), so both errors are 1 up to O(eps)
+    assert train[0] == pytest.approx(1.0, abs=1e-4) and test[0] == pytest.approx(1.0, abs=1e-4)
+    # t -> inf, full rank: W = Sigma31, so training error 0; test error from <shat^2>_MP = 1
+    # and shat^2 + sbar^2 - 2 sbar shat O = 1 + A + 3A/sbar^2 (eqs. 11-12)
+    assert train[1] == pytest.approx(0.0, abs=1e-12)
+    expected = (n3 - 2 + (1 + aspect + 3 * aspect / sbar**2).sum()) / (sbar**2).sum()
+    assert test[1] == pytest.approx(expected, rel=1e-9)
+    # a rank-N2 < N3 student keeps the bottom N3 - N2 noise modes unlearned: these are the
+    # bottom (N3 - N2)/(N3 - 2) of the MP mass (scipy.quad + brentq on eq. 13)
+    n2 = 40
+    train_low, test_low = dl.theory_errors(1e9, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    lo, hi = rmt.mp_edges(aspect)
+
+    def mass(a, b, g=lambda x: 1.0):
+        return integrate.quad(lambda x: g(x) * rmt.mp_density(x, aspect), a, b, epsabs=1e-15, limit=500)[0]
+
+    q_out = (n3 - n2) / (n3 - 2)
+    f = optimize.brentq(lambda x: mass(lo, x) - q_out, lo, hi, xtol=1e-15)
+    shat = rmt.spike_singular_value(sbar, aspect)
+    expected_low = (n3 - 2) * mass(lo, f, np.square) / ((shat**2).sum() + (n3 - 2))
+    assert train_low == pytest.approx(expected_low, rel=1e-9)
+    assert test_low < test[1]
+    t = np.geomspace(1e-2, 1e5, 50)
+    tr, te = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    assert tr.shape == te.shape == t.shape
+    assert np.all(np.diff(tr) <= 1e-12)  # training error only falls
+
+
+@pytest.mark.parametrize("sbar", [3.0, 8.0, 20.0])
+@pytest.mark.parametrize("n_layers", [3, 5])
+def test_large_snr_minimum_is_one_minus_overlap_squared(sbar, n_layers):
+    """Eq. (15)'s spike term is >= sbar^2 (1 - O^2) (at s = sbar O) and the noise term is
+    >= 0; at large SNR the noise is not yet learned when the spike passes sbar O."""
+    aspect = 0.5
+    floor = 1 - rmt.spike_overlap(sbar, aspect) ** 2
+    t_opt, e_opt = dl.optimal_early_stopping([sbar], 100, 50, 50, 1e-5, n_layers=n_layers)
+    assert floor - 1e-12 <= e_opt <= floor * 1.01
+    assert e_opt == pytest.approx((1 + aspect) / sbar**2, rel=0.3 if sbar < 5 else 0.05)
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """Sampled SVDs on one thread: multithreaded BLAS is ~10x slower on a busy 2-core box."""
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
+
+
+def _sample_training_data(sbar, n1, n3, gen):
+    """Teacher Wbar = U diag(sbar) V^T and the SVD of Sigma31 = Wbar + Z, Z_ij ~ N(0, 1/n1)."""
+    r = sbar.size
+    u = torch.linalg.qr(torch.randn(n3, r, generator=gen, dtype=torch.float64))[0]
+    v = torch.linalg.qr(torch.randn(n1, r, generator=gen, dtype=torch.float64))[0]
+    wbar = (u * torch.as_tensor(sbar)) @ v.T
+    z = torch.randn(n3, n1, generator=gen, dtype=torch.float64) / np.sqrt(n1)
+    uh, sh, vh = torch.linalg.svd(wbar + z, full_matrices=False)
+    c = torch.einsum("ib,ij,bj->b", uh, wbar, vh)  # u_b . Wbar v_b, for eq. (7)
+    return sh.numpy(), c.numpy()
+
+
+def _ta_monte_carlo(sbar, n1, n2, n3, eps, n_layers, seeds, t_opt, seed):
+    """Minimum over t of the exact eq. (7) test error of TA students on sampled data.
+
+    The error is scanned on a log grid around the theory's t_opt plus, per teacher mode,
+    a fine grid around the time its student mode reaches the error-minimising value
+    c_a = u_a . Wbar v_a (deep networks pass through it quickly), then refined by Brent.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    mins, t_mins = [], []
+    for _ in range(seeds):
+        with _one_blas_thread():
+            sh, c = _sample_training_data(sbar, n1, n3, gen)
+        sh, c = sh[:n2], c[:n2]
+
+        def test_error(times):
+            s = dl.mode_strength(np.atleast_1d(times)[:, None], sh, eps, n_layers=n_layers)
+            return ((s**2).sum(1) - 2 * (s * c).sum(1) + (sbar**2).sum()) / (sbar**2).sum()
+
+        r = sbar.size
+        ok = (c[:r] > eps) & (c[:r] < sh[:r])
+        t_c = dl.mode_time(c[:r][ok], sh[:r][ok], eps, n_layers=n_layers)
+        grid = np.unique(np.concatenate([np.geomspace(t_opt / 4, t_opt * 4, 120)]
+                                        + [tc * np.linspace(0.9, 1.1, 41) for tc in np.atleast_1d(t_c)]))
+        errs = test_error(grid)
+        i = int(np.clip(np.argmin(errs), 1, grid.size - 2))
+        res = optimize.minimize_scalar(lambda lt: test_error(np.exp(lt))[0],
+                                       bounds=(np.log(grid[i - 1]), np.log(grid[i + 1])),
+                                       method="bounded", options={"xatol": 1e-8})
+        best = min((res.fun, np.exp(res.x)), (errs.min(), grid[np.argmin(errs)]))
+        mins.append(best[0])
+        t_mins.append(best[1])
+    return np.array(mins), np.array(t_mins)
+
+
+@pytest.mark.parametrize(
+    "sbar, n2, n_layers, aspect",
+    [([3.0], 200, 3, 1.0), ([1.5], 200, 3, 1.0), ([3.0], 50, 3, 1.0), ([2.0], 100, 5, 0.5),
+     ([6.0, 4.0, 2.0], 200, 3, 1.0)],
+    ids=["snr3", "snr1.5", "rank50-student", "deep-A0.5", "rank3-teacher"],
+)
+def test_optimal_stopping_matches_monte_carlo_ta_network(sbar, n2, n_layers, aspect):
+    """Minimum test error of a TA network on sampled data (exact eq. 7) vs eq. (15).
+
+    N1 = 200: the spike's shat and O fluctuate by O(N^-1/2) per draw, so the per-draw
+    minimum has sd ~0.01-0.04 (measured); we average 8 draws and allow 4 standard errors
+    plus 0.01 for O(1/N) finite-size bias (e.g. the noise modes' residual correlation with
+    the teacher that eq. 15 drops, and shat, O at finite N).
+    """
+    sbar, n1, eps = np.array(sbar), 200, 1e-5
+    n3 = int(round(aspect * n1))
+    t_opt, e_opt = dl.optimal_early_stopping(sbar, n1, n2, n3, eps, n_layers=n_layers)
+    mins, t_mins = _ta_monte_carlo(sbar, n1, n2, n3, eps, n_layers, 8, t_opt, seed=7)
+    se = mins.std(ddof=1) / np.sqrt(mins.size)
+    assert abs(mins.mean() - e_opt) <= 4 * se + 0.01, (mins.mean(), se, e_opt)
+    assert np.median(t_mins) == pytest.approx(t_opt, rel=0.15)
+
+
+def test_low_rank_student_curves_match_monte_carlo():
+    """Whole train/test curves of a rank-N2 < N3 TA student (App. H) vs eqs. (6)-(7)."""
+    gen = torch.Generator().manual_seed(11)
+    sbar, n1, n2, n3, eps = np.array([3.0]), 200, 60, 200, 1e-5
+    t = np.geomspace(0.3, 100, 40)
+    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps)
+    mc_train, mc_test = [], []
+    for _ in range(6):
+        with _one_blas_thread():
+            sh, c = _sample_training_data(sbar, n1, n3, gen)
+        s = dl.mode_strength(t[:, None], sh[:n2], eps)
+        mc_train.append((((s - sh[:n2]) ** 2).sum(1) + (sh[n2:] ** 2).sum()) / (sh**2).sum())
+        mc_test.append(((s**2).sum(1) - 2 * (s * c[:n2]).sum(1) + 9.0) / 9.0)
+    # train error: O(N^-1/2) spectrum fluctuations around the MP law -> 0.01 absolute
+    assert np.allclose(np.mean(mc_train, 0), train, atol=0.01)
+    # test error: dominated late by (N2 - 1) <s^2>_in ~ N2, i.e. O(N^-1/2) relative
+    assert np.allclose(np.mean(mc_test, 0), test, rtol=0.08, atol=0.02)
+
+
+def test_optimal_early_stopping_beats_a_dense_grid_and_below_threshold_never_learns():
+    sbar, n1, n3, eps = [6.0, 4.0, 2.0], 100, 100, 1e-5
+    t_opt, e_opt = dl.optimal_early_stopping(sbar, n1, n3, n3, eps, n_layers=5)
+    t = np.linspace(0.8 * t_opt, 1.2 * t_opt, 401)
+    assert e_opt <= dl.theory_errors(t, sbar, n1, n3, n3, eps, n_layers=5)[1].min() + 1e-12
+    # A = 1: threshold A^(1/4) = 1; a mode below it has O = 0 and only adds noise
+    t0, e0 = dl.optimal_early_stopping([0.9], 100, 100, 100, eps)
+    assert t0 == 0.0 and e0 == pytest.approx(1.0, abs=1e-6)
+
+
+# ------------------------------------------------------------------ validation
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(eps=0.0), r"eps must be a finite number > 0; got 0\.0"),
+        (dict(eps=-1e-5), r"eps must be a finite number > 0"),
+        (dict(n_layers=2), r"n_layers must be an integer >= 3 .*got 2"),
+        (dict(n_layers=3.5), r"n_layers must be an integer >= 3 .*got 3\.5"),
+        (dict(n_layers=True), r"n_layers must be an integer >= 3"),
+        (dict(n2=60), r"n2 <= n3; got n2=60, n3=50"),
+        (dict(n3=120, n2=50), r"n3 <= n1 .*got n3=120, n1=100"),
+        (dict(teacher_svals=[3.0, 2.0, 1.0], n2=2), r"teacher rank .* = 3\) must be <= student rank n2 = 2"),
+        (dict(teacher_svals=[3.0, -1.0]), r"teacher singular values .* must lie in \[0, inf\).*-1\.0"),
+        (dict(teacher_svals=[0.0]), r"all zero"),
+        (dict(t=[-1.0]), r"training time t must lie in \[0, inf\).*-1\.0"),
+        (dict(tau=0.0), r"tau must be a finite number > 0"),
+    ],
+)
+def test_theory_errors_bad_inputs_raise(kwargs, match):
+    args = dict(t=[0.0, 1.0], teacher_svals=[3.0], n1=100, n2=50, n3=50, eps=1e-5)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        dl.theory_errors(**args)
+
+
+def test_mode_functions_bad_inputs_raise():
+    with pytest.raises(ValueError, match=r"s_hat must lie in \[0, inf\).*-2\.0"):
+        dl.mode_strength(1.0, -2.0, 1e-3)
+    with pytest.raises(ValueError, match=r"training time t must lie in \[0, inf\]"):
+        dl.mode_strength(-1.0, 2.0, 1e-3)
+    with pytest.raises(ValueError, match=r"training time t"):
+        dl.mode_strength(np.nan, 2.0, 1e-3)
+    with pytest.raises(ValueError, match=r"eps must be a finite number > 0"):
+        dl.mode_strength(1.0, 2.0, 0.0)
+    with pytest.raises(ValueError, match=r"n_layers must be an integer >= 3"):
+        dl.mode_time(1.0, 2.0, 1e-3, n_layers=3.0)
+    with pytest.raises(ValueError, match=r"mode strength s must lie in"):
+        dl.mode_time(-1.0, 2.0, 1e-3)
+    with pytest.raises(ValueError, match=r"n2 <= n3"):
+        dl.optimal_early_stopping([3.0], 100, 60, 50, 1e-5)
