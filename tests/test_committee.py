@@ -1,0 +1,411 @@
+"""Tests of gendyn.committee: the ODE theory of Goldt et al. (2019) for two-layer networks."""
+
+import time
+
+import numpy as np
+import pytest
+from scipy.special import erf
+
+from gendyn import committee as cm
+from gendyn.committee import (
+    ACTIVATIONS,
+    I2,
+    I3,
+    I4,
+    J2,
+    asymptotic_error,
+    generalisation_error,
+    integrate_odes,
+    order_parameter_derivatives,
+)
+
+MC_SAMPLES = 1_000_000
+N_SIGMA = 5.0  # Monte-Carlo tolerance in standard errors
+
+
+def g(x, act):
+    if act == "erf":
+        return erf(x / np.sqrt(2.0))
+    if act == "relu":
+        return np.maximum(x, 0.0)
+    return x
+
+
+def dg(x, act):
+    if act == "erf":
+        return np.sqrt(2.0 / np.pi) * np.exp(-0.5 * x * x)
+    if act == "relu":
+        return (x > 0).astype(float)
+    return np.ones_like(x)
+
+
+def gaussian_samples(C, n, rng):
+    """Samples with covariance C (possibly singular), via the symmetric square root."""
+    evals, evecs = np.linalg.eigh(C)
+    root = evecs * np.sqrt(np.clip(evals, 0.0, None))
+    return rng.standard_normal((n, C.shape[0])) @ root.T
+
+
+def covariances():
+    rng = np.random.default_rng(1234)
+    out = []
+    for scale in (0.3, 1.0, 3.0):
+        A = rng.standard_normal((4, 6)) * np.sqrt(scale / 6)
+        out.append(A @ A.T)
+    # singular: fields 0 and 2 coincide (a student unit equal to a teacher unit)
+    A = rng.standard_normal((4, 3)) / np.sqrt(3)
+    A[2] = A[0]
+    out.append(A @ A.T)
+    return out
+
+
+def assert_mc(value, samples, what):
+    mean = samples.mean()
+    se = samples.std() / np.sqrt(samples.size)
+    assert abs(value - mean) <= N_SIGMA * se + 1e-12, f"{what}: theory {value}, MC {mean} +- {se}"
+
+
+# ------------------------------------------------------------------ integrals
+
+
+@pytest.mark.parametrize("act", ACTIVATIONS)
+def test_integrals_match_monte_carlo(act):
+    rng = np.random.default_rng(7)
+    for ci, C in enumerate(covariances()):
+        x = gaussian_samples(C, MC_SAMPLES, rng)
+        gx, dgx = g(x, act), dg(x, act)
+        perms = [(0, 1, 2, 3), (2, 0, 1, 3), (1, 3, 0, 2)]
+        for p in perms:
+            a, b, c, d = p
+            tag = f"{act} C#{ci} perm {p}"
+            assert_mc(I2(C[np.ix_([a, b], [a, b])], act), gx[:, a] * gx[:, b], "I2 " + tag)
+            assert_mc(J2(C[np.ix_([a, b], [a, b])], act), dgx[:, a] * dgx[:, b], "J2 " + tag)
+            assert_mc(I3(C[np.ix_([a, b, c], [a, b, c])], act), dgx[:, a] * x[:, b] * gx[:, c], "I3 " + tag)
+            assert_mc(I4(C[np.ix_(p, p)], act), dgx[:, a] * dgx[:, b] * gx[:, c] * gx[:, d], "I4 " + tag)
+
+
+def test_integrals_are_vectorised():
+    Cs = np.array(covariances())  # (4, 4, 4)
+    for act in ACTIVATIONS:
+        batch = I4(Cs, act)
+        single = np.array([I4(C, act) for C in Cs])
+        assert batch.shape == (4,)
+        np.testing.assert_allclose(batch, single, rtol=0, atol=1e-15)
+        assert I2(np.broadcast_to(Cs[:, :2, :2], (3, 4, 2, 2)), act).shape == (3, 4)
+
+
+def _relu_i4_with_nodes(C, half_count, x_max):
+    nodes = cm._tanh_sinh_nodes(half_count, x_max)
+    d = np.sqrt(np.diagonal(C, axis1=-2, axis2=-1))
+    rho = np.clip(C / d[..., :, None] / d[..., None, :], -1.0, 1.0)
+    return d[..., 2] * d[..., 3] * cm._relu_I4_correlation(rho, *nodes)
+
+
+def test_relu_I4_accuracy():
+    """Stated accuracy of the ReLU I4 quadrature: absolute error < 2e-11 sqrt(C33 C44).
+
+    Checked against a 801-node rule for generic and nearly singular covariances (fields
+    with correlations up to 1 - 1e-18), and against closed forms for coinciding fields.
+    """
+    rng = np.random.default_rng(3)
+    Cs = []
+    for delta in (None, 0.3, 0.1, 3e-2, 1e-2, 1e-3, 1e-6, 1e-9):
+        for n in range(30):
+            A = rng.standard_normal((4, 4))
+            if delta is not None:
+                A[2] = A[0] + delta * rng.standard_normal(4)  # a student unit ~ a teacher unit
+                if n % 2:
+                    A[3] = A[1] + delta * rng.standard_normal(4)
+                if n % 3 == 0:
+                    A[1] = A[0] + delta * rng.standard_normal(4)
+            Cs.append(A @ A.T)
+    Cs = np.array(Cs)
+    scale = np.sqrt(Cs[:, 2, 2] * Cs[:, 3, 3])
+    err = np.abs(I4(Cs, "relu") - _relu_i4_with_nodes(Cs, 400, 3.3)) / scale
+    assert err.max() < 2e-11, err.max()
+
+    # exactly coinciding fields: closed forms
+    worst = 0.0
+    for _ in range(30):
+        A = rng.standard_normal((2, 3))
+        C2 = A @ A.T
+        i2 = I2(C2, "relu")
+        cases = {
+            (0, 1, 0, 1): i2,  # Theta(a)Theta(b)a+b+ = a+b+
+            (0, 1, 1, 0): i2,
+            (0, 0, 0, 1): i2,  # Theta(a)^2 a+ b+ = a+ b+
+            (0, 0, 0, 0): C2[0, 0] / 2,  # <(a+)^2>
+            (1, 1, 1, 1): C2[1, 1] / 2,
+        }
+        for idx, exact in cases.items():
+            C4 = C2[np.ix_(idx, idx)]
+            worst = max(worst, abs(I4(C4, "relu") - exact) / np.sqrt(C4[2, 2] * C4[3, 3]))
+    assert worst < 1e-12, worst
+
+    # independent fields: <Theta><Theta><c+><d+> = sqrt(C33 C44) / (8 pi)
+    C = np.diag([0.5, 2.0, 3.0, 0.7])
+    assert abs(I4(C, "relu") - np.sqrt(3.0 * 0.7) / (8 * np.pi)) < 1e-14
+
+
+def test_erf_closed_forms_special_values():
+    # I2 of a unit-variance field with itself: (2/pi) arcsin(1/2) = 1/3
+    assert I2(np.ones((2, 2)), "erf") == pytest.approx(1.0 / 3.0, abs=1e-15)
+    # J2(0 variance) = g'(0)^2 = 2/pi
+    assert J2(np.zeros((2, 2)), "erf") == pytest.approx(2 / np.pi, abs=1e-15)
+    # linear I4 = C34
+    C = covariances()[0]
+    assert I4(C, "linear") == C[2, 3]
+
+
+# ------------------------------------------------------- generalisation error
+
+
+@pytest.mark.parametrize("act", ACTIVATIONS)
+def test_generalisation_error_matches_network_monte_carlo(act):
+    rng = np.random.default_rng(11)
+    N, K, M = 8, 3, 2
+    w = rng.standard_normal((K, N))
+    ws = rng.standard_normal((M, N))
+    v = rng.standard_normal(K)
+    vs = rng.standard_normal(M)
+    Q, R, T = w @ w.T / N, w @ ws.T / N, ws @ ws.T / N
+    theory = generalisation_error(Q, R, T, v, vs, act)
+    sq = []
+    for _ in range(4):
+        x = rng.standard_normal((MC_SAMPLES // 4, N))
+        student = g(x @ w.T / np.sqrt(N), act) @ v
+        teacher = g(x @ ws.T / np.sqrt(N), act) @ vs
+        sq.append(0.5 * (student - teacher) ** 2)
+    assert_mc(theory, np.concatenate(sq), f"eps_g {act}")
+
+
+def test_generalisation_error_batches():
+    rng = np.random.default_rng(0)
+    Q = np.eye(3) + 0.1 * np.ones((3, 3))
+    R = 0.2 * rng.random((3, 2))
+    T = np.eye(2)
+    batch = generalisation_error(np.stack([Q, 2 * Q]), np.stack([R, R]), T, 1.0, 1.0, "erf")
+    assert batch.shape == (2,)
+    assert batch[0] == pytest.approx(generalisation_error(Q, R, T, 1.0, 1.0, "erf"), abs=1e-15)
+
+
+# ------------------------------------------------------------------------- ODEs
+
+
+def random_order_parameters(K, M, N=784, seed=1):
+    """Order parameters of i.i.d. N(0, 1) weights (the paper's erf initialisation)."""
+    rng = np.random.default_rng(seed)
+    ws = rng.standard_normal((M, N))
+    w = rng.standard_normal((K, N))
+    return w @ w.T / N, w @ ws.T / N, ws @ ws.T / N
+
+
+@pytest.mark.parametrize("act", ACTIVATIONS)
+@pytest.mark.parametrize("both", [False, True])
+def test_perfect_student_is_a_noiseless_fixed_point(act, both):
+    _, _, T = random_order_parameters(2, 2)
+    vs = np.array([1.0, -0.5])
+    assert generalisation_error(T, T, T, vs, vs, act) == pytest.approx(0.0, abs=1e-14)
+    dQ, dR, dv = order_parameter_derivatives(T, T, T, vs, vs, act, 0.7, 0.0, train_second_layer=both)
+    for d in (dQ, dR, dv):
+        np.testing.assert_allclose(d, 0.0, atol=1e-12)
+    # output noise drives Q away from it (eq. 9b noise term); R and v stay put
+    dQ, dR, dv = order_parameter_derivatives(T, T, T, vs, vs, act, 0.7, 0.1, train_second_layer=both)
+    j2 = np.array([[J2(T[np.ix_([i, k], [i, k])], act) for k in range(2)] for i in range(2)])
+    np.testing.assert_allclose(dQ, 0.7**2 * 0.1**2 * np.outer(vs, vs) * j2, atol=1e-12)
+    np.testing.assert_allclose(dR, 0.0, atol=1e-12)
+
+
+def test_derivatives_linear_closed_form():
+    """For linear g the eps_g dynamics close: d eps/dalpha = -2 eta K eps + eta^2 K^2 (eps + sigma^2/2)."""
+    Q, R, T = random_order_parameters(3, 2, seed=5)
+    lr, sigma = 0.3, 0.2
+    dQ, dR, _ = order_parameter_derivatives(Q, R, T, 1.0, 1.0, "linear", lr, sigma)
+    eps = generalisation_error(Q, R, T, 1.0, 1.0, "linear")
+    deps = 0.5 * dQ.sum() - dR.sum()
+    K = 3
+    assert deps == pytest.approx(-2 * lr * K * eps + lr**2 * K**2 * (eps + sigma**2 / 2), rel=1e-12)
+
+
+def test_weight_decay_terms():
+    Q, R, T = random_order_parameters(3, 2, seed=2)
+    v = np.array([0.5, 1.0, 1.5])
+    base = order_parameter_derivatives(Q, R, T, v, 1.0, "erf", 0.5, 0.1, train_second_layer=True)
+    wd = order_parameter_derivatives(Q, R, T, v, 1.0, "erf", 0.5, 0.1, train_second_layer=True, weight_decay=0.3)
+    np.testing.assert_allclose(wd[0] - base[0], -2 * 0.3 * Q, atol=1e-14)
+    np.testing.assert_allclose(wd[1] - base[1], -0.3 * R, atol=1e-14)
+    np.testing.assert_allclose(wd[2] - base[2], -0.3 * v, atol=1e-14)
+
+
+def test_integration_to_1e5_is_fast_and_accurate():
+    """erf, M = 2, K = 3 through plateau and escape to alpha = 1e5 (eta = 0.2, sigma = 0.01)."""
+    Q, R, T = random_order_parameters(3, 2)
+    times = np.concatenate([[0.0], np.logspace(-1, 5, 121)])
+    args = (Q, R, T, np.ones(3), np.ones(2), "erf", 0.2, 0.01, times)
+    start = time.perf_counter()
+    res = integrate_odes(*args)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5.0, f"integration took {elapsed:.2f} s"
+    fine = integrate_odes(*args, rtol=1e-11, atol=1e-14)
+    assert np.max(np.abs(res.eg / fine.eg - 1)) < 1e-3
+    # the run has a plateau and an escape, and converges
+    assert res.eg[0] > 0.5 and res.eg[-1] < 1e-4
+    assert res.Q.shape == (len(times), 3, 3) and res.R.shape == (len(times), 3, 2)
+    np.testing.assert_array_equal(res.Q, np.swapaxes(res.Q, 1, 2))
+    np.testing.assert_allclose(res.eg, generalisation_error(res.Q, res.R, T, 1.0, 1.0, "erf"), atol=1e-15)
+
+
+def test_integration_matches_fixed_step_rk4():
+    """Against a fixed-step RK4 integration (d alpha = 0.1) through plateau and escape."""
+    Q, R, T = random_order_parameters(3, 2, seed=4)
+    K, M, lr, sigma = 3, 2, 1.0, 0.01
+    times = np.array([0.0, 10.0, 50.0, 100.0, 150.0, 200.0, 300.0])
+    res = integrate_odes(Q, R, T, 1.0, 1.0, "erf", lr, sigma, times)
+    tup, iu = cm._Tuples(K, M), np.triu_indices(K)
+    ones_k, ones_m = np.ones(K), np.ones(M)
+
+    def f(y):
+        dQ, dR, dv, _ = cm._derivatives(*cm._unpack(y, K, M, iu)[:2], T, ones_k, ones_m, "erf",
+                                        tup, lr, lr, sigma**2, 0.0, False)
+        return cm._pack(dQ, dR, dv, iu)
+
+    y, h, eg = cm._pack(Q, R, ones_k, iu), 0.1, [res.eg[0]]
+    for a, b in zip(times[:-1], times[1:]):
+        for _ in range(int(round((b - a) / h))):
+            k1 = f(y)
+            k2 = f(y + h / 2 * k1)
+            k3 = f(y + h / 2 * k2)
+            k4 = f(y + h * k3)
+            y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        Qy, Ry, _ = cm._unpack(y, K, M, iu)
+        eg.append(generalisation_error(Qy, Ry, T, 1.0, 1.0, "erf"))
+    assert eg[3] > 0.04 and eg[-1] < 1e-3  # the window covers the plateau and the escape
+    np.testing.assert_allclose(res.eg, eg, rtol=1e-5)
+
+
+def test_second_layer_and_relu_integration_run():
+    Q, R, T = random_order_parameters(2, 1, N=500, seed=3)
+    res = integrate_odes(Q, R, T, [0.3, 0.2], 1.0, "relu", 0.5, 0.0, [0.0, 5.0, 20.0],
+                         lr2=0.5, train_second_layer=True)
+    assert res.eg[-1] < res.eg[0]
+    assert not np.allclose(res.v[-1], res.v[0])
+    res = integrate_odes(Q, R, T, [0.3, 0.2], 1.0, "erf", 0.5, 0.0, [0.0, 5.0])
+    np.testing.assert_array_equal(res.v[-1], [0.3, 0.2])  # SCM: v fixed
+
+
+# ------------------------------------------------------------- asymptotic error
+
+
+@pytest.mark.parametrize("M,K,v_star", [(2, 4, 1.0), (1, 3, 0.7)])
+def test_linear_asymptotic_error_eq12_matches_ode(M, K, v_star):
+    lr, sigma = 0.1, 0.1
+    Q, R, T = random_order_parameters(K, M, N=300, seed=8)
+    T_ = np.eye(M)  # the theory is for any T; use the paper's T = I
+    R = R * 0.1
+    res = integrate_odes(Q, R, T_, v_star, v_star, "linear", lr, sigma, [0.0, 2e4])
+    theory = asymptotic_error("linear", M, K, lr, sigma, v_star=v_star)
+    assert res.eg[-1] == pytest.approx(theory, rel=1e-6)
+    if v_star == 1.0:  # eq. (12) literally
+        L = K - M
+        assert theory == pytest.approx(lr * sigma**2 * (L + M) / (4 - 2 * lr * (L + M)), rel=1e-14)
+    small = asymptotic_error("linear", M, K, 1e-6, sigma, v_star=v_star, small_lr=True)
+    assert small == pytest.approx(asymptotic_error("linear", M, K, 1e-6, sigma, v_star=v_star), rel=1e-5)
+
+
+def near_fixed_point(K, M, both, v_star=1.0, eps=0.05, D=20, seed=0):
+    """Order parameters of weights near the zero-noise fixed point (T = I)."""
+    rng = np.random.default_rng(seed)
+    ws = np.eye(D)[:M]
+    w = np.zeros((K, D))
+    for k in range(K):
+        if both:
+            w[k] = ws[k % M]
+        elif k < M:
+            w[k] = ws[k]
+        w[k] += eps * rng.standard_normal(D)
+    v = np.full(K, v_star / (K // M) if both else v_star)
+    if both:
+        v = v * (1 + 0.1 * rng.standard_normal(K))
+    return w @ w.T, w @ ws.T, ws @ ws.T, v, np.full(M, v_star)
+
+
+@pytest.mark.parametrize("M,K,lr", [(2, 3, 0.05), (2, 2, 0.2), (1, 2, 0.5)])
+def test_erf_scm_small_noise_fixed_point_matches_eq10(M, K, lr):
+    """ODE started near the specialised fixed point, sigma = 0.01: eps_g -> eq. (10) to 1e-4."""
+    sigma = 0.01
+    Q, R, T, v, vs = near_fixed_point(K, M, both=False)
+    res = integrate_odes(Q, R, T, v, vs, "erf", lr, sigma, [0.0, 1e5])
+    theory = asymptotic_error("erf", M, K, lr, sigma)
+    assert res.eg[-1] == pytest.approx(theory, rel=1e-4)
+
+
+def test_erf_scm_small_lr_limit_is_eq11():
+    for M, K in [(1, 1), (2, 3), (3, 6)]:
+        for v_star in (1.0, 2.0):
+            eq11 = asymptotic_error("erf", M, K, 1e-5, 0.1, v_star=v_star, small_lr=True)
+            if v_star == 1.0:
+                assert eq11 == pytest.approx(0.01 * 1e-5 / (2 * np.pi) * (K - M + M / np.sqrt(3)), rel=1e-14)
+            finite = asymptotic_error("erf", M, K, 1e-5, 0.1, v_star=v_star)
+            assert finite == pytest.approx(eq11, rel=1e-4)
+    # eps* grows with L at fixed M (the paper's main SCM result)
+    errs = [asymptotic_error("erf", 2, K, 0.05, 0.01) for K in range(2, 7)]
+    assert np.all(np.diff(errs) > 0)
+
+
+def test_erf_both_layers_fixed_point_matches_ode_and_eq15():
+    M, K, lr, sigma, v_star = 2, 4, 0.2, 0.01, 2.0
+    Q, R, T, v, vs = near_fixed_point(K, M, both=True, v_star=v_star)
+    res = integrate_odes(Q, R, T, v, vs, "erf", lr, sigma, [0.0, 1e6], train_second_layer=True)
+    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
+    assert res.eg[-1] == pytest.approx(theory, rel=1e-3)
+    # eq. (15), M = 1, small eta; and the denoising 1/K decay
+    for K in (1, 2, 5):
+        eq15 = 1e-5 * (sigma * v_star) ** 2 / (2 * np.sqrt(3) * K * np.pi)
+        assert asymptotic_error("erf", 1, K, 1e-5, sigma, True, v_star, small_lr=True) == pytest.approx(eq15, rel=1e-14)
+        assert asymptotic_error("erf", 1, K, 1e-5, sigma, True, v_star) == pytest.approx(eq15, rel=1e-4)
+    errs = [asymptotic_error("erf", 2, K, 0.2, 0.01, True, 2.0) for K in (2, 4, 6, 8)]
+    assert np.all(np.diff(errs) < 0)
+
+
+# ----------------------------------------------------------------------- inputs
+
+
+def test_bad_inputs_raise():
+    Q, R, T = np.eye(3), np.zeros((3, 2)), np.eye(2)
+    ok = dict(Q=Q, R=R, T=T, v=np.ones(3), v_star=np.ones(2), activation="erf", lr=0.1, sigma=0.0)
+    with pytest.raises(ValueError, match=r"activation must be one of \('erf', 'relu', 'linear'\); got 'tanh'"):
+        I2(np.eye(2), "tanh")
+    with pytest.raises(ValueError, match=r"shape \(\.\.\., 4, 4\)"):
+        I4(np.eye(3), "erf")
+    with pytest.raises(ValueError, match="activation"):
+        generalisation_error(Q, R, T, 1.0, 1.0, "sigmoid")
+    with pytest.raises(ValueError, match=r"R \(student-teacher overlaps, K x M\) must have shape \(3, 2\)"):
+        order_parameter_derivatives(**{**ok, "R": np.zeros((2, 3))})
+    with pytest.raises(ValueError, match="v \\(student second layer\\) must have shape \\(3,\\)"):
+        order_parameter_derivatives(**{**ok, "v": np.ones(2)})
+    with pytest.raises(ValueError, match="Q must be symmetric"):
+        order_parameter_derivatives(**{**ok, "Q": np.triu(np.ones((3, 3)))})
+    with pytest.raises(ValueError, match="lr must be a finite number >= 0; got -0.1"):
+        order_parameter_derivatives(**{**ok, "lr": -0.1})
+    with pytest.raises(ValueError, match="sigma must be a finite number >= 0"):
+        integrate_odes(**{**ok, "sigma": -1.0}, times=[0, 1])
+    with pytest.raises(ValueError, match="weight_decay"):
+        integrate_odes(**ok, times=[0, 1], weight_decay=-1)
+    with pytest.raises(ValueError, match="lr2"):
+        integrate_odes(**ok, times=[0, 1], lr2=float("nan"))
+    with pytest.raises(ValueError, match="non-decreasing"):
+        integrate_odes(**ok, times=[0, 2, 1])
+    with pytest.raises(ValueError, match="relu.*allowed: 'erf', 'linear'"):
+        asymptotic_error("relu", 2, 3, 0.1, 0.01)
+    with pytest.raises(ValueError, match="K >= M"):
+        asymptotic_error("erf", 3, 2, 0.1, 0.01)
+    with pytest.raises(ValueError, match="multiple of M"):
+        asymptotic_error("erf", 2, 3, 0.1, 0.01, train_second_layer=True)
+    with pytest.raises(ValueError, match="M must be an integer >= 1"):
+        asymptotic_error("erf", 0, 3, 0.1, 0.01)
+    with pytest.raises(ValueError, match="lr < 0.5"):
+        asymptotic_error("linear", 2, 4, 0.6, 0.01)
+    with pytest.raises(ValueError, match="unstable at lr=3"):
+        asymptotic_error("erf", 2, 2, 3.0, 0.01)
+    with pytest.raises(ValueError, match="train_second_layer=False"):
+        asymptotic_error("linear", 2, 2, 0.1, 0.01, train_second_layer=True)
