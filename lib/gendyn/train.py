@@ -1,0 +1,864 @@
+"""Batched full-batch gradient descent for deep linear (and leaky-ReLU) student networks.
+
+Lampinen & Ganguli (2019): the students of §2.2 and §3.1 trained by eq. (8), deeper
+students (App. A, Fig. 4), the alignment of randomly initialised students (App. B,
+Fig. 9), students of lower rank (App. H), nonlinear students (§3.5, App. F) and two-headed
+students for transfer (§4). Every student of a figure (SNRs x seeds x initialisations x
+teacher ranks) trains as **one** tensor program: each weight is a tensor with a leading
+batch dimension ``B`` and each step is a handful of batched matrix products. The only
+Python loop is over epochs.
+
+Architecture
+------------
+``n_layers = N_l`` counts the layers of *units*, input and output included (the paper's
+and :mod:`gendyn.deep_linear`'s convention), so there are ``N_l - 1`` weight matrices:
+``W^{21}`` (``N2 x N1``), ``N_l - 3`` middle ones (``N2 x N2``) and the last one
+(``N3 x N2``). ``n_layers=3`` is one hidden layer (Fig. 3), ``n_layers=5`` three (Fig. 4).
+
+Training
+--------
+The loss is ``L = 1/2 sum_mu ||yhat^mu - f(xhat^mu)||^2`` and one full-batch step per
+epoch is ``W <- W - lr dL/dW`` for every weight matrix at once. For a linear student with
+composite map ``W`` the gradient with respect to ``W`` is ``W Sigma11 - Sigma31``, so for
+orthonormal inputs (``Sigma11 = I``, eq. 3) the data enter only through ``Sigma31``. For
+small ``lr`` the steps follow eq. (8) with ``tau = 1/lr``; time is reported in units of
+``tau`` as ``t/tau = epochs * lr``. The ``1/2`` is what makes eq. (8) the gradient flow and
+eq. (9) its solution (the paper's text writes the loss without it; the authors' public
+linear script uses exactly the update above, with ``W^{32}`` updated after ``W^{21}``
+rather than simultaneously, a difference of order ``lr^2``). Their nonlinear scripts
+minimised the sum of squares without the ``1/2``, so their learning rate ``lr'`` is
+``lr = 2 lr'`` here.
+
+Data
+----
+* ``sigma31`` of shape ``(B, N3, N1)``: orthonormal training inputs, ``P = N1`` (eq. 3),
+  e.g. from :func:`gendyn.teachers.noisy_training_covariance`. Nonlinear students are
+  trained on the one-hot inputs ``X = I`` with targets ``Y = Sigma31``.
+* ``(inputs, targets)`` with ``inputs`` ``(B, N1, P)`` or shared ``(N1, P)`` and
+  ``targets`` ``(B, N3, P)``: any ``P`` (App. G); then ``Sigma11 = X X^T``,
+  ``Sigma31 = Y X^T``.
+
+Errors (eqs. 4 and 5)
+---------------------
+* ``train_error = ||f(X) - Y||_F^2 / ||Y||_F^2``; for orthonormal inputs and a linear
+  student this is ``||W - Sigma31||_F^2 / ||Sigma31||_F^2``.
+* ``test_error`` against a teacher ``Wbar`` over Gaussian test inputs ``x ~ N(0, I)``: for a
+  linear student exactly ``||W - Wbar||_F^2 / ||Wbar||_F^2``; for a nonlinear student
+  (whose map is not a matrix) a Monte Carlo estimate
+  ``sum_j ||f(x_j) - Wbar x_j||^2 / sum_j ||Wbar x_j||^2`` over ``n_test`` fixed Gaussian
+  inputs drawn once from ``generator`` and shared by all networks. A nonlinear teacher
+  (App. F) is given instead as ``test_data=(X_test, Y_test)``.
+* With ``heads`` (two tasks sharing every layer but the last, §4) the output rows are split
+  into heads and each error is also reported per head, normalised by that head's targets.
+
+Initialisations
+---------------
+Both are balanced (:func:`init_weights`): every weight matrix has all its nonzero singular
+values equal to ``eps^(1/(N_l-1))``, so the composite map has all its
+``m = min(N1, N2, N3)`` singular values equal to ``eps``.
+
+* ``"aligned"`` (training-aligned, TA, §3.1): composite ``W = eps Uhat Vhat^T`` with the top
+  ``m`` singular vectors of ``Sigma31``; hidden units ``1..m`` carry the modes in order
+  (``W^{21} = eps^(1/2) [Vhat^T; 0]``, ``W^{32} = eps^(1/2) [Uhat, 0]`` for one hidden
+  layer), as in the authors' script.
+* ``"random"``: composite ``W = eps U V^T`` with Haar-random ``U``, ``V`` and Haar-random
+  hidden bases ``O_l`` (``N2 x m``): ``W^{21} = c O_1 V^T``, middle ``c O_l O_{l-1}^T``,
+  last ``c U O^T``, ``c = eps^(1/(N_l-1))``. With ``N2 = m`` this has the law of the
+  authors' ``sqrt(eps)`` times slices of random orthogonal matrices.
+
+Speed
+-----
+A step of ``B`` networks of one hidden layer costs three batched products of
+``N3 x N2 x N1`` (about ``3 B N1 N2 N3`` multiply-adds); deeper networks add
+``3 (N_l - 1) - 6`` products of ``N2 x N2 x N2``. Gradient descent is stable only for
+``lr`` below :func:`stability_limit`; with one hidden layer a larger ``lr`` over the same
+horizon ``t/tau`` follows the gradient flow up to a delay of about ``lr ln(shat/eps) / 4``
+in ``t/tau`` per mode (derived and tested in ``tests/test_train.py``). The trainers run on one CPU thread
+by default (``num_threads``): on a CPU shared with other jobs, torch's default of one
+thread per core was measured several times *slower*, the threads waiting for each other.
+
+Two tasks (§4)
+--------------
+A two-headed student is an ordinary student whose output rows are the two heads stacked:
+pass ``sigma31 = [Sigma31_A; Sigma31_B]`` (and the stacked teacher) with
+``heads=(N3_A, N3_B)``. Every layer but the last is shared, the loss is the sum over
+heads, and the errors are also reported per head. The TA initialisation uses the modes of
+the stacked ``Sigma31`` (the composite task). The single-task baseline is the same call
+with ``Sigma31_A`` alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .progress import track
+from .scales import check_device
+from .teachers import LowRankTeacher, random_orthonormal, top_singular_modes
+
+__all__ = [
+    "TrainResult",
+    "INITS",
+    "ACTIVATIONS",
+    "log_epoch_grid",
+    "stability_limit",
+    "init_weights",
+    "composite_map",
+    "train_students",
+]
+
+#: Initialisations understood by :func:`init_weights` and :func:`train_students`.
+INITS = ("aligned", "random")
+#: Activations of the hidden layers (``None`` is the same as ``"linear"``).
+ACTIVATIONS = ("linear", "leaky_relu")
+_DTYPES = (torch.float32, torch.float64)
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """What :func:`train_students` recorded; arrays are numpy, batch axis first.
+
+    Attributes
+    ----------
+    epochs : ndarray, shape (T,)
+        Epochs (full-batch steps taken) at which the state was recorded.
+    time : ndarray, shape (T,)
+        The same in units of ``tau = 1/lr``: ``epochs * lr``.
+    train_error : ndarray, shape (B, T)
+        Normalised training error, eq. (4), on all outputs.
+    test_error : ndarray, shape (B, T), or None
+        Normalised test error, eq. (4)/(5); ``None`` without a teacher or test data, NaN
+        for a network whose teacher is zero.
+    head_train_error, head_test_error : ndarray, shape (B, H, T), or None
+        The errors of each head (``heads`` given), each normalised by its own targets.
+    svals : ndarray, shape (B, T, k), or None
+        Top ``k = modes`` singular values of the composite map (linear students).
+    alignment : ndarray, shape (B, T, k), or None
+        ``|u_a . uhat_a| |v_a . vhat_a|``: overlap of the student's ``a``-th singular
+        vectors with the ``a``-th of ``Sigma31`` (both sorted by singular value), App. B.
+        Meaningless while the student's singular values are (nearly) degenerate, e.g. at
+        ``t = 0`` where all equal ``eps``: the rank order of its modes is then arbitrary.
+    mode_strength : ndarray, shape (B, T, k), or None
+        ``uhat_a^T W vhat_a``: the composite map along the data's ``a``-th mode. It does
+        not depend on how the student's own modes are ordered; for a TA student it is its
+        singular value ``s_a(t)`` of eq. (9).
+    data_svals : ndarray, shape (B, min(N1, N3))
+        Singular values of ``Sigma31``, descending.
+    weights : tuple of torch.Tensor
+        The final weights, ``W^{21}`` first, on the training device.
+    lr : float
+        The learning rate.
+    init : tuple of str
+        The initialisation of each network (``"given"`` if ``weights`` were passed).
+    """
+
+    epochs: np.ndarray
+    time: np.ndarray
+    train_error: np.ndarray
+    test_error: np.ndarray | None
+    head_train_error: np.ndarray | None
+    head_test_error: np.ndarray | None
+    svals: np.ndarray | None
+    alignment: np.ndarray | None
+    mode_strength: np.ndarray | None
+    data_svals: np.ndarray
+    weights: tuple
+    lr: float
+    init: tuple
+
+
+# ----------------------------------------------------------------------------------------
+# argument checks
+# ----------------------------------------------------------------------------------------
+
+
+def _check_int(value, name, minimum, meaning=""):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}{meaning}; got {value!r}")
+    return int(value)
+
+
+def _check_n_layers(n_layers):
+    return _check_int(n_layers, "n_layers", 3,
+                      " (layers of units incl. input and output: 3 = one hidden layer, i.e. "
+                      "at least 2 weight matrices)")
+
+
+def _check_positive_float(value, name, extra=""):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
+            math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0{extra}; got {value!r}")
+    return float(value)
+
+
+def _check_dtype(dtype):
+    if dtype not in _DTYPES:
+        raise ValueError(f"dtype must be torch.float32 or torch.float64; got {dtype!r}")
+    return dtype
+
+
+def _check_tensor(x, name, ndims):
+    if not isinstance(x, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor; got {type(x).__name__}")
+    if x.ndim not in ndims:
+        raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions; "
+                         f"got shape {tuple(x.shape)}")
+    if not torch.is_floating_point(x):
+        raise ValueError(f"{name} must be a floating-point tensor; got dtype {x.dtype}")
+    return x
+
+
+def _check_sigma31(sigma31):
+    _check_tensor(sigma31, "sigma31", (3,))
+    if min(sigma31.shape) < 1:
+        raise ValueError(f"sigma31 must have shape (B, N3, N1) with all sizes >= 1; got {tuple(sigma31.shape)}")
+    return sigma31
+
+
+def _check_inits(init, batch):
+    if isinstance(init, str):
+        inits = (init,) * batch
+    else:
+        try:
+            inits = tuple(init)
+        except TypeError:
+            raise ValueError(f"init must be one of {INITS} or a sequence of them, one per network; "
+                             f"got {init!r}") from None
+        if len(inits) != batch:
+            raise ValueError(f"init has {len(inits)} entries but there are {batch} networks; "
+                             f"give one init per network or a single string")
+    bad = sorted({repr(i) for i in inits if i not in INITS})
+    if bad:
+        raise ValueError(f"init must be one of {INITS}; got {', '.join(bad)}")
+    return inits
+
+
+def _eps_tensor(eps, batch, device):
+    if isinstance(eps, torch.Tensor):
+        e = eps.detach().to(device=device, dtype=torch.float64).reshape(-1)
+    elif isinstance(eps, numbers.Real) and not isinstance(eps, (bool, np.bool_)):
+        e = torch.full((batch,), float(eps), dtype=torch.float64, device=device)
+    else:
+        try:
+            e = torch.as_tensor(np.asarray(eps, dtype=float), device=device).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"eps must be a number > 0 or one per network; got {eps!r}") from None
+    if e.numel() == 1:
+        e = e.expand(batch)
+    if e.numel() != batch:
+        raise ValueError(f"eps must be one number or {batch} numbers (one per network); got {e.numel()}")
+    if not bool(torch.all(torch.isfinite(e) & (e > 0))):
+        raise ValueError(f"eps (the initial singular value) must be finite and > 0; got {eps!r}")
+    return e
+
+
+def _check_generator(generator, device):
+    if generator is None:
+        return None
+    if not isinstance(generator, torch.Generator):
+        raise ValueError(f"generator must be a torch.Generator or None; got {type(generator).__name__}")
+    if torch.device(generator.device).type != torch.device(device).type:
+        raise ValueError(f"generator is on {generator.device} but the networks train on {device}; "
+                         f"create it with torch.Generator(device={str(device)!r})")
+    return generator
+
+
+def _resolve_device(device, default):
+    if device is None:
+        return default
+    if isinstance(device, torch.device):
+        device = str(device)
+    return torch.device(check_device(device))
+
+
+def _check_heads(heads, n3):
+    if heads is None:
+        return None
+    try:
+        sizes = tuple(heads)
+    except TypeError:
+        raise ValueError(f"heads must be a sequence of output sizes summing to N3={n3}; got {heads!r}") from None
+    for h in sizes:
+        _check_int(h, "every head size", 1)
+    if len(sizes) < 1 or sum(sizes) != n3:
+        raise ValueError(f"heads must be output sizes summing to N3={n3} (the rows of sigma31 / targets); "
+                         f"got {sizes} (sum {sum(sizes)})")
+    return sizes
+
+
+@contextlib.contextmanager
+def _thread_limit(num_threads):
+    """Run with ``num_threads`` CPU threads (``None``: unchanged), then restore."""
+    if num_threads is None:
+        yield
+        return
+    num_threads = _check_int(num_threads, "num_threads", 1)
+    old = torch.get_num_threads()
+    torch.set_num_threads(num_threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def _check_activation(activation, slope):
+    if activation is None:
+        activation = "linear"
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be None or one of {ACTIVATIONS}; got {activation!r}")
+    if activation == "leaky_relu":
+        if isinstance(slope, (bool, np.bool_)) or not isinstance(slope, numbers.Real) or not (0 <= slope <= 1):
+            raise ValueError(f"slope of the leaky ReLU must lie in [0, 1]; got {slope!r}")
+    return activation
+
+
+# ----------------------------------------------------------------------------------------
+# public helpers
+# ----------------------------------------------------------------------------------------
+
+
+def log_epoch_grid(epochs, n_points=100):
+    """Epoch 0 and about ``n_points - 1`` log-spaced epochs in ``[1, epochs]``.
+
+    Parameters
+    ----------
+    epochs : int
+        Last epoch (included), ``>= 1``.
+    n_points : int
+        Requested number of points, ``>= 2``; fewer are returned where rounding to
+        integers merges neighbours at early epochs.
+
+    Returns
+    -------
+    ndarray of int64
+        Strictly increasing, starting at 0 and ending at ``epochs``.
+    """
+    epochs = _check_int(epochs, "epochs", 1)
+    n_points = _check_int(n_points, "n_points", 2)
+    points = np.geomspace(1, epochs, n_points - 1) if n_points > 2 else np.array([epochs])
+    return np.concatenate([[0], np.unique(np.rint(points).astype(np.int64))]).astype(np.int64)
+
+
+def stability_limit(sigma31, n_layers=3, sigma11=None):
+    """Largest stable learning rate of gradient descent for balanced linear students.
+
+    At the minimum reached by a balanced network of ``k = N_l - 1`` weight matrices the
+    top Hessian eigenvalue of the loss is ``k s^(2 - 2/k) lambda`` with ``s`` the top
+    singular value of the converged map and ``lambda`` the top eigenvalue of ``Sigma11``;
+    gradient descent is stable for ``lr < 2 / (k s^(2-2/k) lambda)``. This is exact for
+    white inputs (``s = shat_1``, ``lambda = 1``; the curvature is largest at convergence
+    along the trajectory from a small initialisation); for general inputs it uses
+    ``s = ||Sigma31 Sigma11^+||_2``, an estimate.
+
+    Parameters
+    ----------
+    sigma31 : torch.Tensor, shape (B, N3, N1)
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+    sigma11 : torch.Tensor, shape (B, N1, N1) or (N1, N1), optional
+        Input covariance; ``None`` means the identity.
+
+    Returns
+    -------
+    torch.Tensor, shape (B,), float64
+    """
+    _check_sigma31(sigma31)
+    k = _check_n_layers(n_layers) - 1
+    s31 = sigma31.detach().to(torch.float64)
+    if sigma11 is None:
+        s, lam = torch.linalg.matrix_norm(s31, ord=2), torch.ones(s31.shape[0], dtype=torch.float64,
+                                                                 device=s31.device)
+    else:
+        s11 = sigma11.detach().to(device=s31.device, dtype=torch.float64)
+        s = torch.linalg.matrix_norm(s31 @ torch.linalg.pinv(s11, hermitian=True), ord=2)
+        lam = torch.linalg.eigvalsh(s11)[..., -1].expand(s31.shape[0])
+    return 2.0 / (k * s.clamp_min(1e-300) ** (2.0 - 2.0 / k) * lam)
+
+
+def _modes_of(sigma31):
+    """Thin SVD of ``Sigma31`` in float64: ``(U (B,N3,r), s (B,r), V (B,N1,r))``."""
+    u, s, vh = torch.linalg.svd(sigma31.detach().to(torch.float64), full_matrices=False)
+    return u, s, vh.mT
+
+
+def init_weights(sigma31, hidden, n_layers=3, init="aligned", eps=1e-5, *, generator=None,
+                 dtype=torch.float32, num_threads=1):
+    """Balanced initial weights whose composite map has all singular values ``eps``.
+
+    Parameters
+    ----------
+    sigma31 : torch.Tensor, shape (B, N3, N1)
+        Training input-output covariance (for the TA singular vectors and the shapes).
+    hidden : int
+        Hidden width ``N2``.
+    n_layers : int
+        Layers of units ``N_l >= 3`` (``N_l - 1`` weight matrices).
+    init : str or sequence of str
+        ``"aligned"`` (TA: composite ``eps Uhat Vhat^T`` with the top ``m`` modes of
+        ``Sigma31``) or ``"random"`` (composite ``eps U V^T``, Haar-random ``U``, ``V``);
+        one string for all networks or one per network. See the module docstring.
+    eps : float or sequence of float
+        Initial singular value of the composite map (one, or one per network).
+    generator : torch.Generator, optional
+        Randomness of ``"random"`` (drawn for every network when any is random).
+    dtype : torch.dtype
+        ``torch.float32`` or ``torch.float64``.
+    num_threads : int or None
+        CPU threads for the call (see :func:`train_students`; the batched QR and SVD are
+        the slowest part under contention).
+
+    Returns
+    -------
+    tuple of torch.Tensor
+        ``N_l - 1`` weights ``(B, N2, N1), (B, N2, N2), ..., (B, N3, N2)`` on the device of
+        ``sigma31``.
+    """
+    with _thread_limit(num_threads):
+        return _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype)
+
+
+def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
+    _check_sigma31(sigma31)
+    hidden = _check_int(hidden, "hidden", 1, " (hidden width N2)")
+    n_w = _check_n_layers(n_layers) - 1
+    dtype = _check_dtype(dtype)
+    batch, n3, n1 = sigma31.shape
+    device = sigma31.device
+    inits = _check_inits(init, batch)
+    generator = _check_generator(generator, device)
+    scale = _eps_tensor(eps, batch, device).pow(1.0 / n_w).view(batch, 1, 1)
+    m = min(n1, hidden, n3)
+    f64 = dict(device=device, dtype=torch.float64)
+
+    def build(u, v, hidden_bases):
+        ws = [hidden_bases[0] @ v.mT]
+        ws += [hidden_bases[i] @ hidden_bases[i - 1].mT for i in range(1, n_w - 1)]
+        ws.append(u @ hidden_bases[-1].mT)
+        return [scale * w for w in ws]
+
+    candidates = {}
+    if "aligned" in inits:
+        u, _, v = _modes_of(sigma31)
+        eye = torch.eye(hidden, m, **f64).expand(batch, hidden, m)
+        candidates["aligned"] = build(u[..., :m], v[..., :m], [eye] * (n_w - 1))
+    if "random" in inits:
+        kw = dict(batch=(batch,), generator=generator, **f64)
+        u = random_orthonormal(n3, m, **kw)
+        v = random_orthonormal(n1, m, **kw)
+        bases = [random_orthonormal(hidden, m, **kw) for _ in range(n_w - 1)]
+        candidates["random"] = build(u, v, bases)
+    if len(candidates) == 1:
+        ws = next(iter(candidates.values()))
+    else:
+        pick = torch.tensor([i == "random" for i in inits], device=device).view(batch, 1, 1)
+        ws = [torch.where(pick, r, a) for r, a in zip(candidates["random"], candidates["aligned"])]
+    return tuple(w.to(dtype).contiguous() for w in ws)
+
+
+def composite_map(weights):
+    """The composite map ``W = W^{N_l, N_l-1} ... W^{21}`` of linear students, ``(B, N3, N1)``."""
+    out = weights[0]
+    for w in weights[1:]:
+        out = w @ out
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# training
+# ----------------------------------------------------------------------------------------
+
+
+def _leaky(a, slope):
+    return torch.nn.functional.leaky_relu(a, slope)
+
+
+def _leaky_grad(a, slope):
+    return torch.where(a > 0, torch.ones_like(a), torch.full_like(a, slope))
+
+
+def _forward(ws, x, activation, slope, output_activation):
+    """Outputs of the students on inputs ``x`` (``None``: the identity / one-hot inputs)."""
+    cur = ws[0] if x is None else ws[0] @ x
+    for w in ws[1:]:
+        if activation == "leaky_relu":
+            cur = _leaky(cur, slope)
+        cur = w @ cur
+    if activation == "leaky_relu" and output_activation:
+        cur = _leaky(cur, slope)
+    return cur
+
+
+def _row_sq_norms(r, heads):
+    """Squared Frobenius norms ``(B,)`` and per head ``(B, H)`` (or None) of ``r``."""
+    rows = r.square().sum(-1)  # (B, N3)
+    total = rows.sum(-1)
+    if heads is None:
+        return total, None
+    return total, torch.stack([part.sum(-1) for part in rows.split(heads, dim=-1)], dim=-1)
+
+
+def _check_weights(weights, shapes, device, dtype):
+    try:
+        ws = tuple(weights)
+    except TypeError:
+        raise ValueError("weights must be a sequence of torch tensors, W21 first") from None
+    if len(ws) != len(shapes):
+        raise ValueError(f"weights must hold {len(shapes)} matrices for these n_layers; got {len(ws)}")
+    out = []
+    for i, (w, shape) in enumerate(zip(ws, shapes)):
+        if not isinstance(w, torch.Tensor) or tuple(w.shape) != shape:
+            got = tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__
+            raise ValueError(f"weights[{i}] must have shape {shape}; got {got}")
+        out.append(w.detach().to(device=device, dtype=dtype).clone().contiguous())
+    return out
+
+
+def train_students(data, *, hidden, n_layers=3, lr=1e-3, epochs=10_000, init="aligned", eps=1e-5,
+                   teacher=None, test_data=None, n_test=1000, activation=None, slope=0.2,
+                   output_activation=False, heads=None, record_at=None, n_records=100, modes=0,
+                   weights=None, dtype=torch.float32, device=None, generator=None,
+                   check_stability=True, num_threads=1, desc="gradient descent"):
+    """Train a batch of students by full-batch gradient descent, eq. (8).
+
+    Parameters
+    ----------
+    data : torch.Tensor or tuple of torch.Tensor
+        Either ``sigma31`` of shape ``(B, N3, N1)`` (orthonormal inputs, ``P = N1``), or
+        ``(inputs, targets)`` with ``inputs`` ``(B, N1, P)`` or ``(N1, P)`` and
+        ``targets`` ``(B, N3, P)``. ``B`` is the number of networks.
+    hidden : int
+        Hidden width ``N2`` (all hidden layers).
+    n_layers : int
+        Layers of units ``N_l >= 3``: 3 for one hidden layer, 5 for three.
+    lr : float
+        Learning rate ``lambda = 1/tau``, ``0 < lr < stability_limit`` for linear students.
+    epochs : int
+        Number of full-batch steps, ``>= 1``.
+    init : str or sequence of str
+        ``"aligned"`` (TA) or ``"random"``, one for all or one per network
+        (:func:`init_weights`). Ignored when ``weights`` is given.
+    eps : float or sequence of float
+        Initial singular value of the composite map (one, or one per network).
+    teacher : torch.Tensor ``(B, N3, N1)`` or LowRankTeacher, optional
+        Noise-free teacher ``Wbar`` for the test error.
+    test_data : tuple of torch.Tensor, optional
+        ``(X_test, Y_test)``, ``(B, N1, M)`` or ``(N1, M)`` and ``(B, N3, M)``: test error
+        ``||f(X_test) - Y_test||^2 / ||Y_test||^2`` (e.g. a nonlinear teacher, App. F).
+        Give at most one of ``teacher`` and ``test_data``.
+    n_test : int
+        Gaussian test inputs for a nonlinear student with a matrix ``teacher``.
+    activation : None, "linear" or "leaky_relu"
+        Nonlinearity of the hidden layers (§3.5).
+    slope : float
+        Negative-side slope of the leaky ReLU, in ``[0, 1]``; 0.2 is the default of
+        TensorFlow's ``leaky_relu``, which the authors' nonlinear scripts used.
+    output_activation : bool
+        Also apply the leaky ReLU to the output layer (the authors' nonlinear scripts do;
+        §3.5 mentions the hidden layers only).
+    heads : sequence of int, optional
+        Output sizes of the heads (summing to ``N3``): one head per task, sharing every
+        layer but the last (§4, transfer); the loss is the sum over heads. Give stacked
+        ``sigma31``/targets/teacher rows, task A first.
+    record_at : array_like of int, optional
+        Epochs at which to record (in ``[0, epochs]``); default
+        ``log_epoch_grid(epochs, n_records)``.
+    n_records : int
+        Points of the default grid.
+    modes : int
+        Record the top ``modes`` singular values, alignments and mode strengths of the
+        composite map (linear students only; ``0 <= modes <= min(N1, N2, N3)``).
+    weights : sequence of torch.Tensor, optional
+        Initial weights (copied), ``W^{21}`` first; replaces ``init``.
+    dtype : torch.dtype
+        ``torch.float32`` (default) or ``torch.float64``.
+    device : str, optional
+        ``"cpu"``, ``"cuda"`` or ``"cuda:N"``; default: the device of ``data``.
+    generator : torch.Generator, optional
+        Randomness of the random initialisation and the Gaussian test inputs; a seeded
+        generator gives identical results run to run on the CPU.
+    check_stability : bool
+        Raise if ``lr`` is at or above :func:`stability_limit` (linear students).
+    num_threads : int or None
+        CPU threads for the duration of the call (restored afterwards); ``None`` keeps
+        torch's setting. The default 1 is deliberate: the batched products are small, and
+        on a 2-core machine shared with other jobs two threads that wait for each other
+        were measured 5-10x *slower* per epoch than one, and the batched QR of the random
+        initialisation 100x slower. On an idle machine ``None`` may be faster.
+    desc : str
+        Label of the terminal progress bar (:func:`gendyn.progress.track`).
+
+    Returns
+    -------
+    TrainResult
+
+    Raises
+    ------
+    ValueError
+        For a bad argument; the message names it and what is allowed.
+    FloatingPointError
+        If training diverges (a non-finite training error at a recorded epoch).
+    """
+    args = dict(locals())
+    with _thread_limit(args.pop("num_threads")):
+        return _train_students(**args)
+
+
+def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, test_data, n_test, activation,
+                    slope, output_activation, heads, record_at, n_records, modes, weights, dtype, device,
+                    generator, check_stability, desc):
+    """The body of :func:`train_students` (run under its thread limit)."""
+    # --- data --------------------------------------------------------------------------
+    if isinstance(data, torch.Tensor):
+        _check_sigma31(data)
+        x, y = None, data
+        sigma31, sigma11 = data, None
+    elif isinstance(data, (tuple, list)) and len(data) == 2:
+        x, y = data
+        _check_tensor(x, "inputs", (2, 3))
+        _check_tensor(y, "targets", (3,))
+        if x.shape[-1] != y.shape[-1] or (x.ndim == 3 and x.shape[0] != y.shape[0]):
+            raise ValueError(f"inputs (B, N1, P) or (N1, P) and targets (B, N3, P) must agree in B and P; "
+                             f"got {tuple(x.shape)} and {tuple(y.shape)}")
+        sigma31, sigma11 = None, None
+    else:
+        raise ValueError("data must be sigma31 (a tensor of shape (B, N3, N1)) or a pair (inputs, targets)")
+    device = _resolve_device(device, y.device)
+    dtype = _check_dtype(dtype)
+    y = y.detach().to(device=device, dtype=dtype)
+    if x is not None:
+        x = x.detach().to(device=device, dtype=dtype)
+        sigma31 = y @ x.mT
+        sigma11 = x @ x.mT
+    else:
+        sigma31 = y
+    batch, n3, n1 = sigma31.shape
+
+    # --- other arguments ---------------------------------------------------------------
+    hidden = _check_int(hidden, "hidden", 1, " (hidden width N2)")
+    n_w = _check_n_layers(n_layers) - 1
+    lr = _check_positive_float(lr, "lr", " (the learning rate)")
+    epochs = _check_int(epochs, "epochs", 1)
+    activation = _check_activation(activation, slope)
+    linear = activation == "linear"
+    heads = _check_heads(heads, n3)
+    modes = _check_int(modes, "modes", 0)
+    m = min(n1, hidden, n3)
+    if modes > m:
+        raise ValueError(f"modes must lie in [0, min(N1, N2, N3)] = [0, {m}]; got {modes}")
+    if modes and not linear:
+        raise ValueError("modes (singular modes of the composite map) need a linear student; "
+                         f"got activation={activation!r}")
+    generator = _check_generator(generator, device)
+    if record_at is None:
+        grid = log_epoch_grid(epochs, _check_int(n_records, "n_records", 2))
+    else:
+        grid = np.asarray(record_at)
+        if grid.ndim != 1 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer) \
+                or grid.min() < 0 or grid.max() > epochs:
+            raise ValueError(f"record_at must be a non-empty 1-d array of integer epochs in [0, {epochs}]; "
+                             f"got {record_at!r}")
+        grid = np.unique(grid).astype(np.int64)
+
+    # --- test data ---------------------------------------------------------------------
+    if teacher is not None and test_data is not None:
+        raise ValueError("give at most one of teacher and test_data")
+    wbar = x_test = y_test = None
+    if teacher is not None:
+        wbar = teacher.matrix if isinstance(teacher, LowRankTeacher) else teacher
+        _check_tensor(wbar, "teacher", (3,))
+        if tuple(wbar.shape) != (batch, n3, n1):
+            raise ValueError(f"teacher must have the shape of sigma31 {(batch, n3, n1)}; "
+                             f"got {tuple(wbar.shape)}")
+        wbar = wbar.detach().to(device=device, dtype=dtype)
+        if not linear:  # Gaussian test inputs, drawn after the initial weights (below)
+            n_test = _check_int(n_test, "n_test", 1)
+    elif test_data is not None:
+        if not (isinstance(test_data, (tuple, list)) and len(test_data) == 2):
+            raise ValueError("test_data must be a pair (X_test, Y_test)")
+        x_test, y_test = test_data
+        _check_tensor(x_test, "X_test", (2, 3))
+        _check_tensor(y_test, "Y_test", (3,))
+        if (x_test.shape[-2] != n1 or tuple(y_test.shape[:2]) != (batch, n3)
+                or x_test.shape[-1] != y_test.shape[-1] or (x_test.ndim == 3 and x_test.shape[0] != batch)):
+            raise ValueError(f"test_data must be X_test (B, N1, M) or (N1, M) and Y_test (B, N3, M) with "
+                             f"B={batch}, N1={n1}, N3={n3}; got {tuple(x_test.shape)} and {tuple(y_test.shape)}")
+        x_test = x_test.detach().to(device=device, dtype=dtype)
+        y_test = y_test.detach().to(device=device, dtype=dtype)
+
+    # --- stability ---------------------------------------------------------------------
+    if linear and check_stability:
+        limit = float(stability_limit(sigma31, n_w + 1, sigma11).min())
+        if lr >= limit:
+            raise ValueError(f"lr={lr:g} is at or above the gradient-descent stability limit of this data; "
+                             f"allowed: 0 < lr < {limit:.4g} = min over networks of "
+                             f"2 / ((N_l-1) shat_1^(2-2/(N_l-1))) (see stability_limit; "
+                             f"check_stability=False skips this check)")
+
+    # --- initial weights ---------------------------------------------------------------
+    shapes = [(batch, hidden, n1)] + [(batch, hidden, hidden)] * (n_w - 2) + [(batch, n3, hidden)]
+    if weights is not None:
+        ws = _check_weights(weights, shapes, device, dtype)
+        inits = ("given",) * batch
+    else:
+        inits = _check_inits(init, batch)
+        ws = list(_init_weights(sigma31, hidden, n_w + 1, inits, eps, generator, dtype))
+
+    if wbar is not None and not linear:
+        x_test = torch.randn(n1, n_test, generator=generator, device=device, dtype=dtype)
+        y_test = wbar @ x_test
+
+    data_u, data_s, data_v = _modes_of(sigma31)
+    if modes:
+        data_u, data_v = data_u[..., :modes], data_v[..., :modes]
+
+    # --- records -----------------------------------------------------------------------
+    n_rec = len(grid)
+    rec = dict(train=torch.empty(batch, n_rec, dtype=torch.float64, device=device))
+    y_norm, y_norm_heads = _row_sq_norms(y.to(torch.float64), heads)
+    if not bool((y_norm > 0).all()):
+        bad = torch.nonzero(y_norm <= 0).flatten().tolist()
+        raise ValueError(f"the training targets of network(s) {bad[:5]} are all zero: the train error "
+                         f"(normalised by ||Y||^2, eq. 4) is undefined")
+    if heads:
+        rec["head_train"] = torch.empty(batch, len(heads), n_rec, dtype=torch.float64, device=device)
+    have_test = wbar is not None or y_test is not None
+    if have_test:
+        rec["test"] = torch.empty(batch, n_rec, dtype=torch.float64, device=device)
+        t_norm, t_norm_heads = _row_sq_norms((wbar if y_test is None else y_test).to(torch.float64), heads)
+        # a zero teacher (sbar = 0) has no normalised test error: NaN, not a division by zero
+        t_norm = torch.where(t_norm > 0, t_norm, torch.nan)
+        if heads:
+            t_norm_heads = torch.where(t_norm_heads > 0, t_norm_heads, torch.nan)
+        if heads:
+            rec["head_test"] = torch.empty(batch, len(heads), n_rec, dtype=torch.float64, device=device)
+    if modes:
+        for key in ("svals", "alignment", "strength"):
+            rec[key] = torch.empty(batch, n_rec, modes, dtype=torch.float64, device=device)
+
+    def record(j, epoch, train_residual, w_composite):
+        total, per_head = _row_sq_norms(train_residual.to(torch.float64), heads)
+        rec["train"][:, j] = total / y_norm
+        if not bool(torch.isfinite(rec["train"][:, j]).all()):
+            raise FloatingPointError(f"gradient descent diverged by epoch {epoch} (lr={lr:g}); "
+                                     f"use a smaller lr")
+        if heads:
+            rec["head_train"][:, :, j] = per_head / y_norm_heads
+        if have_test:
+            if y_test is None:  # linear student, exact Gaussian average
+                resid = w_composite - wbar
+            else:
+                resid = _forward(ws, x_test, activation, slope, output_activation) - y_test
+            total, per_head = _row_sq_norms(resid.to(torch.float64), heads)
+            rec["test"][:, j] = total / t_norm
+            if heads:
+                rec["head_test"][:, :, j] = per_head / t_norm_heads
+        if modes:
+            w64 = w_composite.to(torch.float64)
+            if n3 <= n1:
+                s, u, v = top_singular_modes(w64, modes)
+            else:
+                s, v, u = top_singular_modes(w64.mT, modes)
+            rec["svals"][:, j] = s[..., :modes]
+            rec["alignment"][:, j] = (u * data_u).sum(-2).abs() * (v * data_v).sum(-2).abs()
+            rec["strength"][:, j] = (data_u * (w64 @ data_v)).sum(-2)
+
+    # --- the loop ----------------------------------------------------------------------
+    step = _linear_step if linear else _nonlinear_step
+    kwargs = dict(sigma31=sigma31, sigma11=sigma11, x=x, y=y, slope=slope,
+                  output_activation=output_activation)
+
+    def _run():
+        j = 0
+        with torch.no_grad():
+            for epoch in track(range(epochs + 1), desc=desc):
+                if j < n_rec and epoch == grid[j]:  # forward pass only, then record
+                    residual, w_composite = step(ws, lr, False, True, **kwargs)
+                    record(j, epoch, residual, w_composite)
+                    j += 1
+                if epoch < epochs:
+                    step(ws, lr, True, False, **kwargs)
+
+    _run()
+
+    out = {k: v.cpu().numpy() for k, v in rec.items()}
+    epochs_rec = grid
+    return TrainResult(
+        epochs=epochs_rec,
+        time=epochs_rec * lr,
+        train_error=out["train"],
+        test_error=out.get("test"),
+        head_train_error=out.get("head_train"),
+        head_test_error=out.get("head_test"),
+        svals=out.get("svals"),
+        alignment=out.get("alignment"),
+        mode_strength=out.get("strength"),
+        data_svals=data_s.cpu().numpy(),
+        weights=tuple(ws),
+        lr=lr,
+        init=tuple(inits),
+    )
+
+
+def _linear_step(ws, lr, do_update, want_residual, *, sigma31, sigma11, x, y, **_):
+    """One gradient step of linear students, in place; returns (train residual, W).
+
+    With ``k`` weights, prefix products ``Q_i = W_i ... W_2`` (``N2 x N2``), the top map
+    ``M = W_k Q_{k-1}``, the error ``E = M W_1 Sigma11 - Sigma31`` and ``F = E W_1^T``
+    (``N3 x N2``), the gradients are ``G_1 = M^T E`` and ``G_i = T_i Q_{i-1}^T`` with
+    ``T_{k} = F``, ``T_{i} = W_{i+1}^T T_{i+1}``: three ``N3 x N2 x N1`` products per step
+    and ``3k - 6`` of size ``N2^3``.
+    """
+    k = len(ws)
+    prefix = [None] * (k - 1)  # prefix[i] = ws[i] @ ... @ ws[1]
+    if k >= 3:
+        prefix[1] = ws[1]
+        for i in range(2, k - 1):
+            prefix[i] = ws[i] @ prefix[i - 1]
+        top = ws[k - 1] @ prefix[k - 2]
+    else:
+        top = ws[1]
+    w = top @ ws[0]
+    err = w - sigma31 if sigma11 is None else w @ sigma11 - sigma31
+    residual = None
+    if want_residual:
+        residual = err if x is None else w @ x - y
+    if do_update:
+        t = err @ ws[0].mT  # F
+        grads = [None] * k
+        for i in range(k - 1, 0, -1):
+            grads[i] = t if i == 1 else t @ prefix[i - 1].mT
+            if i > 1:
+                t = ws[i].mT @ t
+        ws[0].baddbmm_(top.mT, err, alpha=-lr)
+        for i in range(1, k):
+            ws[i].sub_(grads[i], alpha=lr)
+    return residual, w
+
+
+def _nonlinear_step(ws, lr, do_update, want_residual, *, x, y, slope, output_activation, **_):
+    """One gradient step of leaky-ReLU students (backpropagation by hand), in place."""
+    k = len(ws)
+    acts = [x]  # inputs of each weight matrix
+    pres = []  # pre-activations of the hidden layers
+    cur = ws[0] if x is None else ws[0] @ x
+    for i in range(1, k):
+        pres.append(cur)
+        acts.append(_leaky(cur, slope))
+        cur = ws[i] @ acts[-1]
+    out = _leaky(cur, slope) if output_activation else cur
+    residual = out - y
+    if do_update:
+        delta = residual * _leaky_grad(cur, slope) if output_activation else residual
+        grads = [None] * k
+        for i in range(k - 1, -1, -1):
+            grads[i] = delta if acts[i] is None else delta @ acts[i].mT
+            if i > 0:
+                delta = (ws[i].mT @ delta) * _leaky_grad(pres[i - 1], slope)
+        for w, g in zip(ws, grads):
+            w.sub_(g, alpha=lr)
+    return residual, None

@@ -1,0 +1,342 @@
+"""gendyn.train: initialisations, agreement with eq. (9), batching, reproducibility,
+learning-rate rescaling, argument checks, nonlinear and two-headed students."""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import teachers, train
+
+EPS = 1e-5
+
+
+def gen(seed):
+    return torch.Generator().manual_seed(seed)
+
+
+def designed_sigma31(shat, n1, n3, seed=0):
+    """A batch-1 ``Sigma31 = U diag(shat) V^T`` with chosen singular values (float64)."""
+    g = gen(seed)
+    shat = torch.as_tensor(shat, dtype=torch.float64)
+    u = teachers.random_orthonormal(n3, len(shat), batch=(1,), generator=g)
+    v = teachers.random_orthonormal(n1, len(shat), batch=(1,), generator=g)
+    return (u * shat) @ v.mT
+
+
+def noisy_task(svals, n1=30, n3=15, seed=1):
+    """Rank-1 teachers with the given singular values and their noisy Sigma31 (float64)."""
+    g = gen(seed)
+    sv = torch.tensor(svals, dtype=torch.float64).reshape(-1, 1)
+    teacher = teachers.low_rank_teacher(sv, n1, n3, generator=g)
+    return teacher, teachers.noisy_training_covariance(teacher, generator=g)
+
+
+def eq9(t, shat, eps=EPS):
+    """Eq. (9): TA singular value at time t (units of tau) for one hidden layer."""
+    e = np.exp(2 * shat * t)
+    return shat * e / (e - 1 + shat / eps)
+
+
+# ----------------------------------------------------------------------------------------
+# initialisation
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_layers", [3, 5])
+@pytest.mark.parametrize("hidden", [6, 10])
+def test_aligned_init_is_eps_times_the_data_modes_and_balanced(n_layers, hidden):
+    _, s31 = noisy_task([3.0, 1.0], n1=20, n3=10)
+    ws = train.init_weights(s31, hidden, n_layers, "aligned", EPS, dtype=torch.float64)
+    shapes = [(2, hidden, 20)] + [(2, hidden, hidden)] * (n_layers - 3) + [(2, 10, hidden)]
+    assert [tuple(w.shape) for w in ws] == shapes
+    w = train.composite_map(ws)
+    m = min(hidden, 10)
+    u, s, vh = torch.linalg.svd(s31, full_matrices=False)
+    # the composite map is exactly eps Uhat_m Vhat_m^T: top m data modes, singular values eps
+    assert torch.allclose(w, EPS * u[..., :m] @ vh[..., :m, :], atol=1e-18, rtol=0)
+    assert torch.allclose(torch.linalg.svdvals(w)[..., :m], torch.full((2, m), EPS, dtype=torch.float64))
+    for lower, upper in zip(ws[:-1], ws[1:]):  # balanced: W_{l+1}^T W_{l+1} = W_l W_l^T
+        assert torch.allclose(upper.mT @ upper, lower @ lower.mT, atol=1e-14)
+
+
+def test_random_init_has_singular_values_eps_and_random_vectors():
+    _, s31 = noisy_task([4.0, 4.0, 4.0], n1=40, n3=20)
+    ws = train.init_weights(s31, 20, 5, "random", EPS, generator=gen(0), dtype=torch.float64)
+    w = train.composite_map(ws)
+    assert torch.allclose(torch.linalg.svdvals(w), torch.full((3, 20), EPS, dtype=torch.float64))
+    # singular vectors unrelated to the data: overlap of the top data mode ~ 1/sqrt(N)
+    u, _, vh = torch.linalg.svd(s31)
+    assert float((u[..., :, 0].unsqueeze(-2) @ w @ vh[..., 0, :].unsqueeze(-1)).abs().max()) < 0.5 * EPS
+    # a mixed batch picks per network
+    mixed = train.init_weights(s31, 20, 3, ["aligned", "random", "aligned"], EPS, generator=gen(0),
+                               dtype=torch.float64)
+    aligned = train.init_weights(s31, 20, 3, "aligned", EPS, dtype=torch.float64)
+    assert torch.equal(mixed[0][0], aligned[0][0]) and not torch.allclose(mixed[0][1], aligned[0][1])
+
+
+# ----------------------------------------------------------------------------------------
+# gradient descent vs the theory
+# ----------------------------------------------------------------------------------------
+
+
+def test_ta_student_follows_eq9():
+    """Each TA mode follows eq. (9) at t = epochs * lr, up to the discretisation delay.
+
+    Gradient descent multiplies the factor sqrt(s) of a small mode by ``1 + lr shat`` per
+    step where the flow gives ``exp(lr shat)``: the growth rate is smaller by a relative
+    ``lr shat / 2``, so the sigmoid of eq. (9), which takes ``t* = ln(shat/eps) / (2 shat)``
+    to rise, arrives late by ``dt = t* lr shat / 2 = lr ln(shat/eps) / 4``. Its steepest
+    slope is ``shat^2 / 2``, so ``|s_GD - s_theory| <= lr shat^2 ln(shat/eps) / 8``
+    (measured: 0.84 of this bound, proportional to lr).
+    """
+    shat = np.array([4.0, 2.5, 1.5, 1.0, 0.6, 0.3])
+    s31 = designed_sigma31(shat, n1=12, n3=6)
+    lr = 1e-3
+    res = train.train_students(s31, hidden=6, lr=lr, epochs=6000, eps=EPS, modes=6, n_records=150,
+                               dtype=torch.float64)
+    theory = eq9(res.time[:, None], shat[None, :])
+    bound = lr * shat**2 * np.log(shat / EPS) / 8
+    err = np.abs(res.mode_strength[0] - theory)
+    assert np.all(err <= bound + 1e-12), (err.max(0), bound)
+    assert err[:, 0].max() > 0.5 * bound[0]  # the bound is tight, not vacuous
+    # the singular vectors never move: once the modes have separated the student's
+    # singular values are its strengths along the data modes and the alignments are 1
+    late = res.time > 1.0
+    assert np.allclose(res.svals[0, late], res.mode_strength[0, late], rtol=1e-8)
+    assert np.allclose(res.alignment[0, late], 1.0, atol=1e-8)
+    # the train error is eq. (6) with these singular values
+    train_theory = ((res.mode_strength[0] - shat) ** 2).sum(-1) / (shat**2).sum()
+    assert np.allclose(res.train_error[0], train_theory, rtol=1e-8, atol=1e-14)
+
+
+def test_linear_test_error_is_eq5_and_data_svals_reported():
+    teacher, s31 = noisy_task([3.0, 1.0])
+    res = train.train_students(s31, hidden=15, lr=1e-2, epochs=50, teacher=teacher, record_at=[0, 50],
+                               dtype=torch.float64)
+    w = train.composite_map(res.weights)
+    wbar = teacher.matrix
+    expected = ((w - wbar) ** 2).sum((-2, -1)) / (wbar**2).sum((-2, -1))
+    assert np.allclose(res.test_error[:, -1], expected.numpy())
+    assert np.allclose(res.test_error[:, 0], 1.0, atol=1e-4)  # W(0) ~ eps
+    assert np.allclose(res.data_svals, torch.linalg.svdvals(s31).numpy())
+    assert np.array_equal(res.epochs, [0, 50]) and np.allclose(res.time, [0.0, 0.5])
+
+
+def test_lr_1e2_reproduces_lr_1e3_at_equal_time():
+    """lr = 1e-2 over 1,000 epochs gives the curves of lr = 1e-3 over 10,000 epochs.
+
+    The only difference is the delay ``dt ~ lr ln(shat/eps) / 4`` of eq. (9)'s sigmoid
+    (see :func:`test_ta_student_follows_eq9`): ``9e-3 * ln(3e5) / 4 = 0.03 tau`` between
+    the two rates. So: (i) train errors agree within ``max slope * dt``, a few 1e-2;
+    (ii) optimal early stopping (error and time) agrees; (iii) after shifting by the
+    predicted delay the log test-error curves agree within 5 %.
+    """
+    teacher, s31 = noisy_task([3.0, 2.0, 1.0, 3.0, 2.0, 1.0], n1=40, n3=20)
+    init = ["aligned"] * 3 + ["random"] * 3
+    horizon = 10.0
+    runs = {}
+    for lr in (1e-3, 1e-2):
+        grid = np.rint(np.linspace(0, horizon, 201) / lr).astype(int)
+        runs[lr] = train.train_students(s31, hidden=20, lr=lr, epochs=int(round(horizon / lr)), init=init,
+                                        teacher=teacher, record_at=grid, generator=gen(5))
+    fine, coarse = runs[1e-3], runs[1e-2]
+    assert np.allclose(fine.time, coarse.time)
+    assert np.abs(fine.train_error - coarse.train_error).max() < 0.03
+    assert np.allclose(fine.test_error.min(1), coarse.test_error.min(1), rtol=5e-3)
+    t_opt = [run.time[run.test_error.argmin(1)] for run in (fine, coarse)]
+    assert np.abs(t_opt[0] - t_opt[1]).max() <= 0.1
+    delay = (1e-2 - 1e-3) * np.log(fine.data_svals[:, 0] / EPS) / 4
+    shifted = np.stack([np.interp(fine.time - d, fine.time, np.log(e)) for d, e in zip(delay, fine.test_error)])
+    assert np.abs(shifted - np.log(coarse.test_error)).max() < 0.05
+
+
+@pytest.mark.parametrize("n_layers", [3, 4, 5])
+@pytest.mark.parametrize("activation", [None, "leaky_relu"])
+def test_one_step_is_gradient_descent_on_half_the_squared_error(n_layers, activation):
+    """The hand-written gradients equal autograd's for L = 1/2 ||f(X) - Y||^2, X = I."""
+    _, s31 = noisy_task([3.0, 1.0], n1=12, n3=6)
+    ws = train.init_weights(s31, 5, n_layers, "random", 0.5, generator=gen(6), dtype=torch.float64)
+    lr = 1e-2
+    res = train.train_students(s31, hidden=5, n_layers=n_layers, lr=lr, epochs=1, weights=ws,
+                               activation=activation, output_activation=activation is not None,
+                               dtype=torch.float64, record_at=[0, 1])
+    params = [w.clone().requires_grad_(True) for w in ws]
+    out = params[0]
+    for p in params[1:]:
+        out = p @ (torch.nn.functional.leaky_relu(out, 0.2) if activation else out)
+    if activation:
+        out = torch.nn.functional.leaky_relu(out, 0.2)
+    loss = 0.5 * ((out - s31) ** 2).sum()
+    loss.backward()
+    for p, w in zip(params, res.weights):
+        torch.testing.assert_close(w, (p - lr * p.grad).detach(), rtol=1e-12, atol=1e-14)
+    expected = ((out - s31) ** 2).sum((-2, -1)) / (s31**2).sum((-2, -1))
+    np.testing.assert_allclose(res.train_error[:, 0], expected.detach().numpy(), rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------------------
+# batching, data forms, reproducibility
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("activation", [None, "leaky_relu"])
+def test_batched_equals_one_network_at_a_time(activation):
+    teacher, s31 = noisy_task([4.0, 2.0, 0.5, 3.0])
+    init = ["aligned", "random", "random", "aligned"]
+    ws = train.init_weights(s31, 10, 4, init, [1e-3, 1e-3, 1e-2, 1e-2], generator=gen(3), dtype=torch.float64)
+    kw = dict(hidden=10, n_layers=4, lr=5e-3, epochs=300, n_records=20, activation=activation,
+              dtype=torch.float64, modes=0 if activation else 3)
+    # the nonlinear test error uses Gaussian test inputs shared by the batch: same seed, same inputs
+    batched = train.train_students(s31, weights=ws, teacher=teacher.matrix, generator=gen(7), **kw)
+    for i in range(4):
+        one = train.train_students(s31[i : i + 1], weights=[w[i : i + 1] for w in ws],
+                                   teacher=teacher.matrix[i : i + 1], generator=gen(7), **kw)
+        # (not "alignment": it matches student modes by rank, which is arbitrary while
+        # their singular values are degenerate, e.g. all equal to eps at t = 0)
+        for name in ("train_error", "test_error", "svals", "mode_strength"):
+            a, b = getattr(batched, name), getattr(one, name)
+            if a is not None:
+                np.testing.assert_allclose(a[i : i + 1], b, rtol=1e-9, atol=1e-13, err_msg=name)
+
+
+def test_inputs_targets_form_matches_sigma31_form():
+    """Orthonormal inputs Q with targets Sigma31 Q: the same training as Sigma31 alone."""
+    teacher, s31 = noisy_task([3.0, 1.0], n1=20, n3=10)
+    q = teachers.random_orthonormal(20, 20, generator=gen(9))
+    kw = dict(hidden=8, lr=1e-2, epochs=200, teacher=teacher, n_records=10, dtype=torch.float64)
+    a = train.train_students(s31, **kw)
+    b = train.train_students((q, s31 @ q), **kw)
+    np.testing.assert_allclose(a.train_error, b.train_error, rtol=1e-9)
+    np.testing.assert_allclose(a.test_error, b.test_error, rtol=1e-9)
+
+
+@pytest.mark.parametrize("activation", [None, "leaky_relu"])
+def test_seeded_runs_are_identical(activation):
+    teacher, s31 = noisy_task([3.0, 2.0])
+    kw = dict(hidden=10, lr=1e-2, epochs=100, init="random", teacher=teacher, activation=activation,
+              n_test=200)
+    a = train.train_students(s31, generator=gen(11), **kw)
+    b = train.train_students(s31, generator=gen(11), **kw)
+    c = train.train_students(s31, generator=gen(12), **kw)
+    assert np.array_equal(a.train_error, b.train_error) and np.array_equal(a.test_error, b.test_error)
+    assert not np.array_equal(a.train_error, c.train_error)
+    assert a.train_error.dtype == np.float64 and a.weights[0].dtype == torch.float32
+
+
+# ----------------------------------------------------------------------------------------
+# nonlinear and two-headed students, stability
+# ----------------------------------------------------------------------------------------
+
+
+def test_leaky_relu_with_slope_one_is_the_linear_student():
+    teacher, s31 = noisy_task([3.0, 2.0])
+    kw = dict(hidden=10, n_layers=4, lr=1e-2, epochs=600, eps=1e-3, init="random", teacher=teacher,
+              n_records=12, dtype=torch.float64)
+    lin = train.train_students(s31, generator=gen(2), **kw)
+    leaky = train.train_students(s31, generator=gen(2), activation="leaky_relu", slope=1.0, n_test=4000, **kw)
+    np.testing.assert_allclose(leaky.train_error, lin.train_error, rtol=1e-9)
+    # the nonlinear path estimates the test error with Gaussian inputs
+    np.testing.assert_allclose(leaky.test_error, lin.test_error, rtol=0.1)
+
+
+@pytest.mark.parametrize("output_activation", [False, True])
+def test_leaky_relu_students_learn(output_activation):
+    teacher, s31 = noisy_task([5.0, 5.0], n1=30, n3=15)
+    res = train.train_students(s31, hidden=15, lr=2e-2, epochs=400, eps=1e-3, init="random", teacher=teacher,
+                               activation="leaky_relu", output_activation=output_activation,
+                               generator=gen(4), n_test=300, n_records=20)
+    assert res.train_error.shape == res.test_error.shape == (2, len(res.epochs))
+    assert np.all(np.isfinite(res.test_error))
+    assert np.all(res.train_error[:, -1] < 0.5) and np.all(res.test_error.min(1) < 0.6)
+
+
+def test_two_heads_share_the_input_layer_and_report_each_task():
+    t_a, s_a = noisy_task([4.0, 4.0], n1=30, n3=10, seed=1)
+    t_b, s_b = noisy_task([2.0, 2.0], n1=30, n3=10, seed=2)
+    s31 = torch.cat([s_a, s_b], dim=-2)
+    wbar = torch.cat([t_a.matrix, t_b.matrix], dim=-2)
+    res = train.train_students(s31, hidden=10, lr=1e-2, epochs=300, teacher=wbar, heads=(10, 10),
+                               n_records=10, dtype=torch.float64)
+    assert res.head_train_error.shape == res.head_test_error.shape == (2, 2, len(res.epochs))
+    w = train.composite_map(res.weights)[..., :10, :]
+    expected = ((w - t_a.matrix) ** 2).sum((-2, -1)) / (t_a.matrix**2).sum((-2, -1))
+    np.testing.assert_allclose(res.head_test_error[:, 0, -1], expected.numpy(), rtol=1e-9)
+    norms = np.stack([(s_a**2).sum((-2, -1)).numpy(), (s_b**2).sum((-2, -1)).numpy()], -1)  # (B, 2)
+    total = (res.head_train_error * norms[..., None]).sum(1) / norms.sum(-1, keepdims=True)
+    np.testing.assert_allclose(res.train_error, total, rtol=1e-9)
+
+
+def test_lr_below_the_stability_limit_is_stable_and_above_it_is_refused():
+    s31 = designed_sigma31([5.0, 1.0], n1=8, n3=4)
+    for n_layers in (3, 5):
+        limit = float(train.stability_limit(s31, n_layers)[0])
+        assert limit == pytest.approx(2 / ((n_layers - 1) * 5.0 ** (2 - 2 / (n_layers - 1))))
+        kw = dict(hidden=4, n_layers=n_layers, eps=1e-2, epochs=int(60 / limit) + 1, n_records=5)
+        ok = train.train_students(s31, lr=0.95 * limit, **kw)
+        assert np.isfinite(ok.train_error).all() and ok.train_error[0, -1] < 0.04  # only shat=1 left
+        with pytest.raises(ValueError, match="stability limit"):
+            train.train_students(s31, lr=1.01 * limit, **kw)
+        with pytest.raises(FloatingPointError, match="diverged"):
+            train.train_students(s31, lr=3 * limit, check_stability=False, **kw)
+
+
+# ----------------------------------------------------------------------------------------
+# argument checks
+# ----------------------------------------------------------------------------------------
+
+_S31 = torch.randn(2, 4, 6, generator=gen(0)) * 0.3
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(lr=0.0), "lr must be a finite number > 0"),
+        (dict(lr=-1e-3), "lr must be a finite number > 0"),
+        (dict(lr=float("nan")), "lr must be a finite number > 0"),
+        (dict(epochs=0), "epochs must be an integer >= 1"),
+        (dict(epochs=10.5), "epochs must be an integer >= 1"),
+        (dict(n_layers=2), r"n_layers must be an integer >= 3"),
+        (dict(hidden=0), "hidden must be an integer >= 1"),
+        (dict(init="orthogonal"), r"init must be one of \('aligned', 'random'\)"),
+        (dict(init=["aligned"]), "init has 1 entries but there are 2 networks"),
+        (dict(eps=0.0), "eps"),
+        (dict(activation="tanh"), "activation must be None or one of"),
+        (dict(activation="leaky_relu", slope=-0.1), r"slope of the leaky ReLU must lie in \[0, 1\]"),
+        (dict(teacher=torch.zeros(2, 4, 5)), r"teacher must have the shape of sigma31 \(2, 4, 6\)"),
+        (dict(heads=(3, 3)), "heads must be output sizes summing to N3=4"),
+        (dict(modes=5), r"modes must lie in \[0, min\(N1, N2, N3\)\] = \[0, 4\]"),
+        (dict(modes=1, activation="leaky_relu"), "need a linear student"),
+        (dict(record_at=[0, 11]), r"record_at must be .* in \[0, 10\]"),
+        (dict(dtype=torch.float16), "dtype must be torch.float32 or torch.float64"),
+        (dict(device="tpu"), "DEVICE must be 'cpu' or 'cuda'"),
+        (dict(weights=[torch.zeros(2, 4, 6)]), "weights must hold 2 matrices"),
+        (dict(num_threads=0), "num_threads must be an integer >= 1"),
+    ],
+)
+def test_bad_arguments_raise(kwargs, match):
+    args = dict(hidden=4, lr=1e-3, epochs=10)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        train.train_students(_S31, **args)
+
+
+def test_bad_data_raise():
+    with pytest.raises(ValueError, match=r"sigma31 must have 3 dimensions"):
+        train.train_students(torch.zeros(4, 6), hidden=2, epochs=1)
+    with pytest.raises(ValueError, match="must agree in B and P"):
+        train.train_students((torch.zeros(6, 5), torch.zeros(2, 4, 7)), hidden=2, epochs=1)
+    with pytest.raises(ValueError, match="data must be sigma31"):
+        train.train_students(np.zeros((2, 4, 6)), hidden=2, epochs=1)
+    with pytest.raises(ValueError, match=r"training targets of network\(s\) \[1\] are all zero"):
+        train.train_students(torch.cat([_S31[:1], torch.zeros(1, 4, 6)]), hidden=2, epochs=1)
+    zero_teacher = train.train_students(_S31, hidden=2, epochs=1, teacher=torch.zeros(2, 4, 6))
+    assert np.isnan(zero_teacher.test_error).all()
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA device is available"):
+            train.train_students(_S31, hidden=2, epochs=1, device="cuda")
+
+
+def test_log_epoch_grid():
+    grid = train.log_epoch_grid(10_000, 100)
+    assert grid[0] == 0 and grid[-1] == 10_000 and np.all(np.diff(grid) > 0) and 80 <= len(grid) <= 100
+    assert list(train.log_epoch_grid(5, 2)) == [0, 5]
