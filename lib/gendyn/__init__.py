@@ -5,12 +5,16 @@ Lee & Ndirango (2019), Goldt et al. (2019) and Advani, Saxe & Sompolinsky (2020)
 
 Modules
 -------
-rmt        random matrices: Marchenko-Pastur law, spiked singular values and vectors
-teachers   teacher networks and the training data they generate (torch, batched)
-claims     checked theory-vs-experiment claims and the claims ledger
-scales     run configurations ("smoke" for tests, "paper" for the book) and parameter checks
-plotting   the book's figure style and figure files
-progress   terminal progress bars that stay out of rendered notebooks
+rmt                random matrices: Marchenko-Pastur law, spiked singular values and vectors
+teachers           teacher networks and the training data they generate (torch, batched)
+deep_linear        Saxe mode dynamics and the Lampinen-Ganguli error theory, any depth
+train              batched torch trainers for deep linear and leaky-ReLU students
+linear_student     Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
+committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
+claims             checked theory-vs-experiment claims and the claims ledger
+scales             run configurations ("smoke" for tests, "paper" for the book) and parameter checks
+plotting           the book's figure style and figure files
+progress           terminal progress bars that stay out of rendered notebooks
 """
 
 __version__ = "0.1.0"
