@@ -42,7 +42,8 @@ $(STAMP): requirements.lock pyproject.toml
 # exits non-zero) and leaves no output behind, so the next run executes it again.
 $(RUNS)/%.ipynb: notebooks/%.ipynb $(LIBRARY) | $(STAMP)
 	@mkdir -p $(@D)
-	GENDYN_RUN_DIR=$(abspath $(@D)) $(BIN)/papermill --cwd $(<D) --log-level WARNING \
+	GENDYN_RUN_DIR=$(abspath $(@D)) $(BIN)/python tools/timed.py $(basename $@).seconds -- \
+	  $(BIN)/papermill --cwd $(<D) --log-level WARNING \
 	  -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $< $(@D)/.partial-$(@F)
 	mv $(@D)/.partial-$(@F) $@
 

@@ -1,14 +1,18 @@
-"""Measure the book's wall times and write them where the README quotes them.
+"""Collect the book's wall times and write them where the README quotes them.
 
-    .venv/bin/python benchmarks/run.py                  # every chapter at every scale
-    .venv/bin/python benchmarks/run.py --scales smoke   # only the smoke scale
-    .venv/bin/python benchmarks/run.py --clean-clone    # also the README's two commands
-                                                        # (make test, make book) on a fresh clone
+    make test && make book                      # runs every chapter; each run leaves its time
+    .venv/bin/python benchmarks/run.py          # collect those times into the tables
+    .venv/bin/python benchmarks/run.py --clean-clone
+        # clone the repository afresh, time the README's two commands there (each creates
+        # its own .venv), and collect every chapter's time from that clone
 
-Results go to ``benchmarks/results.json`` (one row per measurement, merged with earlier
-rows) and ``benchmarks/results.md``; the table between the ``benchmarks`` markers of
-README.md is rewritten from them. Benchmarks are measurements, not tests: nothing here
-passes or fails on time.
+Every chapter run (``make runs`` or the notebook tests) writes ``<chapter>.seconds`` beside
+its executed notebook in ``_build/runs/<scale>/``; this script gathers them, so nothing is
+run twice. Results go to ``benchmarks/results.json`` (rows merged with earlier ones) and
+``benchmarks/results.md``, and the table between the ``benchmarks`` markers of README.md is
+rewritten. Benchmarks are measurements, not tests: nothing here passes or fails on time.
+Rows from other benchmark scripts (e.g. ``benchmarks/committee_sgd.py``) use the same
+file and the same :func:`record`.
 """
 
 import argparse
@@ -17,7 +21,6 @@ import os
 import platform
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from datetime import date
@@ -29,46 +32,61 @@ TABLE = ROOT / "benchmarks" / "results.md"
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 
 
-def timed(cmd, cwd, env=None):
+def machine():
+    return f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+
+
+def load():
+    return json.loads(RESULTS.read_text()) if RESULTS.exists() else []
+
+
+def record(rows, what, scale, value, unit="s"):
+    """Replace the row (what, scale) by a new measurement."""
+    rows[:] = [r for r in rows if (r["what"], r["scale"]) != (what, scale)]
+    rows.append(dict(what=what, scale=scale, value=round(float(value), 1), unit=unit,
+                     date=str(date.today()), machine=machine()))
+    print(f"{what} [{scale}]: {value:.1f} {unit}")
+
+
+def collect_chapter_times(rows, root):
+    for path in sorted((root / "_build" / "runs").glob("*/**/*.seconds")):
+        scale = path.relative_to(root / "_build" / "runs").parts[0]
+        chapter = path.relative_to(root / "_build" / "runs" / scale).with_suffix(".ipynb")
+        record(rows, f"chapter `{chapter}`", scale, float(path.read_text()))
+
+
+def timed(cmd, cwd):
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=dict(os.environ, GENDYN_PROGRESS="0"))
     return time.perf_counter() - start
 
 
-def chapters():
-    return sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-
-
-def time_chapter(notebook, scale):
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, GENDYN_RUN_DIR=tmp, GENDYN_PROGRESS="0")
-        cmd = [str(ROOT / ".venv" / "bin" / "papermill"), "--cwd", str(notebook.parent), "-p", "SCALE", scale,
-               str(notebook), str(Path(tmp) / "out.ipynb")]
-        return timed(cmd, ROOT, env)
-
-
-def time_clean_clone():
-    rows = {}
+def clean_clone(rows):
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        # the clone looks for ../shared like the checkout does
-        if (ROOT.parent / "shared").exists():
+        if (ROOT.parent / "shared").exists():  # the clone finds ../shared like the checkout
             os.symlink(ROOT.parent / "shared", Path(tmp) / "shared")
-        env = dict(os.environ, GENDYN_PROGRESS="0")
-        rows["`make test` (fresh clone, creates .venv)"] = timed(["make", "test"], clone, env)
+        record(rows, "`make test` on a fresh clone (creates .venv)", "smoke", timed(["make", "test"], clone))
         shutil.rmtree(clone / ".venv")
-        rows["`make book` (fresh clone, creates .venv)"] = timed(["make", "book"], clone, env)
-    return rows
+        record(rows, "`make book` on a fresh clone (creates .venv)", "paper", timed(["make", "book"], clone))
+        collect_chapter_times(rows, clone)
+
+
+def fmt(row):
+    if row.get("unit", "s") != "s":
+        return f"{row['value']:g} {row['unit']}"
+    seconds = row["value"]
+    return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 def write_tables(rows):
-    lines = ["| what | scale | wall time | measured on |", "|---|---|---|---|"]
-    for r in sorted(rows, key=lambda r: (r["what"], r["scale"])):
-        minutes = f"{r['seconds'] / 60:.1f} min" if r["seconds"] >= 90 else f"{r['seconds']:.0f} s"
-        lines.append(f"| {r['what']} | {r['scale']} | {minutes} | {r['date']}, {r['machine']} |")
+    lines = ["| what | scale | measured | when, where |", "|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: (not r["what"].startswith("`make"), r["what"], r["scale"])):
+        lines.append(f"| {r['what']} | {r['scale']} | {fmt(r)} | {r['date']}, {r['machine']} |")
     table = "\n".join(lines) + "\n"
-    TABLE.write_text("# Benchmarks\n\nWritten by `benchmarks/run.py`.\n\n" + table)
+    TABLE.write_text("# Benchmarks\n\nWritten by `benchmarks/run.py`; see its docstring.\n\n" + table)
     readme = ROOT / "README.md"
     text = readme.read_text()
     if START in text and END in text:
@@ -78,23 +96,14 @@ def write_tables(rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scales", nargs="+", default=["smoke", "paper"])
-    parser.add_argument("--clean-clone", action="store_true", help="also time the README's two commands")
+    parser.add_argument("--clean-clone", action="store_true",
+                        help="time the README's two commands on a fresh clone and collect its chapter times")
     args = parser.parse_args()
-    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
-    rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
-
-    def record(what, scale, seconds):
-        rows[:] = [r for r in rows if (r["what"], r["scale"]) != (what, scale)]
-        rows.append(dict(what=what, scale=scale, seconds=round(seconds, 1), date=str(date.today()), machine=machine))
-        print(f"{what} [{scale}]: {seconds:.1f} s", file=sys.stderr)
-
-    for scale in args.scales:
-        for notebook in chapters():
-            record(f"chapter `{notebook.relative_to(ROOT / 'notebooks')}`", scale, time_chapter(notebook, scale))
+    rows = load()
     if args.clean_clone:
-        for what, seconds in time_clean_clone().items():
-            record(what, "smoke" if "test" in what else "paper", seconds)
+        clean_clone(rows)
+    else:
+        collect_chapter_times(rows, ROOT)
     RESULTS.write_text(json.dumps(rows, indent=1) + "\n")
     write_tables(rows)
 

@@ -6,6 +6,7 @@ write them), so the smoke-scale book built after the tests reuses them.
 
 import json
 import os
+import time
 from pathlib import Path
 
 import nbformat
@@ -37,7 +38,9 @@ def test_chapter_runs_at_smoke_scale_with_all_claims(notebook):
     partial = out.with_name(".partial-" + out.name)
     for old in out.parent.glob("*.claims.json"):
         old.unlink()
+    start = time.perf_counter()
     execute(notebook, partial, {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}, out.parent)
+    out.with_suffix(".seconds").write_text(f"{time.perf_counter() - start:.1f}\n")  # for benchmarks/run.py
     partial.replace(out)  # only a complete run counts as done (Make reuses it)
     images = [o for c in nbformat.read(out, as_version=4).cells if c.cell_type == "code"
               for o in c.outputs if "image/png" in o.get("data", {})]
