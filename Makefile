@@ -69,6 +69,7 @@ test: $(STAMP)
 	$(MAKE) book SCALE=smoke
 
 benchmarks: $(STAMP)
+	$(BIN)/python benchmarks/committee_sgd.py
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # Refresh the exact pins after changing a dependency in pyproject.toml, and mirror them

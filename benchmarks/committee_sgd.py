@@ -14,27 +14,23 @@ alike), the SGD steps per second of
   order-parameter chain, cost independent of ``N``),
 
 for an erf soft committee machine with ``eta = 0.2``. Each is timed ``--repeats`` times and
-the median is reported. Rows go to ``benchmarks/results.json`` (the format of
-``benchmarks/run.py``: ``seconds`` is the wall time of 10^6 SGD steps at the measured rate,
-and ``steps_per_second`` is stored alongside); ``benchmarks/run.py`` puts them in its
-tables the next time it runs.
+the median is reported. Rows (steps/s, and the speed-up over the loop) go to
+``benchmarks/results.json`` through :func:`run.record`, and the tables are rewritten.
 """
 
 import argparse
 import json
 import math
 import os
-import platform
 import sys
 import time
-from datetime import date
 from pathlib import Path
 
 import numpy as np
 from scipy.special import erf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import RESULTS  # noqa: E402
+from run import RESULTS, load, record, write_tables  # noqa: E402
 
 from gendyn import committee_sgd as cs  # noqa: E402
 
@@ -95,18 +91,14 @@ def main():
         print(f"  {label:52s} {med[key]:12,.0f} steps/s  ({med[key] / med['numpy']:6.1f}x the loop)")
     if args.no_write:
         return
-    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
-    rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
+    rows = load()
     for key, label in labels.items():
-        what = (f"SGD N={N} K={K} M={M}, 10^6 steps: {label}, {med[key]:,.0f} steps/s "
-                f"= {med[key] / med['numpy']:.1f}x the numpy loop")
-        prefix = f"SGD N={N} K={K} M={M}, 10^6 steps: {label},"
-        rows[:] = [r for r in rows if not r["what"].startswith(prefix)]
-        rows.append(dict(what=what, scale="paper", seconds=round(1e6 / med[key], 1), date=str(date.today()),
-                         machine=machine, steps_per_second=round(med[key])))
+        what = f"online SGD, erf SCM N={N} K={K} M={M}: {label}"
+        record(rows, what, "paper", med[key], unit="steps/s")
+        if key != "numpy":
+            record(rows, f"speed-up over the numpy loop: {label}", "paper", med[key] / med["numpy"], unit="x")
     RESULTS.write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"wrote {len(labels)} rows to {RESULTS.relative_to(RESULTS.parents[1])} "
-          "(the tables are rewritten by the next `benchmarks/run.py`)")
+    write_tables(rows)
 
 
 if __name__ == "__main__":

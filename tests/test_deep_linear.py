@@ -422,3 +422,78 @@ def test_mode_functions_bad_inputs_raise():
         dl.mode_time(-1.0, 2.0, 1e-3)
     with pytest.raises(ValueError, match=r"n2 <= n3"):
         dl.optimal_early_stopping([3.0], 100, 60, 50, 1e-5)
+
+
+# ------------------------------------------------------------------ finite lr, finite size
+
+
+@pytest.mark.parametrize("n_layers, lr", [(3, 1e-2), (5, 2e-2)])
+def test_gd_lag_predicts_the_delay_of_gradient_descent(n_layers, lr):
+    """Half-learning times of a TA network trained by gradient descent are those of the
+    gradient flow delayed by gd_lag (first order in lr: agreement to ~1% of the delay)."""
+    from gendyn import teachers, train
+
+    gen = torch.Generator().manual_seed(0)
+    shat = np.array([4.0, 2.0, 1.0])
+    u = teachers.random_orthonormal(3, 3, batch=(1,), generator=gen)
+    v = teachers.random_orthonormal(10, 3, batch=(1,), generator=gen)
+    s31 = (u * torch.as_tensor(shat)) @ v.mT
+    horizon = 1.2 * dl.mode_time(0.9, 1.0, 1e-5, n_layers=n_layers)
+    epochs = int(horizon / lr)
+    res = train.train_students(s31, hidden=3, n_layers=n_layers, lr=lr, epochs=epochs, modes=3,
+                               record_at=np.arange(epochs + 1), dtype=torch.float64)
+    measured = train.first_crossing(res.time, res.mode_strength[0].T / shat[:, None], 0.5)
+    delay = measured - dl.mode_time(shat / 2, shat, 1e-5, n_layers=n_layers)
+    predicted = dl.gd_lag(shat, 1e-5, lr, n_layers, s=shat / 2)
+    assert np.allclose(delay, predicted, rtol=0.02), (delay, predicted)
+    assert np.all(dl.gd_lag(shat, 1e-5, lr, n_layers) >= predicted)  # the default is the maximum
+    # the largest deviation from the flow is what the largest delay predicts (first order)
+    flow = dl.mode_strength(res.time[:, None], shat, 1e-5, n_layers=n_layers)
+    late = dl.mode_strength(np.maximum(res.time[:, None] - dl.gd_lag(shat, 1e-5, lr, n_layers), 0), shat, 1e-5,
+                            n_layers=n_layers)
+    dev, bound = np.abs(res.mode_strength[0] - flow).max(0), np.abs(late - flow).max(0)
+    assert np.all(dev <= bound) and np.all(dev >= 0.9 * bound)
+
+
+def test_gd_lag_limits_and_checks():
+    assert dl.gd_lag(2.0, 1e-5, 1e-3) == pytest.approx(1e-3 / 2 * (0.5 * np.log(2 / 3 / 1e-5) + np.log(2 / 3)), rel=1e-5)
+    assert dl.gd_lag(0.5e-5, 1e-5, 1e-3) == 0.0  # a decaying mode has no growth delay
+    assert dl.gd_lag(2.0, 1e-5, 1e-3, s=1e-5) == 0.0
+    with pytest.raises(ValueError, match="lr must be a finite number > 0"):
+        dl.gd_lag(2.0, 1e-5, 0.0)
+
+
+def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
+    """On sampled data, TA networks trained by gradient descent follow eqs. (6)-(7) with
+    eq. (9) up to the gd_lag delay; averaged over draws the curves approach eqs. (14)-(15)."""
+    from gendyn import teachers, train
+
+    gen = torch.Generator().manual_seed(3)
+    sv = torch.tensor([[3.0, 0.0], [4.0, 2.0]], dtype=torch.float64)
+    teacher = teachers.low_rank_teacher(sv, 60, 30, generator=gen)
+    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    lr = 2e-3
+    res = train.train_students(s31, hidden=20, lr=lr, epochs=4000, teacher=teacher, n_records=60,
+                               dtype=torch.float64)
+    train_err, test_err = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=20)
+    shat = np.linalg.svd(s31.numpy(), compute_uv=False)
+    tr_late, te_late = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=20,
+                                            delay=dl.gd_lag(shat, 1e-5, lr))
+    for sim, exact, late in ((res.train_error, train_err, tr_late), (res.test_error, test_err, te_late)):
+        assert np.abs(np.log(sim) - np.log(exact)).max() <= np.abs(np.log(late) - np.log(exact)).max() + 1e-9
+    # at t = 0 the student is ~0: train error 1, test error 1; rank 20 < 30 leaves a residue
+    assert np.allclose(train_err[:, 0], 1.0, atol=1e-4) and np.allclose(test_err[:, 0], 1.0, atol=1e-4)
+    assert np.all(train_err[:, -1] > 0.01)  # the 10 unlearnable modes
+    # the N -> infinity limit: 40 draws of a rank-1 teacher, mean vs eqs. (14)-(15)
+    sv = torch.full((40, 1), 3.0, dtype=torch.float64)
+    teacher = teachers.low_rank_teacher(sv, 200, 100, generator=gen)
+    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    t = np.array([1.0, 2.0, 4.0, 8.0])
+    tr, te = dl.sampled_ta_errors(t, s31, teacher.matrix, 1e-5)
+    th_tr, th_te = dl.theory_errors(t, [3.0], 200, 100, 100, 1e-5)
+    assert np.allclose(tr.mean(0), th_tr, rtol=0.05, atol=0.01)
+    assert np.allclose(te.mean(0), th_te, rtol=0.05, atol=0.01)
+    with pytest.raises(ValueError, match="must both have shape"):
+        dl.sampled_ta_errors(t, s31, teacher.matrix[:, :5], 1e-5)
+    with pytest.raises(ValueError, match="student rank n2 must be <="):
+        dl.sampled_ta_errors(t, s31, teacher.matrix, 1e-5, n2=101)

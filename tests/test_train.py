@@ -340,3 +340,45 @@ def test_log_epoch_grid():
     grid = train.log_epoch_grid(10_000, 100)
     assert grid[0] == 0 and grid[-1] == 10_000 and np.all(np.diff(grid) > 0) and 80 <= len(grid) <= 100
     assert list(train.log_epoch_grid(5, 2)) == [0, 5]
+
+
+# ----------------------------------------------------------------------------------------
+# reading recorded curves
+# ----------------------------------------------------------------------------------------
+
+
+def test_first_crossing_interpolates_and_flags_misses():
+    time = np.array([0.0, 1.0, 2.0, 4.0])
+    values = np.array([[0.0, 0.2, 0.6, 1.0], [0.9, 0.95, 0.97, 0.99], [0.0, 0.1, 0.1, 0.2]])
+    out = train.first_crossing(time, values, [0.4, 0.5, 0.5])
+    assert out[0] == pytest.approx(1.5) and out[1] == 0.0 and np.isnan(out[2])
+    down = train.first_crossing(time, 1 - values[:1], 0.6, direction="down")
+    assert down[0] == pytest.approx(1.5)
+    with pytest.raises(ValueError, match="direction must be"):
+        train.first_crossing(time, values, 0.5, direction="sideways")
+
+
+def test_empirical_optimal_stopping_refines_a_log_grid():
+    time = np.concatenate([[0.0], np.geomspace(0.1, 10, 41)])
+    t_true = np.array([0.77, 1.9, 3.3])
+    err = np.exp((np.log(time[1:])[None, :] - np.log(t_true)[:, None]) ** 2)  # exact parabola in log t
+    err = np.concatenate([np.full((3, 1), 5.0), err], axis=1)
+    t_opt, e_min = train.empirical_optimal_stopping(time, err)
+    np.testing.assert_allclose(t_opt, t_true, rtol=1e-9)
+    assert np.all(e_min >= 1.0) and np.all(e_min < 1.02)
+    # a minimum at the end of the records stays there; one curve works too
+    t_end, _ = train.empirical_optimal_stopping(time, -time + 20.0)
+    assert t_end == time[-1]
+
+
+def test_snr_sweep_layout_and_noise_scale():
+    sweep = train.snr_sweep([2.0, 4.0], [1, 3], 5, 60, 30, generator=gen(0))
+    assert sweep.sigma31.shape == (20, 30, 60) and sweep.teacher.matrix.shape == (20, 30, 60)
+    assert list(sweep.rank[:10]) == [1] * 10 and list(sweep.svm[:5]) == [2.0] * 5
+    mask = sweep.select(3, 4.0)
+    assert mask.sum() == 5 and np.all(sweep.rank[mask] == 3)
+    svals = torch.linalg.svdvals(sweep.teacher.matrix[mask]).numpy()[:, :4]
+    np.testing.assert_allclose(svals, np.broadcast_to([12.0, 8.0, 4.0, 0.0], (5, 4)), atol=1e-10)
+    np.testing.assert_allclose(sweep.sbar(3, 4.0), [12.0, 8.0, 4.0])
+    noise = (sweep.sigma31 - sweep.teacher.matrix).numpy()
+    assert abs(noise.var() * 60 - 1.0) < 0.05  # Z_ij ~ N(0, 1/N1)

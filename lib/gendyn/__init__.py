@@ -10,7 +10,11 @@ teachers           teacher networks and the training data they generate (torch, 
 deep_linear        Saxe mode dynamics and the Lampinen-Ganguli error theory, any depth
 train              batched torch trainers for deep linear and leaky-ReLU students
 linear_student     Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
+linear_experiments batched torch simulations of the linear student and of random-feature ReLU nets
 committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
+committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
+softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds
+multitask_train    their batched single-task/multitask students, book grids, the authors' published results
 claims             checked theory-vs-experiment claims and the claims ledger
 scales             run configurations ("smoke" for tests, "paper" for the book) and parameter checks
 plotting           the book's figure style and figure files

@@ -38,13 +38,23 @@ its power series for small ``v`` and by the roots-of-unity form otherwise.
 """
 
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 from scipy import optimize, special
 
 from . import rmt
 
-__all__ = ["mode_strength", "mode_time", "theory_errors", "optimal_early_stopping"]
+__all__ = [
+    "mode_strength",
+    "mode_time",
+    "theory_errors",
+    "optimal_early_stopping",
+    "gd_lag",
+    "sampled_ta_errors",
+    "NoiseAverages",
+    "noise_mode_averages",
+]
 
 
 # ----------------------------------------------------------------------------------------
@@ -794,3 +804,205 @@ def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, 
     if err0 <= e_opt:
         return 0.0, err0
     return t_opt, e_opt
+
+
+# ----------------------------------------------------------------------------------------
+# finite learning rate, finite size
+# ----------------------------------------------------------------------------------------
+
+
+def gd_lag(s_hat, eps, lr, n_layers=3, s=None):
+    """Delay of a TA mode trained by gradient descent behind eq. (9) / App. A, in units of tau.
+
+    Gradient descent with learning rate ``lr`` is the forward-Euler method, in steps
+    ``dt = lr`` of ``t/tau``, for each layer's singular value ``a`` (``u = a^k``,
+    ``k = N_l - 1``) of a balanced TA network: ``da/dt = f(a) = a^(k-1) (shat - a^k)``.
+    To first order in ``lr`` Euler follows the *modified* flow
+    ``da/dt = f - (lr/2) f' f``, which needs longer to reach ``a`` by
+    ``(lr/2) int f'/f da``, i.e.
+
+        delay(u) = (lr/2) ln[ g(u) / g(eps) ],    g(u) = u^(1 - 1/k) (shat - u).
+
+    The delay grows while the mode accelerates and is largest where ``g`` peaks, at
+    ``u* = shat (k - 1)/(2k - 1)`` (a third of ``shat`` for one hidden layer), which is
+    what ``s=None`` returns. For one hidden layer, half way up (``u = shat/2``) it is
+    ``lr ln(shat/eps)/4 - (3/4) lr ln 2``. The expansion needs ``lr |f'| << 1`` along the
+    way, i.e. ``lr`` well below :func:`gendyn.train.stability_limit`; it is meaningless
+    for a mode that does not grow (``shat <= eps``), for which 0 is returned.
+
+    Parameters
+    ----------
+    s_hat : array_like
+        Training singular values ``shat >= 0``.
+    eps : float
+        Initial composite singular value.
+    lr : float
+        Learning rate (``1/tau``); time is ``t/tau = epochs * lr``.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+    s : array_like, optional
+        Mode strengths (between ``eps`` and ``shat``) at which to evaluate the delay;
+        default: its maximum over the trajectory.
+
+    Returns
+    -------
+    ndarray or float
+        The delay ``>= 0`` in units of ``tau``, broadcast over ``s_hat`` (and ``s``).
+    """
+    k = _check_depth(n_layers)
+    eps, lr = _check_positive(eps, "eps"), _check_positive(lr, "lr")
+    shat = _check_array(s_hat, "training singular value s_hat")
+    if s is None:
+        u = shat * (k - 1) / (2 * k - 1)
+    else:
+        u = _check_array(s, "mode strength s")
+    shat, u = np.broadcast_arrays(shat, u)
+    grows = (shat > eps) & (u > eps) & (u < shat)
+    out = np.zeros(shat.shape)
+    sg, ug = shat[grows], u[grows]
+    out[grows] = 0.5 * lr * ((1 - 1 / k) * (np.log(ug) - np.log(eps)) + np.log(sg - ug) - np.log(sg - eps))
+    return _scalar_or_array(np.maximum(out, 0.0))
+
+
+def sampled_ta_errors(t, sigma31, teacher, eps, n2=None, tau=1.0, n_layers=3, delay=None):
+    """Exact train and test errors of TA students on *sampled* training data, eqs. (6)-(7).
+
+    The finite-size counterpart of :func:`theory_errors`: instead of the random-matrix
+    limit (eqs. 11-13) it uses the actual SVD ``Sigma31 = sum_b shat_b uhat_b vhat_b^T`` of
+    each data set. A rank-``N2`` TA student has ``W(t) = sum_{b <= N2} s(t, shat_b) uhat_b
+    vhat_b^T`` (eq. 10), so with ``c_b = uhat_b . Wbar vhat_b``
+
+        train(t) = [sum_{b <= N2} (s_b - shat_b)^2 + sum_{b > N2} shat_b^2] / sum_b shat_b^2,
+        test(t)  = [sum_{b <= N2} (s_b^2 - 2 s_b c_b) + ||Wbar||^2] / ||Wbar||^2.
+
+    Nothing is approximated but the gradient flow (eq. 9 / App. A), so a TA network trained
+    by gradient descent on the same data must follow these curves up to the discretisation
+    delay of :func:`gd_lag`.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Times in units of ``tau``.
+    sigma31, teacher : array_like, shape (B, N3, N1)
+        Training covariances and the noise-free teachers ``Wbar`` (numpy or torch).
+    eps, tau, n_layers
+        As in :func:`mode_strength`.
+    n2 : int, optional
+        Student rank (hidden width); default ``min(N1, N3)``.
+    delay : array_like of shape (B, min(N1, N3)), optional
+        Per-mode time shifts ``d_b`` (units of ``tau``): evaluate ``s(t - d_b, shat_b)``
+        (clipped at ``t = 0``), e.g. ``gd_lag(shat, eps, lr, n_layers)``.
+
+    Returns
+    -------
+    train, test : ndarray, shape (B, T)
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    s31, wbar = (np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x, dtype=float)
+                 for x in (sigma31, teacher))
+    if s31.ndim != 3 or wbar.shape != s31.shape:
+        raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
+    t = _check_array(t, "training time t")
+    if t.ndim != 1:
+        raise ValueError(f"t must be 1-d; got shape {t.shape}")
+    m = min(s31.shape[1:])
+    n2 = m if n2 is None else _check_count(n2, "n2")
+    if n2 > m:
+        raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
+    u, shat, vt = np.linalg.svd(s31, full_matrices=False)
+    c = np.einsum("bia,bij,baj->ba", u, wbar, vt)  # uhat_b . Wbar vhat_b
+    times = np.broadcast_to(t[None, :, None], (s31.shape[0], t.size, n2))
+    if delay is not None:
+        d = np.broadcast_to(np.asarray(delay, dtype=float), (s31.shape[0], m))[:, None, :n2]
+        times = np.maximum(times - d, 0.0)
+    s = mode_strength(times, shat[:, None, :n2], eps, tau, k + 1)
+    total = (shat**2).sum(-1)
+    train = (((s - shat[:, None, :n2]) ** 2).sum(-1) + (shat[:, n2:] ** 2).sum(-1)[:, None]) / total[:, None]
+    norm = (wbar**2).sum((-2, -1))
+    test = ((s**2 - 2 * s * c[:, None, :n2]).sum(-1) + norm[:, None]) / norm[:, None]
+    return train, test
+
+
+# ----------------------------------------------------------------------------------------
+# Marchenko-Pastur averages over the learned noise modes (reused by transfer, App. G, §3.6)
+# ----------------------------------------------------------------------------------------
+
+
+class NoiseAverages(NamedTuple):
+    """Conditional MP averages returned by :func:`noise_mode_averages`."""
+
+    learned_sq: np.ndarray  # <s(shat, t)^2>_in, shape of t
+    residual_sq: np.ndarray  # <(s(shat, t) - shat)^2>_in, shape of t
+    data_sq_in: float  # <shat^2>_in
+    data_sq_out: float  # <shat^2>_out (0 when fraction = 1)
+
+
+def noise_mode_averages(t, aspect, eps, tau=1.0, n_layers=3, fraction=1.0, scale=1.0):
+    """MP averages over the noise modes a TA student learns: the bulk terms of eqs. (14)-(15).
+
+    The noise singular values of the data follow the Marchenko-Pastur law (13) of aspect
+    ``A``, stretched by ``scale`` (``shat = scale * x``: noise entries of variance
+    ``scale^2/N1``, e.g. the randomised data of §3.6). A rank-``N2`` student learns the top
+    ``fraction`` of them (``R_in``; ``fraction = (N2 - Nbar2)/(N3 - Nbar2)`` as in
+    :func:`theory_errors`) and leaves the rest (``R_out``).
+
+    Parameters
+    ----------
+    t : array_like
+        Training times ``>= 0`` (finite), in units of ``tau``.
+    aspect : float
+        Aspect ratio ``A`` in ``(0, 1]``.
+    eps, tau, n_layers
+        As in :func:`mode_strength`.
+    fraction : float
+        Share of the MP mass (from the top) in ``R_in``, in ``(0, 1]``.
+    scale : float
+        Stretch ``> 0`` of the MP law.
+
+    Returns
+    -------
+    NoiseAverages
+        ``learned_sq = <s(shat, t)^2>_in`` and ``residual_sq = <(s(shat, t) - shat)^2>_in``
+        (shape of ``t``), ``data_sq_in = <shat^2>_in`` and ``data_sq_out = <shat^2>_out``.
+        In :func:`theory_errors` the test error's bulk term is ``(N2 - Nbar2) learned_sq``
+        and the train error's ``(N2 - Nbar2) residual_sq + (N3 - N2) data_sq_out``.
+
+    Notes
+    -----
+    A stretched mode obeys ``s(t; c x, eps) = c s(c^p t; x, eps/c)`` with ``p = 2 - 2/k``,
+    ``k = N_l - 1`` (substitute ``u = c w`` in the ODE of App. A), so the averages are those
+    of the unit law at time ``c^p t`` and initial value ``eps/c``, times ``c^2``; they use
+    the same graded quadrature as :func:`theory_errors`.
+    """
+    k = _check_depth(n_layers)
+    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    c = _check_positive(scale, "scale")
+    a = np.asarray(aspect, dtype=float)
+    if a.ndim != 0:
+        raise ValueError(f"aspect must be a single number in (0, 1]; got shape {a.shape}")
+    a = float(rmt.check_aspect(a))
+    if isinstance(fraction, (bool, np.bool_)) or not isinstance(fraction, numbers.Real) or not (
+            0 < fraction <= 1):
+        raise ValueError(f"fraction (share of the MP mass learned) must lie in (0, 1]; got {fraction!r}")
+    t = _check_array(t, "training time t")
+    shape = t.shape
+    p = 2.0 - 2.0 / k
+    tt, e = t.ravel() * c**p, eps / c
+    theta_f = _split_angle(float(fraction), a)
+    s_in, w_in = _mp_rule(theta_f, np.pi, a)
+    data_in = float((w_in * s_in**2).sum() / w_in.sum())
+    data_out = 0.0
+    if theta_f > 0:
+        s_out, w_out = _mp_rule(0.0, theta_f, a)
+        data_out = float((w_out * s_out**2).sum() / w_out.sum())
+    learned, residual = np.empty(tt.size), np.empty(tt.size)
+    for start in range(0, tt.size, _CHUNK):
+        sl = slice(start, start + _CHUNK)
+        s_q, w_q = _in_region_rule(tt[sl], theta_f, a, e, tau, k)
+        mass = w_q.sum(axis=1)
+        s_t = mode_strength(tt[sl, None], s_q, e, tau, n_layers)
+        learned[sl] = (w_q * s_t**2).sum(axis=1) / mass
+        residual[sl] = (w_q * (s_t - s_q) ** 2).sum(axis=1) / mass
+    return NoiseAverages(c**2 * learned.reshape(shape), c**2 * residual.reshape(shape), c**2 * data_in,
+                         c**2 * data_out)

@@ -99,7 +99,8 @@ import torch
 
 from .progress import track
 from .scales import check_device
-from .teachers import LowRankTeacher, random_orthonormal, top_singular_modes
+from .teachers import LowRankTeacher, low_rank_teacher, noisy_training_covariance, random_orthonormal, \
+    top_singular_modes
 
 __all__ = [
     "TrainResult",
@@ -110,6 +111,10 @@ __all__ = [
     "init_weights",
     "composite_map",
     "train_students",
+    "first_crossing",
+    "empirical_optimal_stopping",
+    "SnrSweep",
+    "snr_sweep",
 ]
 
 #: Initialisations understood by :func:`init_weights` and :func:`train_students`.
@@ -862,3 +867,152 @@ def _nonlinear_step(ws, lr, do_update, want_residual, *, x, y, slope, output_act
         for w, g in zip(ws, grads):
             w.sub_(g, alpha=lr)
     return residual, None
+
+
+# ----------------------------------------------------------------------------------------
+# reading recorded curves
+# ----------------------------------------------------------------------------------------
+
+
+def first_crossing(time, values, level, direction="up"):
+    """First time at which recorded curves cross ``level``, by linear interpolation.
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times (e.g. :attr:`TrainResult.time`).
+    values : array_like, shape (..., T)
+        Curves sampled at ``time``.
+    level : float or array_like broadcasting against ``values[..., 0]``
+        The level to cross.
+    direction : "up" or "down"
+        Crossing from below (``values >= level``) or from above (``values <= level``).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        The interpolated crossing time between the last record before and the first
+        record at or past the level; the first record time if the curve starts past the
+        level; NaN where the curve never gets there.
+    """
+    if direction not in ("up", "down"):
+        raise ValueError(f"direction must be 'up' or 'down'; got {direction!r}")
+    time = np.asarray(time, dtype=float)
+    values = np.asarray(values, dtype=float)
+    if time.ndim != 1 or values.shape[-1:] != time.shape or np.any(np.diff(time) <= 0):
+        raise ValueError(f"time must be increasing, shape (T,), and values (..., T); got {time.shape}, {values.shape}")
+    level = np.broadcast_to(np.asarray(level, dtype=float), values.shape[:-1])[..., None]
+    sign = 1.0 if direction == "up" else -1.0
+    past = sign * (values - level) >= 0
+    hit = past.any(-1)
+    j = np.argmax(past, axis=-1)
+    jm = np.maximum(j - 1, 0)
+    v0 = np.take_along_axis(values, jm[..., None], -1)[..., 0]
+    v1 = np.take_along_axis(values, j[..., None], -1)[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(v1 != v0, (level[..., 0] - v0) / (v1 - v0), 1.0)
+    out = time[jm] + np.clip(frac, 0.0, 1.0) * (time[j] - time[jm])
+    out = np.where(j == 0, time[0], out)
+    return np.where(hit, out, np.nan)
+
+
+def empirical_optimal_stopping(time, test_error):
+    """Optimal early-stopping time and minimal test error read off recorded curves.
+
+    The minimum over the records; its time is refined by the vertex of the parabola
+    through the three records around it in ``(log t, log error)`` (kept between the two
+    neighbours), so the time is not limited to the spacing of a log grid. At the first or
+    last record the record's own time is returned.
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times (``time[0]`` may be 0).
+    test_error : array_like, shape (..., T)
+        Positive test-error curves.
+
+    Returns
+    -------
+    t_opt, e_min : ndarray, shape (...)
+    """
+    time = np.asarray(time, dtype=float)
+    err = np.asarray(test_error, dtype=float)
+    if time.ndim != 1 or err.shape[-1:] != time.shape:
+        raise ValueError(f"time must have shape (T,) and test_error (..., T); got {time.shape}, {err.shape}")
+    shape = err.shape[:-1]
+    err = err.reshape(-1, time.size)
+    i = np.argmin(err, axis=-1)
+    rows = np.arange(err.shape[0])
+    e_min = err[rows, i]
+    t_opt = time[i].astype(float)
+    inner = (i > 0) & (i < time.size - 1)
+    inner[inner] &= time[i[inner] - 1] > 0
+    if np.any(inner):
+        r, ii = rows[inner], i[inner]
+        x = np.log(np.stack([time[ii - 1], time[ii], time[ii + 1]], -1))
+        y = np.log(np.stack([err[r, ii - 1], err[r, ii], err[r, ii + 1]], -1))
+        # vertex of the parabola through the three points
+        d1 = (y[:, 1] - y[:, 0]) / (x[:, 1] - x[:, 0])
+        d2 = (y[:, 2] - y[:, 1]) / (x[:, 2] - x[:, 1])
+        curv = (d2 - d1) / (x[:, 2] - x[:, 0])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vertex = 0.5 * (x[:, 0] + x[:, 1]) - d1 / (2 * curv)
+        vertex = np.where(curv > 0, np.clip(vertex, x[:, 0], x[:, 2]), x[:, 1])
+        t_opt[inner] = np.exp(vertex)
+    t_opt, e_min = t_opt.reshape(shape), e_min.reshape(shape)
+    return t_opt, e_min
+
+
+# ----------------------------------------------------------------------------------------
+# the teachers of the single-task experiments
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SnrSweep:
+    """Teachers and training data of a sweep over teacher ranks, SNRs and runs.
+
+    ``teacher`` holds ``B = len(ranks) * len(svms) * runs`` teachers, rank-major, then
+    SNR multiplier, then run; every teacher has ``max(ranks)`` columns, those beyond its
+    rank with singular value 0. ``rank[b]`` and ``svm[b]`` label network ``b``.
+    """
+
+    teacher: LowRankTeacher
+    sigma31: torch.Tensor
+    rank: np.ndarray
+    svm: np.ndarray
+
+    def sbar(self, rank, svm):
+        """The teacher singular values ``svm * (rank, rank - 1, ..., 1)`` of a condition."""
+        return float(svm) * np.arange(int(rank), 0, -1, dtype=float)
+
+    def select(self, rank, svm):
+        """Boolean mask of the networks of one condition."""
+        return (self.rank == rank) & np.isclose(self.svm, svm)
+
+
+def snr_sweep(svms, ranks, runs, n1, n3, *, generator=None, dtype=torch.float64, device="cpu"):
+    """Random teachers and noisy training sets of Figs. 3, 4, 9 and 14.
+
+    A teacher of rank ``r`` with SNR multiplier ``svm`` has singular values
+    ``svm * (r, r - 1, ..., 1)`` (the authors' scripts) and Haar-random singular vectors;
+    its training covariance is ``Sigma31 = Wbar + Z`` with ``Z_ij ~ N(0, 1/N1)``
+    (:func:`gendyn.teachers.noisy_training_covariance`, ``sigma_z = 1``). Each run draws
+    its own teacher and noise.
+
+    Returns
+    -------
+    SnrSweep
+    """
+    svms, ranks = [float(s) for s in svms], [_check_int(r, "every teacher rank", 1) for r in ranks]
+    runs = _check_int(runs, "runs", 1)
+    width = max(ranks)
+    if width > n3:
+        raise ValueError(f"teacher ranks must be <= N3 = {n3}; got {ranks}")
+    labels = [(r, s) for r in ranks for s in svms for _ in range(runs)]
+    sv = torch.zeros(len(labels), width, dtype=dtype, device=device)
+    for b, (r, s) in enumerate(labels):
+        sv[b, :r] = torch.as_tensor(s * np.arange(r, 0, -1, dtype=float), dtype=dtype)
+    teacher = low_rank_teacher(sv, n1, n3, generator=generator)
+    sigma31 = noisy_training_covariance(teacher, generator=generator)
+    return SnrSweep(teacher, sigma31, np.array([r for r, _ in labels]), np.array([s for _, s in labels]))

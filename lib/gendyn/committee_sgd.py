@@ -1,0 +1,694 @@
+"""Online SGD of two-layer teacher-student networks: the simulations of Goldt et al. (2019).
+
+Goldt, Advani, Saxe, Krzakala & Zdeborová, "Dynamics of stochastic gradient descent for
+two-layer neural networks in the teacher-student setup" (NeurIPS 2019; JSTAT 2020).
+The theory (ODEs (9), asymptotic errors (10)-(15)) is :mod:`gendyn.committee`; this module
+runs the networks themselves.
+
+Model and updates (eqs. 1-3)
+----------------------------
+Teacher ``y = sum_m v*_m g(rho_m) + sigma zeta``, student ``phi = sum_k v_k g(lambda_k)``,
+fields ``rho = w* x / sqrt(N)``, ``lambda = w x / sqrt(N)``, inputs ``x ~ N(0, I_N)``.
+With ``Delta = phi - y`` one SGD step on a mini-batch of ``b`` samples is (the authors'
+``nn2pp`` code, whose weight decay :mod:`gendyn.committee` also follows)::
+
+    w_k <- (1 - kappa/N) w_k - eta   / sqrt(N) * (1/b) sum_mu v_k g'(lambda_k^mu) Delta^mu x^mu
+    v_k <- (1 - kappa/N) v_k - eta_v / N       * (1/b) sum_mu g(lambda_k^mu) Delta^mu
+
+(the second line only when the second layer is trained; all gradients are taken at the
+weights before the step). Time is ``alpha = steps / N`` whatever the batch size, as in the
+authors' code. Online learning draws fresh samples every step; with ``train_set_size = P``
+the samples come from one fixed training set of ``P`` noisy examples, visited in
+reshuffled passes (mini-batches are consecutive slices of a fresh permutation each pass).
+
+Order parameters ``Q = w w^T / N``, ``R = w w*^T / N``, ``T = w* w*^T / N`` and ``v`` are
+recorded at the steps ``round(alpha N)`` of a time grid (usually :func:`log_times`), and
+``eps_g`` is eq. (4) evaluated on them (:func:`gendyn.committee.generalisation_error`,
+the exact population error, no test set). The initial order parameters of every run are
+kept, so :meth:`SGDResult.ode` integrates eqs. (9) from exactly the state the simulation
+started from.
+
+Two engines
+-----------
+``"weights"`` (default): the networks' weights, ``K x N`` numbers per student. Inputs are
+drawn in blocks (``torch.randn``, float32: the Gaussian generator is the cost floor, ``N``
+normals per step); the teacher fields of a block are one matrix product; only the
+student's sequential update runs step by step, in a compiled (numba) loop. Supports every
+option (mini-batches, finite training sets, weight decay, both layers).
+
+``"order-parameters"``: the exact Markov chain of the order parameters of online SGD
+(batch size 1). The law of the next step depends on the weights only through their Gram
+matrix ``G = [[Q, R], [R^T, T]]``: with ``G = L L^T`` (Cholesky), the fields are
+``(lambda, rho) = L z`` with ``z ~ N(0, I_{K+M})``, and ``|x|^2 = |z|^2 + chi2_{N-K-M}``
+independently (the part of ``x`` orthogonal to the weights). The update ``w' = a w + c x^T``
+(``a = 1 - kappa/N``, ``c_k = -eta/sqrt(N) v_k g'(lambda_k) Delta``) then gives exactly::
+
+    R' = a R + c rho^T / sqrt(N)
+    Q' = a^2 Q + a (lambda c^T + c lambda^T) / sqrt(N) + c c^T |x|^2 / N
+
+so the sequence ``(Q, R, v)`` has the same law, step by step, as that of the full SGD at
+this ``N`` (including every finite-``N`` fluctuation), at a cost independent of ``N``.
+The fields are those of inputs in exact arithmetic; the ``"weights"`` engine's inputs are
+float32-rounded Gaussians. Used for the long runs of the chapters; the tests and the
+chapters check it against the ``"weights"`` engine.
+
+Initial weights
+---------------
+:func:`initial_weights`. Student first layer i.i.d. ``N(0, init_var)``: ``init_var = 1``
+for erf networks (the paper), ``1/N`` for ReLU and linear networks. The paper's text says
+"variance ``1/sqrt(N)``" for the latter; we follow the facts sheet and the help text of
+the authors' code (standard deviation ``1/sqrt(N)``, i.e. variance ``1/N``). Either way
+``Q_kk << 1``: "small initial weights". Teacher rows i.i.d. ``N(0, 1)`` (``"gaussian"``,
+the authors' choice, ``T = I + O(N^{-1/2})``) or rescaled Gram-Schmidt rows with
+``T = I`` exactly (``"orthonormal"``: the ``N -> inf`` value the asymptotic formulas
+assume).
+
+Public API
+----------
+ENGINES, TEACHERS     allowed values of ``engine`` and ``teacher``
+initial_weights       draw teacher and student weights for a batch of runs
+InitialWeights        those weights, with their order parameters
+log_times             a log-spaced grid of times alpha
+simulate              run SGD for a batch of independent runs; returns an SGDResult
+SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
+order_parameters      Q, R, T from weights
+"""
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.special
+import torch
+from numba import njit
+
+from . import committee as cm
+from .progress import track
+
+__all__ = [
+    "ENGINES",
+    "TEACHERS",
+    "InitialWeights",
+    "SGDResult",
+    "initial_weights",
+    "log_times",
+    "order_parameters",
+    "simulate",
+]
+
+ENGINES = ("weights", "order-parameters")
+TEACHERS = ("gaussian", "orthonormal")
+_ACT_CODE = {"erf": 0, "relu": 1, "linear": 2}
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def _check_int(x, name, minimum):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {x!r}")
+    return int(x)
+
+
+def _check_real(x, name, *, positive=False):
+    try:
+        xf = float(x)
+    except (TypeError, ValueError):
+        xf = math.nan
+    if isinstance(x, (bool, np.bool_)) or not math.isfinite(xf) or xf < 0 or (positive and xf == 0):
+        allowed = "a finite number > 0" if positive else "a finite number >= 0"
+        raise ValueError(f"{name} must be {allowed}; got {x!r}")
+    return xf
+
+
+def _check_choice(x, name, allowed):
+    if x not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}; got {x!r}")
+    return x
+
+
+def _check_activation(activation):
+    return _check_choice(activation, "activation", cm.ACTIVATIONS)
+
+
+# ------------------------------------------------------------------- initial weights
+
+
+@dataclass
+class InitialWeights:
+    """Teacher and student weights of ``runs`` independent networks.
+
+    Attributes
+    ----------
+    w : ndarray (runs, K, N)
+        Student first-layer weights.
+    w_star : ndarray (runs, M, N)
+        Teacher first-layer weights.
+    v : ndarray (runs, K)
+        Student second-layer weights.
+    v_star : ndarray (runs, M)
+        Teacher second-layer weights.
+    activation : str
+        The activation the weights were drawn for (sets the default ``init_var``).
+    """
+
+    w: np.ndarray
+    w_star: np.ndarray
+    v: np.ndarray
+    v_star: np.ndarray
+    activation: str
+
+    @property
+    def runs(self):
+        return self.w.shape[0]
+
+    @property
+    def shape(self):
+        """``(N, K, M)``."""
+        return self.w.shape[2], self.w.shape[1], self.w_star.shape[1]
+
+    def order_parameters(self):
+        """``(Q, R, T)`` of every run, shapes (runs, K, K), (runs, K, M), (runs, M, M)."""
+        return order_parameters(self.w, self.w_star)
+
+
+def order_parameters(w, w_star):
+    """``Q = w w^T / N``, ``R = w w*^T / N``, ``T = w* w*^T / N`` (eq. 5), batched.
+
+    Parameters
+    ----------
+    w : array_like (..., K, N)
+    w_star : array_like (..., M, N)
+
+    Returns
+    -------
+    Q, R, T : ndarray, shapes (..., K, K), (..., K, M), (..., M, M)
+    """
+    w = np.asarray(w, dtype=float)
+    w_star = np.asarray(w_star, dtype=float)
+    if w.ndim < 2 or w_star.ndim < 2 or w.shape[-1] != w_star.shape[-1]:
+        raise ValueError(f"w (..., K, N) and w_star (..., M, N) need the same N; got {w.shape}, {w_star.shape}")
+    n = w.shape[-1]
+    wt = np.swapaxes(w, -1, -2)
+    return w @ wt / n, w @ np.swapaxes(w_star, -1, -2) / n, w_star @ np.swapaxes(w_star, -1, -2) / n
+
+
+def _default_init_var(activation, N):
+    return 1.0 if activation == "erf" else 1.0 / N
+
+
+def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None, teacher="gaussian",
+                    v=1.0, v_star=1.0, v_var=1.0):
+    """Draw teacher and student weights for ``runs`` independent networks.
+
+    Parameters
+    ----------
+    N, K, M : int
+        Input dimension, student and teacher hidden units (``N > K + M``).
+    activation : {"erf", "relu", "linear"}
+        Sets the default student initialisation.
+    runs : int
+        Number of independent networks (teacher and student drawn anew for each).
+    seed : int
+        Seed; run ``r`` uses its own stream (``numpy.random.SeedSequence(seed).spawn``),
+        so its weights do not depend on ``runs``.
+    init_var : float, optional
+        Variance of the student's first-layer weights; default 1 for erf, ``1/N`` for
+        ReLU and linear networks (module docstring).
+    teacher : {"gaussian", "orthonormal"}
+        I.i.d. ``N(0, 1)`` teacher rows, or rows with ``T = I`` exactly.
+    v : float or "normal"
+        Student second-layer weights: all equal to ``v``, or i.i.d. ``N(0, v_var)``
+        ("normal"; ``v_var = 1`` is the authors' initialisation when both layers are trained).
+    v_star : float
+        Teacher second-layer weight (all equal, as in every figure of the paper).
+    v_var : float
+        Variance of the student's second-layer weights when ``v="normal"``.
+
+    Returns
+    -------
+    InitialWeights
+    """
+    act = _check_activation(activation)
+    N = _check_int(N, "N", 2)
+    K = _check_int(K, "K", 1)
+    M = _check_int(M, "M", 1)
+    if N <= K + M:
+        raise ValueError(f"need N > K + M; got N={N}, K={K}, M={M}")
+    runs = _check_int(runs, "runs", 1)
+    seed = _check_int(seed, "seed", 0)
+    _check_choice(teacher, "teacher", TEACHERS)
+    init_var = _default_init_var(act, N) if init_var is None else _check_real(init_var, "init_var", positive=True)
+    if not (isinstance(v, str) and v == "normal"):
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"v must be a real number or 'normal'; got {v!r}") from None
+        if not math.isfinite(v):
+            raise ValueError(f"v must be a finite number or 'normal'; got {v!r}")
+    v_var = _check_real(v_var, "v_var", positive=True)
+    v_star = float(v_star)
+    if not math.isfinite(v_star) or v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    w = np.empty((runs, K, N))
+    ws = np.empty((runs, M, N))
+    vv = np.empty((runs, K))
+    for r, child in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+        rng = np.random.default_rng(child)
+        ws[r] = rng.standard_normal((M, N))
+        if teacher == "orthonormal":
+            q, _ = np.linalg.qr(ws[r].T)
+            ws[r] = q.T * math.sqrt(N)
+        w[r] = rng.standard_normal((K, N)) * math.sqrt(init_var)
+        vv[r] = rng.standard_normal(K) * math.sqrt(v_var) if isinstance(v, str) else v
+    return InitialWeights(w, ws, vv, np.full((runs, M), v_star), act)
+
+
+def log_times(alpha_max, n_points=60, alpha_min=0.01, N=None):
+    """Log-spaced times ``alpha`` from ``alpha_min`` to ``alpha_max``, with ``alpha = 0`` first.
+
+    With ``N`` given, the times are rounded to whole steps (``alpha = steps / N``) and
+    duplicates removed, so they are exactly the times a simulation records.
+    """
+    alpha_max = _check_real(alpha_max, "alpha_max", positive=True)
+    alpha_min = _check_real(alpha_min, "alpha_min", positive=True)
+    n_points = _check_int(n_points, "n_points", 2)
+    if alpha_min >= alpha_max:
+        raise ValueError(f"alpha_min must be < alpha_max; got {alpha_min} >= {alpha_max}")
+    t = np.concatenate([[0.0], np.logspace(math.log10(alpha_min), math.log10(alpha_max), n_points)])
+    if N is not None:
+        N = _check_int(N, "N", 1)
+        t = np.unique(np.round(t * N)) / N
+    return t
+
+
+# --------------------------------------------------------------------- compiled kernels
+
+
+@njit(cache=True, inline="always")
+def _g(x, act):
+    if act == 0:
+        return math.erf(x * _INV_SQRT2)
+    if act == 1:
+        return x if x > 0.0 else 0.0
+    return x
+
+
+@njit(cache=True, inline="always")
+def _dg(x, act):
+    if act == 0:
+        return _SQRT_2_OVER_PI * math.exp(-0.5 * x * x)
+    if act == 1:
+        return 1.0 if x > 0.0 else 0.0
+    return 1.0
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _teacher_labels(X, w_star, v_star, act, inv_sqrt_n, noise, y):
+    """``y = sum_m v*_m g(w*_m x / sqrt(N)) + noise`` for every row ``x`` of ``X`` (float32)."""
+    M, N = w_star.shape
+    for row in range(X.shape[0]):
+        out = 0.0
+        for m in range(M):
+            acc = 0.0
+            for n in range(N):
+                acc += w_star[m, n] * X[row, n]
+            out += v_star[m] * _g(acc * inv_sqrt_n, act)
+        y[row] = out + noise[row]
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _weights_block(w, v, X, y, act, lr_w, lr_v, decay, train2, bs, inv_sqrt_n, lam, coef, gv):
+    """``len(X) // bs`` SGD steps on the samples ``X`` (rows, float32) with labels ``y``, in place.
+
+    ``lr_w = eta / sqrt(N) / bs``, ``lr_v = eta_v / N / bs``, ``decay = 1 - kappa / N``.
+    Scratch: ``lam`` (K,), ``coef`` (bs, K), ``gv`` (K,). Every gradient of a step is
+    taken at the weights before the step. (``fastmath`` only lets the compiler reorder the
+    sums of the dot products; the order is fixed at compile time, so runs are identical.)
+    """
+    K, N = w.shape
+    steps = X.shape[0] // bs
+    for s in range(steps):
+        for k in range(K):
+            gv[k] = 0.0
+        for j in range(bs):
+            row = s * bs + j
+            out = 0.0
+            for k in range(K):
+                acc = 0.0
+                for n in range(N):
+                    acc += w[k, n] * X[row, n]
+                lam[k] = acc * inv_sqrt_n
+                out += v[k] * _g(lam[k], act)
+            delta = out - y[row]
+            for k in range(K):
+                coef[j, k] = lr_w * v[k] * _dg(lam[k], act) * delta
+                if train2:
+                    gv[k] += _g(lam[k], act) * delta
+        if decay != 1.0:
+            for k in range(K):
+                for n in range(N):
+                    w[k, n] *= decay
+        for j in range(bs):
+            row = s * bs + j
+            for k in range(K):
+                ck = coef[j, k]
+                for n in range(N):
+                    w[k, n] -= ck * X[row, n]
+        if train2:
+            for k in range(K):
+                v[k] = decay * v[k] - lr_v * gv[k]
+
+
+@njit(cache=True)
+def _op_update(Q, R, v, v_star, f, xnorm, zeta, act, lr, lr2, sigma, decay, train2, N, c, gl):
+    """One SGD step written on the order parameters, in place (module docstring).
+
+    ``f = (lambda, rho)`` are the fields of the input, ``xnorm = |x|^2`` its squared norm,
+    ``zeta`` the label noise (``y = teacher + sigma zeta``). Scratch: ``c``, ``gl`` (K,).
+    """
+    K = Q.shape[0]
+    M = R.shape[1]
+    sqrt_n = math.sqrt(N)
+    out = 0.0
+    for k in range(K):
+        gl[k] = _g(f[k], act)
+        out += v[k] * gl[k]
+    for m in range(M):
+        out -= v_star[m] * _g(f[K + m], act)
+    delta = out - sigma * zeta
+    for k in range(K):
+        c[k] = -lr / sqrt_n * v[k] * _dg(f[k], act) * delta
+    for k in range(K):
+        for m in range(M):
+            R[k, m] = decay * R[k, m] + c[k] * f[K + m] / sqrt_n
+    for k in range(K):
+        for l in range(k, K):
+            val = decay * decay * Q[k, l] + decay * (f[k] * c[l] + c[k] * f[l]) / sqrt_n + c[k] * c[l] * xnorm / N
+            Q[k, l] = val
+            Q[l, k] = val
+    if train2:
+        for k in range(K):
+            v[k] = decay * v[k] - lr2 / N * gl[k] * delta
+
+
+@njit(cache=True)
+def _order_parameter_run(Q, R, T, v, v_star, act, lr, lr2, sigma, wd, train2, N, record_steps, seed,
+                         outQ, outR, outv):
+    """The exact order-parameter chain of online SGD (module docstring), recording at ``record_steps``.
+
+    Each step: Cholesky factor ``L`` of the Gram matrix ``G = [[Q, R], [R^T, T]]``, fields
+    ``f = L z`` and ``|x|^2 = |z|^2 + chi2(N - K - M)``, then :func:`_op_update`.
+    """
+    np.random.seed(seed)
+    K = Q.shape[0]
+    M = T.shape[0]
+    d = K + M
+    G = np.empty((d, d))
+    L = np.zeros((d, d))
+    z = np.empty(d)
+    f = np.empty(d)
+    c = np.empty(K)
+    gl = np.empty(K)
+    decay = 1.0 - wd / N
+    dof = N - d
+    for m in range(M):
+        for n in range(M):
+            G[K + m, K + n] = T[m, n]
+    step = 0
+    for i in range(record_steps.shape[0]):
+        target = record_steps[i]
+        while step < target:
+            for k in range(K):
+                for l in range(K):
+                    G[k, l] = Q[k, l]
+                for m in range(M):
+                    G[k, K + m] = R[k, m]
+                    G[K + m, k] = R[k, m]
+            for p in range(d):
+                s = G[p, p]
+                for q in range(p):
+                    s -= L[p, q] * L[p, q]
+                piv = math.sqrt(s) if s > 0.0 else 0.0
+                L[p, p] = piv
+                for r in range(p + 1, d):
+                    s = G[r, p]
+                    for q in range(p):
+                        s -= L[r, q] * L[p, q]
+                    L[r, p] = s / piv if piv > 0.0 else 0.0
+            znorm = 0.0
+            for p in range(d):
+                z[p] = np.random.standard_normal()
+                znorm += z[p] * z[p]
+            for p in range(d):
+                s = 0.0
+                for q in range(p + 1):
+                    s += L[p, q] * z[q]
+                f[p] = s
+            xnorm = znorm + np.random.chisquare(dof)
+            _op_update(Q, R, v, v_star, f, xnorm, np.random.standard_normal(), act, lr, lr2, sigma, decay,
+                       train2, N, c, gl)
+            step += 1
+        outQ[i] = Q
+        outR[i] = R
+        outv[i] = v
+
+
+# ------------------------------------------------------------------------- simulation
+
+
+@dataclass
+class SGDResult:
+    """Recorded trajectories of ``runs`` independent SGD runs.
+
+    Attributes
+    ----------
+    alpha : ndarray (n_times,)
+        Recorded times, ``steps / N`` exactly.
+    eg : ndarray (runs, n_times)
+        Generalisation error eq. (4) from the order parameters.
+    Q, R, v : ndarray
+        Order parameters, shapes (runs, n_times, K, K), (runs, n_times, K, M), (runs, n_times, K).
+    T, v_star : ndarray
+        Teacher order parameters, (runs, M, M) and (runs, M).
+    Q0, R0, v0 : ndarray
+        Initial order parameters of each run (equal to ``Q[:, 0]`` etc. when ``alpha[0] = 0``).
+    train_error : ndarray (runs, n_times) or None
+        With a finite training set: ``1/(2P) sum_mu (phi(x^mu) - y^mu)^2`` on its noisy labels.
+    N : int
+    activation, engine : str
+    settings : dict
+        ``lr, sigma, lr2, train_second_layer, weight_decay, batch_size, train_set_size``.
+    steps : int
+        SGD steps per run.
+    seconds : float
+        Wall time of the simulation.
+    """
+
+    alpha: np.ndarray
+    eg: np.ndarray
+    Q: np.ndarray
+    R: np.ndarray
+    v: np.ndarray
+    T: np.ndarray
+    v_star: np.ndarray
+    Q0: np.ndarray
+    R0: np.ndarray
+    v0: np.ndarray
+    train_error: np.ndarray
+    N: int
+    activation: str
+    engine: str
+    settings: dict = field(default_factory=dict)
+    steps: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps_per_second(self):
+        """SGD steps per second, summed over the runs."""
+        return self.steps * self.eg.shape[0] / self.seconds if self.seconds > 0 else math.inf
+
+    def initial_state(self, run=0):
+        """``(Q, R, T, v, v_star)`` at ``alpha = 0`` of one run: the ODEs' initial condition."""
+        return self.Q0[run], self.R0[run], self.T[run], self.v0[run], self.v_star[run]
+
+    def ode(self, run=0, times=None, **kwargs):
+        """Integrate eqs. (9) from this run's initial state with the run's settings.
+
+        ``times`` defaults to :attr:`alpha`; other keywords go to
+        :func:`gendyn.committee.integrate_odes` (``rtol``, ``atol``, ``method``).
+        """
+        s = self.settings
+        return cm.integrate_odes(*self.initial_state(run), self.activation, s["lr"], s["sigma"],
+                                 self.alpha if times is None else times, lr2=s["lr2"],
+                                 train_second_layer=s["train_second_layer"],
+                                 weight_decay=s["weight_decay"], **kwargs)
+
+
+def _record_steps(times, N):
+    times = np.asarray(times, dtype=float)
+    if times.ndim != 1 or times.size == 0:
+        raise ValueError(f"times must be a non-empty 1-D array of alphas; got shape {times.shape}")
+    if not np.all(np.isfinite(times)) or np.any(times < 0) or np.any(np.diff(times) < 0):
+        raise ValueError("times must be finite, >= 0 and non-decreasing")
+    steps = np.unique(np.round(times * N).astype(np.int64))
+    return steps
+
+
+def _torch_generator(child):
+    return torch.Generator().manual_seed(int(child.generate_state(1, dtype=np.uint64)[0] >> 1))
+
+
+def _student_outputs(X, w, v, act, inv_sqrt_n):
+    lam = (X.astype(np.float64) @ w.T) * inv_sqrt_n
+    if act == "erf":
+        gl = scipy.special.erf(lam * _INV_SQRT2)
+    elif act == "relu":
+        gl = np.maximum(lam, 0.0)
+    else:
+        gl = lam
+    return gl @ v
+
+
+def _run_weights(init, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, child, block):
+    N, K, M = init.shape
+    w = init.w[r].copy()
+    v = init.v[r].copy()
+    ws, vs = init.w_star[r], init.v_star[r]
+    gen = _torch_generator(child)
+    inv_sqrt_n = 1.0 / math.sqrt(N)
+    code = _ACT_CODE[act]
+    lam, coef, gv = np.empty(K), np.empty((bs, K)), np.empty(K)
+    n_rec = len(steps_rec)
+    Qs, Rs, vs_out = np.empty((n_rec, K, K)), np.empty((n_rec, K, M)), np.empty((n_rec, K))
+    train_err = np.full(n_rec, np.nan)
+    if P is not None:
+        X_train = torch.randn((P, N), generator=gen, dtype=torch.float32).numpy()
+        y_train = np.empty(P)
+        _teacher_labels(X_train, ws, vs, code, inv_sqrt_n,
+                        sigma * torch.randn(P, generator=gen, dtype=torch.float64).numpy(), y_train)
+        order_rng = np.random.default_rng(child.spawn(1)[0])
+        per_pass = P // bs
+        perm, pos = order_rng.permutation(P), 0
+    step = 0
+    for i, target in enumerate(steps_rec):
+        while step < target:
+            n_steps = int(min(block, target - step))
+            if P is None:
+                X = torch.randn((n_steps * bs, N), generator=gen, dtype=torch.float32).numpy()
+                noise = sigma * torch.randn(n_steps * bs, generator=gen, dtype=torch.float64).numpy()
+                y = np.empty(n_steps * bs)
+                _teacher_labels(X, ws, vs, code, inv_sqrt_n, noise, y)
+            else:
+                idx = np.empty(n_steps * bs, dtype=np.int64)
+                for s in range(n_steps):
+                    if pos == per_pass:
+                        perm, pos = order_rng.permutation(P), 0
+                    idx[s * bs:(s + 1) * bs] = perm[pos * bs:(pos + 1) * bs]
+                    pos += 1
+                X, y = X_train[idx], y_train[idx]
+            _weights_block(w, v, X, y, code, lr / math.sqrt(N) / bs, lr2 / N / bs, 1.0 - wd / N, train2, bs,
+                           inv_sqrt_n, lam, coef, gv)
+            step += n_steps
+        Qs[i], Rs[i], _ = order_parameters(w, ws)
+        vs_out[i] = v
+        if P is not None:
+            train_err[i] = 0.5 * np.mean((_student_outputs(X_train, w, v, act, inv_sqrt_n) - y_train) ** 2)
+    return Qs, Rs, vs_out, train_err
+
+
+def _run_order_parameters(init, r, act, lr, lr2, sigma, wd, train2, steps_rec, child):
+    N, K, M = init.shape
+    Q, R, T = order_parameters(init.w[r], init.w_star[r])
+    Q, R = Q.copy(), R.copy()
+    v = init.v[r].copy()
+    n_rec = len(steps_rec)
+    outQ, outR, outv = np.empty((n_rec, K, K)), np.empty((n_rec, K, M)), np.empty((n_rec, K))
+    seed = int(child.generate_state(1, dtype=np.uint32)[0])
+    _order_parameter_run(Q, R, T, v, init.v_star[r].copy(), _ACT_CODE[act], lr, lr2, sigma, wd, train2, N,
+                         steps_rec, seed, outQ, outR, outv)
+    return outQ, outR, outv, np.full(n_rec, np.nan)
+
+
+def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, weight_decay=0.0, batch_size=1,
+             train_set_size=None, engine="weights", seed=0, block=2048, progress=None):
+    """Train the students of ``initial`` by SGD (eqs. 2-3) and record their order parameters.
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        Teacher and student weights of the runs (:func:`initial_weights`); not modified.
+        Its ``activation`` is that of teacher and student.
+    lr : float
+        First-layer learning rate ``eta`` (step ``eta / sqrt(N)``), > 0.
+    sigma : float
+        Standard deviation of the teacher's output noise, >= 0.
+    times : array_like
+        Non-decreasing times ``alpha >= 0`` to record at (rounded to whole steps
+        ``round(alpha N)``; see :func:`log_times`). The run lasts until the last one.
+    lr2 : float, optional
+        Second-layer rate ``eta_v`` (step ``eta_v / N``); default ``lr``.
+    train_second_layer : bool
+        Train ``v`` too; otherwise a soft committee machine (``v`` fixed).
+    weight_decay : float
+        ``kappa >= 0``: every step shrinks the trained weights by ``1 - kappa / N``.
+    batch_size : int
+        Samples per step (gradient averaged over them); time is still ``steps / N``.
+    train_set_size : int, optional
+        Number ``P`` of training examples of a fixed training set visited in reshuffled
+        passes (``P >= batch_size``); default: online learning (fresh samples).
+    engine : {"weights", "order-parameters"}
+        See the module docstring; "order-parameters" needs online learning with
+        ``batch_size = 1``.
+    seed : int
+        Seed of the inputs and noise; run ``r`` has its own stream, independent of the
+        number of runs. Results are identical run to run (CPU) for identical arguments.
+    block : int
+        Steps whose inputs are drawn at once ("weights" engine; memory ``block * N * 4``
+        bytes). Changing it changes the random stream.
+    progress : str, optional
+        Show a terminal progress bar over the runs with this label.
+
+    Returns
+    -------
+    SGDResult
+    """
+    if not isinstance(initial, InitialWeights):
+        raise ValueError(f"initial must be an InitialWeights (from initial_weights); got {type(initial).__name__}")
+    act = initial.activation
+    lr = _check_real(lr, "lr", positive=True)
+    sigma = _check_real(sigma, "sigma")
+    lr2 = lr if lr2 is None else _check_real(lr2, "lr2")
+    wd = _check_real(weight_decay, "weight_decay")
+    bs = _check_int(batch_size, "batch_size", 1)
+    seed = _check_int(seed, "seed", 0)
+    block = _check_int(block, "block", 1)
+    engine = _check_choice(engine, "engine", ENGINES)
+    train2 = bool(train_second_layer)
+    N, K, M = initial.shape
+    P = None if train_set_size is None else _check_int(train_set_size, "train_set_size", bs)
+    if engine == "order-parameters" and (bs != 1 or P is not None):
+        raise ValueError("engine 'order-parameters' simulates online SGD with batch_size=1 only; got "
+                         f"batch_size={bs}, train_set_size={P} (allowed: batch_size=1, train_set_size=None)")
+    steps_rec = _record_steps(times, N)
+    runs = initial.runs
+    children = np.random.SeedSequence(seed).spawn(runs)
+    out = []
+    start = time.perf_counter()
+    for r in track(range(runs), desc=progress, total=runs) if progress else range(runs):
+        if engine == "weights":
+            out.append(_run_weights(initial, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, children[r], block))
+        else:
+            out.append(_run_order_parameters(initial, r, act, lr, lr2, sigma, wd, train2, steps_rec, children[r]))
+    seconds = time.perf_counter() - start
+    Qs, Rs, vs, te = (np.stack(x) for x in zip(*out))
+    Q0, R0, T = initial.order_parameters()
+    eg = cm.generalisation_error(Qs, Rs, T[:, None], vs, initial.v_star[:, None], act)
+    settings = dict(lr=lr, sigma=sigma, lr2=lr2, train_second_layer=train2, weight_decay=wd, batch_size=bs,
+                    train_set_size=P)
+    return SGDResult(steps_rec / N, np.asarray(eg), Qs, Rs, vs, T, initial.v_star.copy(), Q0, R0,
+                     initial.v.copy(), te if P is not None else None, N, act, engine, settings,
+                     int(steps_rec[-1]), seconds)

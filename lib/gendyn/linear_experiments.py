@@ -1,0 +1,603 @@
+"""Batched torch experiments for the Advani-Saxe linear student and its random-feature cousin.
+
+Advani, Saxe & Sompolinsky (2020), as presented in the MIT 18.338 lecture slides
+(``advani-saxe-2017-lecture-slides.md``, eqs. (1)-(12)); the theory is
+:mod:`gendyn.linear_student`. This module only *simulates*: it draws data, teachers, label
+noise and initial weights, trains the students, and measures their errors. Every function
+runs a whole sweep (loads x datasets x teacher draws x label/initialisation conditions) as
+one tensor program on any torch device; results are identical run to run on the CPU for
+the same arguments and seed.
+
+Linear student (slides' normalisation, errors in units of ``sigma_w^2 = 1``)
+-----------------------------------------------------------------------------
+* Data ``X`` (``N x P``) with entries ``N(0, 1/N)``, ``P = round(alpha N)``.
+* Teacher ``y = wbar X + eps``, student ``yhat = w X``; ``wbar ~ N(0, teacher_var)``,
+  ``w(0) ~ N(0, init_var)``, ``eps ~ N(0, noise_var)`` per example. With the defaults of
+  :func:`simulate_linear_student` ``teacher_var = 1``, ``init_var = INR`` and
+  ``noise_var = 1/SNR``; ``teacher_var = 0`` gives pure-noise ("random") labels.
+* Training: gradient flow ``tau dw/dt = (y - w X) X^T`` (:func:`linear_student_flow`, exact
+  through the eigendecomposition of ``Sigma = X X^T``) or full-batch gradient descent
+  ``w <- w + lr (y - w X) X^T`` (:func:`linear_student_gd`), whose step ``k`` is time
+  ``t = k lr`` in units of ``tau``.
+* Test error against a fresh input ``x ~ N(0, I/N)`` and fresh label noise, computed
+  exactly for the trained weights: ``E_g = |wbar - w|^2 / N + noise_var``. Training error
+  ``E_t = (1/P) sum_mu (y^mu - yhat^mu)^2``.
+
+Different loads ``alpha`` have different ``P``: the data of a batch are padded with zero
+columns (and zero noise) to a common ``P``; padding changes neither ``X X^T`` nor
+``X y^T``, so it is exact.
+
+Several (SNR, INR) conditions and several teacher draws per dataset share the data and
+its eigendecomposition (the dynamics are linear in ``wbar, w(0), eps``): the standard
+normal draws are made once and scaled per condition (common random numbers).
+
+Random-feature ReLU network (slides, eqs. (8)-(12))
+---------------------------------------------------
+``yhat(x) = sum_a w_a phi(W1_a . x) / sqrt(N_h)`` with ``phi = ReLU``, a fixed random first
+layer ``W1`` (``N_h x N_i``, entries ``N(0, 1)``, so ``W1_a . x ~ N(0, 1)``) and a trained
+second layer ``w`` started at zero: a linear student of the hidden features
+``X_h^{a mu} = phi(W1_a . x^mu) / sqrt(N_h)``. The labels come from the same linear teacher
+of the inputs, ``y = wbar . x + eps`` with ``x ~ N(0, I/N_i)``.
+:func:`random_feature_relu` sweeps ``N_h`` (nested networks: the network of width
+``N_h`` uses the first ``N_h`` hidden units of one draw of ``W1``, so every width of a
+seed shares its first layer, its data and its labels) and trains by exact gradient flow;
+:func:`random_feature_gd` trains one width by gradient descent steps, with teacher labels
+and with random labels (the memorisation puzzle).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .progress import track
+
+__all__ = [
+    "LinearStudentBatch",
+    "draw_linear_student",
+    "linear_student_flow",
+    "linear_student_gd",
+    "gd_decay_factors",
+    "simulate_linear_student",
+    "sample_spectra",
+    "random_feature_relu",
+    "random_feature_gd",
+]
+
+_ACTIVE = 1e-9  # eigenvalues below this fraction of the largest are exact zeros (frozen modes)
+
+
+def _as_conditions(*values):
+    arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(v, dtype=float)) for v in values])
+    if arrays[0].ndim != 1:
+        raise ValueError("conditions (snr, inr or variances) must be scalars or 1-d arrays")
+    return arrays
+
+
+def _check_alphas_n(alphas, n):
+    alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
+    if alphas.ndim != 1 or not np.all((alphas > 0) & np.isfinite(alphas)):
+        raise ValueError(f"alphas must be a 1-d array of finite loads > 0; got {alphas.tolist()[:5]}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (the input dimension N) must be a positive integer; got {n!r}")
+    p = np.rint(alphas * n).astype(int)
+    if np.any(p < 1):
+        raise ValueError(f"every alpha * n must round to P >= 1; got P = {p.tolist()}")
+    return alphas, p
+
+
+def _check_count(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    return int(value)
+
+
+def _generator(seed, device):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    return torch.Generator(device=device).manual_seed(int(seed))
+
+
+# ----------------------------------------------------------------------------- linear student
+
+
+@dataclass(frozen=True)
+class LinearStudentBatch:
+    """Datasets, teachers, noise and initial weights of a batch of linear students.
+
+    Shapes: ``B`` datasets, ``K`` teacher draws per dataset, ``C`` conditions.
+
+    Attributes
+    ----------
+    X : (B, N, Pmax) data, entries ``N(0, 1/N)``; columns ``>= p[b]`` are zero.
+    p : (B,) number of examples of each dataset.
+    g_w, g_0 : (B, K, N) standard normals of the teacher and of the initial weights.
+    g_e : (B, K, Pmax) standard normals of the label noise (zero on padded columns).
+    teacher_var, init_var, noise_var : (C,) variances; condition ``c`` has
+        ``wbar = sqrt(teacher_var[c]) g_w``, ``w(0) = sqrt(init_var[c]) g_0``,
+        ``eps = sqrt(noise_var[c]) g_e``.
+    """
+
+    X: torch.Tensor
+    p: torch.Tensor
+    g_w: torch.Tensor
+    g_0: torch.Tensor
+    g_e: torch.Tensor
+    teacher_var: torch.Tensor
+    init_var: torch.Tensor
+    noise_var: torch.Tensor
+
+    @property
+    def n(self):
+        return self.X.shape[-2]
+
+    def weights(self):
+        """``wbar, w0`` of shape ``(B, C, K, N)`` and ``eps`` of shape ``(B, C, K, Pmax)``."""
+        tv, iv, nv = (v.sqrt()[None, :, None, None] for v in (self.teacher_var, self.init_var, self.noise_var))
+        return tv * self.g_w[:, None], iv * self.g_0[:, None], nv * self.g_e[:, None]
+
+
+def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init_var=0.0, noise_var=0.0,
+                        generator=None, device="cpu", dtype=torch.float64):
+    """Draw ``len(alphas) * repeats`` datasets (alpha-major) with their teachers, noise and inits.
+
+    Parameters
+    ----------
+    alphas : array_like
+        Loads ``alpha = P/N``; dataset ``b = i * repeats + r`` has ``P = round(alphas[i] N)``.
+    n : int
+        Input dimension ``N``.
+    repeats : int
+        Datasets per load.
+    teachers : int
+        Independent draws of ``(wbar, w(0), eps)`` per dataset (``K``).
+    teacher_var, init_var, noise_var : float or 1-d array_like
+        Variances of ``wbar``, ``w(0)`` and ``eps``, broadcast to ``C`` conditions.
+    generator : torch.Generator, optional
+        Source of randomness (on ``device``).
+    """
+    alphas, p = _check_alphas_n(alphas, n)
+    repeats = _check_count(repeats, "repeats")
+    teachers = _check_count(teachers, "teachers")
+    tv, iv, nv = _as_conditions(teacher_var, init_var, noise_var)
+    if np.any(tv < 0) or np.any(iv < 0) or np.any(nv < 0) or not np.all(np.isfinite(np.r_[tv, iv, nv])):
+        raise ValueError("teacher_var, init_var and noise_var must be finite and >= 0")
+    p_each = np.repeat(p, repeats)
+    b, pmax = len(p_each), int(p_each.max())
+    kw = dict(generator=generator, device=device, dtype=dtype)
+    p_t = torch.as_tensor(p_each, device=device)
+    mask = (torch.arange(pmax, device=device)[None, :] < p_t[:, None]).to(dtype)
+    X = torch.randn(b, n, pmax, **kw) * mask[:, None, :] / np.sqrt(n)
+    g_w = torch.randn(b, teachers, n, **kw)
+    g_0 = torch.randn(b, teachers, n, **kw)
+    g_e = torch.randn(b, teachers, pmax, **kw) * mask[:, None, :]
+    as_t = lambda v: torch.as_tensor(v, device=device, dtype=dtype)  # noqa: E731
+    return LinearStudentBatch(X, p_t, g_w, g_0, g_e, as_t(tv), as_t(iv), as_t(nv))
+
+
+def _mode_decomposition(batch):
+    """Eigendecomposition of ``Sigma = X X^T`` and the draws projected on its modes.
+
+    Returns ``lam (B, N)``, ``active (B, N)``, ``d (B, C, K, N)`` = ``zbar - z(0)``,
+    ``et (B, C, K, N)`` = ``epstilde`` (noise on the right singular vectors, zero on
+    frozen modes) and ``perp (B, C, K)`` = ``|eps|^2 - |epstilde|^2`` (noise outside the
+    span of the inputs, nonzero when ``P > N``).
+    """
+    X = batch.X
+    lam, V = torch.linalg.eigh(X @ X.mT)
+    lam = lam.clamp_min(0.0)
+    active = lam > _ACTIVE * lam.amax(-1, keepdim=True)
+    inv_sqrt = torch.where(active, lam.clamp_min(1e-300).rsqrt(), torch.zeros_like(lam))
+    a_w = batch.g_w @ V  # (B, K, N)
+    a_0 = batch.g_0 @ V
+    c_e = (batch.g_e @ X.mT) @ V * inv_sqrt[:, None, :]  # unit-variance noise projected, (B, K, N)
+    # noise outside the column space of X: none when X has full column rank (P <= N, almost
+    # surely), where the difference below would only be round-off
+    full_rank = active.sum(-1) >= batch.p
+    perp_unit = torch.where(full_rank[:, None], torch.zeros((), dtype=X.dtype, device=X.device), (batch.g_e**2).sum(-1) - (c_e**2).sum(-1))
+    tv, iv, nv = (v.sqrt()[None, :, None, None] for v in (batch.teacher_var, batch.init_var, batch.noise_var))
+    d = tv * a_w[:, None] - iv * a_0[:, None]
+    et = nv * c_e[:, None]
+    perp = batch.noise_var[None, :, None] * perp_unit.clamp_min(0.0)[:, None, :]
+    return lam, active, d, et, perp
+
+
+def _errors_from_factors(lam, active, d, et, perp, p, noise_var, f):
+    """Errors of the students whose mode ``i`` has decayed by the factor ``f_i`` (B, N, T).
+
+    ``zbar_i - z_i = d_i f_i - epstilde_i (1 - f_i) / sqrt(lam_i)`` on active modes (eq. (4)
+    with ``f = exp(-lam t/tau)``, or ``(1 - lr lam)^k`` for gradient descent), ``d_i`` on
+    frozen ones.
+    """
+    n = lam.shape[-1]
+    B, C, K, _ = d.shape
+    act = active.to(lam.dtype)
+    inv_sqrt = torch.where(active, lam.clamp_min(1e-300).rsqrt(), torch.zeros_like(lam))
+    flat = lambda x: x.reshape(B, C * K, n)  # noqa: E731
+    back = lambda x: x.reshape(B, C, K, -1)  # noqa: E731
+    fa = f * act[..., None]  # decay on active modes only
+    g = (1.0 - f) * act[..., None]
+    scale = back(flat(d**2) @ fa**2) / n
+    frozen = (d**2 * (1.0 - act)[:, None, None, :]).sum(-1) / n
+    overfit = back(flat(et**2 * inv_sqrt[:, None, None, :] ** 2) @ g**2) / n
+    cross = -2.0 * back(flat(d * et * inv_sqrt[:, None, None, :]) @ (fa * g)) / n
+    sq = torch.sqrt(lam)[:, None, None, :]
+    train = back(flat((sq * d + et) ** 2) @ fa**2)  # residual e_i (sqrt(lam_i) d_i + epstilde_i)
+    train = (train + perp[..., None]) / p[:, None, None, None].to(lam.dtype)
+    nv = noise_var[None, :, None, None]
+    test = scale + overfit + cross + frozen[..., None] + nv
+    return dict(test_error=test, train_error=train, scale=scale, overfit=overfit, cross=cross,
+                frozen=frozen[..., None].expand_as(scale))
+
+
+def linear_student_flow(batch, times, tau=1.0):
+    """Exact gradient flow of every student of ``batch``, measured at ``times``.
+
+    Parameters
+    ----------
+    batch : LinearStudentBatch
+    times : array_like
+        Times ``t >= 0`` (``np.inf``: converged), in the units of ``tau``.
+    tau : float
+        Time constant of the flow ``tau dw/dt = (y - wX) X^T``.
+
+    Returns
+    -------
+    dict of torch tensors
+        ``test_error``, ``train_error`` and the parts of the test error ``scale``
+        (``(1/N) sum_active (zbar_i - z_i(0))^2 e_i^2``, the not-yet-learned teacher and
+        initial weights), ``overfit`` (``(1/N) sum epstilde_i^2 (1 - e_i)^2 / lambda_i``,
+        the fitted noise), ``cross`` (their cross term, zero on average) and ``frozen``
+        (``(1/N) |(wbar - w(0))`` outside the span of the data``|^2``), each of shape
+        ``(B, C, K, T)``, with ``test = scale + overfit + cross + frozen + noise_var``; and
+        ``cov_eigvals`` ``(B, N)``, the spectrum of ``X X^T`` (frozen modes set to 0).
+    """
+    times = np.atleast_1d(np.asarray(times, dtype=float))
+    if times.ndim != 1 or np.any(~(times >= 0)):
+        raise ValueError("times must be a 1-d array of values >= 0 (np.inf allowed)")
+    if not (tau > 0 and np.isfinite(tau)):
+        raise ValueError(f"tau must be finite and > 0; got {tau!r}")
+    lam, active, d, et, perp = _mode_decomposition(batch)
+    t = torch.as_tensor(times / tau, dtype=lam.dtype, device=lam.device)
+    x = lam[..., None] * torch.where(torch.isinf(t), torch.zeros_like(t), t)
+    f = torch.where(torch.isinf(t), torch.zeros_like(x), torch.exp(-x))
+    out = _errors_from_factors(lam, active, d, et, perp, batch.p, batch.noise_var, f)
+    out["cov_eigvals"] = torch.where(active, lam, torch.zeros_like(lam))
+    return out
+
+
+def gd_decay_factors(eigvals, lr, steps):
+    """Mode decay factors ``(1 - lr lambda_i)^k`` of gradient descent after ``k`` steps.
+
+    Gradient descent ``w <- w + lr (y - wX) X^T`` solves each mode of eq. (3) with
+    ``exp(-lambda t/tau)`` replaced by ``(1 - lr lambda)^k`` (time ``t = k lr``); this is
+    the exact discrete-time version of eqs. (4)-(5). Shape ``(..., N, len(steps))``.
+    """
+    lam = np.asarray(eigvals, dtype=float)[..., None]
+    k = np.asarray(steps, dtype=float)
+    return (1.0 - lr * lam) ** k
+
+
+def linear_student_gd(batch, lr, steps):
+    """Full-batch gradient descent ``w <- w + lr (y - w X) X^T`` on every student of ``batch``.
+
+    Parameters
+    ----------
+    batch : LinearStudentBatch
+    lr : float
+        Learning rate; stable for ``lr < 2 / lambda_max`` (``lambda_max ~ (1 + sqrt(alpha))^2``).
+    steps : array_like of int
+        Step counts at which to measure (ascending); step ``k`` is time ``t = k lr`` (units of tau).
+
+    Returns
+    -------
+    dict of torch tensors
+        ``test_error`` and ``train_error`` of shape ``(B, C, K, T)``, measured directly on the
+        weights (``|wbar - w|^2/N + noise_var`` and ``|y - wX|^2/P``); ``times`` ``(T,)``.
+    """
+    steps = np.atleast_1d(np.asarray(steps))
+    if steps.ndim != 1 or np.any(steps < 0) or np.any(np.diff(steps) < 0) or steps.dtype.kind not in "iu":
+        raise ValueError("steps must be a 1-d ascending array of non-negative integers")
+    if not (lr > 0 and np.isfinite(lr)):
+        raise ValueError(f"lr must be finite and > 0; got {lr!r}")
+    wbar, w, eps = batch.weights()
+    B, C, K, n = wbar.shape
+    X = batch.X
+    sigma = X @ X.mT
+    lam_max = torch.linalg.eigvalsh(sigma).amax().item()
+    if lr * lam_max >= 2.0:
+        raise ValueError(f"lr = {lr} is unstable: lr * lambda_max = {lr * lam_max:.3g} >= 2")
+    y = wbar.reshape(B, C * K, n) @ X + eps.reshape(B, C * K, -1)
+    b = y @ X.mT  # (B, CK, N)
+    w = w.reshape(B, C * K, n).clone()
+    wbar = wbar.reshape(B, C * K, n)
+    p = batch.p.to(X.dtype)[:, None]
+    test, train = [], []
+    done = 0
+    for target in track(steps.tolist(), desc=f"gradient descent, {B} datasets"):
+        for _ in range(target - done):
+            w += lr * (b - w @ sigma)
+        done = target
+        test.append(((wbar - w) ** 2).sum(-1) / n)
+        train.append(((y - w @ X) ** 2).sum(-1) / p)
+    shape = (B, C, K, len(steps))
+    test = torch.stack(test, -1).reshape(shape) + batch.noise_var[None, :, None, None]
+    train = torch.stack(train, -1).reshape(shape)
+    return dict(test_error=test, train_error=train,
+                times=torch.as_tensor(steps * lr, dtype=X.dtype, device=X.device))
+
+
+def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, teachers=1, seed=0,
+                            device="cpu", chunk=16, dtype=torch.float64):
+    """Gradient flow of linear students over a grid of loads, datasets and (SNR, INR) conditions.
+
+    Parameters
+    ----------
+    alphas : array_like
+        Loads ``alpha = P/N`` (``A`` values).
+    n : int
+        Input dimension ``N``.
+    repeats : int
+        Datasets per load (``S``).
+    times : array_like
+        Times in units of tau (``np.inf`` allowed).
+    snr, inr : float or 1-d array_like
+        Conditions, broadcast together (``C`` values): ``teacher_var = 1``,
+        ``noise_var = 1/snr`` (``snr = np.inf``: noiseless), ``init_var = inr``.
+    teachers : int
+        Teacher / noise / initialisation draws per dataset (``K``).
+    seed : int
+        Seed of the torch generator; identical results run to run on the CPU for the same
+        arguments (including ``chunk``).
+    device : str
+    chunk : int
+        Datasets per batched eigendecomposition (memory ``~ chunk * N * max(N, P) * 8`` bytes).
+
+    Returns
+    -------
+    dict of numpy arrays
+        The outputs of :func:`linear_student_flow` with shape ``(A, S, C, K, T)``, and
+        ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)``.
+    """
+    alphas, p = _check_alphas_n(alphas, n)
+    repeats = _check_count(repeats, "repeats")
+    chunk = _check_count(chunk, "chunk")
+    snr, inr = _as_conditions(snr, inr)
+    if np.any(~(snr > 0)) or np.any(~((inr >= 0) & np.isfinite(inr))):
+        raise ValueError("snr must be > 0 (np.inf allowed) and inr finite and >= 0")
+    noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
+    gen = _generator(seed, device)
+    pairs = [(i, r) for i in range(len(alphas)) for r in range(repeats)]
+    parts = []
+    for start in track(range(0, len(pairs), chunk), desc=f"gradient flow, N={n}"):
+        idx = pairs[start:start + chunk]
+        sub = np.array([alphas[i] for i, _ in idx])
+        # draw_linear_student takes loads x repeats; here each dataset is its own load
+        batch = draw_linear_student(sub, n, 1, teachers=teachers, teacher_var=1.0, init_var=inr,
+                                    noise_var=noise_var, generator=gen, device=device, dtype=dtype)
+        out = linear_student_flow(batch, times)
+        parts.append({k: v.cpu().numpy() for k, v in out.items()})
+    A = len(alphas)
+    result = {}
+    for key in parts[0]:
+        cat = np.concatenate([part[key] for part in parts])
+        result[key] = cat.reshape((A, repeats) + cat.shape[1:])
+    result["p"] = p
+    return result
+
+
+def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=torch.float64):
+    """Eigenvalues of ``Sigma = X X^T`` for ``repeats`` Gaussian datasets per load (no students).
+
+    The input of eq. (5) (:func:`gendyn.linear_student.single_dataset_error`) averaged over
+    datasets, for finite-size checks of eq. (6) with many datasets. Returns an array of shape
+    ``(A, S, N)``, ascending, frozen modes set to exactly 0.
+    """
+    alphas, p = _check_alphas_n(alphas, n)
+    repeats = _check_count(repeats, "repeats")
+    chunk = _check_count(chunk, "chunk")
+    gen = _generator(seed, device)
+    out = []
+    for i in range(len(alphas)):
+        for start in range(0, repeats, chunk):
+            m = min(chunk, repeats - start)
+            X = torch.randn(m, n, int(p[i]), generator=gen, device=device, dtype=dtype) / np.sqrt(n)
+            lam = torch.linalg.eigvalsh(X @ X.mT).clamp_min(0.0)
+            lam = torch.where(lam > _ACTIVE * lam.amax(-1, keepdim=True), lam, torch.zeros_like(lam))
+            out.append(lam.cpu().numpy())
+    return np.concatenate(out).reshape(len(alphas), repeats, n)
+
+
+# ----------------------------------------------------------------------------- random features
+
+
+def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dtype):
+    kw = dict(generator=gen, device=device, dtype=dtype)
+    x = torch.randn(repeats, n_in, n_samples + n_test, **kw) / np.sqrt(n_in)
+    wbar = torch.randn(repeats, teachers, n_in, **kw)
+    clean = wbar @ x  # (S, K, P + P_test)
+    noise_var = 0.0 if np.isinf(snr) else 1.0 / snr
+    y = clean[..., :n_samples] + np.sqrt(noise_var) * torch.randn(repeats, teachers, n_samples, **kw)
+    return x, clean, y, noise_var
+
+
+def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, n_test=1000, teachers=1,
+                        seed=0, device="cpu", block=256, dtype=torch.float64):
+    """Gradient flow of the second layer of random-feature ReLU networks over a sweep of widths.
+
+    Parameters
+    ----------
+    n_in : int
+        Input dimension ``N_i``.
+    n_samples : int
+        Training examples ``P``.
+    hidden : array_like of int
+        Widths ``N_h`` (``G`` values, ascending); nested networks (module docstring).
+    repeats : int
+        Independent draws of inputs, first layer and teacher (``S``).
+    times : array_like
+        Times in units of tau (``np.inf``: converged, the minimum-norm interpolant when
+        ``N_h >= P``).
+    snr : float
+        ``1 / noise_var`` of the training labels (teacher ``wbar ~ N(0, I)``).
+    n_test : int
+        Test inputs for the Monte Carlo test error (shared by all widths of a seed).
+    teachers : int
+        Label draws (teacher and noise) per seed (``K``).
+    seed, device, dtype
+        As in :func:`simulate_linear_student`.
+    block : int
+        Hidden units per accumulation step (memory ``~ S * block * (P + n_test) * 8`` bytes).
+
+    Returns
+    -------
+    dict of numpy arrays (``G`` widths, ``S`` seeds, ``K`` label draws, ``T`` times)
+        ``train_error``, ``test_error`` ``(G, S, K, T)``: ``E_t`` on the training set and
+        ``E_g = mean_test (yhat - wbar . x)^2 + noise_var`` (the error on fresh noisy labels);
+        ``weight_norm_sq`` ``(G, S, K, T)``: ``||w(t)||^2``, eq. (10) (zero initialisation);
+        ``eigvals`` ``(G, S, P)``: spectrum of the feature Gram matrix ``X_h^T X_h``
+        (ascending; its nonzero part is that of ``X_h X_h^T``); ``ztilde_sq``
+        ``(G, S, K, P)``: ``ztilde_i^2 = (y X_h^T V)_i^2`` on the same modes (zero on frozen
+        ones), eqs. (2), (9); ``b1`` ``(G, S)``: ``max_a ||W1_a||``; ``c`` ``(S,)``:
+        ``max_mu ||x^mu||`` over the training inputs; ``noise_var``.
+    """
+    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
+                    ("teachers", teachers), ("block", block)):
+        _check_count(v, name)
+    hidden = np.atleast_1d(np.asarray(hidden))
+    if hidden.ndim != 1 or hidden.dtype.kind not in "iu" or np.any(hidden < 1) or np.any(np.diff(hidden) <= 0):
+        raise ValueError(f"hidden must be a 1-d strictly ascending array of positive integers; got {hidden.tolist()}")
+    times = np.atleast_1d(np.asarray(times, dtype=float))
+    if times.ndim != 1 or np.any(~(times >= 0)):
+        raise ValueError("times must be a 1-d array of values >= 0 (np.inf allowed)")
+    if not snr > 0:
+        raise ValueError(f"snr must be > 0 (np.inf allowed); got {snr!r}")
+    gen = _generator(seed, device)
+    P = n_samples
+    x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, repeats, teachers, snr, gen, device, dtype)
+    kw = dict(generator=gen, device=device, dtype=dtype)
+    S, G = repeats, len(hidden)
+    # one pass over the hidden units, accumulating the Gram matrices of all widths at once
+    gram = torch.zeros(S, P, P + n_test, device=device, dtype=dtype)
+    grams, b1s = [], []
+    b1 = torch.zeros(S, device=device, dtype=dtype)
+    done = 0
+    for target in track(hidden.tolist(), desc=f"random ReLU features, P={P}"):
+        while done < target:
+            m = min(block, target - done)
+            W1 = torch.randn(S, m, n_in, **kw)
+            phi = torch.relu(W1 @ x)  # (S, m, P + P_test)
+            gram += phi[:, :, :P].mT @ phi
+            b1 = torch.maximum(b1, W1.norm(dim=-1).amax(-1))
+            done += m
+        grams.append(gram / target)
+        b1s.append(b1.clone())
+    K_all = torch.stack(grams)  # (G, S, P, P + P_test)
+    s, U = torch.linalg.eigh(K_all[..., :P])  # (G, S, P), ascending
+    s = s.clamp_min(0.0)
+    active = s > _ACTIVE * s.amax(-1, keepdim=True)
+    yt = y[None] @ U  # (G, S, K, P): labels on the Gram eigenvectors
+    ztilde_sq = torch.where(active[:, :, None], yt**2 * s[:, :, None], torch.zeros_like(yt))
+    inv_s = torch.where(active, 1.0 / s.clamp_min(1e-300), torch.zeros_like(s))
+    cross = U.mT @ K_all[..., P:]  # (G, S, P, P_test): u_k^T X_h^T X_h,test
+    t = torch.as_tensor(times, device=device, dtype=dtype)
+    fin = torch.where(torch.isinf(t), torch.zeros_like(t), t)
+    e = torch.where(torch.isinf(t), torch.zeros_like(s[..., None] * fin), torch.exp(-s[..., None] * fin))
+    e = torch.where(active[..., None], e, torch.ones_like(e))  # frozen modes never move (from w = 0)
+    g = 1.0 - e  # (G, S, P, T)
+    # training residual on mode k: ytilde_k e_k (frozen modes keep their labels)
+    train = ((yt**2) @ (e**2)) / P  # (G, S, K, T)
+    norm_sq = ((yt**2 * inv_s[:, :, None]) @ (g**2))  # sum ytilde^2 (1 - e)^2 / s
+    coef = yt[..., None] * (g * inv_s[..., None])[:, :, None]  # (G, S, K, P, T)
+    pred = torch.einsum("gskpt,gspq->gsktq", coef, cross)  # (G, S, K, T, P_test)
+    target_test = clean[..., P:][None, :, :, None, :]
+    test = ((pred - target_test) ** 2).mean(-1) + noise_var
+    return dict(
+        train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), weight_norm_sq=norm_sq.cpu().numpy(),
+        eigvals=torch.where(active, s, torch.zeros_like(s)).cpu().numpy(), ztilde_sq=ztilde_sq.cpu().numpy(),
+        b1=torch.stack(b1s).cpu().numpy(), c=x[..., :P].norm(dim=1).amax(-1).cpu().numpy(),
+        noise_var=noise_var, hidden=hidden,
+    )
+
+
+def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, lr=None, n_test=1000,
+                      teachers=1, seed=0, device="cpu", dtype=torch.float64):
+    """Gradient descent on the second layer of random-feature ReLU networks: teacher vs random labels.
+
+    Each of the ``repeats`` draws of inputs and first layer is trained ``2 * teachers`` times
+    from ``w = 0`` by ``w <- w + lr (y - w X_h) X_h^T``: with labels of the linear teacher
+    ``y = wbar . x + eps`` (``wbar ~ N(0, I)``, ``eps ~ N(0, 1/snr)``), and with random
+    labels ``y ~ N(0, 1 + 1/snr)``, independent of the inputs and of the same variance
+    (``E|wbar . x|^2 = 1``).
+
+    Parameters
+    ----------
+    n_in, n_samples, n_hidden : int
+        ``N_i``, ``P``, ``N_h``.
+    repeats : int
+        Draws of inputs and first layer (``S``).
+    steps : array_like of int
+        Ascending step counts at which to measure.
+    snr : float
+    lr : float, optional
+        Learning rate; default ``1 / max_s`` (the largest Gram eigenvalue over the batch),
+        half the stability limit.
+    n_test, teachers, seed, device, dtype
+        As in :func:`random_feature_relu`.
+
+    Returns
+    -------
+    dict
+        ``train_error``, ``test_error`` ``(2, S, K, T)`` (index 0: teacher labels, 1: random
+        labels; the test error of random labels is against fresh random labels,
+        ``var + E yhat(x)^2``); ``times`` ``(T,)`` (``k lr``); ``lr``; ``eigvals`` ``(S, P)``
+        of the Gram matrix ``X_h^T X_h``; ``label_power`` ``(2, S, P)``: the mean over label
+        draws of ``ytilde_k^2`` on the Gram eigenvectors ``u_k`` (``u_k^T (X^T X + noise_var)
+        u_k`` for the teacher, ``1 + noise_var`` for random labels), so that the mean
+        training error after ``k`` steps is ``(1/P) sum_k (1 - lr s_k)^(2k) label_power_k``.
+    """
+    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
+                    ("n_test", n_test), ("teachers", teachers)):
+        _check_count(v, name)
+    steps = np.atleast_1d(np.asarray(steps))
+    if steps.ndim != 1 or np.any(steps < 0) or np.any(np.diff(steps) < 0) or steps.dtype.kind not in "iu":
+        raise ValueError("steps must be a 1-d ascending array of non-negative integers")
+    gen = _generator(seed, device)
+    P, S, K = n_samples, repeats, teachers
+    x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, S, K, snr, gen, device, dtype)
+    kw = dict(generator=gen, device=device, dtype=dtype)
+    W1 = torch.randn(S, n_hidden, n_in, **kw)
+    feats = torch.relu(W1 @ x) / np.sqrt(n_hidden)  # (S, N_h, P + P_test)
+    Xh, Xt = feats[..., :P], feats[..., P:]
+    label_var = 1.0 + noise_var
+    y_rand = np.sqrt(label_var) * torch.randn(S, K, P, **kw)
+    y_rand_test = np.sqrt(label_var) * torch.randn(S, K, n_test, **kw)
+    labels = torch.cat([y, y_rand], 1)  # (S, 2K, P)
+    gram = Xh.mT @ Xh
+    s, U = torch.linalg.eigh(gram)
+    s = s.clamp_min(0.0)
+    if lr is None:
+        lr = 1.0 / s.amax().item()
+    elif not (lr > 0 and lr * s.amax().item() < 2.0):
+        raise ValueError(f"lr must be > 0 and below 2 / max eigenvalue = {2.0 / s.amax().item():.4g}; got {lr!r}")
+    w = torch.zeros(S, 2 * K, n_hidden, device=device, dtype=dtype)
+    b = labels @ Xh.mT
+    train, test = [], []
+    done = 0
+    for target in track(steps.tolist(), desc=f"gradient descent, N_h={n_hidden}"):
+        for _ in range(target - done):
+            w += lr * (b - (w @ Xh) @ Xh.mT)
+        done = target
+        train.append(((labels - w @ Xh) ** 2).mean(-1))
+        pred = w @ Xt
+        err_t = ((pred[:, :K] - clean[..., P:]) ** 2).mean(-1) + noise_var
+        err_r = ((pred[:, K:] - y_rand_test) ** 2).mean(-1)
+        test.append(torch.cat([err_t, err_r], 1))
+    shape = (S, 2, K, len(steps))
+    train = torch.stack(train, -1).reshape(shape).transpose(0, 1)
+    test = torch.stack(test, -1).reshape(shape).transpose(0, 1)
+    xtx = x[..., :P].mT @ x[..., :P]  # (S, P, P)
+    power_teacher = (U * (xtx @ U)).sum(-2) + noise_var  # u_k^T (X^T X) u_k + noise_var
+    power = torch.stack([power_teacher, torch.full_like(power_teacher, label_var)])
+    return dict(train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), times=steps * lr, lr=lr,
+                eigvals=s.cpu().numpy(), label_power=power.cpu().numpy(), label_var=label_var)

@@ -1,0 +1,940 @@
+"""Batched torch experiments for multitask softmax classifiers (Lee & Ndirango, 2019).
+
+The theory is :mod:`gendyn.softmax_multitask`; this module draws teachers and data,
+trains thousands of single-task and multitask students as one tensor program, and reads
+the authors' published per-run results.
+
+Teachers (the authors' code, ``paper-facts.md`` §2)
+---------------------------------------------------
+Per seed: a ``2 rank x N`` matrix with orthonormal rows split into ``w1`` and ``w2``, and two
+independent orthogonal second layers ``O_A``, ``O_B`` (``K x rank``, ``K = rank`` classes by
+default). Task A's composite is ``s_a O_A w1``, task B's ``s_b O_B (r w1 + sqrt(1 - r^2) w2)``,
+so ``r`` is the cosine of every principal angle between the input subspaces (eq. 4) and
+``s_a``, ``s_b`` set the signal-to-noise ratios. Inputs ``x ~ N(0, I_N)``; training labels are
+``argmax(W x + xi)`` with fresh Gaussian noise ``xi`` of standard deviation ``1/sqrt(N)`` on
+every logit of every example; validation labels are the noise-free ``argmax(W x)``.
+
+Every random draw of a seed (teacher, inputs, label noise, validation inputs, initial
+weights) comes from its own generator seeded by the seed and the stream, so a cell's data
+do not depend on which other cells share its batch, and all cells of a seed share their
+inputs and noise draws (common random numbers: the single-task and multitask students of
+a seed see the same task-A data and start from the same weights, so the benefit is a
+paired difference).
+
+Students and training
+---------------------
+A trunk of ``depth`` layers ``N -> H -> ... -> H`` (linear, or ReLU after every trunk
+layer) and one softmax head ``H -> K`` per task; cross-entropy (1), the multitask loss is
+``L_A + L_B`` (the paper's ``alpha_A = alpha_B = 1``). Initial weights have i.i.d. entries
+``N(0, init_scale^2 c / fan_in)`` (``c = 2`` for layers followed by a ReLU, else 1).
+Training is gradient descent with learning rate ``lr`` on the whole training set
+(``batch_size=None``, the default: a discretisation of the gradient flow (2)) or on
+minibatches. The validation loss of task A on noise-free labels is recorded every
+``eval_every`` steps; early stopping takes its minimum.
+
+Batch layout
+------------
+Runs come in ``S`` groups (one per seed) of ``R`` runs. Inputs are shared within a group,
+``x: (S, P, N)``; labels, masks and weights are per run, ``(S, P, R)`` and ``(S, R, ...)``.
+The first layer (and, for a linear trunk, the whole composite map ``W = head @ trunk``) acts
+on the group's inputs as **one** matrix product ``(S, P, N) @ (S, N, R*K)``, so a step costs
+``~4 P N K`` multiply-adds per run and task for linear students, independent of ``H``.
+Different training-set sizes within a batch are masks over a common pool (the first
+``P_run`` examples of the pool).
+"""
+
+import csv
+import hashlib
+import math
+import numbers
+import pickle
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .claims import project_root, run_dir
+from .progress import track
+from .scales import check_device
+
+__all__ = [
+    "SNR_GRID",
+    "RELATEDNESS_GRID",
+    "ACTIVATIONS",
+    "TaskBatch",
+    "TrainResult",
+    "draw_tasks",
+    "init_student",
+    "training_aligned_init",
+    "train_students",
+    "run_grid",
+    "GridResult",
+    "cached_grid",
+    "INIT_SCALE",
+    "BOOK_GRIDS",
+    "book_grid",
+    "reference_data_dir",
+    "load_reference",
+    "reference_benefits",
+]
+
+#: The SNR grid of the published results: ``logspace(-2, 1, 6)``.
+SNR_GRID = tuple(float(v) for v in np.logspace(-2, 1, 6))
+#: The relatedness grid of the published results.
+RELATEDNESS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
+ACTIVATIONS = ("linear", "relu")
+
+_STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val": 6, "init": 7, "batches": 8}
+
+
+# ----------------------------------------------------------------------------------------
+# checks
+# ----------------------------------------------------------------------------------------
+
+
+def _int(value, name, minimum=1):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    return int(value)
+
+
+def _pos(value, name):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
+            math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
+    return float(value)
+
+
+def _seeds(seeds):
+    try:
+        seeds = tuple(seeds)
+    except TypeError:
+        raise ValueError(f"seeds must be a sequence of non-negative integers; got {seeds!r}") from None
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed")
+    for s in seeds:
+        _int(s, "every seed", 0)
+    return tuple(int(s) for s in seeds)
+
+
+def _generator(seed, stream, device):
+    return torch.Generator(device=device).manual_seed(1_000_003 * int(seed) + 7919 * _STREAMS[stream] + 17)
+
+
+def _activation(activation):
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}; got {activation!r}")
+    return activation
+
+
+# ----------------------------------------------------------------------------------------
+# teachers and data
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class TaskBatch:
+    """Teachers and data of ``S`` seeds (one group each); see the module docstring.
+
+    ``teacher_a``/``teacher_b_parts`` are the unit-SNR maps: task A's composite is
+    ``s_a * teacher_a``, task B's ``s_b * (r * b_related + sqrt(1 - r^2) * b_orthogonal)``.
+    """
+
+    seeds: tuple
+    n_features: int
+    rank: int
+    n_classes: int
+    noise_std: float
+    w1: torch.Tensor  # (S, rank, N)
+    w2: torch.Tensor  # (S, rank, N)
+    o_a: torch.Tensor  # (S, K, rank)
+    o_b: torch.Tensor  # (S, K, rank)
+    x_a: torch.Tensor  # (S, P_a, N)
+    noise_a: torch.Tensor  # (S, P_a, K), already times noise_std
+    x_b: torch.Tensor  # (S, P_b, N)
+    noise_b: torch.Tensor
+    x_val: torch.Tensor  # (S, V, N)
+
+    @property
+    def teacher_a(self):
+        return self.o_a @ self.w1
+
+    def teacher_b(self, r):
+        return self.o_b @ (r * self.w1 + math.sqrt(max(0.0, 1 - r * r)) * self.w2)
+
+    def labels_a(self, s_a):
+        """Noisy training labels of task A for SNRs ``s_a`` (length R): ``(S, P_a, R)``."""
+        s = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=self.x_a.dtype, device=self.x_a.device)
+        z = self.x_a @ self.teacher_a.mT  # (S, P, K)
+        return (s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]).argmax(-1)
+
+    def labels_b(self, s_b, r):
+        """Noisy training labels of task B for pairs ``(s_b, r)``: ``(S, P_b, R)``."""
+        s_b, r = np.broadcast_arrays(np.asarray(s_b, dtype=float), np.asarray(r, dtype=float))
+        out = []
+        for sb, rr in zip(s_b.ravel(), r.ravel()):
+            z = self.x_b @ self.teacher_b(float(rr)).mT
+            out.append((float(sb) * z + self.noise_b).argmax(-1))
+        return torch.stack(out, -1)
+
+    def labels_val(self):
+        """Noise-free validation labels of task A (independent of ``s_a > 0``): ``(S, V)``."""
+        return (self.x_val @ self.teacher_a.mT).argmax(-1)
+
+    def regression_targets_a(self, s_a):
+        """Noisy logits of task A as regression targets ``(S, P_a, R, K)`` (the Lampinen-Ganguli
+        setting with Gaussian inputs)."""
+        s = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=self.x_a.dtype, device=self.x_a.device)
+        z = self.x_a @ self.teacher_a.mT
+        return s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]
+
+    def regression_targets_b(self, s_b, r):
+        s_b, r = np.broadcast_arrays(np.asarray(s_b, dtype=float), np.asarray(r, dtype=float))
+        return torch.stack([float(sb) * (self.x_b @ self.teacher_b(float(rr)).mT) + self.noise_b
+                            for sb, rr in zip(s_b.ravel(), r.ravel())], 2)
+
+
+def _orthogonal(n, k, gen, dtype, device, batch):
+    g = torch.randn(batch, n, k, generator=gen, dtype=torch.float64, device=device)
+    q, rr = torch.linalg.qr(g)
+    return (q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)).to(dtype)
+
+
+def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank=10, n_classes=None,
+               noise_std=None, dtype=torch.float32, device="cpu"):
+    """Teachers, training pools and validation inputs of tasks A and B, one group per seed.
+
+    Parameters
+    ----------
+    seeds : sequence of int
+        One group of runs per seed; each seed's draws are independent of the others.
+    n_train_a, n_train_b : int
+        Sizes of the training pools of tasks A and B (runs use the first ``P`` examples).
+    n_val : int
+        Validation inputs of task A (noise-free labels).
+    n_features, rank, n_classes : int
+        ``N``, the teacher rank and ``K`` (default ``K = rank``, as inferred for the paper).
+    noise_std : float
+        Standard deviation of the label noise on each logit; default ``1/sqrt(N)``.
+    """
+    seeds = _seeds(seeds)
+    n_features = _int(n_features, "n_features", 2)
+    rank = _int(rank, "rank", 1)
+    n_classes = rank if n_classes is None else _int(n_classes, "n_classes", 2)
+    if n_classes < 2:
+        raise ValueError(f"n_classes must be >= 2 (default = rank); got {n_classes} (rank={rank})")
+    if rank > n_classes or 2 * rank > n_features:
+        raise ValueError(f"need rank <= n_classes and 2*rank <= n_features; got rank={rank}, "
+                         f"n_classes={n_classes}, n_features={n_features}")
+    n_train_a = _int(n_train_a, "n_train_a", 1)
+    n_train_b = _int(n_train_b, "n_train_b", 0)
+    n_val = _int(n_val, "n_val", 1)
+    noise_std = 1 / math.sqrt(n_features) if noise_std is None else float(noise_std)
+    if not (math.isfinite(noise_std) and noise_std >= 0):
+        raise ValueError(f"noise_std must be finite and >= 0; got {noise_std!r}")
+    device = check_device(str(device))
+    parts = {k: [] for k in ("w1", "w2", "o_a", "o_b", "x_a", "noise_a", "x_b", "noise_b", "x_val")}
+    for seed in seeds:
+        gen = _generator(seed, "teacher", device)
+        q = _orthogonal(n_features, 2 * rank, gen, dtype, device, 1)[0].mT  # (2 rank, N) orthonormal rows
+        parts["w1"].append(q[:rank])
+        parts["w2"].append(q[rank:])
+        parts["o_a"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
+        parts["o_b"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
+        for name, n in (("x_a", n_train_a), ("x_b", n_train_b), ("x_val", n_val)):
+            parts[name].append(torch.randn(n, n_features, generator=_generator(seed, name, device),
+                                           dtype=dtype, device=device))
+        for name, n in (("noise_a", n_train_a), ("noise_b", n_train_b)):
+            parts[name].append(noise_std * torch.randn(n, n_classes, generator=_generator(seed, name, device),
+                                                       dtype=dtype, device=device))
+    stacked = {k: torch.stack(v) for k, v in parts.items()}
+    return TaskBatch(seeds, n_features, rank, n_classes, noise_std, **stacked)
+
+
+# ----------------------------------------------------------------------------------------
+# students
+# ----------------------------------------------------------------------------------------
+
+
+def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation="linear", init_scale=1.0,
+                 n_heads=2, dtype=torch.float32, device="cpu"):
+    """Initial weights of one student per seed: ``[trunk_1, ..., trunk_depth, head_A, head_B...]``.
+
+    Shapes ``(S, H, N)``, ``(S, H, H)``..., ``(S, K, H)``; entries ``N(0, init_scale^2 c / fan_in)``
+    with ``c = 2`` for trunk layers followed by a ReLU, else 1. Every head of a seed is drawn
+    from the same stream, so a single-task student (``n_heads=1``) starts exactly like the
+    trunk and head A of the multitask student of its seed.
+    """
+    seeds = _seeds(seeds)
+    depth = _int(depth, "depth", 1)
+    hidden = _int(hidden, "hidden", 1)
+    n_heads = _int(n_heads, "n_heads", 1)
+    activation = _activation(activation)
+    init_scale = _pos(init_scale, "init_scale")
+    gain = 2.0 if activation == "relu" else 1.0
+    shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1)
+    out = [[] for _ in range(depth + n_heads)]
+    for seed in seeds:
+        gen = _generator(seed, "init", device)
+        for i, (n_out, n_in) in enumerate(shapes):
+            std = init_scale * math.sqrt(gain / n_in)
+            out[i].append(std * torch.randn(n_out, n_in, generator=gen, dtype=dtype, device=device))
+        for h in range(n_heads):
+            std = init_scale / math.sqrt(hidden)
+            out[depth + h].append(std * torch.randn(n_classes, hidden, generator=gen, dtype=dtype, device=device))
+    return [torch.stack(w) for w in out]
+
+
+def training_aligned_init(x, y, n_classes, *, s0=1e-3, hidden=4):
+    """Training-aligned (TA) rank-one students, one per run, for (3).
+
+    The top singular triplet ``(sigma_hat, u, v)`` of each run's centred label-feature
+    covariance ``(I - 11^T/K) Sigma^{yx}`` (7) gives balanced weights ``W1 = sqrt(s0) e_1 v^T``
+    (``hidden x N``) and ``W2 = sqrt(s0) u e_1^T`` (``K x hidden``): composite ``s0 u v^T``.
+
+    Parameters
+    ----------
+    x : (S, P, N) tensor; y : (S, P, R) int64 labels
+    Returns ``([W1, W2], sigma_hat (S, R), u (S, R, K), v (S, R, N))``, the last three as numpy.
+    """
+    _check_group_tensor(x, "x", (), 3)
+    s, p, n = x.shape
+    _check_group_tensor(y, "y", (s, p), 3)
+    n_classes = _int(n_classes, "n_classes", 2)
+    hidden = _int(hidden, "hidden", 1)
+    s0 = _pos(s0, "s0")
+    onehot = torch.nn.functional.one_hot(y, n_classes).to(x.dtype)  # (S, P, R, K)
+    syx = torch.einsum("sprk,spn->srkn", onehot, x) / p
+    syx = syx - syx.mean(-2, keepdim=True)
+    big_u, svals, vh = torch.linalg.svd(syx)
+    u, v, sig = big_u[..., :, 0], vh[..., 0, :], svals[..., 0]
+    r = y.shape[2]
+    w1 = torch.zeros(s, r, hidden, n, dtype=x.dtype, device=x.device)
+    w2 = torch.zeros(s, r, n_classes, hidden, dtype=x.dtype, device=x.device)
+    w1[..., 0, :] = math.sqrt(s0) * v
+    w2[..., :, 0] = math.sqrt(s0) * u
+    return [w1, w2], sig.cpu().numpy(), u.cpu().numpy(), v.cpu().numpy()
+
+
+@dataclass
+class TrainResult:
+    """Outcome of :func:`train_students` for ``S`` groups of ``R`` runs.
+
+    ``val_loss``: ``(S, R, E)`` validation loss of task A at the steps ``eval_steps`` (E);
+    ``train_loss``: ``(S, R, E)`` training loss of task A there; ``best_val``/``best_step``:
+    ``(S, R)`` early-stopping minimum and where it occurred; ``best_composite``: task A's
+    composite map ``(S, R, K, N)`` at the minimum (linear trunks only, else ``None``);
+    ``seconds``: wall time of the training loop.
+    """
+
+    val_loss: np.ndarray
+    train_loss: np.ndarray
+    eval_steps: np.ndarray
+    best_val: np.ndarray
+    best_step: np.ndarray
+    best_composite: np.ndarray = None
+    seconds: float = 0.0
+    run_steps: int = 0
+    trajectory: np.ndarray = None
+
+
+def _check_group_tensor(t, name, shape_prefix, dims):
+    if not isinstance(t, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor; got {type(t).__name__}")
+    if t.ndim != dims or tuple(t.shape[:len(shape_prefix)]) != tuple(shape_prefix):
+        raise ValueError(f"{name} must have shape {tuple(shape_prefix)} + ... with {dims} dimensions; "
+                         f"got {tuple(t.shape)}")
+    return t
+
+
+def _composite(trunk, head):
+    w = trunk[0]
+    for layer in trunk[1:]:
+        w = layer @ w
+    return head @ w  # (S, R, K, N)
+
+
+def _logits(x, trunk, head, activation):
+    """Logits ``(S, P, R, K)`` of ``R`` runs per group on the group's inputs ``x: (S, P, N)``."""
+    s, p, n = x.shape
+    r = head.shape[1]
+    if activation == "linear":
+        w = _composite(trunk, head)  # (S, R, K, N)
+        k = w.shape[-2]
+        return (x @ w.reshape(s, r * k, n).mT).view(s, p, r, k)
+    h = trunk[0]
+    hidden = h.shape[-2]
+    # one product with the shared inputs, then per-run products in the (S, R, P, H) layout
+    a = torch.relu(x @ h.reshape(s, r * hidden, n).mT).view(s, p, r, hidden).transpose(1, 2)
+    for layer in trunk[1:]:
+        a = torch.relu(a @ layer.mT)
+    return (a @ head.mT).transpose(1, 2)
+
+
+def _weighted_loss(logits, target, weight, loss):
+    """Per-run mean loss ``(S, R)``; ``weight`` ``(S, P, R)`` is 1/P_run on a run's examples."""
+    if loss == "ce":
+        per = torch.logsumexp(logits, -1) - logits.gather(-1, target.unsqueeze(-1)).squeeze(-1)
+    else:
+        per = 0.5 * ((logits - target) ** 2).sum(-1)
+    return (per * weight).sum(1)
+
+
+def _linear_data_grad(x, y, w, weight, loss):
+    """Loss ``(S, R)`` and its gradient ``(S, R, K, N)`` with respect to the composite ``w``.
+
+    Written out (softmax minus one-hot, then one matrix product with the inputs) rather
+    than through autograd: about twice as fast, the step being memory-bound on the
+    ``(S, P, R, K)`` logits.
+    """
+    s, p, n = x.shape
+    r, k = w.shape[1], w.shape[2]
+    z = (x @ w.reshape(s, r * k, n).mT).view(s, p, r, k)
+    if loss == "ce":
+        picked = z.gather(-1, y.unsqueeze(-1)).squeeze(-1)
+        top = z.amax(-1, keepdim=True)
+        z.sub_(top).exp_()
+        total = z.sum(-1, keepdim=True)
+        z.div_(total)
+        per = total.squeeze(-1).log_() + top.squeeze(-1) - picked
+        z.scatter_add_(-1, y.unsqueeze(-1), torch.full(y.shape + (1,), -1.0, dtype=z.dtype, device=z.device))
+    else:
+        z.sub_(y)
+        per = 0.5 * (z * z).sum(-1)
+    z.mul_(weight.unsqueeze(-1))
+    grad = (z.view(s, p, r * k).mT @ x).view(s, r, k, n)
+    return (per * weight).sum(1), grad
+
+
+def _mask_weights(mask, shape, dtype, device):
+    s, p, r = shape
+    if mask is None:
+        return torch.full((s, p, r), 1.0 / p, dtype=dtype, device=device)
+    m = mask.to(dtype=dtype, device=device)
+    counts = m.sum(1, keepdim=True)
+    if bool((counts <= 0).any()):
+        raise ValueError("every run needs at least one training example (a mask column is all zero)")
+    return m / counts
+
+
+def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_a=None, mask_b=None,
+                   activation="linear", lr=0.5, steps=400, eval_every=4, batch_size=None, loss="ce",
+                   batch_seed=0, num_threads=1, keep_composite=True, keep_trajectory=False, progress=None):
+    """Train ``S x R`` single-task (no ``x_b``) or multitask students as one tensor program.
+
+    Parameters
+    ----------
+    x_a : (S, P_a, N) tensor
+        Task-A training inputs of each group (shared by its ``R`` runs).
+    y_a : (S, P_a, R) int64 tensor, or (S, P_a, R, K) float for ``loss="mse"``
+        Task-A training labels of every run.
+    x_val, y_val : (S, V, N) tensor and (S, V) or (S, V, R) int64 tensor
+        Validation inputs and noise-free labels of task A (see ``loss`` for regression).
+    weights : list of tensors
+        Initial ``[trunk..., head_A(, head_B)]`` per group ``(S, ...)`` (:func:`init_student`)
+        or per run ``(S, R, ...)``; copied, never modified.
+    x_b, y_b : tensors, optional
+        Task B (multitask students); then ``weights`` must end with two heads.
+    mask_a, mask_b : (S, P, R) tensors, optional
+        1 where an example belongs to a run's training set (different training-set sizes in
+        one batch); default: every example of the pool.
+    activation : "linear" or "relu"
+    lr : float
+        Learning rate; with full batches, step ``k`` is time ``t = k lr`` of the flow (2).
+    steps, eval_every : int
+        Gradient steps, and validation every ``eval_every`` steps (and at 0 and ``steps``).
+    batch_size : int, optional
+        ``None``: full-batch gradient descent. Otherwise SGD: every step draws, per group, a
+        minibatch of the pool uniformly without replacement (shared by the group's runs; a
+        run's minibatch is the part inside its mask, normalised by its size).
+    loss : "ce" or "mse"
+        Softmax cross-entropy on labels (the paper; validation: cross-entropy on noise-free
+        labels) or half the squared error on noisy logits (Lampinen & Ganguli's regression, for
+        comparison; ``y_val`` then holds noise-free logits ``(S, V, K)`` or ``(S, V, R, K)`` and
+        validation is their squared error).
+    num_threads : int or None
+        CPU threads during training (``None``: leave torch's setting).
+    keep_composite, keep_trajectory : bool
+        Keep task A's composite map at the early-stopping minimum (linear trunks), and at
+        every evaluation (``TrainResult.trajectory``, ``(S, R, E, K, N)``: small batches only).
+    progress : str, optional
+        Label of a terminal progress bar.
+    """
+    activation = _activation(activation)
+    if loss not in ("ce", "mse"):
+        raise ValueError(f"loss must be 'ce' or 'mse'; got {loss!r}")
+    lr = _pos(lr, "lr")
+    steps = _int(steps, "steps", 1)
+    eval_every = _int(eval_every, "eval_every", 1)
+    if batch_size is not None:
+        batch_size = _int(batch_size, "batch_size", 1)
+    _check_group_tensor(x_a, "x_a", (), 3)
+    s, p_a, n = x_a.shape
+    if loss == "ce":
+        _check_group_tensor(y_a, "y_a", (s, p_a), 3)
+    else:
+        _check_group_tensor(y_a, "y_a", (s, p_a), 4)
+    r = y_a.shape[2]
+    _check_group_tensor(x_val, "x_val", (s,), 3)
+    if x_val.shape[-1] != n:
+        raise ValueError(f"x_val must have N={n} features; got {tuple(x_val.shape)}")
+    multitask = x_b is not None
+    if multitask:
+        _check_group_tensor(x_b, "x_b", (s,), 3)
+        if y_b is None or y_b.shape[:1] != (s,) or y_b.shape[1] != x_b.shape[1] or y_b.shape[2] != r:
+            raise ValueError(f"y_b must have shape ({s}, {x_b.shape[1]}, {r}{', K' if loss == 'mse' else ''}); "
+                             f"got {None if y_b is None else tuple(y_b.shape)}")
+    n_heads = 2 if multitask else 1
+    if not isinstance(weights, (list, tuple)) or len(weights) < 1 + n_heads:
+        raise ValueError(f"weights must be a list [trunk..., head_A{', head_B' if multitask else ''}]; "
+                         f"got {type(weights).__name__} of length {len(weights) if hasattr(weights, '__len__') else '?'}")
+    device, dtype = x_a.device, x_a.dtype
+
+    def per_run(w):
+        w = w.to(device=device, dtype=dtype)
+        if w.ndim == 3:
+            w = w[:, None].expand(w.shape[0], r, *w.shape[1:])
+        if w.shape[:2] != (s, r):
+            raise ValueError(f"initial weights must be (S, ...) or (S, R, ...) with S={s}, R={r}; got {tuple(w.shape)}")
+        return w.clone().requires_grad_(True)
+
+    params = [per_run(w) for w in weights]
+    if multitask:
+        trunk, heads = params[:-2], params[-2:]
+    else:
+        trunk, heads = params[:-1], params[-1:]
+    if trunk[0].shape[-1] != n:
+        raise ValueError(f"the first layer must take N={n} inputs; got {tuple(trunk[0].shape)}")
+    w_a = _mask_weights(mask_a, (s, p_a, r), dtype, device)
+    tasks = [(x_a, y_a, mask_a, w_a)]
+    if multitask:
+        w_b = _mask_weights(mask_b, (s, x_b.shape[1], r), dtype, device)
+        tasks.append((x_b, y_b, mask_b, w_b))
+    y_val = y_val.to(device)
+    if loss == "ce" and y_val.ndim == 2:
+        y_val = y_val[:, :, None].expand(s, y_val.shape[1], r)
+    if loss == "mse" and y_val.ndim == 3:
+        y_val = y_val[:, :, None, :].expand(s, y_val.shape[1], r, y_val.shape[2])
+    if y_val.shape[:3] != (s, x_val.shape[1], r):
+        raise ValueError(f"y_val must have shape ({s}, {x_val.shape[1]}) or ({s}, {x_val.shape[1]}, {r})"
+                         f"{' + (K,)' if loss == 'mse' else ''}; got {tuple(y_val.shape)}")
+    val_weight = torch.full(y_val.shape[:3], 1.0 / y_val.shape[1], dtype=dtype, device=device)
+
+    eval_steps = sorted(set(range(0, steps + 1, eval_every)) | {steps})
+    val_curve = torch.empty(s, r, len(eval_steps), dtype=torch.float64)
+    train_curve = torch.empty(s, r, len(eval_steps), dtype=torch.float64)
+    best_val = torch.full((s, r), math.inf, dtype=torch.float64)
+    best_step = torch.zeros((s, r), dtype=torch.int64)
+    keep = keep_composite and activation == "linear"
+    if keep_trajectory and activation != "linear":
+        raise ValueError("keep_trajectory needs a linear trunk (a ReLU student has no composite map)")
+    best_w, trajectory = None, []
+    batch_gen = _generator(int(batch_seed), "batches", str(device)) if batch_size else None
+
+    def evaluate(index, step):
+        nonlocal best_w
+        with torch.no_grad():
+            v = _weighted_loss(_logits(x_val, trunk, heads[0], activation), y_val, val_weight, loss).double().cpu()
+            tr = _weighted_loss(_logits(x_a, trunk, heads[0], activation), y_a, w_a, loss).double().cpu()
+            if not bool(torch.isfinite(v).all()):
+                raise FloatingPointError(f"validation loss became non-finite at step {step}: lr={lr} is too "
+                                         f"large for these students (reduce lr)")
+            val_curve[:, :, index], train_curve[:, :, index] = v, tr
+            if keep_trajectory:
+                trajectory.append(_composite(trunk, heads[0]).detach().double().cpu())
+            better = v < best_val
+            best_val[better] = v[better]
+            best_step[better] = step
+            if keep:
+                comp = _composite(trunk, heads[0]).detach()
+                if best_w is None:
+                    best_w = comp.clone()
+                else:
+                    best_w[better.to(device)] = comp[better.to(device)]
+
+    old_threads = torch.get_num_threads()
+    if num_threads is not None:
+        torch.set_num_threads(_int(num_threads, "num_threads", 1))
+    start = time.perf_counter()
+    try:
+        next_eval = 0
+        steps_iter = range(steps)
+        if progress:
+            steps_iter = track(steps_iter, desc=progress)
+        for step in steps_iter:
+            if eval_steps[next_eval] == step:
+                evaluate(next_eval, step)
+                next_eval += 1
+            outputs, grad_outputs = [], []
+            for t, (x, y, mask, wt) in enumerate(tasks):
+                head = heads[t]
+                if batch_size is not None and batch_size < x.shape[1]:
+                    idx = _minibatch(x.shape[1], s, batch_size, batch_gen, device)
+                    x = torch.gather(x, 1, idx[:, :, None].expand(-1, -1, n))
+                    y = torch.gather(y, 1, idx.view(s, -1, *([1] * (y.ndim - 2))).expand(-1, -1, *y.shape[2:]))
+                    mb = (torch.ones(s, tasks[t][0].shape[1], r, dtype=dtype, device=device) if mask is None else
+                          mask.to(dtype)).gather(1, idx[:, :, None].expand(-1, -1, r))
+                    wt = mb / mb.sum(1, keepdim=True).clamp_min(1.0)
+                if activation == "linear":
+                    comp = _composite(trunk, head)
+                    _, g = _linear_data_grad(x, y, comp.detach(), wt, loss)
+                    outputs.append(comp)
+                    grad_outputs.append(g)
+                else:
+                    outputs.append(_weighted_loss(_logits(x, trunk, head, activation), y, wt, loss).sum())
+                    grad_outputs.append(None)
+            grads = torch.autograd.grad(outputs, params, grad_outputs)
+            with torch.no_grad():
+                for w, g in zip(params, grads):
+                    w.sub_(lr * g)
+        evaluate(next_eval, steps)
+    finally:
+        torch.set_num_threads(old_threads)
+    seconds = time.perf_counter() - start
+    return TrainResult(val_curve.numpy(), train_curve.numpy(), np.array(eval_steps), best_val.numpy(),
+                       best_step.numpy(), None if best_w is None else best_w.double().cpu().numpy(), seconds, steps,
+                       torch.stack(trajectory, 2).numpy() if trajectory else None)
+
+
+def _minibatch(pool, s, batch_size, gen, device):
+    """Indices ``(S, batch)`` of a random minibatch of each group's pool (without replacement)."""
+    return torch.stack([torch.randperm(pool, generator=gen, device=device)[:batch_size] for _ in range(s)])
+
+
+# ----------------------------------------------------------------------------------------
+# grids
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class GridResult:
+    """Early-stopped validation losses of a grid of single-task and multitask students.
+
+    ``cells``: list of dicts, one per multitask cell (keys: the grid's axes and ``seed``);
+    ``mt_loss``/``st_loss``: early-stopping validation losses of task A of the multitask
+    student of each cell and of the single-task student of its (seed, s_a, train sizes);
+    ``bounds``: ``(lower, benefit, upper)`` of (22)-(25) on the validation set (linear
+    trunks), else ``None``; ``at_end``: fraction of students whose minimum was at the last
+    evaluation; ``seconds``: training wall time; ``runs``: students trained.
+    """
+
+    axes: dict
+    cells: list
+    mt_loss: np.ndarray
+    st_loss: np.ndarray
+    bounds: tuple = None
+    mt_best_step: np.ndarray = None
+    st_best_step: np.ndarray = None
+    curves: dict = field(default_factory=dict)
+    at_end: float = 0.0
+    seconds: float = 0.0
+    runs: int = 0
+    steps: int = 0
+
+    @property
+    def benefit(self):
+        """Single-task minus multitask validation loss of task A, per cell."""
+        return self.st_loss - self.mt_loss
+
+    def column(self, name):
+        return np.array([c[name] for c in self.cells])
+
+    def where(self, **conditions):
+        """Boolean mask of the cells meeting every condition: a value (compared with
+        ``isclose``), a collection of values, or a predicate."""
+        mask = np.ones(len(self.cells), dtype=bool)
+        for name, cond in conditions.items():
+            col = self.column(name)
+            if callable(cond):
+                mask &= np.array([bool(cond(v)) for v in col])
+            elif isinstance(cond, (tuple, list, set, np.ndarray)):
+                mask &= np.any(np.isclose(col[:, None], np.asarray(list(cond), dtype=float)[None, :]), axis=1)
+            else:
+                mask &= np.isclose(col, cond)
+        return mask
+
+    def per_seed(self, mask, values=None):
+        """Mean of ``values`` (default: the benefit) over the masked cells, per seed: ``(n_seeds,)``."""
+        values = self.benefit if values is None else values
+        seeds = self.column("seed")
+        return np.array([values[mask & (seeds == sd)].mean() for sd in self.axes["seed"]])
+
+    def cell_means(self, keys=("n_train", "n_train_aux", "s_a", "s_b", "relatedness")):
+        """Per-cell benefit over seeds: ``{key tuple: (mean, standard error, n)}``."""
+        groups = {}
+        for c, b in zip(self.cells, self.benefit):
+            groups.setdefault(tuple(c[k] for k in keys), []).append(b)
+        return {k: (float(np.mean(v)), float(np.std(v, ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.nan,
+                    len(v)) for k, v in groups.items()}
+
+    def table(self, *, over="seed"):
+        """Mean and standard error over ``over`` of the benefit, per remaining cell key.
+
+        Returns ``(keys, mean, stderr, n)`` with ``keys`` a list of tuples of the other axes
+        (in the order of :attr:`axes`).
+        """
+        names = [a for a in self.axes if a != over]
+        groups = {}
+        for c, b in zip(self.cells, self.benefit):
+            groups.setdefault(tuple(c[a] for a in names), []).append(b)
+        keys = sorted(groups)
+        vals = [np.asarray(groups[k]) for k in keys]
+        mean = np.array([v.mean() for v in vals])
+        se = np.array([v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else np.nan for v in vals])
+        return keys, mean, se, np.array([len(v) for v in vals])
+
+
+def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, relatedness=RELATEDNESS_GRID,
+             rank=10, n_features=20, hidden=64, depth=1, activation="linear", n_val=1000, lr=0.5, steps=400,
+             eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, device="cpu", num_threads=1,
+             keep_curves=False, progress=True):
+    """Train the single-task and multitask students of a grid, one batched program per
+    (seed, task-A size), and measure the multitask benefit of every cell.
+
+    Parameters
+    ----------
+    seeds : sequence of int
+    n_train : sequence of int
+        Task-A training-set sizes; each is also task B's size unless ``n_train_aux`` is given.
+    n_train_aux : sequence of int, optional
+        Task-B sizes, crossed with ``n_train`` (Fig. 3 left: ``n_train=(100,)``); runs of
+        all sizes share one program through masks over the largest pool.
+    s_a, s_b, relatedness : sequences of float
+        The grid; every (s_a, s_b, r) is a multitask run, every s_a also a single-task run.
+    (other parameters as in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`)
+    """
+    seeds = _seeds(seeds)
+    _pos(lr, "lr")
+    _int(steps, "steps", 1)
+    _int(eval_every, "eval_every", 1)
+    _activation(activation)
+    n_train = tuple(_int(p, "every n_train", 1) for p in n_train)
+    aux = None if n_train_aux is None else tuple(_int(p, "every n_train_aux", 1) for p in n_train_aux)
+    s_a = tuple(_pos(v, "every s_a") for v in s_a)
+    s_b = tuple(_pos(v, "every s_b") for v in s_b)
+    rel = tuple(float(v) for v in relatedness)
+    if any(not (0 <= v <= 1) for v in rel):
+        raise ValueError(f"relatedness values must lie in [0, 1]; got {rel}")
+    combos = [(a, b, rr) for a in s_a for b in s_b for rr in rel]
+    axes = {"n_train": n_train, "n_train_aux": aux if aux else n_train, "s_a": s_a, "s_b": s_b, "relatedness": rel,
+            "seed": seeds}
+    cells, mt, st, mt_step, st_step, lower, ben, upper = [], [], [], [], [], [], [], []
+    curves = {}
+    at_end, n_students, seconds = 0, 0, 0.0
+    jobs = [(seed, p) for p in n_train for seed in seeds]
+    for seed, p in (track(jobs, desc=f"grid depth={depth} {activation}") if progress else jobs):
+        aux_sizes = aux if aux else (p,)
+        pool_b = max(aux_sizes)
+        data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
+                          dtype=dtype, device=device)
+        k = data.n_classes
+        # multitask runs: (aux size, s_a, s_b, r)
+        run_keys = [(pb, a, b, rr) for pb in aux_sizes for (a, b, rr) in combos]
+        ra = [key[1] for key in run_keys]
+        if loss == "ce":
+            ya_all = data.labels_a(s_a)
+            yb_combo = data.labels_b([c[1] for c in combos], [c[2] for c in combos])
+        else:
+            ya_all = data.regression_targets_a(s_a)
+            yb_combo = data.regression_targets_b([c[1] for c in combos], [c[2] for c in combos])
+        ia = [s_a.index(a) for a in ra]
+        y_a = ya_all[:, :, ia]
+        y_b = yb_combo[:, :, [combos.index(key[1:]) for key in run_keys]]
+        mask_b = None
+        if len(aux_sizes) > 1 or pool_b != aux_sizes[0]:
+            sizes = torch.tensor([key[0] for key in run_keys], device=device)
+            mask_b = (torch.arange(pool_b, device=device)[None, :, None] < sizes[None, None, :]).to(dtype)
+        w0 = init_student([seed], n_features=n_features, n_classes=k, hidden=hidden, depth=depth,
+                          activation=activation, init_scale=init_scale, n_heads=2, dtype=dtype, device=device)
+        y_val = data.labels_val()
+        y_val_st = y_val
+        if loss == "mse":  # noise-free logits of task A, per run
+            z_val = data.x_val @ data.teacher_a.mT
+            sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=dtype, device=device)
+            y_val_st = sa_t[None, None, :, None] * z_val[:, :, None, :]
+            y_val = y_val_st[:, :, ia]
+        common = dict(activation=activation, lr=lr, steps=steps, eval_every=eval_every, loss=loss,
+                      num_threads=num_threads)
+        res_mt = train_students(data.x_a, y_a, data.x_val, y_val, w0, x_b=data.x_b, y_b=y_b, mask_b=mask_b, **common)
+        res_st = train_students(data.x_a, ya_all, data.x_val, y_val_st, w0[:-1], **common)
+        seconds += res_mt.seconds + res_st.seconds
+        n_students += len(run_keys) + len(s_a)
+        at_end += int((res_mt.best_step == steps).sum() + (res_st.best_step == steps).sum())
+        for j, key in enumerate(run_keys):
+            cells.append(dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed))
+        mt.append(res_mt.best_val[0])
+        st.append(res_st.best_val[0, ia])
+        mt_step.append(res_mt.best_step[0])
+        st_step.append(res_st.best_step[0, ia])
+        if keep_curves:
+            curves[(seed, p)] = dict(mt=res_mt.val_loss[0], st=res_st.val_loss[0], steps=res_mt.eval_steps,
+                                     keys=run_keys)
+        if res_mt.best_composite is not None and loss == "ce":
+            xv = data.x_val[0].double().cpu().numpy()
+            yv = y_val[0].cpu().numpy()
+            from .softmax_multitask import benefit_bounds
+
+            lo, be, up = benefit_bounds(res_st.best_composite[0, ia], res_mt.best_composite[0], xv, yv)
+            lower.append(lo)
+            ben.append(be)
+            upper.append(up)
+    bounds = (np.concatenate(lower), np.concatenate(ben), np.concatenate(upper)) if lower else None
+    # order cells by the axes (n_train, aux, s_a, s_b, r, seed) for stable tables
+    return GridResult(axes, cells, np.concatenate(mt), np.concatenate(st), bounds, np.concatenate(mt_step),
+                      np.concatenate(st_step), curves, at_end / n_students, seconds, n_students, steps)
+
+
+#: Initial weights: the variance of PyTorch's default ``nn.Linear`` initialisation,
+#: ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))``, i.e. ``init_scale = 1/sqrt(3)`` (Gaussian, no biases).
+INIT_SCALE = 1 / math.sqrt(3)
+
+#: The book's grids, by the name of the published file they reproduce.
+BOOK_GRIDS = ("rank-10", "rank-3", "aux-train-pts", "deep-nonlinear")
+
+
+def book_grid(name, cfg, depth=None):
+    """Arguments of :func:`run_grid` for one of the book's grids (:data:`BOOK_GRIDS`).
+
+    ``cfg`` is the :class:`gendyn.scales.RunConfig` of chapter ``ln-multitask`` (``rank-10``,
+    ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
+    Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
+    :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
+    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1.
+    """
+    if name not in BOOK_GRIDS:
+        raise ValueError(f"unknown grid {name!r}; known: {BOOK_GRIDS}")
+    points = cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points
+    if not 2 <= points <= len(SNR_GRID):
+        raise ValueError(f"snr_points must lie in [2, {len(SNR_GRID)}]; got {points}")
+    index = sorted({int(math.floor(i + 0.5)) for i in np.linspace(0, len(SNR_GRID) - 1, points)})
+    snrs = tuple(SNR_GRID[i] for i in index)
+    kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
+              relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
+              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every)
+    if name == "rank-10":
+        kw.update(n_train=cfg.n_train, rank=10)
+    elif name == "rank-3":
+        kw.update(n_train=cfg.rank3_n_train, rank=3)
+    elif name == "aux-train-pts":
+        kw.update(n_train=(100,), n_train_aux=cfg.aux_n_train, rank=10)
+    else:
+        if depth not in cfg.deep_depths:
+            raise ValueError(f"depth must be one of {cfg.deep_depths} for the deep grid; got {depth!r}")
+        kw.update(n_train=cfg.deep_n_train, rank=10, depth=depth, activation="relu", lr=cfg.deep_lr,
+                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every)
+    return kw
+
+
+def _source_hash():
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in ("multitask_train.py", "softmax_multitask.py"):
+        digest.update((here / name).read_bytes())
+    digest.update(torch.__version__.encode())
+    return digest.hexdigest()[:16]
+
+
+def cached_grid(name, scale, **kwargs):
+    """:func:`run_grid` with its result cached in ``<run dir>/cache/`` (shared by chapters).
+
+    The key is the arguments and a hash of this module's and the theory's source (and the
+    torch version), so a changed library or configuration recomputes. Results are
+    deterministic, so a cached result equals a fresh one.
+    """
+    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k != "progress")).encode()
+                         + _source_hash().encode()).hexdigest()[:16]
+    folder = run_dir(scale) / "cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"ln-{name}-{key}.pkl"
+    if path.exists():
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    result = run_grid(**kwargs)
+    tmp = path.with_suffix(".partial")
+    with open(tmp, "wb") as fh:
+        pickle.dump(result, fh)
+    tmp.replace(path)
+    return result
+
+
+# ----------------------------------------------------------------------------------------
+# the authors' published results
+# ----------------------------------------------------------------------------------------
+
+#: Files of the published per-run results and the figures they belong to.
+REFERENCE_FILES = {
+    "rank-10": "Figs. 2, A1",
+    "rank-3": "Fig. A2",
+    "aux-train-pts": "Fig. 3 left, A3",
+    "deep-nonlinear": "Fig. 3 right, A4",
+}
+
+
+def reference_data_dir(start=None):
+    """The folder of the authors' published results: ``<project root>/../shared/reference-data/
+    lee-ndirango-2019``, found by walking up from the project root; raises if missing."""
+    root = project_root(start)
+    for folder in (root, *root.parents):
+        candidate = folder / ".." / "shared" / "reference-data" / "lee-ndirango-2019"
+        if candidate.is_dir():
+            return candidate.resolve()
+        candidate = folder / "shared" / "reference-data" / "lee-ndirango-2019"
+        if candidate.is_dir():
+            return candidate.resolve()
+    raise FileNotFoundError(
+        f"the published results of Lee & Ndirango (2019) were not found: expected the folder "
+        f"../shared/reference-data/lee-ndirango-2019 next to the project root {root}")
+
+
+def load_reference(name, start=None):
+    """Rows of one published results file (see :data:`REFERENCE_FILES`) as a dict of arrays.
+
+    Numeric columns become floats (``single_task`` a bool array); ``loss`` is the recorded
+    ``validation-1/loss``.
+    """
+    if name not in REFERENCE_FILES:
+        raise ValueError(f"unknown reference file {name!r}; known: {sorted(REFERENCE_FILES)}")
+    path = reference_data_dir(start) / f"{name}.csv"
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    out = {}
+    for col in rows[0]:
+        if col == "id":
+            continue
+        vals = [r[col] for r in rows]
+        key = "loss" if col == "validation-1/loss" else col
+        out[key] = np.array([v == "True" for v in vals]) if col == "single_task" else np.array(vals, dtype=float)
+    if "main_train_pts" not in out:  # aux-train-pts.csv: the main task has 100 points (inferred)
+        out["main_train_pts"] = np.full(len(rows), 100.0)
+    return out
+
+
+def reference_benefits(name, start=None):
+    """Per-run published benefits: for every multitask row, the single-task loss of the
+    same (sizes, s_a, seed, depth) minus its loss.
+
+    Returns a dict of arrays over multitask rows: the grid columns, ``benefit``, ``mt_loss``
+    and ``st_loss``.
+    """
+    ref = load_reference(name, start)
+    depth = ref.get("nlayers", np.ones(len(ref["loss"])))
+    aux = ref.get("aux_train_pts", ref["main_train_pts"])
+    st = {}
+    for i in np.flatnonzero(ref["single_task"]):
+        key = (depth[i], ref["main_train_pts"][i], aux[i], round(ref["s_a"][i], 6), ref["train_seed"][i])
+        st.setdefault(key, []).append(ref["loss"][i])
+    # single-task rows are duplicated over (s_b, r) with identical losses; deep-nonlinear has
+    # one per (depth, size, s_a, seed). aux-train-pts: the baseline is per aux size as well.
+    st = {k: float(np.mean(v)) for k, v in st.items()}
+    rows = np.flatnonzero(~ref["single_task"])
+    st_loss = np.array([st[(depth[i], ref["main_train_pts"][i], aux[i], round(ref["s_a"][i], 6), ref["train_seed"][i])]
+                        for i in rows])
+    out = {k: v[rows] for k, v in ref.items() if k not in ("single_task",)}
+    out["nlayers"] = depth[rows]
+    out["aux_train_pts"] = aux[rows]
+    out["mt_loss"] = out.pop("loss")
+    out["st_loss"] = st_loss
+    out["benefit"] = st_loss - out["mt_loss"]
+    return out

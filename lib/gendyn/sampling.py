@@ -1,0 +1,181 @@
+"""Test-error dynamics when the number of examples differs from the input dimension (App. G).
+
+Lampinen & Ganguli (2019, App. G): ``P`` examples in ``N1`` input dimensions, data density
+``D = P/N1``, a full-rank student ``N1 = N2 = N3`` and a teacher of rank ``Nbar2`` with
+singular values ``sbar``; noise of variance ``1/N1`` per entry (eq. 25); inputs made as
+white as possible (eq. 26):
+
+* **Oversampled**, ``D > 1``: orthonormal *rows* scaled by ``sqrt(D)``, ``Sigma11 = D I`` and
+  ``Sigma31 = sqrt(D) (sqrt(D) Wbar + Z')`` with ``Z'`` a noise matrix of the ``D = 1`` law.
+  A mode ``u`` obeys ``tau du/dt = k u^p (shat' - D u)`` (``k = N_l - 1``, ``p = 2 - 2/k``), and
+  ``utilde = sqrt(D) u`` obeys the ``D = 1`` equation with the rate multiplied by
+  ``D^(1/k)``. So the normalised test error is the ``D = 1`` theory (eq. 15, aspect 1) with
+
+      SNR sbar -> sqrt(D) sbar,   time t -> D^(1/k) t,   eps -> sqrt(D) eps.
+
+  App. G states "a boost in the SNR by sqrt(D) and a speed-up of learning by D": relative
+  to the *original* SNR the growth rate ``~ 2 shat'`` of a strong mode is indeed ``D`` times
+  larger, but once the SNR is boosted the remaining speed-up is ``D^(1/k)`` (``sqrt(D)`` for
+  one hidden layer), which is what this module uses.
+
+* **Undersampled**, ``D < 1``: orthonormal *columns*, ``Sigma11`` the projection onto the
+  ``P``-dimensional span of the inputs. The student's map on the other ``N1 - P`` directions
+  is frozen at its initial value (squared norm ``(N1 - P) eps^2``); on the span the problem is
+  that of §3 with aspect ``D`` and teacher singular values ``sqrt(D) sbar`` (a teacher input
+  direction keeps ``||P v||^2 ~ D`` of its norm in the span). Eq. (27) writes the teacher
+  terms as ``(s - sbar)^2 + 2 s sbar (1 - O(sqrt(D) sbar))``; but a student mode's input vector
+  lies in the span, so its overlap with ``vbar`` carries the extra factor ``||P vbar|| =
+  sqrt(D)``, and the correct cross term is ``2 s sbar (1 - sqrt(D) O)``:
+
+      eps_test(t) = [ (N1 - P) eps^2 + (P - Nbar2) <s(shat, t)^2>_D
+                      + sum_a ((s_a - sbar_a)^2 + 2 s_a sbar_a (1 - sqrt(D) O_D(sqrt(D) sbar_a))) ]
+                    / sum_a sbar_a^2,
+
+  with ``shat_a = shat_D(sqrt(D) sbar_a)`` (eq. 11 with ``A -> D``), ``O_D`` eq. (12) with
+  ``A -> D`` and the average over the MP law of aspect ``D``. Without the factor the error of a
+  perfectly learned span would be ``(1 - sqrt(D))^2`` instead of the ``1 - D`` of the directions
+  never seen. ``as_printed=True`` evaluates the formula as printed, for comparison.
+
+Functions: :func:`test_error` (any ``P``), :func:`optimal_test_error`,
+:func:`asymptotic_test_error` (``t -> inf``: non-monotonic in ``P``, largest at ``P = N1``).
+Pure numpy.
+"""
+
+import numbers
+
+import numpy as np
+
+from . import deep_linear, rmt
+
+__all__ = ["density", "test_error", "optimal_test_error", "asymptotic_test_error"]
+
+
+def _check(teacher_svals, n1, n_examples):
+    for name, n in (("n1", n1), ("n_examples", n_examples)):
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
+            raise ValueError(f"{name} must be a positive integer; got {n!r}")
+    sb = np.asarray(teacher_svals, dtype=float)
+    if sb.ndim == 0:
+        sb = sb[None]
+    if sb.ndim != 1 or sb.size == 0:
+        raise ValueError(f"teacher_svals must be a non-empty 1-d array; got shape {sb.shape}")
+    bad = ~(np.isfinite(sb) & (sb >= 0))
+    if np.any(bad):
+        raise ValueError(f"teacher_svals must be finite and >= 0; got {sb[bad].tolist()[:5]}")
+    if not np.any(sb > 0):
+        raise ValueError("teacher_svals are all zero: the normalised test error is undefined")
+    if sb.size > min(n1, n_examples):
+        raise ValueError(f"teacher rank {sb.size} must be <= min(n1, n_examples) = {min(n1, n_examples)}")
+    return sb, int(n1), int(n_examples)
+
+
+def density(n1, n_examples):
+    """Data density ``D = P / N1`` (App. G)."""
+    _, n1, p = _check([1.0], n1, n_examples)
+    return p / n1
+
+
+def _under_parts(t, sb, n1, p, eps, tau, n_layers):
+    d = p / n1
+    sig = np.sqrt(d) * sb
+    shat = rmt.spike_singular_value(sig, d)
+    ovl = rmt.spike_overlap(sig, d)
+    s = deep_linear.mode_strength(t[:, None], shat, eps, tau, n_layers)
+    bulk = 0.0
+    if p > sb.size:
+        bulk = (p - sb.size) * deep_linear.noise_mode_averages(t, d, eps, tau, n_layers).learned_sq
+    return d, s, ovl, bulk
+
+
+def test_error(t, teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3, as_printed=False):
+    """Test error of a full-rank TA student trained on ``P`` examples, App. G.
+
+    Parameters
+    ----------
+    t : array_like
+        Training times ``>= 0`` (finite), in units of ``tau``.
+    teacher_svals : array_like, shape (Nbar2,)
+        Teacher singular values ``>= 0``, not all zero, ``Nbar2 <= min(N1, P)``.
+    n1 : int
+        Input dimension ``N1 = N2 = N3``.
+    n_examples : int
+        Number of examples ``P``.
+    eps, tau, n_layers
+        As in :func:`gendyn.deep_linear.mode_strength`.
+    as_printed : bool
+        For ``P < N1``, use eq. (27) exactly as printed (cross term without ``sqrt(D)``; see
+        the module docstring) instead of the corrected form.
+
+    Returns
+    -------
+    ndarray
+        ``epsilon_test(t)``, shape of ``t``. ``P = N1`` is eq. (15) with ``N1 = N2 = N3``.
+    """
+    sb, n1, p = _check(teacher_svals, n1, n_examples)
+    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    k = deep_linear._check_depth(n_layers)
+    t = deep_linear._check_array(t, "training time t")
+    shape, t = t.shape, t.ravel()
+    if p > n1:
+        d = p / n1
+        out = deep_linear.theory_errors(d ** (1.0 / k) * t, np.sqrt(d) * sb, n1, n1, n1, np.sqrt(d) * eps, tau,
+                                        n_layers)[1]
+        return out.reshape(shape)
+    d, s, ovl, bulk = _under_parts(t, sb, n1, p, eps, tau, n_layers)
+    factor = 1.0 if as_printed else np.sqrt(d)
+    spikes = ((s - sb) ** 2 + 2.0 * s * sb * (1.0 - factor * ovl)).sum(-1)
+    out = ((n1 - p) * eps**2 + bulk + spikes) / (sb**2).sum()
+    return out.reshape(shape)
+
+
+def optimal_test_error(teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3):
+    """Optimal early-stopping time and minimal test error for ``P`` examples (App. G, Fig. 13).
+
+    Returns
+    -------
+    t_opt, err_opt : float
+        From :func:`gendyn.deep_linear.optimal_early_stopping` of the equivalent problem:
+        for ``P > N1`` the boosted ``D = 1`` problem (time divided by ``D^(1/k)``); for
+        ``P <= N1`` the problem on the span (aspect ``D``, student rank ``P``), whose error
+        is an increasing affine function of the corrected eq. (27):
+        ``err = D err_span + (1 - D) + (N1 - P) eps^2 / sum sbar^2``.
+    """
+    sb, n1, p = _check(teacher_svals, n1, n_examples)
+    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    k = deep_linear._check_depth(n_layers)
+    d = p / n1
+    if p > n1:
+        t_opt, e_opt = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, n1, n1, n1, np.sqrt(d) * eps, tau,
+                                                          n_layers)
+        return t_opt / d ** (1.0 / k), e_opt
+    t_opt, e_span = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, n1, p, p, eps, tau, n_layers)
+    return t_opt, d * e_span + (1.0 - d) + (n1 - p) * eps**2 / (sb**2).sum()
+
+
+def asymptotic_test_error(teacher_svals, n1, n_examples, eps=0.0):
+    """Test error after training to convergence, ``t -> inf`` (App. G.3).
+
+    Every learnable mode reaches its data value ``shat`` and the noise modes their mean
+    square, 1 for the MP law of any aspect; for ``P < N1`` the frozen directions keep
+    ``(N1 - P) eps^2``:
+
+    * ``P <= N1``: ``[(N1 - P) eps^2 + (P - Nbar2) + sum_a ((shat_a - sbar_a)^2
+      + 2 shat_a sbar_a (1 - sqrt(D) O_a))] / sum sbar^2`` (aspect ``D``, SNR ``sqrt(D) sbar``);
+    * ``P > N1``: the ``D = 1`` value of the boosted problem,
+      ``[(N1 - Nbar2) + sum_a ((shat_a - sig_a)^2 + 2 shat_a sig_a (1 - O_a))] / sum sig^2``
+      with ``sig = sqrt(D) sbar``, which falls like ``N1/(D sum sbar^2)``.
+
+    It grows with ``P`` up to ``P = N1`` (more noise modes are fitted) and then falls: it is
+    non-monotonic, while the optimal early-stopping error falls monotonically.
+    """
+    sb, n1, p = _check(teacher_svals, n1, n_examples)
+    if not (np.isfinite(eps) and eps >= 0):
+        raise ValueError(f"eps must be finite and >= 0; got {eps!r}")
+    d = p / n1
+    sig = np.sqrt(d) * sb
+    if p > n1:
+        shat, ovl = rmt.spike_singular_value(sig, 1.0), rmt.spike_overlap(sig, 1.0)
+        return float(((n1 - sb.size) + ((shat - sig) ** 2 + 2 * shat * sig * (1 - ovl)).sum()) / (sig**2).sum())
+    shat, ovl = rmt.spike_singular_value(sig, d), rmt.spike_overlap(sig, d)
+    spikes = ((shat - sb) ** 2 + 2 * shat * sb * (1 - np.sqrt(d) * ovl)).sum()
+    return float(((n1 - p) * eps**2 + (p - sb.size) + spikes) / (sb**2).sum())

@@ -1,0 +1,265 @@
+"""A non-gradient learning algorithm that beats optimal early stopping (§3.7, App. E).
+
+Lampinen & Ganguli (2019, §3.7): a training-aligned student trained by gradient descent
+can only move all its singular values along the one learning curve of eq. (9), so at the
+optimal stopping time it has over-learned the strong teacher modes while the weak ones are
+still being picked up. The test error (15) is minimised mode by mode by setting each
+student singular value to ``sbar_a O(sbar_a)`` (eq. 12), which gives the smallest error
+any such student can reach, eq. (16):
+
+    eps_non-gradient^opt = sum_a sbar_a^2 (1 - O(sbar_a)^2) / sum_a sbar_a^2.
+
+A *usable* algorithm reaches it from the data alone (§3.7): take the singular values of
+``Sigma31`` that pop out of the Marchenko-Pastur sea (above ``1 + sqrt(A)``), invert
+eq. (11) to estimate each teacher value ``sbar``, shrink the singular value to
+``sbar O(sbar)`` and drop every other mode. In terms of the data singular value this is
+
+    eta(shat) = sqrt((shat^2 - 1 - A)^2 - 4 A) / shat     (shat > 1 + sqrt(A)),   0 otherwise,
+
+because ``shat^2 - 1 - A = sbar^2 + A/sbar^2`` by eq. (11), so the square root is
+``sbar^2 - A/sbar^2`` and ``sbar O(sbar) = (sbar^4 - A)/(sbar^2 shat)``. This is the
+Frobenius-loss optimal singular-value shrinker of random matrix theory (Nadakuditi 2014;
+Gavish & Donoho 2017); it is continuous, vanishing at the MP edge, so a noise singular
+value that crosses the edge by a finite-size fluctuation is shrunk to almost nothing.
+
+* :func:`optimal_shrinker` -- ``eta(shat)`` in the units of the paper (noise variance
+  ``1/N1``).
+* :func:`shrinkage_estimator` -- the algorithm applied to any data matrix (a batch of them),
+  with a known or estimated noise level and either orientation.
+* :func:`nongradient_optimal_error` -- eq. (16).
+
+Pure numpy, vectorised over leading batch dimensions.
+"""
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from . import rmt
+
+__all__ = ["ShrinkageResult", "optimal_shrinker", "shrinkage_estimator", "estimation_excess",
+           "nongradient_optimal_error"]
+
+
+class ShrinkageResult(NamedTuple):
+    """What :func:`shrinkage_estimator` returns with ``full_output=True``.
+
+    Singular-value arrays have shape ``(..., min(N3, N1))``, descending, in the units of
+    the input matrix; ``rank`` and ``noise_std`` have the batch shape.
+    """
+
+    matrix: np.ndarray  # the estimate, shape of the input
+    data_svals: np.ndarray  # singular values of the data
+    teacher_svals: np.ndarray  # eq. (11) inverted for the outliers, 0 for the rest
+    svals: np.ndarray  # the shrunk singular values of the estimate
+    rank: np.ndarray  # number of outliers (modes kept)
+    noise_std: np.ndarray  # the noise level sigma_z used (given or estimated)
+    aspect: float  # the aspect ratio used
+
+
+def optimal_shrinker(shat, aspect):
+    """Optimal student singular value for a data singular value ``shat`` (§3.7).
+
+    Parameters
+    ----------
+    shat : array_like
+        Singular values of the training covariance ``Sigma31`` in the paper's units (noise
+        entries of variance ``1/N1``), ``>= 0``.
+    aspect : array_like
+        Aspect ratio ``A = N3/N1`` in ``(0, 1]``; broadcast against ``shat``.
+
+    Returns
+    -------
+    ndarray
+        ``sbar O(sbar)`` with ``sbar = sbar(shat)`` the inverse of eq. (11) and ``O`` eq. (12)
+        for ``shat`` above the MP edge ``1 + sqrt(A)``; ``0`` at or below the edge. Equal to
+        ``sqrt((shat^2 - 1 - A)^2 - 4A) / shat`` (module docstring); it is below ``shat``,
+        and ``shat - eta(shat) -> (1 + A)/shat`` for large ``shat``.
+    """
+    a = rmt.check_aspect(aspect)
+    sh = np.asarray(shat, dtype=float)
+    bad = ~(np.isfinite(sh) & (sh >= 0))
+    if np.any(bad):
+        raise ValueError(f"data singular values shat must be finite and >= 0; got {sh[bad].ravel()[:5].tolist()}")
+    sh, a = np.broadcast_arrays(sh, a)
+    above = sh > 1.0 + np.sqrt(a)
+    x = np.where(above, sh, 2.0 + 2.0 * np.sqrt(a))
+    # (x^2 - 1 - A)^2 - 4A = (x^2 - (1 - sqrt A)^2)(x^2 - (1 + sqrt A)^2): no cancellation
+    root = np.sqrt(a)
+    prod = (x - 1.0 + root) * (x + 1.0 - root) * (x - 1.0 - root) * (x + 1.0 + root)
+    eta = np.sqrt(np.clip(prod, 0.0, None)) / x
+    out = np.where(above, eta, 0.0)
+    return out[()] if out.ndim == 0 else out
+
+
+def _check_matrix(sigma31):
+    try:
+        m = np.asarray(sigma31, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("sigma31 must be a real array of shape (..., N3, N1)") from None
+    if m.ndim < 2 or min(m.shape[-2:]) < 1:
+        raise ValueError(f"sigma31 must have shape (..., N3, N1) with N3, N1 >= 1; got shape {m.shape}")
+    if not np.all(np.isfinite(m)):
+        raise ValueError("sigma31 must be finite (no NaN or inf entries)")
+    return m
+
+
+def shrinkage_estimator(sigma31, aspect=None, *, noise_std=1.0, full_output=False):
+    """Non-gradient estimate of the teacher from noisy data by optimal shrinkage (§3.7, App. E).
+
+    Parameters
+    ----------
+    sigma31 : array_like, shape (..., N3, N1)
+        Data matrices: the input-output covariance ``Sigma31 = Wbar + Z`` of eq. (3) with
+        orthonormal inputs, where ``Z`` has i.i.d. entries of variance ``noise_std^2 / N1``
+        (``N1`` = number of columns). Leading dimensions are a batch. Either orientation
+        works (``N3 > N1`` is handled by the symmetry of the problem under transposition).
+    aspect : float, optional
+        Aspect ratio ``A`` in ``(0, 1]`` of the Marchenko-Pastur law of the noise; default
+        ``min(N3, N1) / max(N3, N1)``, the shape of the matrix (give it only to use an
+        asymptotic value instead).
+    noise_std : float or "estimate"
+        The noise level ``sigma_z`` (1 in the paper). ``"estimate"`` infers it, for each
+        matrix, from the median singular value, which a low-rank signal hardly moves:
+        ``sigma_z = sqrt(N1/n) * median(shat) / m_A`` with ``n = max(N3, N1)`` and ``m_A`` the
+        median of the MP law (:func:`gendyn.rmt.mp_quantile`).
+    full_output : bool
+        Return a :class:`ShrinkageResult` instead of the estimate alone.
+
+    Returns
+    -------
+    ndarray or ShrinkageResult
+        The estimate ``W = sum_a eta(shat_a) uhat_a vhat_a^T`` (shape of ``sigma31``): the
+        singular vectors of the data, the outlier singular values shrunk by
+        :func:`optimal_shrinker` to ``sbar O(sbar)``, every other mode dropped.
+
+    Notes
+    -----
+    In the standardised units ``x = c shat`` with ``c = sqrt(N1/n) / sigma_z`` the noise
+    has entries of variance ``1/n``, so its singular values follow eq. (13) with aspect
+    ``A``; an outlier is a singular value above the edge ``1 + sqrt(A)``. Eq. (11) is
+    inverted (:func:`gendyn.rmt.spike_teacher_value`) and the shrunk value
+    ``eta(x) = sbar O(sbar)`` is mapped back by ``1/c``. When the teacher's modes lie
+    above the detection threshold ``A^(1/4)`` the test error of the estimate tends to
+    eq. (16) as ``N1 -> inf`` (:func:`nongradient_optimal_error`); at finite size a noise
+    value can exceed the edge by ``O(N^(-2/3))``, where ``eta`` is ``O(N^(-1/3))``, so
+    such false detections cost ``O(N^(-2/3))`` in squared error.
+    """
+    m = _check_matrix(sigma31)
+    u, s, vh, x, eta, scale, sigma, aspect = _shrink(m, aspect, noise_std)
+    estimate = (u * eta[..., None, :]) @ vh
+    if not full_output:
+        return estimate
+    outlier = x > 1.0 + np.sqrt(aspect)
+    sbar = np.where(outlier, rmt.spike_teacher_value(x, aspect), 0.0) / scale
+    return ShrinkageResult(estimate, s, sbar, eta, outlier.sum(-1), sigma, aspect)
+
+
+def _shrink(m, aspect, noise_std):
+    """SVD of checked data ``m`` and the shrunk singular values (see shrinkage_estimator)."""
+    n3, n1 = m.shape[-2:]
+    n_big, n_small = max(n3, n1), min(n3, n1)
+    if aspect is None:
+        aspect = n_small / n_big
+    if isinstance(aspect, (bool, np.bool_)) or not isinstance(aspect, numbers.Real):
+        raise ValueError(f"aspect must be a number in (0, 1] or None; got {aspect!r}")
+    aspect = float(rmt.check_aspect(aspect))
+    u, s, vh = np.linalg.svd(m, full_matrices=False)
+    unit = np.sqrt(n1 / n_big)  # singular values of noise with variance 1/N1, in units of variance 1/n
+    if isinstance(noise_std, str):
+        if noise_std != "estimate":
+            raise ValueError(f"noise_std must be a number > 0 or 'estimate'; got {noise_std!r}")
+        median = float(rmt.mp_quantile(0.5, aspect))
+        sigma = unit * np.median(s, axis=-1) / median
+        if np.any(~(sigma > 0)):
+            raise ValueError("cannot estimate the noise level: the median singular value is 0 "
+                             "(the matrix has rank below min(N3, N1)/2); give noise_std")
+    else:
+        if isinstance(noise_std, (bool, np.bool_)) or not isinstance(noise_std, numbers.Real) or not (
+                np.isfinite(noise_std) and noise_std > 0):
+            raise ValueError(f"noise_std must be a finite number > 0 or 'estimate'; got {noise_std!r}")
+        sigma = np.full(m.shape[:-2], float(noise_std))
+    scale = (unit / sigma)[..., None]  # data -> standardised units
+    x = s * scale
+    eta = optimal_shrinker(x, aspect) / scale
+    return u, s, vh, x, eta, scale, sigma, aspect
+
+
+def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
+    """Squared error the estimator pays for estimating ``sbar O(sbar)`` from the data.
+
+    With the data modes ``(shat_a, uhat_a, vhat_a)`` the estimate is
+    ``W = sum_a eta_a uhat_a vhat_a^T`` and its squared error is
+    ``sum_a (eta_a^2 - 2 eta_a c_a) + ||Wbar||^2`` with ``c_a = uhat_a . Wbar vhat_a``; the
+    best values on the same modes, ``eta_a = c_a``, need the teacher (an *oracle*). The
+    difference is
+
+        excess = sum_a (eta_a - c_a)^2 / ||Wbar||^2     (summed over the kept modes),
+
+    which vanishes as ``N -> inf``: ``O(1/N)`` on the true spikes (``eta_a - c_a`` fluctuates by
+    ``O(N^(-1/2))``) plus ``O(N^(-2/3))`` for noise values kept after a Tracy-Widom excursion
+    beyond the edge. Optimal early stopping (the minimum over time of the *test* error) is an
+    oracle choice of the same kind, so at finite ``N`` it may beat the estimator by up to
+    about this amount on a rank-1 teacher, where both tend to eq. (16).
+
+    Parameters
+    ----------
+    sigma31, teacher : array_like, shape (..., N3, N1)
+        Data and noise-free teacher ``Wbar`` (not all zero).
+    aspect, noise_std
+        As in :func:`shrinkage_estimator`.
+
+    Returns
+    -------
+    ndarray, shape (...)
+    """
+    m = _check_matrix(sigma31)
+    w = _check_matrix(teacher)
+    if w.shape != m.shape:
+        raise ValueError(f"teacher must have the shape of sigma31 {m.shape}; got {w.shape}")
+    norm = (w**2).sum((-2, -1))
+    if np.any(norm == 0):
+        raise ValueError("the teacher is zero for some matrix: the relative excess is undefined")
+    u, _, vh, _, eta, _, _, _ = _shrink(m, aspect, noise_std)
+    c = np.einsum("...ia,...ij,...aj->...a", u, w, vh)
+    return np.where(eta > 0, (eta - c) ** 2, 0.0).sum(-1) / norm
+
+
+def nongradient_optimal_error(teacher_svals, aspect):
+    """Test error of the optimal non-gradient (shrinkage) student, eq. (16).
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (..., Nbar2)
+        Teacher singular values ``sbar_a >= 0`` (finite) along the last axis, not all zero;
+        leading dimensions are a batch.
+    aspect : array_like
+        Aspect ratio ``A = N3/N1`` in ``(0, 1]``, broadcast against the batch shape.
+
+    Returns
+    -------
+    ndarray or float
+        ``sum_a sbar_a^2 (1 - O(sbar_a)^2) / sum_a sbar_a^2``: between 0 and 1, equal to 1
+        when no mode exceeds the detection threshold ``A^(1/4)``. For one mode it is
+        ``1 - O(sbar)^2``, the paper's estimate of the optimal early-stopping error of
+        gradient descent for a rank-1 teacher (§3.7, Fig. 11); for several modes it is a
+        lower bound on that error.
+    """
+    sb = np.asarray(teacher_svals, dtype=float)
+    if sb.ndim == 0:
+        sb = sb[None]
+    bad = ~(np.isfinite(sb) & (sb >= 0))
+    if np.any(bad):
+        raise ValueError(f"teacher_svals must be finite and >= 0; got {sb[bad].ravel()[:5].tolist()}")
+    top = sb.max(-1)
+    if np.any(top == 0):
+        raise ValueError("teacher_svals are all zero for some teacher: eq. (16) (normalised by sum sbar^2) "
+                         "is undefined")
+    a = rmt.check_aspect(aspect)
+    a = np.broadcast_to(a, np.broadcast_shapes(a.shape, top.shape))[..., None]
+    overlap = rmt.spike_overlap(sb, a)
+    # sbar^2 (1 - O^2) relative to sum sbar^2, scaled by the largest value (no overflow of sbar^2)
+    w = (sb / top[..., None]) ** 2
+    out = (w * (1.0 - overlap**2)).sum(-1) / w.sum(-1)
+    return out[()] if out.ndim == 0 else out

@@ -1,0 +1,501 @@
+"""Theory of deep softmax classifiers trained on one or two tasks (Lee & Ndirango, 2019).
+
+The text of the paper lost every equation in extraction. The equations below are
+**reconstructed** from its prose, from the facts about the authors' code in
+``../shared/notes/paper-facts.md`` §2, and from first principles; the equation numbers are
+the paper's where its prose pins them down (main text (1)-(5), appendix A (6)-(16),
+appendix C (20)-(25)). Each is checked numerically in the book and in
+``tests/test_softmax_multitask.py``. Everything here is vectorised numpy/scipy; the batched
+torch experiments are in :mod:`gendyn.multitask_train`.
+
+Setup (§2, App. A)
+------------------
+Inputs ``x ~ N(0, Sigma)`` in ``R^N`` (``Sigma = I`` in the experiments); a teacher
+``Wbar`` (``K x N``, rank ``r``) and its noisy version give the labels
+``y = argmax(Wbar x + xi)`` for training and ``ybar = argmax(Wbar x)`` for testing. A
+student with composite weight ``W`` (``K x N``) predicts ``p(x) = softmax(W x)`` and is
+trained on the cross-entropy ``L = -(1/P) sum_mu log p_{y_mu}(x_mu)`` (1). With
+``Sigma^{yx} = (1/P) sum_mu e_{y_mu} x_mu^T`` and ``Sigma^{px}(W) = (1/P) sum_mu
+p(x_mu) x_mu^T`` (7), the gradient is ``dL/dW = Sigma^{px}(W) - Sigma^{yx}``.
+
+Gaussian integration by parts (App. A.3.1)
+------------------------------------------
+For ``x ~ N(0, Sigma)``, ``E[f(x) x^T] = E[grad_x f(x)] Sigma``; with ``f = softmax(W x)``
+and ``grad_x f = (diag p - p p^T) W``::
+
+    E[p(x) x^T] = M(W) W Sigma                                            (14)
+    M(W) = E_x[diag p(x) - p(x) p(x)^T],  p(x) = softmax(W x)             (13)
+
+``M(W)`` is the mean covariance of a one-hot draw from ``p``: positive semi-definite, with
+``M 1 = 0`` and (when every ``p_k > 0``) no other zero eigenvalue. It depends on ``W`` only
+through the logit covariance ``C = W Sigma W^T``.
+
+Gradient flow (2) (App. A.3, eqs. 8-10)
+---------------------------------------
+For a student of weight matrices ``W_1 .. W_D`` (composite ``W = W_D ... W_1``) trained at
+learning rate ``lambda`` (time in units of ``tau = 1/lambda``), with
+``G = Sigma^{yx} - M(W) W Sigma``::
+
+    tau dW/dt = sum_l (W_D..W_{l+1})(W_D..W_{l+1})^T G (W_{l-1}..W_1)^T (W_{l-1}..W_1)   (2)
+
+which for one hidden layer is ``W_2 W_2^T G + G W_1^T W_1``. The conservation law
+``d/dt (W_{l+1}^T W_{l+1} - W_l W_l^T) = 0`` (9) and ``dL/dt <= 0`` (10) follow.
+
+Approximations (15)-(16) and the TA dynamics (3) (App. B)
+---------------------------------------------------------
+For a rank-one student ``W = s u v^T`` (``|u| = |v| = 1``, ``u . 1 = 0``) and ``Sigma = I``
+the logits are ``s g u`` with ``g = v . x ~ N(0, 1)``, and along the student's mode::
+
+    f(s) = u^T M(s u v^T) u = E_g[Var_{k ~ softmax(s g u)} u_k],   f(0) = 1/K     (15)
+
+which decreases monotonically with ``s``. Keeping only this diagonal part,
+``M(W) W ~ f(s) s u v^T`` (16), a training-aligned (TA) student, initialised along the top
+singular vectors ``(u, v)`` of the centred ``Sigma^{yx}`` with singular value ``sigma_hat``,
+keeps its singular vectors and its singular value obeys, for ``D`` balanced weight matrices::
+
+    tau ds/dt = D s^(2 - 2/D) (sigma_hat - f(s) s)                                 (3)
+
+(``D = 2``: ``tau ds/dt = 2 s (sigma_hat - f(s) s)``). It grows to the fixed point
+``f(s*) s* = sigma_hat``; ``f(s) s`` rises to ``E|g| (max u - min u)/2`` as ``s -> inf``,
+which is exactly ``sigma`` of clean labels: with clean labels ``s`` grows without bound.
+
+Relatedness (4) and multitask benefit (5) (§4.3-4.4, App. C)
+------------------------------------------------------------
+Relatedness of two teachers with right singular vectors ``Vbar_A``, ``Vbar_B`` (``N x r``):
+the mean cosine of the principal angles between their input subspaces,
+``r_AB = ||Vbar_A^T Vbar_B||_* / r`` (4); for the authors' construction every principal
+cosine equals ``r``. The generalisation loss is ``L_gen(W) = E_x[lse(W x) - (W x)_ybar]``
+with ``lse`` the log-sum-exp, convex in ``W``. With ``G(W) = -grad L_gen(W) =
+Sigma^{ybar x} - E[p x^T]`` and ``dW = W_MT - W_ST`` (task A's composite when trained with
+task B, and alone), the benefit ``B = L_gen(W_ST) - L_gen(W_MT)`` obeys::
+
+    <G(W_MT), dW> <= B <= <G(W_ST), dW>                                 (22)-(25)
+
+and for TA rank-one students (``W = s u v^T`` for both) the upper bound is::
+
+    B <= (s_MT - s_ST) [ sigma_bar - f(s_ST) s_ST ],  sigma_bar = u^T Sigma^{ybar x} v   (5)
+
+whose bracket depends on the single-task student only. The bounds hold sample by sample
+(convexity is pointwise in ``x``), so they hold exactly for losses measured on any test set.
+"""
+
+import math
+import numbers
+
+import numpy as np
+from scipy import integrate, optimize, special
+
+__all__ = [
+    "softmax",
+    "label_feature_covariance",
+    "softmax_feature_covariance",
+    "softmax_curvature",
+    "gaussian_softmax_feature_covariance",
+    "composite_flow",
+    "rank1_curvature",
+    "ta_curvature",
+    "ta_rate",
+    "ta_trajectory",
+    "ta_fixed_point",
+    "off_diagonal_ratio",
+    "ta_generalization_loss",
+    "ta_signal",
+    "clean_rank1_signal",
+    "relatedness",
+    "cross_entropy",
+    "benefit_bounds",
+]
+
+
+# ----------------------------------------------------------------------------------------
+# checks
+# ----------------------------------------------------------------------------------------
+
+
+def _array(x, name, ndim_min=1):
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of real numbers; got {type(x).__name__}") from None
+    if a.ndim < ndim_min:
+        raise ValueError(f"{name} must have at least {ndim_min} dimension(s); got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite; got non-finite entries")
+    return a
+
+
+def _positive_int(n, name, minimum=1):
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {n!r}")
+    return int(n)
+
+
+def _sigma(sigma, n):
+    if sigma is None:
+        return np.eye(n)
+    s = _array(sigma, "sigma", 2)
+    if s.shape != (n, n):
+        raise ValueError(f"sigma (input covariance) must have shape ({n}, {n}); got {s.shape}")
+    if not np.allclose(s, s.T) or np.linalg.eigvalsh(s).min() < -1e-12:
+        raise ValueError("sigma (input covariance) must be symmetric positive semi-definite")
+    return s
+
+
+def _unit_centred(u, name="u"):
+    u = _array(u, name)
+    norm = np.linalg.norm(u, axis=-1, keepdims=True)
+    if np.any(norm == 0):
+        raise ValueError(f"{name} must be a non-zero vector")
+    if np.any(np.abs(u.sum(-1)) > 1e-8 * norm[..., 0] * u.shape[-1]):
+        raise ValueError(f"{name} must be orthogonal to the all-ones vector (softmax logits are "
+                         f"defined up to a constant); centre it first")
+    return u / norm
+
+
+def softmax(z, axis=-1):
+    """Numerically stable softmax along ``axis``."""
+    z = np.asarray(z, dtype=float)
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+# ----------------------------------------------------------------------------------------
+# covariances (7), (13), (14) and the flow (2)
+# ----------------------------------------------------------------------------------------
+
+
+def label_feature_covariance(x, y, n_classes):
+    """``Sigma^{yx} = (1/P) sum_mu e_{y_mu} x_mu^T`` (7): shape ``(..., K, N)``.
+
+    ``x``: ``(..., P, N)`` inputs; ``y``: ``(..., P)`` integer labels in ``[0, K)``.
+    """
+    x = _array(x, "x", 2)
+    n_classes = _positive_int(n_classes, "n_classes", 2)
+    y = np.asarray(y)
+    if y.shape != x.shape[:-1] or not np.issubdtype(y.dtype, np.integer):
+        raise ValueError(f"y must be integer labels of shape {x.shape[:-1]}; got {y.dtype} {y.shape}")
+    if y.size and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"labels must lie in [0, {n_classes}); got range [{y.min()}, {y.max()}]")
+    onehot = (y[..., None] == np.arange(n_classes)).astype(float)
+    return np.swapaxes(onehot, -1, -2) @ x / x.shape[-2]
+
+
+def softmax_feature_covariance(w, x):
+    """Empirical ``Sigma^{px}(W) = (1/P) sum_mu softmax(W x_mu) x_mu^T`` (7).
+
+    ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)`` (broadcast against ``w``'s batch).
+    """
+    w, x = _array(w, "w", 2), _array(x, "x", 2)
+    p = softmax(x @ np.swapaxes(w, -1, -2))
+    return np.swapaxes(p, -1, -2) @ x / x.shape[-2]
+
+
+def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=False):
+    """The matrix function ``M(W) = E[diag p - p p^T]``, ``x ~ N(0, Sigma)`` (13), by Monte Carlo.
+
+    Antithetic pairs ``(x, -x)`` halve the variance of the odd part. Vectorised over the
+    leading dimensions of ``w`` (``(..., K, N)``); all use the same Gaussian draws.
+
+    Parameters
+    ----------
+    w : array_like, (..., K, N)
+    sigma : array_like (N, N), optional
+        Input covariance (identity by default).
+    n_samples : int
+        Gaussian inputs (even; half are the antithetic partners).
+    seed : int
+        Seed of the numpy generator.
+    return_stderr : bool
+        Also return the entrywise standard error of the estimate.
+    """
+    w = _array(w, "w", 2)
+    n_samples = _positive_int(n_samples, "n_samples", 2)
+    sig = _sigma(sigma, w.shape[-1])
+    rng = np.random.default_rng(seed)
+    half = n_samples // 2
+    chol = np.linalg.cholesky(sig) if sigma is not None else None
+    k = w.shape[-2]
+    eye = np.eye(k)
+    total = np.zeros(w.shape[:-2] + (k, k))
+    total_sq = np.zeros_like(total)
+    done = 0
+    while done < half:  # chunks of Gaussian draws keep the memory bounded
+        n = min(4096, half - done)
+        g = rng.standard_normal((n, w.shape[-1]))
+        x = g @ chol.T if chol is not None else g
+        pair = 0.0
+        for sign in (1.0, -1.0):
+            p = softmax(sign * x @ np.swapaxes(w, -1, -2))  # (..., n, K)
+            pair = pair + 0.5 * (p[..., :, :, None] * (eye - p[..., :, None, :]))
+        total += pair.sum(-3)
+        total_sq += (pair**2).sum(-3)
+        done += n
+    m = total / half
+    m = 0.5 * (m + np.swapaxes(m, -1, -2))
+    if return_stderr:
+        var = np.maximum(total_sq / half - (total / half) ** 2, 0.0) * half / max(half - 1, 1)
+        return m, np.sqrt(var / half)
+    return m
+
+
+def gaussian_softmax_feature_covariance(w, sigma=None, **kwargs):
+    """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs go to
+    :func:`softmax_curvature`."""
+    w = _array(w, "w", 2)
+    sig = _sigma(sigma, w.shape[-1])
+    return softmax_curvature(w, sigma, **kwargs) @ w @ sig
+
+
+def composite_flow(weights, sigma_yx, sigma=None, **kwargs):
+    """Right-hand side of (2): ``tau dW/dt`` of the composite ``W = W_D ... W_1``.
+
+    ``weights``: list ``[W_1, ..., W_D]`` (first layer first, each ``(..., n_out, n_in)``);
+    ``sigma_yx``: the label-feature covariance ``(..., K, N)``. The softmax term uses the
+    Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`).
+    """
+    ws = [_array(w, f"weights[{i}]", 2) for i, w in enumerate(weights)]
+    if not ws:
+        raise ValueError("weights must hold at least one matrix")
+    comp = ws[0]
+    for w in ws[1:]:
+        comp = w @ comp
+    sig = _sigma(sigma, comp.shape[-1])
+    g = _array(sigma_yx, "sigma_yx", 2) - gaussian_softmax_feature_covariance(comp, sig, **kwargs)
+    total = 0.0
+    for layer in range(len(ws)):
+        above = _product(ws[layer + 1:], comp.shape[-2], ws[layer].shape[-2])
+        below = _product(ws[:layer], ws[layer].shape[-1], comp.shape[-1])
+        total = total + above @ np.swapaxes(above, -1, -2) @ g @ np.swapaxes(below, -1, -2) @ below
+    return total
+
+
+def _product(ws, n_out, n_in):
+    """``W_k ... W_1`` of a list (first applied first); identity ``(n_out, n_in)`` if empty."""
+    if not ws:
+        return np.eye(n_out, n_in)
+    out = ws[0]
+    for w in ws[1:]:
+        out = w @ out
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# rank-one students: (15), (16), (3)
+# ----------------------------------------------------------------------------------------
+
+_LOG_G_NODES, _LOG_G_WEIGHTS = np.polynomial.legendre.leggauss(400)
+
+
+def _half_line_rule(lo=1e-12, hi=12.0):
+    """Nodes and weights for ``int_0^inf phi(g) F(g) dg`` in the variable ``ln g``.
+
+    The integrands vary on the scale ``1/s`` near ``g = 0`` and on the scale 1 in the
+    Gaussian tail; in ``ln g`` both are smooth, so one Gauss-Legendre rule of 400 nodes on
+    ``[ln 1e-12, ln 12]`` is accurate to ~1e-11 for any ``s`` up to ``1e6`` (tested against
+    adaptive quadrature).
+    """
+    a, b = math.log(lo), math.log(hi)
+    t = 0.5 * (b - a) * _LOG_G_NODES + 0.5 * (b + a)
+    g = np.exp(t)
+    wts = 0.5 * (b - a) * _LOG_G_WEIGHTS * g * np.exp(-0.5 * g**2) / math.sqrt(2 * math.pi)
+    return g, wts
+
+
+def rank1_curvature(s, u):
+    """``M(s u v^T)`` for ``Sigma = I``, exactly (1-d quadrature over ``g = v . x``).
+
+    ``s``: array of singular values (any shape ``S``); ``u``: unit vector(s) ``(..., K)``
+    (broadcast with ``s``). Returns ``(*S, K, K)``.
+    """
+    s = _array(s, "s", 0)
+    if np.any(s < 0):
+        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
+    u = _array(u, "u")
+    u = u / np.linalg.norm(u, axis=-1, keepdims=True)
+    g, wts = _half_line_rule()
+    total = 0.0
+    for sign in (1.0, -1.0):
+        z = sign * (s[..., None, None] * g[:, None]) * u[..., None, :]  # (..., n, K)
+        p = softmax(z)
+        m = p[..., :, None] * np.eye(u.shape[-1]) - p[..., :, None] * p[..., None, :]
+        total = total + np.einsum("...nij,n->...ij", m, wts)
+    return total
+
+
+def ta_curvature(s, u):
+    """``f(s) = u^T M(s u v^T) u = E_g[Var_{softmax(s g u)}(u)]`` (15), ``Sigma = I``.
+
+    ``u`` must be orthogonal to the all-ones vector (the logit mode of a trained student
+    always is). ``f(0) = 1/K``; ``f`` decreases monotonically to 0.
+    """
+    s = _array(s, "s", 0)
+    if np.any(s < 0):
+        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
+    u = _unit_centred(u)
+    g, wts = _half_line_rule()
+    total = 0.0
+    for sign in (1.0, -1.0):
+        p = softmax(sign * s[..., None, None] * g[:, None] * u[..., None, :])
+        mean = (p * u[..., None, :]).sum(-1)
+        var = (p * u[..., None, :] ** 2).sum(-1) - mean**2
+        total = total + (var * wts).sum(-1)
+    return total
+
+
+def ta_signal(s, u):
+    """``f(s) s``: the softmax term of (3) along the student's mode."""
+    return ta_curvature(s, u) * np.asarray(s, dtype=float)
+
+
+def clean_rank1_signal(u):
+    """``sigma`` of clean labels from a rank-one teacher ``sbar u v^T``: ``(max u - min u)/sqrt(2 pi)``.
+
+    With ``y = argmax(sbar g u)`` the label is ``argmax u`` for ``g > 0`` and ``argmin u`` for
+    ``g < 0``, so ``u^T Sigma^{yx} v = E[g u_y] = (max u - min u) E[g; g > 0]``. It is also
+    the limit of ``f(s) s`` as ``s -> inf``.
+    """
+    u = _unit_centred(u)
+    return (u.max(-1) - u.min(-1)) / math.sqrt(2 * math.pi)
+
+
+def ta_rate(s, sigma_hat, u, n_layers=3):
+    """Right-hand side of (3), ``tau ds/dt``, for ``D = n_layers - 1`` balanced weight matrices.
+
+    ``n_layers`` counts layers of units, input and output included (3 = one hidden layer),
+    as in :mod:`gendyn.train`.
+    """
+    d = _positive_int(n_layers, "n_layers", 2) - 1
+    s = _array(s, "s", 0)
+    return d * np.power(s, 2 - 2 / d) * (np.asarray(sigma_hat, dtype=float) - ta_signal(s, u))
+
+
+def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
+    """Solve (3) from ``s(0) = s0``; returns ``s`` at the times ``t`` (same units as ``tau``).
+
+    Integrated in ``ln s`` (the growth is exponential at small ``s``) with an implicit
+    Runge-Kutta method at tight tolerances.
+    """
+    t = _array(t, "t", 1)
+    if np.any(np.diff(t) < 0) or t[0] < 0:
+        raise ValueError("times t must be non-negative and increasing")
+    if not (np.isfinite(s0) and s0 > 0):
+        raise ValueError(f"s0 (initial singular value) must be finite and > 0; got {s0!r}")
+    if not (np.isfinite(tau) and tau > 0):
+        raise ValueError(f"tau must be finite and > 0; got {tau!r}")
+    u = _unit_centred(u)
+
+    def rhs(_, y):
+        s = math.exp(y[0])
+        return [float(ta_rate(s, sigma_hat, u, n_layers)) / (s * tau)]
+
+    sol = integrate.solve_ivp(rhs, (0.0, float(t[-1])), [math.log(s0)], t_eval=t, method="Radau",
+                              rtol=1e-9, atol=1e-11)
+    if not sol.success:
+        raise RuntimeError(f"integration of (3) failed: {sol.message}")
+    return np.exp(sol.y[0])
+
+
+def off_diagonal_ratio(s, u):
+    """Size of what (16) neglects for ``W = s u v^T``: ``||(I - u u^T) M u|| / (u^T M u)``.
+
+    Zero when ``u`` is an eigenvector of ``M`` (e.g. two classes, or ``u`` symmetric under a
+    permutation of the classes that maps ``u`` to ``-u``); (3) is accurate while it is small.
+    """
+    u = _unit_centred(u)
+    m = rank1_curvature(s, u)
+    mu = m @ u
+    along = mu @ u
+    return np.linalg.norm(mu - along[..., None] * u, axis=-1) / along
+
+
+def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
+    """Generalisation loss of ``W = s u v^T`` on clean labels of a rank-one teacher ``ubar vbar^T``.
+
+    With ``g = v . x`` and ``gbar = vbar . x`` (correlation ``overlap = v . vbar``), the clean
+    label is ``argmax ubar`` if ``gbar > 0`` and ``argmin ubar`` otherwise, so
+    ``L = E_g[lse(s g u)] - s overlap (u_{argmax ubar} - u_{argmin ubar}) / sqrt(2 pi)``:
+    one exact 1-d integral plus a closed form. ``Sigma = I``.
+    """
+    s = _array(s, "s", 0)
+    if np.any(s < 0):
+        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
+    u = _unit_centred(u)
+    ubar = _array(u_teacher, "u_teacher")
+    g, wts = _half_line_rule()
+    lse = 0.0
+    for sign in (1.0, -1.0):
+        z = sign * s[..., None, None] * g[:, None] * u
+        lse = lse + (special.logsumexp(z, axis=-1) * wts).sum(-1)
+    # the rule misses the mass below g = 1e-12, where lse = log K
+    lse = lse + (1 - 2 * wts.sum()) * math.log(u.shape[-1])
+    gap = u[np.argmax(ubar)] - u[np.argmin(ubar)]
+    return lse - s * float(overlap) * gap / math.sqrt(2 * math.pi)
+
+
+def ta_fixed_point(sigma_hat, u):
+    """The fixed point ``s*`` of (3): ``f(s*) s* = sigma_hat``; ``inf`` if ``sigma_hat`` reaches
+    the clean-label limit :func:`clean_rank1_signal` (then ``s`` grows without bound)."""
+    u = _unit_centred(u)
+    if sigma_hat <= 0:
+        return 0.0
+    top = float(clean_rank1_signal(u))
+    if sigma_hat >= top:
+        return math.inf
+    hi = 1.0
+    while float(ta_signal(hi, u)) < sigma_hat:
+        hi *= 2
+        if hi > 1e7:
+            return math.inf
+    return optimize.brentq(lambda s: float(ta_signal(s, u)) - sigma_hat, 0.0, hi, xtol=1e-12, rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------------------
+# relatedness (4), losses and the benefit bounds (5), (22)-(25)
+# ----------------------------------------------------------------------------------------
+
+
+def relatedness(v_a, v_b):
+    """Task relatedness (4): the mean cosine of the principal angles between the input
+    subspaces spanned by the columns of ``v_a`` and ``v_b`` (``(..., N, r)``, orthonormal
+    columns), ``||V_a^T V_b||_* / r``. In ``[0, 1]``."""
+    v_a, v_b = _array(v_a, "v_a", 2), _array(v_b, "v_b", 2)
+    if v_a.shape[-2:] != v_b.shape[-2:]:
+        raise ValueError(f"v_a and v_b must both be (N, r); got {v_a.shape[-2:]} and {v_b.shape[-2:]}")
+    cosines = np.linalg.svd(np.swapaxes(v_a, -1, -2) @ v_b, compute_uv=False)
+    return cosines.mean(-1)
+
+
+def cross_entropy(w, x, y):
+    """Mean cross-entropy ``(1/P) sum_mu [lse(W x_mu) - (W x_mu)_{y_mu}]`` (1).
+
+    ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)``; ``y``: integer labels ``(..., P)``.
+    """
+    z = np.asarray(x, dtype=float) @ np.swapaxes(np.asarray(w, dtype=float), -1, -2)
+    lse = special.logsumexp(z, axis=-1)
+    idx = np.broadcast_to(np.asarray(y)[..., None], z.shape[:-1] + (1,))
+    picked = np.take_along_axis(z, idx, axis=-1)[..., 0]
+    return (lse - picked).mean(-1)
+
+
+def benefit_bounds(w_st, w_mt, x, y):
+    """The convexity bounds (22)-(25) on the multitask benefit, measured on a test set.
+
+    ``B = L(W_ST) - L(W_MT)`` with ``L`` the cross-entropy on ``(x, y)`` (clean labels);
+    ``G(W) = -grad L(W) = (1/P) sum (e_y - softmax(W x)) x^T``; ``dW = W_MT - W_ST``.
+    Returns ``(lower, benefit, upper)`` with ``lower = <G(W_MT), dW>`` and
+    ``upper = <G(W_ST), dW>``; ``lower <= benefit <= upper`` holds exactly (convexity of
+    log-sum-exp, pointwise in ``x``), up to floating-point rounding.
+    """
+    w_st, w_mt = _array(w_st, "w_st", 2), _array(w_mt, "w_mt", 2)
+    x = _array(x, "x", 2)
+    y = np.asarray(y)
+    k = w_st.shape[-2]
+    dw = w_mt - w_st
+
+    def grad_neg(w):
+        return label_feature_covariance(x, y, k) - softmax_feature_covariance(w, x)
+
+    upper = (grad_neg(w_st) * dw).sum((-1, -2))
+    lower = (grad_neg(w_mt) * dw).sum((-1, -2))
+    benefit = cross_entropy(w_st, x, y) - cross_entropy(w_mt, x, y)
+    return lower, benefit, upper

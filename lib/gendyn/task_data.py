@@ -1,0 +1,402 @@
+"""Batched training data for the Lampinen & Ganguli experiments beyond one linear task (torch).
+
+* :func:`task_pairs` -- two tasks sharing their inputs, with chosen singular values and
+  input-mode overlap ``Q = Vbar^A^T Vbar^B`` and a choice of output vectors (§4, App. D,
+  Figs. 8 and 10): the stacked data of a two-headed student.
+* :func:`leaky_relu_task_pairs` -- the same for leaky-ReLU teachers (App. F, Fig. 12).
+* :func:`randomised_outputs` -- outputs replaced by i.i.d. Gaussians of the same variance
+  (§3.6, Fig. 6).
+* :func:`sampled_inputs` and :func:`sampled_task` -- ``P != N1`` training inputs,
+  orthogonalised or Gaussian, and their noisy targets (App. G, Fig. 13);
+  :func:`stack_examples` batches data sets of different ``P`` (zero-padded examples), and
+  :func:`converged_map` is where gradient descent ends (``t -> inf``).
+
+Every function draws from a seeded :class:`torch.Generator` and returns whole batches, so
+a figure's networks train as one tensor program (:func:`gendyn.train.train_students`).
+Noise entries have variance ``noise_std^2 / N1`` (eqs. 2-3 and 25-26).
+"""
+
+import math
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+import torch
+
+from .teachers import random_orthonormal
+
+__all__ = [
+    "OUTPUT_VECTORS",
+    "TaskPairs",
+    "task_pairs",
+    "leaky_relu_task_pairs",
+    "randomised_outputs",
+    "INPUT_KINDS",
+    "sampled_inputs",
+    "sampled_task",
+    "stack_examples",
+    "converged_map",
+]
+
+#: How :func:`task_pairs` chooses the output singular vectors ``Ubar^A``, ``Ubar^B``.
+OUTPUT_VECTORS = ("independent", "identical", "axis")
+#: Kinds of training inputs of :func:`sampled_inputs`.
+INPUT_KINDS = ("orthogonal", "gaussian")
+
+
+class TaskPairs(NamedTuple):
+    """Stacked two-task data; networks are ordered setting-major (``g * runs + r``).
+
+    ``sigma31``/``targets`` and ``teacher`` have shape ``(G * runs, 2 N3, N1)``: rows
+    ``:N3`` are task A (head A), rows ``N3:`` task B. The single-task data of task A is
+    ``sigma31[:, :N3]`` (the same draw, so single and joint students can be compared
+    pairwise).
+    """
+
+    sigma31: torch.Tensor  # noisy training data (orthonormal / one-hot inputs)
+    teacher: torch.Tensor  # noise-free targets (the teacher map, or its outputs on the inputs)
+    n3: int
+    runs: int
+
+
+def _check_int(value, name, minimum=1):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    return int(value)
+
+
+def _check_noise(noise_std):
+    if isinstance(noise_std, (bool, np.bool_)) or not isinstance(noise_std, numbers.Real) or not (
+            math.isfinite(noise_std) and noise_std >= 0):
+        raise ValueError(f"noise_std must be a finite number >= 0; got {noise_std!r}")
+    return float(noise_std)
+
+
+def _settings(svals_a, svals_b, overlap):
+    """Arrays ``(G, rA)``, ``(G, rB)``, ``(G, rA, rB)`` after checks."""
+    sa = np.asarray(svals_a, dtype=float)
+    sb = np.asarray(svals_b, dtype=float)
+    q = np.asarray(overlap, dtype=float)
+    if sa.ndim == 1:
+        sa = sa[:, None]
+    if sb.ndim == 1:
+        sb = sb[:, None]
+    if sa.ndim != 2 or sb.ndim != 2 or sa.shape[0] != sb.shape[0] or sa.shape[0] == 0:
+        raise ValueError(f"svals_a and svals_b must have shapes (G, rA) and (G, rB) (or (G,) for rank 1) "
+                         f"with the same G >= 1; got {sa.shape} and {sb.shape}")
+    if q.ndim == 1:
+        q = q[:, None, None]
+    if q.shape != (sa.shape[0], sa.shape[1], sb.shape[1]):
+        raise ValueError(f"overlap must have shape (G, rA, rB) = {(sa.shape[0], sa.shape[1], sb.shape[1])} "
+                         f"(or (G,) for rank 1); got {q.shape}")
+    for name, a in (("svals_a", sa), ("svals_b", sb)):
+        if not np.all(np.isfinite(a) & (a >= 0)):
+            raise ValueError(f"{name} must be finite and >= 0")
+    if not np.all(np.isfinite(q)) or np.any(np.linalg.norm(q, 2, axis=(-2, -1)) > 1 + 1e-12):
+        raise ValueError("every overlap matrix Q must be finite with singular values <= 1")
+    return sa, sb, q
+
+
+def _complement_root(q):
+    """``(I - Q^T Q)^(1/2)`` for a batch of ``(rA, rB)`` matrices."""
+    m = np.eye(q.shape[-1]) - np.swapaxes(q, -1, -2) @ q
+    lam, vec = np.linalg.eigh(m)
+    return (vec * np.sqrt(np.clip(lam, 0.0, None))[..., None, :]) @ np.swapaxes(vec, -1, -2)
+
+
+def _input_modes(q, n1, runs, generator, dtype, device):
+    """``Vbar^A`` ``(R, N1, rA)`` and ``Vbar^B`` ``(G, R, N1, rB)`` with ``Vbar^A^T Vbar^B = Q``."""
+    g_count, r_a, r_b = q.shape
+    if n1 < r_a + r_b:
+        raise ValueError(f"n1 = {n1} inputs cannot hold rA + rB = {r_a + r_b} input modes")
+    basis = random_orthonormal(n1, r_a + r_b, batch=(runs,), generator=generator, device=device,
+                               dtype=torch.float64)
+    v_a, v_perp = basis[..., :r_a], basis[..., r_a:]
+    qt = torch.as_tensor(q, dtype=torch.float64, device=device)[:, None]  # (G, 1, rA, rB)
+    root = torch.as_tensor(_complement_root(q), dtype=torch.float64, device=device)[:, None]
+    v_b = v_a[None] @ qt + v_perp[None] @ root
+    return v_a.to(dtype), v_b.to(dtype)
+
+
+def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
+    if output_vectors not in OUTPUT_VECTORS:
+        raise ValueError(f"output_vectors must be one of {OUTPUT_VECTORS}; got {output_vectors!r}")
+    if max(r_a, r_b) > n3:
+        raise ValueError(f"n3 = {n3} outputs per head cannot hold rank {max(r_a, r_b)}")
+    kw = dict(batch=(runs,), generator=generator, device=device, dtype=torch.float64)
+    if output_vectors == "axis":
+        eye = torch.eye(n3, dtype=torch.float64, device=device)
+        return eye[:, :r_a].expand(runs, n3, r_a).to(dtype), eye[:, :r_b].expand(runs, n3, r_b).to(dtype)
+    u_a = random_orthonormal(n3, r_a, **kw)
+    if output_vectors == "identical":
+        if r_a != r_b:
+            raise ValueError("output_vectors='identical' needs tasks of equal rank")
+        return u_a.to(dtype), u_a.to(dtype)
+    return u_a.to(dtype), random_orthonormal(n3, r_b, **kw).to(dtype)
+
+
+def task_pairs(svals_a, svals_b, overlap, n1, n3, runs, *, noise_std=1.0, output_vectors="independent",
+               generator=None, dtype=torch.float64, device="cpu"):
+    """Noisy training data of two linear tasks sharing orthonormal inputs (§4, eq. 24).
+
+    Parameters
+    ----------
+    svals_a, svals_b : array_like, shapes (G, rA), (G, rB)
+        Singular values of the two teachers for ``G`` settings (``(G,)`` for rank 1).
+    overlap : array_like, shape (G, rA, rB)
+        ``Q = Vbar^A^T Vbar^B`` of each setting (``(G,)`` of cosines ``q`` for rank 1); its
+        singular values must be ``<= 1``.
+    n1 : int
+        Inputs = examples (orthonormal, ``Sigma11 = I``).
+    n3 : int
+        Outputs per task (head).
+    runs : int
+        Independent draws per setting.
+    noise_std : float
+        ``sigma_z``: noise entries have variance ``noise_std^2 / n1`` (eq. 3).
+    output_vectors : {"independent", "identical", "axis"}
+        ``Ubar^A``, ``Ubar^B`` Haar-random and independent; the same matrix for both tasks
+        (each in its own head); or the first standard basis vectors of each head. By
+        Theorem 1 the transfer benefit is the same for all three.
+    generator : torch.Generator, optional
+    dtype, device
+        Of the returned tensors (draws are made in float64).
+
+    Returns
+    -------
+    TaskPairs
+        ``sigma31 = Wbar^{A+B} + Z`` and ``teacher = Wbar^{A+B}``, shape ``(G * runs, 2 n3, n1)``.
+
+    Notes
+    -----
+    Within a run every setting shares its random draws (``Vbar^A``, the orthogonal
+    complement used for ``Vbar^B = Vbar^A Q + Vbar_perp (I - Q^T Q)^(1/2)``, ``Ubar^A``,
+    ``Ubar^B`` and the noise ``Z``): only the singular values and ``Q`` change across the
+    grid, which makes differences between settings far less noisy (common random numbers).
+    The input modes and the noise are drawn before the output vectors, so two calls from
+    the same generator state that differ only in ``output_vectors`` share them exactly.
+    """
+    sa, sb, q = _settings(svals_a, svals_b, overlap)
+    n1, n3, runs = _check_int(n1, "n1"), _check_int(n3, "n3"), _check_int(runs, "runs")
+    noise_std = _check_noise(noise_std)
+    f64 = dict(dtype=torch.float64, device=device)
+    # draw order V, Z, U: with the same generator state, calls that differ only in
+    # output_vectors share their input modes and noise exactly (paired tests of Theorem 1)
+    v_a, v_b = _input_modes(q, n1, runs, generator, torch.float64, device)
+    z = torch.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    u_a, u_b = _output_modes(n3, sa.shape[1], sb.shape[1], runs, output_vectors, generator, torch.float64, device)
+    s_a = torch.as_tensor(sa, **f64)[:, None, None, :]  # (G, 1, 1, rA)
+    s_b = torch.as_tensor(sb, **f64)[:, None, None, :]
+    w_a = (u_a[None] * s_a) @ v_a[None].mT  # (G, R, n3, n1)
+    w_b = (u_b[None] * s_b) @ v_b.mT
+    w = torch.cat([w_a, w_b], dim=-2)
+    g_count = sa.shape[0]
+    teacher = w.reshape(g_count * runs, 2 * n3, n1)
+    noisy = (w + z[None]).reshape(g_count * runs, 2 * n3, n1)
+    return TaskPairs(noisy.to(dtype), teacher.to(dtype), n3, runs)
+
+
+def _leaky(x, slope):
+    return torch.where(x > 0, x, slope * x)
+
+
+def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, noise_std=1.0, generator=None,
+                          dtype=torch.float64, device="cpu"):
+    """Two leaky-ReLU teacher tasks on one-hot inputs (App. F, Fig. 12).
+
+    Teacher ``X`` (``X = A, B``) is the network ``f_X(x) = lrelu(Ubar^X S^X lrelu(Vbar^X^T x))``
+    with ``rank`` hidden units (``Nbar2 = 4`` in the paper), leaky ReLU (negative slope
+    ``slope``) at the hidden and output layers, orthonormal ``Ubar^X`` (``n3 x rank``) and
+    ``Vbar^X`` (``n1 x rank``), and ``S^X = svm_X diag(rank, ..., 2, 1)/rank``. The input
+    modes are aligned column by column, ``Vbar^A^T Vbar^B = q I``.
+
+    Parameters
+    ----------
+    svm_a, svm_b, q : array_like, shape (G,)
+        Singular-value multipliers and the input alignment of ``G`` settings.
+    n1, n3, runs, rank, slope, noise_std, generator, dtype, device
+        As in :func:`task_pairs`; ``rank`` hidden units of each teacher.
+
+    Returns
+    -------
+    TaskPairs
+        ``sigma31`` = noisy targets ``Y = f(I) + Z`` on the ``n1`` one-hot inputs (which is
+        also ``Sigma31``) and ``teacher`` = the noise-free ``f(I)``, shape
+        ``(G * runs, 2 n3, n1)``; pass ``(torch.eye(n1), teacher)`` as ``test_data`` of
+        :func:`gendyn.train.train_students` to score the noise-free outputs on the training
+        inputs, as the authors' script did.
+
+    Notes
+    -----
+    The authors' script builds each task as a sum of ``rank`` separate rank-one leaky-ReLU
+    branches with independent random directions; this is the single network with
+    ``Nbar2 = rank`` hidden units that App. F describes.
+    """
+    svm_a, svm_b, q = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (svm_a, svm_b, q))
+    if not (svm_a.ndim == svm_b.ndim == q.ndim == 1 and svm_a.size == svm_b.size == q.size > 0):
+        raise ValueError("svm_a, svm_b and q must be 1-d arrays of the same length G >= 1")
+    if np.any(~(np.isfinite(svm_a) & (svm_a >= 0))) or np.any(~(np.isfinite(svm_b) & (svm_b >= 0))):
+        raise ValueError("svm_a and svm_b must be finite and >= 0")
+    if np.any(~(np.abs(q) <= 1)):
+        raise ValueError(f"q must lie in [-1, 1]; got {q[~(np.abs(q) <= 1)].tolist()[:5]}")
+    rank = _check_int(rank, "rank")
+    if isinstance(slope, (bool, np.bool_)) or not isinstance(slope, numbers.Real) or not (0 <= slope <= 1):
+        raise ValueError(f"slope must lie in [0, 1]; got {slope!r}")
+    n1, n3, runs = _check_int(n1, "n1"), _check_int(n3, "n3"), _check_int(runs, "runs")
+    noise_std = _check_noise(noise_std)
+    g_count = q.size
+    f64 = dict(dtype=torch.float64, device=device)
+    qmat = q[:, None, None] * np.eye(rank)[None]
+    v_a, v_b = _input_modes(qmat, n1, runs, generator, torch.float64, device)
+    u_a, u_b = _output_modes(n3, rank, rank, runs, "independent", generator, torch.float64, device)
+    z = torch.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    profile = torch.arange(rank, 0, -1, **f64) / rank
+    s_a = torch.as_tensor(svm_a, **f64)[:, None, None, None] * profile  # (G, 1, 1, rank)
+    s_b = torch.as_tensor(svm_b, **f64)[:, None, None, None] * profile
+    # one-hot inputs: the hidden pre-activations are Vbar^T itself
+    y_a = _leaky((u_a[None] * s_a) @ _leaky(v_a[None].mT, slope), slope)  # (G, R, n3, n1)
+    y_b = _leaky((u_b[None] * s_b) @ _leaky(v_b.mT, slope), slope)
+    y = torch.cat([y_a, y_b], dim=-2)
+    clean = y.reshape(g_count * runs, 2 * n3, n1)
+    noisy = (y + z[None]).reshape(g_count * runs, 2 * n3, n1)
+    return TaskPairs(noisy.to(dtype), clean.to(dtype), n3, runs)
+
+
+def randomised_outputs(sigma31, *, generator=None):
+    """Replace structured data by i.i.d. Gaussian outputs of the same variance (§3.6).
+
+    Parameters
+    ----------
+    sigma31 : torch.Tensor, shape (B, N3, N1)
+        Training data on orthonormal inputs (``Sigma31 = Y Xhat^T``).
+
+    Returns
+    -------
+    torch.Tensor, shape (B, N3, N1)
+        For each network, i.i.d. ``N(0, sigma_r^2 / N1)`` entries with
+        ``sigma_r^2 = ||Sigma31||_F^2 / N3``: every output gets the output variance of the
+        structured data averaged over outputs (each output's expected variance over the
+        random teacher ensemble), and the total variance is preserved exactly. With
+        orthonormal inputs this is the law of ``Y_rand Xhat^T`` for i.i.d. Gaussian outputs
+        ``Y_rand``.
+    """
+    if not isinstance(sigma31, torch.Tensor) or sigma31.ndim != 3 or not torch.is_floating_point(sigma31):
+        raise ValueError("sigma31 must be a floating-point torch.Tensor of shape (B, N3, N1)")
+    b, n3, n1 = sigma31.shape
+    var = sigma31.square().sum((-2, -1), keepdim=True) / n3  # sigma_r^2
+    z = torch.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
+    return z * torch.sqrt(var / n1)
+
+
+def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=torch.float64, device="cpu"):
+    """``P`` training inputs in ``N1`` dimensions, columns of ``(batch, N1, P)`` (App. G).
+
+    ``kind="orthogonal"``: for ``P >= N1`` orthonormal *rows* scaled by ``sqrt(P/N1)``
+    (``Sigma11 = (P/N1) I``, columns of norm 1 on average); for ``P < N1`` orthonormal
+    *columns* (``Sigma11`` the projection onto their span). ``kind="gaussian"``: i.i.d.
+    ``N(0, 1/N1)`` entries (columns of norm ~1), the case the orthogonalised inputs stand
+    for. Haar-random in every case.
+    """
+    n1, p, batch = _check_int(n1, "n1"), _check_int(p, "p (number of examples)"), _check_int(batch, "batch")
+    if kind not in INPUT_KINDS:
+        raise ValueError(f"kind must be one of {INPUT_KINDS}; got {kind!r}")
+    kw = dict(batch=(batch,), generator=generator, device=device, dtype=torch.float64)
+    if kind == "gaussian":
+        x = torch.randn(batch, n1, p, generator=generator, dtype=torch.float64, device=device) / math.sqrt(n1)
+    elif p >= n1:
+        x = random_orthonormal(p, n1, **kw).mT * math.sqrt(p / n1)
+    else:
+        x = random_orthonormal(n1, p, **kw)
+    return x.to(dtype)
+
+
+def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None, dtype=torch.float64):
+    """Inputs and noisy targets ``Y = Wbar X + Z`` of ``P`` examples, eq. (25).
+
+    Parameters
+    ----------
+    teacher : torch.Tensor, shape (B, N3, N1)
+        Teacher maps ``Wbar``.
+    p : int
+        Number of examples ``P``.
+    kind : {"orthogonal", "gaussian"}
+        Inputs of :func:`sampled_inputs`.
+    noise_std : float
+        ``Z`` has entries of variance ``noise_std^2 / N1`` (App. G).
+
+    Returns
+    -------
+    inputs, targets : torch.Tensor
+        ``(B, N1, P)`` and ``(B, N3, P)``, for ``train_students(data=(inputs, targets))``.
+    """
+    if not isinstance(teacher, torch.Tensor) or teacher.ndim != 3:
+        raise ValueError("teacher must be a torch.Tensor of shape (B, N3, N1)")
+    b, n3, n1 = teacher.shape
+    noise_std = _check_noise(noise_std)
+    x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
+    z = torch.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
+    y = teacher.to(torch.float64) @ x + z * (noise_std / math.sqrt(n1))
+    return x.to(dtype), y.to(dtype)
+
+
+def stack_examples(datasets):
+    """Stack ``(inputs, targets)`` of different numbers of examples into one batch.
+
+    Parameters
+    ----------
+    datasets : sequence of (torch.Tensor, torch.Tensor)
+        ``(B_i, N1, P_i)`` inputs and ``(B_i, N3, P_i)`` targets with common ``N1``, ``N3``.
+
+    Returns
+    -------
+    inputs, targets : torch.Tensor
+        ``(sum B_i, N1, max P_i)`` and ``(sum B_i, N3, max P_i)``: every set padded with
+        examples whose input and target are zero. Zero examples change neither
+        ``Sigma11 = X X^T``, ``Sigma31 = Y X^T``, nor the squared training error and its
+        normalisation ``||Y||^2``, so training on the padded batch is training on each set.
+    """
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError("datasets must hold at least one (inputs, targets) pair")
+    p_max = max(x.shape[-1] for x, _ in datasets)
+    xs, ys = [], []
+    for x, y in datasets:
+        if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[-1] != y.shape[-1]:
+            raise ValueError(f"each pair must be inputs (B, N1, P) and targets (B, N3, P); got "
+                             f"{tuple(x.shape)} and {tuple(y.shape)}")
+        pad = p_max - x.shape[-1]
+        xs.append(torch.nn.functional.pad(x, (0, pad)))
+        ys.append(torch.nn.functional.pad(y, (0, pad)))
+    if len({x.shape[1] for x in xs}) != 1 or len({y.shape[1] for y in ys}) != 1:
+        raise ValueError("all data sets must have the same N1 and N3")
+    return torch.cat(xs), torch.cat(ys)
+
+
+def converged_map(inputs, targets, initial):
+    """The composite map reached by gradient descent as ``t -> inf`` (App. G.3).
+
+    ``W_inf = Sigma31 Sigma11^+ + W_0 (I - Sigma11 Sigma11^+)``: the least-squares solution on
+    the span of the inputs, and the initial map ``W_0`` on the directions no example
+    touches, which gradient descent never moves (the *frozen subspace*; exact for TA
+    initialisation, where no hidden unit mixes the two).
+
+    Parameters
+    ----------
+    inputs, targets : torch.Tensor
+        ``(B, N1, P)`` and ``(B, N3, P)``.
+    initial : torch.Tensor, shape (B, N3, N1)
+        Initial composite maps ``W_0`` (e.g. ``train.composite_map(train.init_weights(...))``).
+
+    Returns
+    -------
+    torch.Tensor, shape (B, N3, N1), float64
+    """
+    x, y, w0 = (a.detach().to(torch.float64) for a in (inputs, targets, initial))
+    if x.ndim != 3 or y.ndim != 3 or w0.shape != (y.shape[0], y.shape[1], x.shape[1]):
+        raise ValueError(f"need inputs (B, N1, P), targets (B, N3, P) and initial (B, N3, N1); got "
+                         f"{tuple(x.shape)}, {tuple(y.shape)}, {tuple(w0.shape)}")
+    s11 = x @ x.mT
+    pinv = torch.linalg.pinv(s11, hermitian=True)
+    proj = s11 @ pinv
+    eye = torch.eye(x.shape[1], dtype=torch.float64, device=x.device)
+    return (y @ x.mT) @ pinv + w0 @ (eye - proj)

@@ -1,0 +1,511 @@
+"""Transfer of knowledge between two tasks learned by one two-headed student (§4, App. D).
+
+Lampinen & Ganguli (2019, §4): two tasks A and B share their ``N1`` (orthonormal) inputs;
+teacher ``X`` (``X = A, B``) is ``Wbar^X = Ubar^X Sbar^X Vbar^X^T`` with ``N3_X`` outputs.
+A *two-headed* student shares every layer but the last and learns the composite teacher
+``Wbar^{A+B} = [Wbar^A; Wbar^B]`` (eq. 24) from ``Sigma31 = Wbar^{A+B} + Z`` (eq. 3, with
+``N3 = N3_A + N3_B`` outputs, aspect ``A' = (N3_A + N3_B)/N1``). With optimal early
+stopping of head A (the minimum over training time of its test error) it reaches
+``eps_{A<-B}^opt``; a student of task A alone reaches ``eps_A^opt``. The transfer benefit is
+their difference (§4)
+
+    T^{A<-B} = eps_A^opt - eps_{A<-B}^opt       (> 0: B helps A, < 0: interference).
+
+Theory implemented here
+-----------------------
+*Modes of the composite teacher (App. D).* With ``D = diag(Sbar^A, Sbar^B)^2`` and the Gram
+matrix ``G = [[I, Q], [Q^T, I]]`` of the input modes, ``Q = Vbar^A^T Vbar^B``, let
+``D^(1/2) G D^(1/2) = sum_k sigma_k^2 y_k y_k^T`` (an ``(rA + rB)``-dimensional eigenproblem,
+the symmetric form of App. D's ``[[I, Q], [Q^T, I]] Sbar^2``). Then the composite teacher
+has singular values ``sigma_k`` with right vectors ``v_k = Vbar^{AB} D^(1/2) y_k / sigma_k``
+and left vectors ``u_k = Ubar^{AB} y_k`` (``Ubar^{AB}`` block-diagonal, eq. 24). The share of
+mode ``k`` in head A is ``a_k = ||P_A u_k||^2 = ||y_k^A||^2`` (the first ``rA`` entries), and
+``P_A Wbar^{A+B} v_k = Wbar^A v_k = sigma_k P_A u_k``. Everything depends on ``Sbar^A``,
+``Sbar^B`` and ``Q`` only: this is Theorem 1 (no dependence on ``Ubar^A``, ``Ubar^B``).
+
+*Head-A test error of the TA student* (App. C's projected error, eq. 23, with the
+random-matrix description of §3.2 applied to the composite data). The data has an outlier
+at ``shat_k = shat(sigma_k; A')`` (eq. 11) whose left and right singular vectors overlap the
+teacher's by ``L_k = (sigma^4 - A')/(sigma^2 (sigma^2 + A'))`` and
+``R_k = (sigma^4 - A')/(sigma^2 (sigma^2 + 1))`` (squared; the two brackets of eq. 12,
+``O_k = sqrt(L_k R_k)``); their remaining parts point in random directions, of which a share
+``f_A = N3_A/(N3_A + N3_B)`` lies in head A. A TA student with mode strengths
+``s_k(t) = s(t, shat_k)`` (eq. 9) thus has
+
+    eps_{A<-B}(t) = [ sum_k ( s_k^2 (L_k a_k + (1 - L_k) f_A) - 2 s_k sigma_k a_k O_k )
+                      + f_A (N2 - r) <s(shat, t)^2>_in + ||Sbar^A||^2 ] / ||Sbar^A||^2,
+
+with ``r = rA + rB`` composite modes and the learned noise modes averaged over the top of
+the MP law of aspect ``A'`` (:func:`gendyn.deep_linear.noise_mode_averages`). For one task
+(``a = f = 1``) this is eq. (15). Like eq. (15) it neglects the ``O(1/sigma^3)`` correlation of
+noise modes with the teacher.
+
+Functions
+---------
+* :func:`composite_modes` -- ``sigma_k`` and ``a_k`` from ``(Sbar^A, Sbar^B, Q)``.
+* :func:`head_test_error` -- ``eps_{A<-B}(t)`` above.
+* :func:`joint_optimal_error` -- its minimum over ``t``.
+* :func:`transfer_benefit_general` -- ``T^{A<-B}`` for any ranks and ``Q``.
+* :func:`transfer_benefit` -- the rank-1 case ``T(sbar_A, sbar_B, q)`` of Fig. 8, vectorised.
+* :func:`sampled_head_errors` -- the exact head-A error of TA students on *sampled* data
+  (no random-matrix limit): the finite-size counterpart of :func:`head_test_error`.
+
+Pure numpy/scipy.
+"""
+
+import numbers
+
+import numpy as np
+from scipy import optimize
+
+from . import deep_linear, rmt
+
+__all__ = [
+    "KINDS",
+    "composite_modes",
+    "head_test_error",
+    "joint_optimal_error",
+    "transfer_benefit_general",
+    "transfer_benefit",
+    "sampled_head_errors",
+]
+
+#: Forms of the transfer benefit: the paper's difference of optimal errors and the log-ratio.
+KINDS = ("difference", "log-ratio")
+
+
+# ----------------------------------------------------------------------------------------
+# validation
+# ----------------------------------------------------------------------------------------
+
+
+def _svals(x, name):
+    a = np.asarray(x, dtype=float)
+    if a.ndim == 0:
+        a = a[None]
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-d array of singular values; got shape {a.shape}")
+    bad = ~(np.isfinite(a) & (a >= 0))
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite and >= 0; got {a[bad].tolist()[:5]}")
+    return a
+
+
+def _overlap_matrix(q, r_a, r_b):
+    m = np.asarray(q, dtype=float)
+    if m.ndim == 0:
+        m = m.reshape(1, 1)
+    if m.shape != (r_a, r_b):
+        raise ValueError(f"the input-mode overlap Q = Vbar^A^T Vbar^B must have shape (rank A, rank B) = "
+                         f"({r_a}, {r_b}); got {m.shape}")
+    if not np.all(np.isfinite(m)):
+        raise ValueError("the overlap matrix Q must be finite")
+    top = np.linalg.norm(m, 2)
+    if top > 1 + 1e-12:
+        raise ValueError(f"Q = Vbar^A^T Vbar^B must have singular values <= 1 (cosines between unit "
+                         f"vectors); got largest {top:.6g}")
+    return m
+
+
+def _count(n, name):
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"{name} must be a positive integer; got {n!r}")
+    return int(n)
+
+
+def _sizes(n1, n2, n3_a, n3_b, rank):
+    n1, n2, n3_a, n3_b = (_count(n, name) for n, name in ((n1, "n1"), (n2, "n2"), (n3_a, "n3_a"), (n3_b, "n3_b")))
+    n3 = n3_a + n3_b
+    if n3 > n1:
+        raise ValueError(f"the two heads need n3_a + n3_b <= n1 (composite aspect A' <= 1); "
+                         f"got {n3_a} + {n3_b} > {n1}")
+    if n2 > n3:
+        raise ValueError(f"the student rank n2 must be <= n3_a + n3_b = {n3}; got {n2}")
+    if rank > n2:
+        raise ValueError(f"the composite teacher has rank {rank} > student rank n2 = {n2}")
+    return n1, n2, n3_a, n3_b
+
+
+# ----------------------------------------------------------------------------------------
+# theory
+# ----------------------------------------------------------------------------------------
+
+
+def composite_modes(svals_a, svals_b, overlap):
+    """Singular values of the two-task teacher and the share of each in head A (App. D).
+
+    Parameters
+    ----------
+    svals_a, svals_b : array_like, shapes (rA,), (rB,)
+        Teacher singular values ``Sbar^A``, ``Sbar^B`` (``>= 0``).
+    overlap : array_like, shape (rA, rB)
+        ``Q = Vbar^A^T Vbar^B``, the cosines between the tasks' input modes (a scalar ``q``
+        for two rank-1 tasks); its singular values must be ``<= 1``.
+
+    Returns
+    -------
+    sigma : ndarray, shape (r,)
+        Singular values of ``Wbar^{A+B}`` (eq. 24), descending; modes of exactly zero
+        singular value (e.g. ``q = 1`` with rank-1 tasks) are dropped, so ``r <= rA + rB``.
+    share_a : ndarray, shape (r,)
+        ``a_k = ||P_A u_k||^2``: the fraction of mode ``k``'s output in head A (and of its
+        strength: ``sum_k sigma_k^2 a_k = ||Sbar^A||^2``).
+
+    Notes
+    -----
+    ``sigma_k^2`` and ``y_k`` are the eigenpairs of ``D^(1/2) G D^(1/2)`` with
+    ``D^(1/2) = diag(Sbar^A, Sbar^B)``, ``G = [[I, Q], [Q^T, I]]``; ``a_k = ||y_k^A||^2``
+    (module docstring). For rank-1 tasks with ``sbar_A = sbar_B = s`` the eigenvalues are
+    ``s^2 (1 +- q)``, App. D's shared and difference modes.
+    """
+    sa, sb = _svals(svals_a, "svals_a"), _svals(svals_b, "svals_b")
+    q = _overlap_matrix(overlap, sa.size, sb.size)
+    r_a, r_b = sa.size, sb.size
+    gram = np.eye(r_a + r_b)
+    gram[:r_a, r_a:], gram[r_a:, :r_a] = q, q.T
+    root = np.concatenate([sa, sb])
+    top = root.max()
+    if top == 0:
+        return np.zeros(0), np.zeros(0)
+    d = root / top  # work in units of the largest singular value (no overflow)
+    lam, y = np.linalg.eigh(d[:, None] * gram * d[None, :])
+    order = np.argsort(lam)[::-1]
+    lam, y = lam[order], y[:, order]
+    keep = lam > 1e-13 * max(lam[0], 1e-300)
+    sigma = top * np.sqrt(lam[keep])
+    share = (y[:r_a, keep] ** 2).sum(0)
+    return sigma, np.clip(share, 0.0, 1.0)
+
+
+def _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b):
+    """Validated ingredients of the head-A error: per-mode constants and bulk sizes."""
+    sa = _svals(svals_a, "svals_a")
+    if not np.any(sa > 0):
+        raise ValueError("svals_a are all zero: head A's test error (normalised by ||Sbar^A||^2) is undefined")
+    sigma, share = composite_modes(sa, svals_b, overlap)
+    n1, n2, n3_a, n3_b = _sizes(n1, n2, n3_a, n3_b, sigma.size)
+    aspect = (n3_a + n3_b) / n1
+    f_a = n3_a / (n3_a + n3_b)
+    shat = rmt.spike_singular_value(sigma, aspect)
+    ovl = rmt.spike_overlap(sigma, aspect)
+    above = sigma > aspect**0.25
+    x = np.where(above, sigma, 1.0)
+    left = np.where(above, (1.0 - aspect / x**4) / (1.0 + aspect / x**2), 0.0)  # |uhat . u|^2
+    scale = sa.max()
+    norm = ((sa / scale) ** 2).sum()  # ||Sbar^A||^2 / scale^2
+    return dict(sigma=sigma, share=share, shat=shat, ovl=ovl, left=left, f_a=f_a, aspect=aspect,
+                n_bulk=n3_a + n3_b - sigma.size, n_in=n2 - sigma.size, scale=scale, norm=norm)
+
+
+def _head_error(t, parts, eps, tau, n_layers):
+    """Head-A error of eq. in the module docstring at times ``t`` (1-d)."""
+    p = parts
+    s = deep_linear.mode_strength(t[:, None], p["shat"], eps, tau, n_layers)
+    weight = p["left"] * p["share"] + (1.0 - p["left"]) * p["f_a"]
+    sc = p["scale"]
+    num = ((s / sc) ** 2 * weight - 2.0 * (s / sc) * (p["sigma"] / sc) * p["share"] * p["ovl"]).sum(-1)
+    if p["n_in"] > 0 and p["n_bulk"] > 0:
+        bulk = deep_linear.noise_mode_averages(t, p["aspect"], eps, tau, n_layers,
+                                               fraction=p["n_in"] / p["n_bulk"])
+        num = num + p["f_a"] * p["n_in"] * bulk.learned_sq / sc**2
+    return 1.0 + num / p["norm"]
+
+
+def head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1.0, n_layers=3):
+    """Test error of head A of a two-headed TA student, ``eps_{A<-B}(t)`` (§4, App. C-D).
+
+    Parameters
+    ----------
+    t : array_like
+        Training times ``>= 0`` (finite), in units of ``tau``.
+    svals_a, svals_b, overlap
+        The two teachers' singular values and ``Q = Vbar^A^T Vbar^B``
+        (:func:`composite_modes`); ``svals_a`` not all zero.
+    n1 : int
+        Inputs (= training examples, orthonormal).
+    n2 : int
+        Hidden width = rank of the student, ``r <= n2 <= n3_a + n3_b``.
+    n3_a, n3_b : int
+        Outputs of the two heads, ``n3_a + n3_b <= n1``.
+    eps, tau, n_layers
+        Initial singular value, time constant and depth (:func:`gendyn.deep_linear.mode_strength`).
+
+    Returns
+    -------
+    ndarray
+        ``eps_{A<-B}(t)``, the formula of the module docstring, shape of ``t``. With a task
+        B of zero singular values it is the single-task eq. (15) of a student with
+        ``n3_a + n3_b`` outputs of which only head A is scored.
+    """
+    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    deep_linear._check_depth(n_layers)
+    parts = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
+    t = deep_linear._check_array(t, "training time t")
+    return _head_error(t.ravel(), parts, eps, tau, n_layers).reshape(t.shape)
+
+
+def _characteristic_time(shat, eps, tau, n_layers):
+    """Half-learning time of a mode (its relaxation time if it cannot grow)."""
+    k = n_layers - 1
+    if shat > 2.0 * eps:
+        return float(deep_linear.mode_time(shat / 2.0, shat, eps, tau, n_layers))
+    return tau / (k * shat ** (2.0 - 2.0 / k))
+
+
+def joint_optimal_error(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1.0, n_layers=3, t_max=None):
+    """Optimal early stopping of head A: ``min_t eps_{A<-B}(t)`` and its time (§4).
+
+    Parameters
+    ----------
+    svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau, n_layers
+        As in :func:`head_test_error`.
+    t_max : float, optional
+        Longest time considered; default ten times the half-learning time of the median
+        noise mode of the composite data, by when noise dominates.
+
+    Returns
+    -------
+    t_opt, err_opt : float
+        As :func:`gendyn.deep_linear.optimal_early_stopping` does for one task: the error on
+        a log grid of 241 times plus the times at which each composite mode alone would be
+        optimal for head A (``s_k = sigma_k a_k O_k / (L_k a_k + (1 - L_k) f_A)``), refined
+        by bounded Brent minimisation in ``log t``; ``t_opt = 0`` if learning never helps.
+    """
+    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    deep_linear._check_depth(n_layers)
+    p = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
+    median = float(rmt.mp_quantile(0.5, p["aspect"]))
+    if t_max is None:
+        t_max = 10.0 * _characteristic_time(median, eps, tau, n_layers)
+    t_max = deep_linear._check_positive(t_max, "t_max")
+    top = float(p["shat"].max()) if p["shat"].size else 1.0 + np.sqrt(p["aspect"])
+    t_lo = min(1e-3 * _characteristic_time(top, eps, tau, n_layers), 1e-3 * t_max)
+    weight = p["left"] * p["share"] + (1.0 - p["left"]) * p["f_a"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ideal = np.where(weight > 0, p["sigma"] * p["share"] * p["ovl"] / weight, 0.0)
+    fits = (ideal > eps) & (ideal < p["shat"])
+    special = deep_linear.mode_time(ideal[fits], p["shat"][fits], eps, tau, n_layers) if np.any(fits) else []
+    grid = np.geomspace(t_lo, t_max, 241)
+    grid = np.unique(np.concatenate([grid, [s for s in np.atleast_1d(special) if t_lo < s < t_max]]))
+
+    def err(times):
+        return _head_error(np.asarray(times, dtype=float), p, eps, tau, n_layers)
+
+    errs = err(grid)
+    err0 = float(err([0.0])[0])
+    i = int(np.argmin(errs))
+    if i == grid.size - 1:
+        t_opt, e_opt = float(t_max), float(errs[i])
+    else:
+        lo = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
+        res = optimize.minimize_scalar(lambda lt: float(err([np.exp(lt)])[0]), bounds=(lo, np.log(grid[i + 1])),
+                                       method="bounded", options={"xatol": 1e-10})
+        if res.fun <= errs[i]:
+            t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
+        else:
+            t_opt, e_opt = float(grid[i]), float(errs[i])
+    if err0 <= e_opt:
+        return 0.0, err0
+    return t_opt, e_opt
+
+
+def _combine(single, joint, kind):
+    if kind == "difference":
+        return single - joint
+    return np.log(single / joint)
+
+
+def _check_kind(kind):
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}; got {kind!r}")
+    return kind
+
+
+def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n_layers=3,
+                             kind="difference"):
+    """Transfer benefit ``T^{A<-B}`` for tasks of any rank and input overlap ``Q`` (§4, App. D).
+
+    Parameters
+    ----------
+    svals_a, svals_b : array_like, shapes (rA,), (rB,)
+        Teacher singular values (``svals_a`` not all zero).
+    overlap : array_like, shape (rA, rB)
+        ``Q = Vbar^A^T Vbar^B``.
+    n1 : int
+        Inputs = examples.
+    n3 : int
+        Outputs per head (both heads and the single-task student), ``2 n3 <= n1``.
+    n2 : int, optional
+        Hidden width of both students, ``<= n3``; default ``n3`` (the paper: ``N2 = N3 = 50``).
+    eps, tau, n_layers
+        Initial singular value, time constant and depth of both students.
+    kind : {"difference", "log-ratio"}
+        ``eps_A^opt - eps_{A<-B}^opt`` (the paper's definition) or
+        ``ln(eps_A^opt / eps_{A<-B}^opt)``; both are positive when B helps A.
+
+    Returns
+    -------
+    benefit, single, joint : float
+        ``T^{A<-B}``, ``eps_A^opt`` (:func:`gendyn.deep_linear.optimal_early_stopping` of task A
+        alone) and ``eps_{A<-B}^opt`` (:func:`joint_optimal_error`).
+    """
+    kind = _check_kind(kind)
+    n3 = _count(n3, "n3")
+    n2 = n3 if n2 is None else _count(n2, "n2")
+    sa = _svals(svals_a, "svals_a")
+    if n2 > n3:
+        raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
+    single = deep_linear.optimal_early_stopping(sa, n1, n2, n3, eps, tau, n_layers)[1]
+    joint = joint_optimal_error(sa, svals_b, overlap, n1, n2, n3, n3, eps, tau, n_layers)[1]
+    return float(_combine(single, joint, kind)), float(single), float(joint)
+
+
+def transfer_benefit(sbar_a, sbar_b, q, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n_layers=3, kind="difference",
+                     return_errors=False):
+    """Transfer benefit ``T^{A<-B}(sbar_A, sbar_B, q)`` between two rank-1 tasks (§4, Fig. 8).
+
+    Parameters
+    ----------
+    sbar_a, sbar_b : array_like
+        SNRs of the two tasks (teacher singular values); ``sbar_a > 0``, ``sbar_b >= 0``.
+    q : array_like
+        Overlap ``q = vbar^A . vbar^B`` of the input modes, in ``[-1, 1]`` (only ``|q|``
+        matters). The three arrays broadcast together.
+    n1, n3, n2, eps, tau, n_layers, kind
+        As in :func:`transfer_benefit_general` (the paper: ``n1 = 100``, ``n3 = n2 = 50``,
+        ``eps = 1e-5``, one hidden layer).
+    return_errors : bool
+        Also return ``eps_A^opt`` and ``eps_{A<-B}^opt``.
+
+    Returns
+    -------
+    ndarray or float (or a tuple of three)
+        ``T^{A<-B}`` of the broadcast shape; with ``return_errors`` also the single-task
+        and joint optimal errors. Each distinct ``sbar_a`` is solved once for the
+        single-task error; each grid point costs one :func:`joint_optimal_error`.
+    """
+    kind = _check_kind(kind)
+    sa, sb, qq = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (sbar_a, sbar_b, q)))
+    if np.any(~(np.isfinite(sa) & (sa > 0))):
+        raise ValueError(f"sbar_a must be finite and > 0; got {sa[~(np.isfinite(sa) & (sa > 0))].ravel()[:5].tolist()}")
+    if np.any(~(np.isfinite(sb) & (sb >= 0))):
+        raise ValueError(f"sbar_b must be finite and >= 0; got {sb[~(np.isfinite(sb) & (sb >= 0))].ravel()[:5].tolist()}")
+    if np.any(~(np.abs(qq) <= 1)):
+        raise ValueError(f"q must lie in [-1, 1]; got {qq[~(np.abs(qq) <= 1)].ravel()[:5].tolist()}")
+    n3 = _count(n3, "n3")
+    n2 = n3 if n2 is None else _count(n2, "n2")
+    if n2 > n3:
+        raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
+    single = {}
+    e_single, e_joint = np.empty(sa.shape), np.empty(sa.shape)
+    for idx in np.ndindex(sa.shape):
+        a = float(sa[idx])
+        if a not in single:
+            single[a] = deep_linear.optimal_early_stopping([a], n1, n2, n3, eps, tau, n_layers)[1]
+        e_single[idx] = single[a]
+        e_joint[idx] = joint_optimal_error([a], [float(sb[idx])], [[float(qq[idx])]], n1, n2, n3, n3, eps, tau,
+                                           n_layers)[1]
+    benefit = _combine(e_single, e_joint, kind)
+    out = tuple(x[()] if x.ndim == 0 else x for x in (benefit, e_single, e_joint))
+    return out if return_errors else out[0]
+
+
+def _gd_modes(t, shat, eps, lr, n_layers):
+    """Exact gradient descent of balanced TA modes: ``a <- a + lr a^(k-1) (shat - a^k)``, ``u = a^k``.
+
+    ``t`` (units of ``tau = 1/lr``) must be whole epochs; returns ``u`` of shape
+    ``(B, T, M)`` for ``shat`` of shape ``(B, M)``.
+    """
+    k = n_layers - 1
+    epochs = np.rint(t / lr).astype(np.int64)
+    if np.any(np.abs(epochs * lr - t) > 1e-9 * np.maximum(1.0, t)):
+        raise ValueError("with lr given, the times t must be whole numbers of epochs times lr")
+    out = np.empty((shat.shape[0], t.size, shat.shape[1]))
+    order = np.argsort(epochs)
+    a = np.full(shat.shape, eps ** (1.0 / k))
+    done = 0
+    for j in order:
+        while done < epochs[j]:
+            a = a + lr * a ** (k - 1) * (shat - a**k)
+            done += 1
+        out[:, j] = a**k
+    return out
+
+
+def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n_layers=3, chunk=64, lr=None):
+    """Exact head-A test error of TA students on sampled data, eq. (23) with ``P`` = head A.
+
+    A rank-``N2`` TA student of ``Sigma31 = sum_b shat_b uhat_b vhat_b^T`` has
+    ``W(t) = sum_{b <= N2} s(t, shat_b) uhat_b vhat_b^T`` (eq. 10) under gradient flow, so its
+    error on the first ``n3_a`` output rows (App. C, eq. 23) is, with
+    ``c_b = (P_A uhat_b) . Wbar_A vhat_b`` and ``g_b = ||P_A uhat_b||^2``,
+
+        eps_A(t) = [sum_b (s_b^2 g_b - 2 s_b c_b) + ||Wbar_A||^2] / ||Wbar_A||^2.
+
+    Nothing is approximated but gradient flow: this is what :func:`head_test_error` predicts
+    in the limit ``N1 -> inf``, evaluated on finite data. With ``n3_a`` = all rows it is the
+    single-task test error of :func:`gendyn.deep_linear.sampled_ta_errors`.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Times in units of ``tau``.
+    sigma31, teacher : array_like, shape (B, N3, N1)
+        Data (stacked heads, head A first) and noise-free teachers (numpy or torch).
+    n3_a : int
+        Rows of head A, ``1 <= n3_a <= N3``; ``Wbar_A`` (its rows of ``teacher``) not zero.
+    n2 : int, optional
+        Student rank, default ``min(N1, N3)``.
+    eps, tau, n_layers
+        As in :func:`gendyn.deep_linear.mode_strength`.
+    chunk : int
+        Data sets per batch (memory ``~ chunk * T * N2`` floats).
+    lr : float, optional
+        Instead of gradient flow, exact full-batch gradient descent with this learning rate
+        (``tau = 1/lr``): a balanced TA network keeps its singular vectors and each layer's
+        mode value follows ``a <- a + lr a^(k-1) (shat - a^k)`` (``k = N_l - 1``,
+        ``u = a^k``, ``a(0) = eps^(1/k)``), which is what
+        :func:`gendyn.train.train_students` computes for TA networks, mode by mode. ``t``
+        must then be whole epochs times ``lr``.
+
+    Returns
+    -------
+    ndarray, shape (B, T)
+    """
+    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    deep_linear._check_depth(n_layers)
+    s31, wbar = (np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x, dtype=float)
+                 for x in (sigma31, teacher))
+    if s31.ndim != 3 or wbar.shape != s31.shape:
+        raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
+    b, n3, n1 = s31.shape
+    n3_a = _count(n3_a, "n3_a")
+    if n3_a > n3:
+        raise ValueError(f"n3_a must be <= N3 = {n3}; got {n3_a}")
+    m = min(n1, n3)
+    n2 = m if n2 is None else _count(n2, "n2")
+    if n2 > m:
+        raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
+    norm = (wbar[:, :n3_a] ** 2).sum((-2, -1))
+    if np.any(norm == 0):
+        raise ValueError("head A of some teacher is zero: its normalised test error is undefined")
+    t = deep_linear._check_array(t, "training time t")
+    if t.ndim != 1:
+        raise ValueError(f"t must be 1-d; got shape {t.shape}")
+    chunk = _count(chunk, "chunk")
+    if lr is not None:
+        lr = deep_linear._check_positive(lr, "lr")  # then t is epochs * lr and tau is not used
+    out = np.empty((b, t.size))
+    for start in range(0, b, chunk):
+        sl = slice(start, start + chunk)
+        u, s, vh = np.linalg.svd(s31[sl], full_matrices=False)
+        ua = u[:, :n3_a, :n2]
+        c = np.einsum("bia,bij,baj->ba", ua, wbar[sl, :n3_a], vh[:, :n2])
+        g = (ua**2).sum(1)
+        if lr is None:
+            st = deep_linear.mode_strength(t[None, :, None], s[:, None, :n2], eps, tau, n_layers)
+        else:
+            st = _gd_modes(t, s[:, :n2], eps, lr, n_layers)
+        num = np.einsum("bta,ba->bt", st**2, g) - 2.0 * np.einsum("bta,ba->bt", st, c)
+        out[sl] = 1.0 + num / norm[sl, None]
+    return out

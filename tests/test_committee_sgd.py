@@ -1,0 +1,244 @@
+"""Tests of gendyn.committee_sgd: SGD of two-layer teacher-student networks (Goldt et al. 2019)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.special import erf
+
+from gendyn import committee as cm
+from gendyn import committee_sgd as cs
+
+
+def g(x, act):
+    if act == "erf":
+        return erf(x / np.sqrt(2.0))
+    if act == "relu":
+        return np.maximum(x, 0.0)
+    return x
+
+
+def dg(x, act):
+    if act == "erf":
+        return np.sqrt(2.0 / np.pi) * np.exp(-0.5 * x * x)
+    if act == "relu":
+        return (x > 0).astype(float)
+    return np.ones_like(x)
+
+
+def reference_step(w, v, X, y, act, lr, lr2, wd, train2):
+    """Eqs. (2)-(3) of the paper for one mini-batch (rows of X), plain numpy, from the definitions."""
+    N = w.shape[1]
+    gw, gv = np.zeros_like(w), np.zeros_like(v)
+    for x, label in zip(X, y):
+        lam = w @ x / np.sqrt(N)
+        delta = v @ g(lam, act) - label
+        gw += np.outer(v * dg(lam, act) * delta, x)
+        gv += g(lam, act) * delta
+    b = len(X)
+    w_new = (1 - wd / N) * w - lr / np.sqrt(N) * gw / b
+    v_new = (1 - wd / N) * v - lr2 / N * gv / b if train2 else v.copy()
+    return w_new, v_new
+
+
+def kernel_step(w, v, X, y, act, lr, lr2, wd, train2, bs=1):
+    """``len(X) // bs`` steps of the compiled kernel of the 'weights' engine."""
+    N, K = w.shape[1], w.shape[0]
+    w, v = w.copy(), v.copy()
+    cs._weights_block(w, v, X, y, cs._ACT_CODE[act], lr / np.sqrt(N) / bs, lr2 / N / bs, 1 - wd / N, train2, bs,
+                      1 / np.sqrt(N), np.empty(K), np.empty((bs, K)), np.empty(K))
+    return w, v
+
+
+@pytest.mark.parametrize("act", cm.ACTIVATIONS)
+@pytest.mark.parametrize("bs, train2, wd", [(1, False, 0.0), (1, True, 0.3), (3, True, 0.0), (4, False, 0.5)])
+def test_compiled_step_equals_reference_formula(act, bs, train2, wd):
+    rng = np.random.default_rng(1)
+    N, K = 40, 3
+    w = rng.standard_normal((K, N))
+    v = rng.standard_normal(K)
+    X = rng.standard_normal((2 * bs, N)).astype(np.float32)  # two steps
+    y = rng.standard_normal(2 * bs)
+    w_ref, v_ref = w, v
+    for s in range(2):
+        w_ref, v_ref = reference_step(w_ref, v_ref, X[s * bs:(s + 1) * bs].astype(float), y[s * bs:(s + 1) * bs],
+                                      act, 0.7, 0.4, wd, train2)
+    w_k, v_k = kernel_step(w, v, X, y, act, 0.7, 0.4, wd, train2, bs)
+    np.testing.assert_allclose(w_k, w_ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(v_k, v_ref, rtol=0, atol=1e-12)
+
+
+def test_teacher_labels_are_eq_1():
+    rng = np.random.default_rng(2)
+    N, M = 30, 2
+    ws, vs = rng.standard_normal((M, N)), np.array([1.0, -2.0])
+    X = rng.standard_normal((5, N)).astype(np.float32)
+    noise = rng.standard_normal(5) * 0.1
+    y = np.empty(5)
+    cs._teacher_labels(X, ws, vs, 0, 1 / np.sqrt(N), noise, y)
+    np.testing.assert_allclose(y, g(X.astype(float) @ ws.T / np.sqrt(N), "erf") @ vs + noise, atol=1e-12)
+
+
+@pytest.mark.parametrize("act", cm.ACTIVATIONS)
+@pytest.mark.parametrize("train2, wd", [(False, 0.0), (True, 0.2)])
+def test_order_parameter_update_equals_the_weight_update(act, train2, wd):
+    """The 'order-parameters' engine's step, fed the fields and |x|^2 of an input, is exactly eq. (2)-(3)."""
+    rng = np.random.default_rng(3)
+    N, K, M = 60, 3, 2
+    w, ws = rng.standard_normal((K, N)), rng.standard_normal((M, N))
+    v, vs = rng.standard_normal(K), np.array([1.0, 0.5])
+    x = rng.standard_normal(N).astype(np.float32)
+    xd = x.astype(float)
+    zeta, sigma = 0.8, 0.3
+    y = np.array([g(ws @ xd / np.sqrt(N), act) @ vs + sigma * zeta])
+    w_new, v_new = kernel_step(w, v, x[None], y, act, 0.6, 0.9, wd, train2)
+    Q, R, _ = cs.order_parameters(w, ws)
+    v_op = v.copy()
+    f = np.concatenate([w @ xd, ws @ xd]) / np.sqrt(N)
+    cs._op_update(Q, R, v_op, vs, f, xd @ xd, zeta, cs._ACT_CODE[act], 0.6, 0.9, sigma, 1 - wd / N, train2, N,
+                  np.empty(K), np.empty(K))
+    Q_ref, R_ref, _ = cs.order_parameters(w_new, ws)
+    np.testing.assert_allclose(Q, Q_ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(R, R_ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(v_op, v_new, rtol=0, atol=1e-12)
+
+
+def test_order_parameters_and_initial_state():
+    init = cs.initial_weights(50, 3, 2, "erf", runs=2, seed=4, teacher="orthonormal")
+    Q, R, T = init.order_parameters()
+    w, ws = init.w[1], init.w_star[1]
+    np.testing.assert_allclose(Q[1], w @ w.T / 50, atol=1e-13)
+    np.testing.assert_allclose(R[1], w @ ws.T / 50, atol=1e-13)
+    np.testing.assert_allclose(T[1], np.eye(2), atol=1e-12)  # orthonormal teacher: T = I exactly
+    res = cs.simulate(init, 0.5, 0.1, cs.log_times(1.0, 5, N=50))
+    assert res.alpha[0] == 0
+    for r in range(2):
+        Q0, R0, T0, v0, vs0 = res.initial_state(r)
+        np.testing.assert_array_equal(Q0, Q[r])
+        np.testing.assert_array_equal(res.Q[r, 0], Q[r])
+        np.testing.assert_array_equal(res.R[r, 0], R[r])
+        np.testing.assert_array_equal(T0, T[r])
+    np.testing.assert_allclose(res.eg[:, 0], cm.generalisation_error(Q, R, T, init.v, init.v_star, "erf"))
+    assert np.all(np.diff(res.alpha) > 0) and np.allclose(res.alpha * 50, np.round(res.alpha * 50))
+
+
+def test_default_initialisation_variances():
+    N = 400
+    erf_init = cs.initial_weights(N, 2, 1, "erf", seed=0)
+    lin_init = cs.initial_weights(N, 2, 1, "linear", seed=0)
+    assert np.allclose(np.diag(erf_init.order_parameters()[0][0]), 1.0, atol=0.2)
+    assert np.allclose(np.diag(lin_init.order_parameters()[0][0]), 1.0 / N, rtol=0.2)
+    both = cs.initial_weights(N, 3, 1, "erf", seed=0, v="normal")
+    assert both.v.shape == (1, 3) and np.all(both.v != 1.0)
+    small = cs.initial_weights(N, 3, 1, "erf", seed=0, v="normal", v_var=1e-4)
+    np.testing.assert_allclose(small.v, both.v * 1e-2)
+
+
+@pytest.mark.parametrize("engine", cs.ENGINES)
+def test_reproducible_and_runs_independent_of_batching(engine):
+    init = cs.initial_weights(80, 2, 2, "erf", runs=3, seed=5)
+    times = cs.log_times(2.0, 6, N=80)
+    a = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=9)
+    b = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=9)
+    np.testing.assert_array_equal(a.Q, b.Q)
+    np.testing.assert_array_equal(a.eg, b.eg)
+    one = cs.initial_weights(80, 2, 2, "erf", runs=1, seed=5)
+    c = cs.simulate(one, 0.5, 0.1, times, engine=engine, seed=9)
+    np.testing.assert_array_equal(c.Q[0], a.Q[0])  # run 0 does not depend on how many runs there are
+    d = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=10)
+    assert not np.array_equal(d.Q, a.Q)
+
+
+def test_engines_agree_in_distribution():
+    """Mean and spread of eps_g after 100 steps agree between the two engines (same initial weights)."""
+    N, runs = 50, 150
+    init = cs.initial_weights(N, 2, 2, "erf", runs=1, seed=6)
+    many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
+                             np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
+    times = np.array([0.0, 2.0])
+    res = {e: cs.simulate(many, 1.0, 0.3, times, engine=e, seed=7).eg[:, -1] for e in cs.ENGINES}
+    a, b = res["weights"], res["order-parameters"]
+    se = math.sqrt(a.var(ddof=1) / runs + b.var(ddof=1) / runs)
+    assert abs(a.mean() - b.mean()) < 4.5 * se, (a.mean(), b.mean(), se)
+    assert 0.7 < a.std() / b.std() < 1.4  # F-test at ~1e-4 level for 150 vs 150 samples
+
+
+def test_short_time_agreement_with_the_odes():
+    """Mean eps_g over runs follows eqs. (9) from the same initial state within its finite-N error.
+
+    Theorem 1: E|m - m(alpha)| <= C(alpha) / sqrt(N). Over R runs from one initial state the
+    mean of eps_g differs from the ODE by sampling noise (standard error over runs) plus a
+    bias O(1/N) (eps_g is nonlinear in the O(N^-1/2) fluctuations of m). Tolerance: 4.5
+    standard errors plus 2/N, at every recorded time up to alpha = 3 (the initial escape,
+    before the run-to-run spread of the plateau exit).
+    """
+    N, runs = 400, 24
+    init = cs.initial_weights(N, 3, 2, "erf", runs=1, seed=8)
+    many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
+                             np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
+    times = cs.log_times(3.0, 8, alpha_min=0.1, N=N)
+    res = cs.simulate(many, 0.5, 0.1, times, engine="order-parameters", seed=1)
+    ode = res.ode(0)
+    np.testing.assert_allclose(res.initial_state(5)[0], ode.Q[0])
+    mean = res.eg.mean(0)
+    se = res.eg.std(0, ddof=1) / math.sqrt(runs)
+    assert np.all(np.abs(mean - ode.eg) <= 4.5 * se + 2.0 / N), np.c_[mean, ode.eg, se]
+    # the weights engine on two runs: within the single-run spread
+    few = cs.simulate(cs.InitialWeights(many.w[:2], many.w_star[:2], many.v[:2], many.v_star[:2], "erf"),
+                      0.5, 0.1, times, seed=1)
+    spread = res.eg.std(0, ddof=1)
+    assert np.all(np.abs(few.eg - ode.eg) <= 4.5 * spread + 2.0 / N)
+
+
+def test_finite_training_set_is_fitted():
+    """Linear student, P < N noisy examples, many passes: the training error goes to ~0, eps_g does not."""
+    N, P = 60, 20
+    init = cs.initial_weights(N, 1, 1, "linear", seed=3)
+    res = cs.simulate(init, 0.5, 0.5, cs.log_times(100.0, 5, N=N), train_set_size=P, batch_size=2)
+    assert res.train_error is not None and res.train_error.shape == res.eg.shape
+    assert res.train_error[0, -1] < 1e-3 * res.train_error[0, 0]
+    assert res.eg[0, -1] > 10 * res.train_error[0, -1]
+    assert cs.simulate(init, 0.5, 0.5, [0.0, 1.0]).train_error is None
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(engine="gpu"), "engine must be one of"),
+        (dict(lr=-1.0), "lr must be a finite number > 0"),
+        (dict(sigma=float("nan")), "sigma must be a finite number >= 0"),
+        (dict(batch_size=0), "batch_size must be an integer >= 1"),
+        (dict(train_set_size=2, batch_size=4), "train_set_size must be an integer >= 4"),
+        (dict(engine="order-parameters", batch_size=2), "allowed: batch_size=1"),
+        (dict(times=[1.0, 0.5]), "non-decreasing"),
+        (dict(weight_decay=-0.1), "weight_decay must be a finite number >= 0"),
+    ],
+)
+def test_bad_simulation_inputs_raise(kwargs, message):
+    init = cs.initial_weights(20, 2, 1, "erf")
+    args = dict(lr=0.1, sigma=0.0, times=[0.0, 1.0])
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        cs.simulate(init, args.pop("lr"), args.pop("sigma"), args.pop("times"), **args)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        ((20, 2, 1, "tanh"), {}, "activation must be one of"),
+        ((3, 2, 1, "erf"), {}, "need N > K \\+ M"),
+        ((20, 0, 1, "erf"), {}, "K must be an integer >= 1"),
+        ((20, 2, 1, "erf"), dict(teacher="random"), "teacher must be one of"),
+        ((20, 2, 1, "erf"), dict(v="uniform"), "v must be a real number or 'normal'"),
+        ((20, 2, 1, "erf"), dict(runs=0), "runs must be an integer >= 1"),
+        ((20, 2, 1, "erf"), dict(init_var=0.0), "init_var must be a finite number > 0"),
+    ],
+)
+def test_bad_initialisation_inputs_raise(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        cs.initial_weights(*args, **kwargs)
+
+
+def test_simulate_needs_initial_weights():
+    with pytest.raises(ValueError, match="initial must be an InitialWeights"):
+        cs.simulate(np.zeros((2, 3)), 0.1, 0.0, [0.0, 1.0])

@@ -1,0 +1,186 @@
+"""Tests of gendyn.linear_experiments: the batched simulations of the Advani-Saxe students.
+
+The simulations are checked against independent computations (plain gradient descent in
+numpy, least squares, the exact eq. (5) of gendyn.linear_student averaged over many
+teacher draws) and for reproducibility. Sizes are small: the whole file runs in seconds.
+"""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import linear_experiments as le
+from gendyn import linear_student as ls
+
+
+def _batch(alphas=(0.5, 1.5), n=40, repeats=2, teachers=3, seed=0, **kw):
+    kw.setdefault("teacher_var", 1.0)
+    kw.setdefault("init_var", 0.3)
+    kw.setdefault("noise_var", 0.25)
+    return le.draw_linear_student(alphas, n, repeats, teachers=teachers,
+                                  generator=torch.Generator().manual_seed(seed), **kw)
+
+
+def test_padding_shapes_and_masks():
+    batch = _batch(alphas=(0.25, 1.0, 2.0), n=20, repeats=2)
+    assert batch.X.shape == (6, 20, 40)
+    assert batch.p.tolist() == [5, 5, 20, 20, 40, 40]
+    for b, p in enumerate(batch.p.tolist()):
+        assert torch.all(batch.X[b, :, p:] == 0) and torch.all(batch.g_e[b, :, p:] == 0)
+        assert torch.all(batch.X[b, :, :p] != 0)
+    # entries N(0, 1/N)
+    assert batch.X[4:].pow(2).mean().item() * 20 == pytest.approx(1.0, abs=0.1)
+
+
+def test_flow_equals_closed_form_in_original_coordinates():
+    """w(t) = w* + (w0 - w*) projected ... : compare with an explicit numpy solution."""
+    batch = _batch(teachers=1, repeats=1)
+    times = np.array([0.0, 0.3, 2.0, 15.0, np.inf])
+    out = le.linear_student_flow(batch, times)
+    wbar, w0, eps = (t.numpy() for t in batch.weights())
+    for b in range(batch.X.shape[0]):
+        X = batch.X[b].numpy()[:, : batch.p[b]]
+        y = wbar[b, 0, 0] @ X + eps[b, 0, 0, : batch.p[b]]
+        lam, V = np.linalg.eigh(X @ X.T)
+        act = lam > 1e-9 * lam.max()
+        zstar = np.where(act, (y @ X.T @ V) / np.where(act, lam, 1), w0[b, 0, 0] @ V)
+        for j, t in enumerate(times):
+            e = np.where(act, np.exp(-lam * t) if np.isfinite(t) else 0.0, 1.0)
+            z = zstar + (w0[b, 0, 0] @ V - zstar) * e
+            w = z @ V.T
+            eg = np.sum((wbar[b, 0, 0] - w) ** 2) / X.shape[0] + 0.25
+            et = np.mean((y - w @ X) ** 2)
+            assert out["test_error"][b, 0, 0, j].item() == pytest.approx(eg, rel=1e-9)
+            assert out["train_error"][b, 0, 0, j].item() == pytest.approx(et, rel=1e-7, abs=1e-12)
+    parts = out["scale"] + out["overfit"] + out["cross"] + out["frozen"] + 0.25
+    assert torch.allclose(parts, out["test_error"], rtol=1e-12)
+    # converged: E_t = 0 when P <= N (noise memorised), > 0 when P > N
+    assert out["train_error"][0, ..., -1].max() < 1e-12
+    assert out["train_error"][1, ..., -1].min() > 0.01
+
+
+def test_gradient_descent_matches_flow_with_discrete_factors():
+    """GD steps equal eq. (4) with exp(-lambda t) replaced by (1 - lr lambda)^k, and tend to the flow."""
+    batch = _batch(n=30, teachers=2)
+    lr, steps = 0.02, np.array([0, 5, 40, 300])
+    gd = le.linear_student_gd(batch, lr, steps)
+    lam, active, d, et, perp = le._mode_decomposition(batch)
+    f = torch.as_tensor(le.gd_decay_factors(lam.numpy(), lr, steps))
+    exact = le._errors_from_factors(lam, active, d, et, perp, batch.p, batch.noise_var, f)
+    assert torch.allclose(gd["test_error"], exact["test_error"], rtol=1e-9)
+    assert torch.allclose(gd["train_error"], exact["train_error"], rtol=1e-8)
+    flow = le.linear_student_flow(batch, steps * lr)
+    rel = (gd["test_error"] - flow["test_error"]).abs() / flow["test_error"]
+    assert rel.max() < 0.05  # O(lr lambda_max) discretisation
+    with pytest.raises(ValueError, match="unstable"):
+        le.linear_student_gd(batch, 1.0, steps)
+
+
+def test_flow_average_matches_eq5():
+    """Averaged over many teacher/noise/init draws, the simulated errors are eq. (5) for the dataset."""
+    n, K = 60, 2000
+    batch = _batch(alphas=(0.5, 2.0), n=n, repeats=1, teachers=K)
+    times = np.array([0.0, 0.5, 3.0, 30.0, np.inf])
+    out = le.linear_student_flow(batch, times)
+    snr, inr = 1 / 0.25, 0.3
+    for b in range(2):
+        lam = out["cov_eigvals"][b].numpy()
+        theory = ls.single_dataset_error(times, lam, snr, inr)
+        sim = out["test_error"][b, 0].numpy()  # (K, T)
+        se = sim.std(0) / np.sqrt(K)
+        assert np.all(np.abs(sim.mean(0) - theory) < 5 * se + 1e-12)
+        p = int(batch.p[b])
+        gram = np.sort(np.concatenate([lam[lam > 0], np.zeros(p - np.sum(lam > 0))]))
+        t_theory = ls.single_dataset_training_error(times, gram[None, :], snr, inr)
+        tsim = out["train_error"][b, 0].numpy()
+        tse = tsim.std(0) / np.sqrt(K)
+        assert np.all(np.abs(tsim.mean(0) - t_theory) < 5 * tse + 1e-12)
+    # the frozen part is (N - P)/N (1 + INR) on average, and absent for P > N
+    fz = out["frozen"][0, 0, :, 0].numpy()
+    assert fz.mean() == pytest.approx(0.5 * 1.3, abs=5 * fz.std() / np.sqrt(K))
+    assert out["frozen"][1].abs().max() < 1e-20
+
+
+def test_simulate_linear_student_shapes_and_reproducible():
+    kw = dict(snr=[4.0, np.inf], inr=[0.0, 0.5], teachers=2, seed=3, chunk=3)
+    a = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **kw)
+    b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **kw)
+    assert a["test_error"].shape == (3, 2, 2, 2, 3)
+    assert a["cov_eigvals"].shape == (3, 2, 25)
+    assert a["p"].tolist() == [12, 25, 50]  # round(12.5) = 12 (banker's rounding)
+    for key in a:
+        assert np.array_equal(a[key], b[key])
+    # E_g(0) = 1 + INR + 1/SNR on average; noiseless converged error = frozen part
+    assert np.allclose(a["test_error"][..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
+    assert np.allclose(a["test_error"][2, :, 1, :, -1], 0.0, atol=1e-12)
+    c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **{**kw, "seed": 4})
+    assert not np.array_equal(a["test_error"], c["test_error"])
+
+
+def test_random_feature_relu_against_least_squares():
+    out = le.random_feature_relu(8, 20, [10, 20, 60], 2, [0.0, np.inf], snr=4.0, n_test=50, seed=1, block=7)
+    assert out["train_error"].shape == (3, 2, 1, 2)
+    assert out["eigvals"].shape == (3, 2, 20)
+    # reproduce one network (width 60, seed 0) from scratch, drawing in the same order
+    gen = torch.Generator().manual_seed(1)
+    x = torch.randn(2, 8, 70, generator=gen, dtype=torch.float64) / np.sqrt(8)
+    wbar = torch.randn(2, 1, 8, generator=gen, dtype=torch.float64)
+    y = (wbar @ x)[..., :20] + 0.5 * torch.randn(2, 1, 20, generator=gen, dtype=torch.float64)
+    W1 = torch.cat([torch.randn(2, m, 8, generator=gen, dtype=torch.float64) for m in (7, 3, 7, 3, 7, 7, 7, 7, 7, 5)], 1)
+    feats = torch.relu(W1 @ x)[0].numpy() / np.sqrt(60)
+    Xh, Xt = feats[:, :20], feats[:, 20:]
+    w = np.linalg.lstsq(Xh.T, y[0, 0].numpy(), rcond=None)[0]  # minimum-norm interpolant (N_h > P)
+    assert out["train_error"][2, 0, 0, 1] < 1e-16
+    assert out["weight_norm_sq"][2, 0, 0, 1] == pytest.approx(np.sum(w**2), rel=1e-8)
+    eg = np.mean((w @ Xt - (wbar @ x)[0, 0, 20:].numpy()) ** 2) + 0.25
+    assert out["test_error"][2, 0, 0, 1] == pytest.approx(eg, rel=1e-8)
+    assert out["train_error"][2, 0, 0, 0] == pytest.approx(np.mean(y[0, 0].numpy() ** 2))
+    assert out["b1"][2, 0] == pytest.approx(W1[0].norm(dim=-1).max().item())
+    # narrow network (N_h < P): converged training error is the least-squares residual
+    f10 = torch.relu(W1[0, :10] @ x[0]).numpy() / np.sqrt(10)
+    w10 = np.linalg.lstsq(f10[:, :20].T, y[0, 0].numpy(), rcond=None)[0]
+    assert out["train_error"][0, 0, 0, 1] == pytest.approx(np.mean((y[0, 0].numpy() - w10 @ f10[:, :20]) ** 2))
+    # eq. (11): the norm along the flow stays below the dynamics bound
+    lam = out["eigvals"][2, 0]
+    b2 = ls.dynamics_weight_norm_bound(60, 20, out["ztilde_sq"][2, 0, 0].max(), lam[lam > 0].min())
+    assert np.sqrt(out["weight_norm_sq"][2, 0, 0].max() / 60) <= b2
+
+
+def test_random_feature_gd_memorises_and_matches_spectral_theory():
+    steps = np.array([0, 10, 100, 600])
+    K = 200
+    out = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=K, seed=2)
+    assert out["train_error"].shape == (2, 2, K, 4)
+    theory = np.einsum("lsp,spt->lst", out["label_power"],
+                       (1 - out["lr"] * out["eigvals"][..., None]) ** (2 * steps)) / 15
+    sim = out["train_error"]
+    se = sim.std(2) / np.sqrt(K)
+    assert np.all(np.abs(sim.mean(2) - theory) < 5 * se + 1e-15)
+    # both label sets are memorised (N_h > P); random labels more slowly
+    assert np.all(sim.mean(2)[..., -1] < 0.1 * sim.mean(2)[..., 0])
+    assert np.all(theory[1, :, 1:] > theory[0, :, 1:])
+    # test error: teacher labels generalise, random labels cannot beat their variance
+    assert np.all(out["test_error"][0].mean(1).min(-1) < out["test_error"][0].mean(1)[:, 0])
+    assert np.all(out["test_error"][1].mean(1) >= out["label_var"] * 0.8)
+    small = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
+    again = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
+    assert np.array_equal(small["train_error"], again["train_error"])
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="alphas"):
+        le.draw_linear_student([0.0], 10, 1)
+    with pytest.raises(ValueError, match="P >= 1"):
+        le.draw_linear_student([0.01], 10, 1)
+    with pytest.raises(ValueError, match="repeats"):
+        le.draw_linear_student([0.5], 10, 0)
+    with pytest.raises(ValueError, match="snr"):
+        le.simulate_linear_student([0.5], 10, 1, [1.0], snr=-1.0)
+    with pytest.raises(ValueError, match="times"):
+        le.linear_student_flow(_batch(), [-1.0])
+    with pytest.raises(ValueError, match="steps"):
+        le.linear_student_gd(_batch(), 0.01, [3, 1])
+    with pytest.raises(ValueError, match="hidden"):
+        le.random_feature_relu(5, 10, [20, 10], 1, [1.0])
+    with pytest.raises(ValueError, match="seed"):
+        le.random_feature_gd(5, 10, 20, 1, [1], seed=-1)

@@ -1,0 +1,85 @@
+"""gendyn.randomised (§3.6): the stretched MP law and the training error of randomised data."""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import deep_linear as dl
+from gendyn import randomised, rmt, task_data, teachers
+
+
+def test_scale_and_stretched_density():
+    assert np.isclose(randomised.randomised_scale([4.0], 50), np.sqrt(1 + 16 / 50))
+    assert np.isclose(randomised.randomised_scale([6.0, 4.0, 2.0], 50, noise_std=2.0), np.sqrt(4 + 56 / 50))
+    assert np.allclose(randomised.randomised_scale([[4.0], [0.0]], 50), [np.sqrt(1.32), 1.0])
+    c, a = 1.7, 0.5
+    s = np.linspace(0, 4, 40001)
+    dens = randomised.stretched_mp_density(s, a, c)
+    assert np.isclose(np.trapezoid(dens, s), 1.0, atol=1e-3)
+    assert dens[s > c * (1 + np.sqrt(a)) + 1e-9].max() == 0 and dens[s < c * (1 - np.sqrt(a)) - 1e-9].max() == 0
+
+
+def test_randomised_train_error_limits_and_scaling():
+    t = np.array([0.0, 1e3])
+    err = randomised.randomised_train_error(t, [4.0], 100, 50, 50, 1e-5)
+    assert np.isclose(err[0], 1.0, atol=1e-4) and err[1] < 1e-6  # full-rank student fits everything
+    low = randomised.randomised_train_error([1e3], [4.0], 100, 20, 50, 1e-5)[0]
+    # rank-20 student: the bottom 30 of 50 modes stay, with their share of <shat^2>
+    x = rmt.mp_quantile(np.linspace(0, 1, 20001)[1:-1], 0.5)
+    bottom = x[: int(0.6 * x.size)]
+    assert np.isclose(low, (bottom**2).sum() / (x**2).sum(), rtol=2e-3)
+    # stretching by c: the curve at time t equals the unit-scale curve at c t with eps/c
+    c = float(randomised.randomised_scale([4.0], 50))
+    ts = np.geomspace(0.1, 10, 20)
+    unit = dl.noise_mode_averages(c * ts, 0.5, 1e-5 / c, fraction=1.0)
+    direct = randomised.randomised_train_error(ts, [4.0], 100, 50, 50, 1e-5)
+    assert np.allclose(direct, unit.residual_sq / unit.data_sq_in, rtol=1e-10)
+
+
+def test_randomised_train_error_matches_exact_ta_on_randomised_data():
+    torch.set_num_threads(1)
+    n1, n3, draws = 400, 200, 3
+    g = torch.Generator().manual_seed(0)
+    teacher = teachers.low_rank_teacher(torch.full((draws, 1), 6.0, dtype=torch.float64), n1, n3, generator=g)
+    data = task_data.randomised_outputs(teachers.noisy_training_covariance(teacher, generator=g), generator=g)
+    t = np.geomspace(0.05, 5, 30)
+    zero = torch.zeros_like(data)
+    zero[:, 0, 0] = 1.0  # any nonzero teacher: only the train error is used
+    train_err = dl.sampled_ta_errors(t, data, zero, 1e-5)[0]
+    theory = randomised.randomised_train_error(t, [6.0], n1, n3, n3, 1e-5)
+    assert np.max(np.abs(train_err.mean(0) - theory)) < 0.03
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: randomised.randomised_scale([-1.0], 50), r"finite and >= 0"),
+        (lambda: randomised.randomised_scale([1.0], 0), r"n3 must be a positive integer"),
+        (lambda: randomised.randomised_scale([1.0], 50, noise_std=0.0), r"noise_std must be"),
+        (lambda: randomised.stretched_mp_density(1.0, 0.5, -1.0), r"scale must be finite and > 0"),
+        (lambda: randomised.randomised_train_error([1.0], [1.0], 100, 60, 50, 1e-5), r"n2 <= n3 <= n1"),
+        (lambda: randomised.randomised_train_error([1.0], [[1.0]], 100, 50, 50, 1e-5), r"1-d"),
+    ],
+)
+def test_bad_inputs_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("n_layers", [3, 5])
+def test_noise_mode_averages_are_the_bulk_terms_of_eqs_14_15(n_layers):
+    t = np.geomspace(1e-2, 200, 40)
+    sbar, n1, n2, n3, eps = np.array([3.0]), 100, 30, 50, 1e-5
+    train_err, test_err = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    a = n3 / n1
+    shat, ovl = rmt.spike_singular_value(sbar, a), rmt.spike_overlap(sbar, a)
+    s = dl.mode_strength(t[:, None], shat, eps, n_layers=n_layers)
+    avg = dl.noise_mode_averages(t, a, eps, n_layers=n_layers, fraction=(n2 - 1) / (n3 - 1))
+    test = (((s - sbar) ** 2 + 2 * s * sbar * (1 - ovl)).sum(1) + (n2 - 1) * avg.learned_sq) / (sbar**2).sum()
+    num = ((s - shat) ** 2).sum(1) + (n2 - 1) * avg.residual_sq + (n3 - n2) * avg.data_sq_out
+    den = (shat**2).sum() + (n2 - 1) * avg.data_sq_in + (n3 - n2) * avg.data_sq_out
+    assert np.allclose(test, test_err, rtol=1e-12) and np.allclose(num / den, train_err, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"fraction .* \(0, 1\]"):
+        dl.noise_mode_averages(t, a, eps, fraction=0.0)
+    with pytest.raises(ValueError, match="scale must be a finite number > 0"):
+        dl.noise_mode_averages(t, a, eps, scale=-1.0)

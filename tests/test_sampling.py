@@ -1,0 +1,104 @@
+"""gendyn.sampling (App. G): P = N1 limit, the oversampled rescaling, the corrected eq. (27)."""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import deep_linear as dl
+from gendyn import sampling, task_data, teachers, train
+
+EPS = 1e-5
+
+
+def test_p_equal_n1_is_eq15():
+    t = np.geomspace(0.01, 8, 50)
+    for p in (100,):
+        ref = dl.theory_errors(t, [3.0, 1.0], 100, 100, 100, EPS)[1]
+        assert np.allclose(sampling.test_error(t, [3.0, 1.0], 100, p, EPS), ref, rtol=1e-10)
+    # the two regimes meet continuously at P = N1
+    near = [sampling.optimal_test_error([3.0], 100, p, EPS)[1] for p in (99, 100, 101)]
+    assert abs(near[0] - near[1]) < 0.02 and abs(near[2] - near[1]) < 0.02
+
+
+@pytest.mark.parametrize("n_layers, lr", [(3, 2e-3), (4, 4e-3)])
+def test_oversampled_modes_follow_the_rescaled_dynamics(n_layers, lr):
+    """TA students on orthonormal-row inputs: u(t) = s(D^(1/k) t; shat'/sqrt(D), sqrt(D) eps)/sqrt(D)."""
+    n1, p, eps = 12, 30, 1e-3
+    d, k = p / n1, n_layers - 1
+    g = torch.Generator().manual_seed(0)
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0, 1.0]], dtype=torch.float64), n1, n1, generator=g)
+    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g)
+    res = train.train_students((x, y), hidden=n1, n_layers=n_layers, lr=lr, epochs=3000, eps=eps, modes=2,
+                               dtype=torch.float64, record_at=np.arange(0, 3001, 100))
+    shat = torch.linalg.svdvals(y @ x.mT)[0, :2].numpy()  # singular values of Sigma31 = sqrt(D) (...)
+    pred = dl.mode_strength(d ** (1 / k) * res.time[:, None], shat / np.sqrt(d), np.sqrt(d) * eps,
+                            n_layers=n_layers) / np.sqrt(d)
+    delay = dl.gd_lag(shat / np.sqrt(d), np.sqrt(d) * eps, lr * d ** (1 / k), n_layers)
+    tol = np.abs(np.gradient(pred, res.time, axis=0)).max(0) * 2 * delay.max() / d ** (1 / k) + 1e-6
+    assert np.all(np.abs(res.mode_strength[0] - pred) <= tol)
+
+
+def test_undersampled_corrected_eq27_limits_and_printed_form():
+    t = np.array([0.0, 200.0])
+    # no learning yet: error 1 (+ the frozen eps^2 term)
+    assert np.isclose(sampling.test_error(t[:1], [3.0], 100, 40, EPS)[0], 1.0, atol=1e-6)
+    # a huge SNR learned to convergence: 1 - D of the teacher is never seen (+ noise modes / sbar^2)
+    big = 1e3
+    late = sampling.test_error(t[1:], [big], 100, 25, EPS)[0]
+    assert np.isclose(late, 1 - 0.25 + 24 / big**2, rtol=1e-3)
+    printed = sampling.test_error(t[1:], [big], 100, 25, EPS, as_printed=True)[0]
+    assert np.isclose(printed, (1 - 0.5) ** 2, rtol=1e-2)  # (1 - sqrt(D))^2: the missing factor
+    # the late error is the asymptotic formula (with the frozen eps^2 term)
+    for p in (30, 100, 160):
+        assert np.isclose(sampling.test_error([1e4], [3.0], 100, p, 0.3)[0],
+                          sampling.asymptotic_test_error([3.0], 100, p, eps=0.3 if p < 100 else 0.0), rtol=1e-6)
+
+
+def test_optimum_is_the_minimum_of_the_curve_and_improves_with_p():
+    errs = []
+    for p in (20, 60, 100, 140, 200):
+        t_opt, e_opt = sampling.optimal_test_error([3.0], 100, p, EPS)
+        grid = np.geomspace(0.05, 20, 4000)
+        curve = sampling.test_error(grid, [3.0], 100, p, EPS)
+        assert e_opt <= curve.min() + 1e-9 and curve.min() - e_opt < 1e-4
+        assert abs(np.log(grid[curve.argmin()] / t_opt)) < 0.01
+        errs.append(e_opt)
+    assert np.all(np.diff(errs) < 0)  # monotonic in P ...
+    asym = [sampling.asymptotic_test_error([3.0], 100, p) for p in (20, 60, 100, 140, 200)]
+    assert np.argmax(asym) == 2  # ... while the converged error peaks at P = N1
+
+
+def test_undersampled_theory_matches_exact_ta_on_sampled_data():
+    torch.set_num_threads(1)
+    n1, p, sbar, draws = 300, 90, 3.0, 8
+    g = torch.Generator().manual_seed(1)
+    teacher = teachers.low_rank_teacher(torch.full((draws, 1), sbar, dtype=torch.float64), n1, n1, generator=g)
+    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g)
+    u, s, vh = torch.linalg.svd(y @ x.mT)
+    u, s, vh, w = (a.numpy() for a in (u, s, vh, teacher.matrix))
+    t = np.geomspace(0.1, 6, 40)
+    st = dl.mode_strength(t[None, :, None], s[:, None, :p], EPS)
+    c = np.einsum("bia,bij,baj->ba", u[:, :, :p], w, vh[:, :p])
+    err = ((st**2).sum(-1) - 2 * (st * c[:, None]).sum(-1) + (w**2).sum((1, 2))[:, None]) / sbar**2
+    err += (n1 - p) * EPS**2 / sbar**2
+    theory = sampling.test_error(t, [sbar], n1, p, EPS)
+    assert np.max(np.abs(err.mean(0) / theory - 1)) < 0.05  # a few percent at N1 = 300
+    # optimal errors: ||P vbar||^2 ~ D fluctuates by O(N1^-1/2) from draw to draw
+    best = err.min(1)
+    assert abs(best.mean() - theory.min()) < 3 * best.std(ddof=1) / np.sqrt(draws) + 0.005
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: sampling.test_error([1.0], [3.0], 100, 0, EPS), r"n_examples must be a positive integer"),
+        (lambda: sampling.test_error([1.0], [0.0], 100, 50, EPS), r"all zero"),
+        (lambda: sampling.test_error([1.0], [3.0, 2.0, 1.0], 100, 2, EPS), r"teacher rank 3 must be <="),
+        (lambda: sampling.test_error([-1.0], [3.0], 100, 50, EPS), r"training time t"),
+        (lambda: sampling.optimal_test_error([3.0], 100, 50, 0.0), r"eps must be a finite number > 0"),
+        (lambda: sampling.asymptotic_test_error([np.nan], 100, 50), r"finite and >= 0"),
+    ],
+)
+def test_bad_inputs_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

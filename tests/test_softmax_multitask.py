@@ -1,0 +1,236 @@
+"""gendyn.softmax_multitask (reconstructed theory of Lee & Ndirango 2019) and
+gendyn.multitask_train (batched students) against Monte Carlo, autograd and simulation."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy import integrate
+
+from gendyn import multitask_train as mt
+from gendyn import softmax_multitask as sm
+
+
+def centred_unit(k, rng):
+    u = rng.standard_normal(k)
+    u -= u.mean()
+    return u / np.linalg.norm(u)
+
+
+# ----------------------------------------------------------------------------------------
+# the matrix function M(W), eqs. (13)-(16)
+# ----------------------------------------------------------------------------------------
+
+
+def test_gaussian_integration_by_parts_matches_autograd_of_monte_carlo_loss():
+    """grad_W E[lse(W x)] (autograd of the Monte Carlo loss) = M(W) W Sigma (14)."""
+    rng = np.random.default_rng(0)
+    k, n = 4, 6
+    w = rng.standard_normal((k, n))
+    a = rng.standard_normal((n, n))
+    sigma = a @ a.T / n + 0.5 * np.eye(n)
+    formula = sm.gaussian_softmax_feature_covariance(w, sigma, n_samples=2**17, seed=1)
+    # autograd of the Monte Carlo estimate of the loss, on independent draws
+    gen = torch.Generator().manual_seed(2)
+    x = torch.randn(2**17, n, generator=gen, dtype=torch.float64) @ torch.linalg.cholesky(torch.tensor(sigma)).T
+    wt = torch.tensor(w, requires_grad=True)
+    per = torch.logsumexp(x @ wt.T, -1)
+    grad = torch.autograd.grad(per.mean(), wt)[0].numpy()
+    # standard error of the autograd estimate, entrywise: sd of softmax(Wx) x^T over samples
+    p = torch.softmax(x @ wt.detach().T, -1)
+    se = (p[:, :, None] * x[:, None, :]).std(0).numpy() / math.sqrt(len(x))
+    assert np.all(np.abs(grad - formula) <= 5 * se + 2e-3 * np.abs(formula).max())
+
+
+def test_curvature_is_psd_with_one_zero_eigenvalue_along_ones():
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((5, 7, 8)) * np.array([0.1, 1, 3, 10, 0.5])[:, None, None]
+    m = sm.softmax_curvature(w, n_samples=4096)
+    evals, evecs = np.linalg.eigh(m)
+    assert np.all(np.abs(evals[:, 0]) < 1e-12)
+    assert np.all(evals[:, 1] > 1e-6)
+    ones = np.ones(7) / math.sqrt(7)
+    assert np.allclose(np.abs(evecs[:, :, 0] @ ones), 1, atol=1e-8)
+
+
+def test_rank1_curvature_matches_adaptive_quadrature_and_monte_carlo():
+    rng = np.random.default_rng(4)
+    u = centred_unit(6, rng)
+    v = rng.standard_normal(9)
+    v /= np.linalg.norm(v)
+    for s in (0.0, 0.7, 5.0, 300.0):
+        def integrand(g, s=s):
+            p = sm.softmax(s * g * u)
+            return ((p * u**2).sum() - (p @ u) ** 2) * math.exp(-g * g / 2) / math.sqrt(2 * math.pi)
+
+        ref = sum(integrate.quad(integrand, a, b, limit=400, epsabs=1e-14)[0]
+                  for a, b in ((-40, -1), (-1, 0), (0, 1), (1, 40)))
+        assert sm.ta_curvature(s, u) == pytest.approx(ref, abs=1e-10)
+        m = sm.rank1_curvature(s, u)
+        assert u @ m @ u == pytest.approx(sm.ta_curvature(s, u), abs=1e-12)
+    mc = sm.softmax_curvature(2.0 * np.outer(u, v), n_samples=2**17)
+    assert np.allclose(mc, sm.rank1_curvature(2.0, u), atol=3e-3)
+
+
+def test_ta_curvature_starts_at_one_over_k_decreases_and_its_signal_saturates_at_clean_limit():
+    u = centred_unit(10, np.random.default_rng(5))
+    s = np.geomspace(1e-3, 1e4, 60)
+    f = sm.ta_curvature(s, u)
+    assert sm.ta_curvature(0.0, u) == pytest.approx(0.1, abs=1e-10)
+    assert np.all(np.diff(f) < 0)
+    assert sm.ta_signal(1e6, u) == pytest.approx(sm.clean_rank1_signal(u), rel=1e-4)
+    assert np.all(np.diff(sm.ta_signal(s, u)) > 0)
+
+
+# ----------------------------------------------------------------------------------------
+# dynamics (2), (3), (9), (10)
+# ----------------------------------------------------------------------------------------
+
+
+def test_composite_flow_is_the_gradient_descent_step_of_the_layers():
+    rng = np.random.default_rng(6)
+    k, h, n, p = 4, 5, 6, 50000
+    w1, w2 = 0.3 * rng.standard_normal((h, n)), 0.3 * rng.standard_normal((k, h))
+    x = rng.standard_normal((p, n))
+    y = rng.integers(0, k, p)
+    syx = sm.label_feature_covariance(x, y, k)
+    # empirical gradient of each layer, then the composite's change to first order
+    g = syx - sm.softmax_feature_covariance(w2 @ w1, x)
+    eta = 1e-6
+    dw = ((w2 + eta * g @ w1.T) @ (w1 + eta * w2.T @ g) - w2 @ w1) / eta
+    empirical = w2 @ w2.T @ g + g @ w1.T @ w1
+    assert np.allclose(dw, empirical, atol=1e-5)
+    # (2) with the Gaussian form (14) of the softmax term agrees up to sampling error O(P^-1/2)
+    flow = sm.composite_flow([w1, w2], syx, n_samples=2**16)
+    assert np.abs(flow - empirical).max() < 5e-2 * np.abs(empirical).max() + 0.02
+
+
+def test_ta_dynamics_match_a_simulated_training_aligned_student():
+    """Eq. (3) against gradient descent of a rank-1 TA student, low SNR (diagonal M)."""
+    n, k, p = 12, 5, 3000
+    data = mt.draw_tasks([0], n_train_a=p, n_val=10, n_features=n, rank=1, n_classes=k, dtype=torch.float64)
+    y = data.labels_a([0.1])
+    syx = sm.label_feature_covariance(data.x_a[0].numpy(), y[0, :, 0].numpy(), k)
+    big_u, svals, vt = np.linalg.svd((np.eye(k) - 1 / k) @ syx)
+    sigma_hat, u, v = svals[0], big_u[:, 0], vt[0]
+    s0, lr, steps = 1e-3, 0.1, 700
+    w1 = np.zeros((4, n))
+    w2 = np.zeros((k, 4))
+    w1[0], w2[:, 0] = math.sqrt(s0) * v, math.sqrt(s0) * u
+    res = mt.train_students(data.x_a, y, data.x_val, data.labels_val(),
+                            [torch.tensor(w1)[None], torch.tensor(w2)[None]], lr=lr, steps=steps, eval_every=20,
+                            keep_trajectory=True)
+    s_sim = np.linalg.svd(res.trajectory[0, 0], compute_uv=False)[:, 0]
+    s_th = sm.ta_trajectory(res.eval_steps * lr, s0, sigma_hat, u)
+    assert np.max(np.abs(s_sim - s_th) / s_th) < 0.05
+    assert s_th[-1] == pytest.approx(sm.ta_fixed_point(sigma_hat, u), rel=1e-3)
+
+
+def test_conservation_law_and_monotone_loss_of_gradient_descent():
+    data = mt.draw_tasks([1], n_train_a=300, n_val=50, n_features=8, rank=2, dtype=torch.float64)
+    w0 = mt.init_student([1], n_features=8, n_classes=2, hidden=6, depth=1, n_heads=1, dtype=torch.float64)
+    y = data.labels_a([2.0])
+    res = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.01, steps=300, eval_every=10)
+    assert np.all(np.diff(res.train_loss[0, 0]) <= 1e-12)  # (10): the training loss never rises
+
+
+# ----------------------------------------------------------------------------------------
+# relatedness (4) and the bounds (22)-(25)
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("r", [0.0, 0.3, 1.0])
+def test_relatedness_of_the_authors_teacher_pair(r):
+    data = mt.draw_tasks([0, 1], n_train_a=5, n_train_b=5, n_val=5, n_features=20, rank=3, dtype=torch.float64)
+    for i in range(2):
+        va = np.linalg.svd(data.teacher_a[i].numpy())[2][:3].T
+        vb = np.linalg.svd(data.teacher_b(r)[i].numpy())[2][:3].T
+        assert sm.relatedness(va, vb) == pytest.approx(r, abs=1e-10)
+
+
+def test_benefit_bounds_hold_for_random_students():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((500, 6))
+    y = rng.integers(0, 4, 500)
+    w_st = rng.standard_normal((30, 4, 6))
+    w_mt = w_st + rng.standard_normal((30, 4, 6))
+    lo, b, up = sm.benefit_bounds(w_st, w_mt, x, y)
+    assert np.all(lo <= b + 1e-12) and np.all(b <= up + 1e-12)
+    assert np.allclose(b, sm.cross_entropy(w_st, x, y) - sm.cross_entropy(w_mt, x, y))
+
+
+# ----------------------------------------------------------------------------------------
+# the batched trainer
+# ----------------------------------------------------------------------------------------
+
+SMALL = dict(rank=3, n_features=10, hidden=8, n_val=200, lr=1.0, steps=30, eval_every=3, progress=False)
+
+
+def test_batched_equals_unbatched():
+    kw = dict(SMALL, dtype=torch.float64)
+    whole = mt.run_grid(seeds=[3], n_train=[60], s_a=(0.5, 5.0), s_b=(0.1, 3.0), relatedness=(0.0, 1.0), **kw)
+    for i, cell in [(0, whole.cells[0]), (5, whole.cells[5])]:
+        one = mt.run_grid(seeds=[3], n_train=[60], s_a=(cell["s_a"],), s_b=(cell["s_b"],),
+                          relatedness=(cell["relatedness"],), **kw)
+        assert one.mt_loss[0] == pytest.approx(whole.mt_loss[i], abs=1e-10)
+        assert one.st_loss[0] == pytest.approx(whole.st_loss[i], abs=1e-10)
+
+
+def test_masks_equal_smaller_pools_and_relu_runs():
+    kw = dict(SMALL, dtype=torch.float64)
+    masked = mt.run_grid(seeds=[2], n_train=[40], n_train_aux=(40, 80), s_a=(3.0,), s_b=(3.0,),
+                         relatedness=(1.0,), **kw)
+    alone = mt.run_grid(seeds=[2], n_train=[40], n_train_aux=(40,), s_a=(3.0,), s_b=(3.0,), relatedness=(1.0,), **kw)
+    # the aux run of size 40 uses the first 40 points of the pool of 80: same data as a pool of 40
+    assert masked.mt_loss[0] == pytest.approx(alone.mt_loss[0], abs=1e-10)
+    relu = mt.run_grid(seeds=[2], n_train=[40], s_a=(3.0,), s_b=(3.0,), relatedness=(0.0, 1.0), depth=2,
+                       activation="relu", **kw)
+    assert relu.bounds is None and np.all(np.isfinite(relu.benefit))
+
+
+def test_results_identical_run_to_run_and_minibatches_differ():
+    a = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
+    b = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
+    assert np.array_equal(a.mt_loss, b.mt_loss) and np.array_equal(a.st_loss, b.st_loss)
+    data = mt.draw_tasks([0], n_train_a=50, n_val=20, n_features=10, rank=3)
+    w0 = mt.init_student([0], n_features=10, n_classes=3, hidden=8, n_heads=1)
+    y = data.labels_a([2.0])
+    full = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20)
+    mini = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20, batch_size=16)
+    mini2 = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20, batch_size=16)
+    assert not np.allclose(full.val_loss, mini.val_loss) and np.array_equal(mini.val_loss, mini2.val_loss)
+
+
+def test_reference_data_is_found_and_paired():
+    ref = mt.reference_benefits("rank-3")
+    assert len(ref["benefit"]) == 1800
+    assert np.all(np.isfinite(ref["benefit"]))
+
+
+def test_missing_reference_data_raises_clearly(tmp_path):
+    with pytest.raises(FileNotFoundError, match="reference-data/lee-ndirango-2019"):
+        mt.reference_data_dir(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: mt.draw_tasks([0], n_train_a=10, n_features=1), "n_features must be an integer >= 2; got 1"),
+        (lambda: mt.draw_tasks([0], n_train_a=10, n_features=10, rank=6), "2\\*rank <= n_features"),
+        (lambda: mt.draw_tasks([-1], n_train_a=10), "every seed must be an integer >= 0; got -1"),
+        (lambda: mt.run_grid(seeds=[0], n_train=[10], relatedness=(1.5,)), "relatedness values must lie in \\[0, 1\\]"),
+        (lambda: mt.run_grid(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
+        (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
+         "activation must be one of \\('linear', 'relu'\\); got 'tanh'"),
+        (lambda: sm.ta_curvature(1.0, [1.0, 2.0, 3.0]), "orthogonal to the all-ones vector"),
+        (lambda: sm.ta_curvature(-1.0, [1.0, -1.0]), "s must be >= 0; got min -1.0"),
+        (lambda: sm.ta_trajectory([0, 1], 0.0, 0.1, [1.0, -1.0]), "s0 .* must be finite and > 0; got 0.0"),
+        (lambda: sm.softmax_curvature(np.ones((2, 3)), n_samples=1), "n_samples must be an integer >= 2; got 1"),
+        (lambda: sm.label_feature_covariance(np.ones((3, 2)), np.array([0, 1, 5]), 3), "labels must lie in \\[0, 3\\)"),
+        (lambda: mt.load_reference("rank-7"), "unknown reference file 'rank-7'"),
+    ],
+)
+def test_bad_inputs_raise_value_error_naming_value_and_range(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -1,0 +1,150 @@
+"""gendyn.transfer: composite modes (App. D), head-A error vs sampled TA students, T^{A<-B}."""
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import deep_linear as dl
+from gendyn import task_data, transfer
+
+
+def composite_teacher(sa, sb, q, n1, n3, seed=0):
+    """``Wbar^{A+B}`` of eq. (24) with Haar vectors and ``Vbar^A^T Vbar^B = Q``."""
+    tp = task_data.task_pairs(np.atleast_2d(sa), np.atleast_2d(sb), np.asarray(q, dtype=float)[None],
+                              n1, n3, 1, generator=torch.Generator().manual_seed(seed))
+    return tp.teacher[0].numpy(), tp.sigma31[0].numpy()
+
+
+@pytest.mark.parametrize("sa, sb, q", [
+    ([3.0], [3.0], [[0.4]]),
+    ([0.5], [10.0], [[0.9]]),
+    ([4.0, 2.0], [5.0, 1.0, 0.5], [[0.6, 0.1, 0.0], [0.2, -0.5, 0.3]]),
+])
+def test_composite_modes_are_the_svd_of_the_stacked_teacher(sa, sb, q):
+    n1, n3 = 40, 12
+    w, _ = composite_teacher(sa, sb, q, n1, n3)
+    sigma, share = transfer.composite_modes(sa, sb, q)
+    u, s, vt = np.linalg.svd(w)
+    r = sigma.size
+    assert np.allclose(s[:r], sigma, rtol=1e-10)
+    assert np.allclose((u[:n3, :r] ** 2).sum(0), share, atol=1e-10)
+    assert np.isclose((sigma**2 * share).sum(), (np.asarray(sa) ** 2).sum())
+
+
+def test_equal_rank_one_tasks_split_into_shared_and_difference_modes():
+    sigma, share = transfer.composite_modes([2.0], [2.0], 0.6)
+    assert np.allclose(sigma, 2.0 * np.sqrt([1.6, 0.4]))
+    assert np.allclose(share, 0.5)
+    # q = 1: one mode of strength sqrt(sA^2 + sB^2), the zero mode is dropped
+    sigma, share = transfer.composite_modes([3.0], [4.0], 1.0)
+    assert np.allclose(sigma, [5.0]) and np.allclose(share, [9 / 25])
+    # only |q| matters
+    assert np.allclose(transfer.composite_modes([3.0], [1.0], -0.3)[0], transfer.composite_modes([3.0], [1.0], 0.3)[0])
+
+
+def sampled_head_error(t, w, s31, n2, n3, eps=1e-5):
+    """Exact head-A error of a TA student on one sampled data set (torch SVD, one thread)."""
+    torch.set_num_threads(1)
+    u, s, vh = (x.numpy() for x in torch.linalg.svd(torch.as_tensor(s31), full_matrices=False))
+    st = dl.mode_strength(t[:, None], s[None, :n2], eps)
+    ua = u[:n3, :n2]
+    c = np.einsum("ia,ij,aj->a", ua, w[:n3], vh[:n2])
+    norm = (w[:n3] ** 2).sum()
+    return ((st**2) @ (ua**2).sum(0) - 2 * st @ c + norm) / norm
+
+
+@pytest.mark.parametrize("sa, sb, q", [(3.0, 10.0, 0.5), (0.84, 10.0, 1.0), (10.0, 3.0, 0.3)])
+def test_head_error_matches_sampled_ta_students_up_to_optimal_stopping(sa, sb, q):
+    n1, n3 = 600, 150
+    t = np.geomspace(0.05, 2.5, 40)
+    theory = transfer.head_test_error(t, [sa], [sb], q, n1, n3, n3, n3, 1e-5)
+    sampled = np.mean([sampled_head_error(t, *composite_teacher([sa], [sb], [[q]], n1, n3, seed), n3, n3)
+                       for seed in range(3)], axis=0)
+    # before the noise is learned: finite-size deviations of a few percent of the error scale
+    assert np.max(np.abs(sampled - theory)) < 0.04
+    assert abs(sampled.min() - theory.min()) < 0.02
+
+
+def test_head_error_limits():
+    t = np.array([0.0, 1e-3])
+    assert np.allclose(transfer.head_test_error(t, [3.0], [2.0], 0.5, 100, 50, 50, 50, 1e-5), 1.0, atol=1e-6)
+    # with one task and f_A = 1 ... n3_b adds noise rows only; A' = 1 -> a strong mode is learned
+    late = transfer.head_test_error([2.0], [20.0], [0.0], 0.0, 100, 50, 50, 50, 1e-5)
+    assert late[0] < 0.01
+
+
+def test_joint_optimum_and_transfer_benefit_consistency():
+    t_opt, e_opt = transfer.joint_optimal_error([3.0], [10.0], 1.0, 100, 50, 50, 50, 1e-5)
+    grid = np.geomspace(0.01, 20, 3000)
+    dense = transfer.head_test_error(grid, [3.0], [10.0], 1.0, 100, 50, 50, 50, 1e-5)
+    assert e_opt <= dense.min() + 1e-12 and abs(e_opt - dense.min()) < 1e-5
+    benefit, single, joint = transfer.transfer_benefit(3.0, 10.0, 1.0, 100, 50, return_errors=True)
+    assert np.isclose(joint, e_opt) and np.isclose(benefit, single - joint)
+    assert np.isclose(single, dl.optimal_early_stopping([3.0], 100, 50, 50, 1e-5)[1])
+    # the Fig. 8 signs: aligned strong partner helps, misaligned one interferes
+    assert benefit > 0.05
+    assert transfer.transfer_benefit(3.0, 10.0, 0.0, 100, 50) < -0.03
+    # an undetectable task (sbar < A^(1/4)) gains from an aligned strong one
+    assert transfer.transfer_benefit(0.8, 30.0, 0.9, 100, 50) > 0.3
+    # log-ratio variant and broadcasting
+    lr = transfer.transfer_benefit([3.0, 3.0], 10.0, [[0.0], [1.0]], 100, 50, kind="log-ratio")
+    assert lr.shape == (2, 2) and lr[0, 0] < 0 < lr[1, 0]
+    # the general form agrees with the rank-1 form
+    gen = transfer.transfer_benefit_general([3.0], [10.0], [[1.0]], 100, 50)
+    assert np.isclose(gen[0], benefit)
+
+
+def test_transfer_benefit_ignores_the_sign_of_q():
+    a = transfer.transfer_benefit(3.0, 3.0, [-0.7, 0.7], 100, 50)
+    assert np.isclose(a[0], a[1])
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: transfer.composite_modes([1.0], [1.0], [[1.5]]), r"singular values <= 1"),
+        (lambda: transfer.composite_modes([1.0], [1.0, 2.0], [[0.5]]), r"shape \(rank A, rank B\) = \(1, 2\)"),
+        (lambda: transfer.composite_modes([-1.0], [1.0], 0.0), r"svals_a must be finite and >= 0"),
+        (lambda: transfer.head_test_error([1.0], [0.0], [1.0], 0.0, 100, 50, 50, 50, 1e-5), r"all zero"),
+        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, 100, 50, 60, 50, 1e-5), r"n3_a \+ n3_b <= n1"),
+        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, 100, 120, 50, 50, 1e-5), r"n2 must be <="),
+        (lambda: transfer.head_test_error([-1.0], [1.0], [1.0], 0.0, 100, 50, 50, 50, 1e-5), r"training time t"),
+        (lambda: transfer.transfer_benefit(0.0, 1.0, 0.5, 100, 50), r"sbar_a must be finite and > 0"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 1.5, 100, 50), r"q must lie in \[-1, 1\]"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, 100, 50, kind="ratio"), r"kind must be one of"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, 100, 50, n2=60), r"n2 must be <= n3"),
+    ],
+)
+def test_bad_inputs_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_sampled_head_errors_match_trained_two_headed_ta_students():
+    from gendyn import train
+
+    n1, n3 = 30, 10
+    tp = task_data.task_pairs([3.0, 1.0], [5.0, 2.0], [0.8, 0.3], n1, n3, 2,
+                              generator=torch.Generator().manual_seed(3))
+    res = train.train_students(tp.sigma31, hidden=n3, lr=2e-3, epochs=1500, teacher=tp.teacher, heads=(n3, n3),
+                               dtype=torch.float64, record_at=np.arange(0, 1501, 50))
+    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, n2=n3)
+    # gradient descent lags the flow by ~ lr ln(shat/eps)/4 ~ 0.006 tau: compare where curves are smooth
+    assert np.max(np.abs(res.head_test_error[:, 0] - exact)) < 0.02
+    # all rows = the single-task error of deep_linear.sampled_ta_errors
+    full = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, 2 * n3, n2=n3)
+    assert np.allclose(full, dl.sampled_ta_errors(res.time, tp.sigma31, tp.teacher, 1e-5, n2=n3)[1])
+
+
+def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
+    from gendyn import train
+
+    n1, n3 = 24, 8
+    tp = task_data.task_pairs([2.0], [30.0], [0.9], n1, n3, 2, generator=torch.Generator().manual_seed(4))
+    lr = 1.5e-2  # lr * shat_max ~ 0.45: far from the flow, yet exact mode by mode
+    res = train.train_students(tp.sigma31, hidden=n3, lr=lr, epochs=300, teacher=tp.teacher, heads=(n3, n3),
+                               dtype=torch.float64, record_at=np.arange(0, 301, 7))
+    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, n2=n3, lr=lr)
+    assert np.allclose(res.head_test_error[:, 0], exact, rtol=1e-8, atol=1e-10)
+    with pytest.raises(ValueError, match="whole numbers of epochs"):
+        transfer.sampled_head_errors(res.time + 1e-3, tp.sigma31, tp.teacher, n3, n2=n3, lr=lr)
