@@ -38,11 +38,12 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-# One executed notebook per chapter; a failing cell or claim fails the rule (papermill
-# exits non-zero) and leaves no output behind, so the next run executes it again.
+# One executed notebook per chapter, with its claims and figures in a folder of the same
+# name beside it; a failing cell or claim fails the rule (papermill exits non-zero) and
+# leaves no output behind, so the next run executes it again.
 $(RUNS)/%.ipynb: notebooks/%.ipynb $(LIBRARY) | $(STAMP)
-	@mkdir -p $(@D)
-	GENDYN_RUN_DIR=$(abspath $(@D)) $(BIN)/python tools/timed.py $(basename $@).seconds -- \
+	@rm -rf $(basename $@) && mkdir -p $(basename $@)
+	GENDYN_RUN_DIR=$(abspath $(basename $@)) $(BIN)/python tools/timed.py $(basename $@).seconds -- \
 	  $(BIN)/papermill --cwd $(<D) --log-level WARNING \
 	  -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $< $(@D)/.partial-$(@F)
 	mv $(@D)/.partial-$(@F) $@

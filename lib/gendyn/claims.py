@@ -31,7 +31,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "run_dir", "collect", "ledger_markdown"]
+__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "run_dir", "cache_dir", "collect", "ledger_markdown"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower")
 
@@ -87,6 +87,17 @@ def project_root(start=None):
 def run_dir(scale):
     """Folder for a run's records and figures: ``$GENDYN_RUN_DIR`` or ``_build/runs/<scale>``."""
     folder = Path(os.environ.get("GENDYN_RUN_DIR") or project_root() / "_build" / "runs" / scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def cache_dir(scale):
+    """Folder for results shared between chapters: ``$GENDYN_CACHE_DIR`` or ``_build/cache/<scale>``.
+
+    Callers key their files on everything the result depends on (arguments, library source),
+    so a cached result is always the one a fresh computation would give.
+    """
+    folder = Path(os.environ.get("GENDYN_CACHE_DIR") or project_root() / "_build" / "cache" / scale)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .claims import project_root, run_dir
+from .claims import cache_dir, project_root
 from .progress import track
 from .scales import check_device
 
@@ -75,6 +75,7 @@ __all__ = [
     "INIT_SCALE",
     "BOOK_GRIDS",
     "book_grid",
+    "REFERENCE_FILES",
     "reference_data_dir",
     "load_reference",
     "reference_benefits",
@@ -837,7 +838,7 @@ def _source_hash():
 
 
 def cached_grid(name, scale, **kwargs):
-    """:func:`run_grid` with its result cached in ``<run dir>/cache/`` (shared by chapters).
+    """:func:`run_grid` with its result cached in :func:`gendyn.claims.cache_dir` (shared by chapters).
 
     The key is the arguments and a hash of this module's and the theory's source (and the
     torch version), so a changed library or configuration recomputes. Results are
@@ -845,9 +846,7 @@ def cached_grid(name, scale, **kwargs):
     """
     key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k != "progress")).encode()
                          + _source_hash().encode()).hexdigest()[:16]
-    folder = run_dir(scale) / "cache"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"ln-{name}-{key}.pkl"
+    path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
     if path.exists():
         with open(path, "rb") as fh:
             return pickle.load(fh)

@@ -372,8 +372,8 @@ def ta_rate(s, sigma_hat, u, n_layers=3):
 def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
     """Solve (3) from ``s(0) = s0``; returns ``s`` at the times ``t`` (same units as ``tau``).
 
-    Integrated in ``ln s`` (the growth is exponential at small ``s``) with an implicit
-    Runge-Kutta method at tight tolerances.
+    Integrated in ``ln s`` (the growth is exponential at small ``s``) with LSODA (switching
+    between non-stiff and stiff methods) at tight tolerances.
     """
     t = _array(t, "t", 1)
     if np.any(np.diff(t) < 0) or t[0] < 0:
@@ -388,7 +388,7 @@ def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
         s = math.exp(y[0])
         return [float(ta_rate(s, sigma_hat, u, n_layers)) / (s * tau)]
 
-    sol = integrate.solve_ivp(rhs, (0.0, float(t[-1])), [math.log(s0)], t_eval=t, method="Radau",
+    sol = integrate.solve_ivp(rhs, (0.0, float(t[-1])), [math.log(s0)], t_eval=t, method="LSODA",
                               rtol=1e-9, atol=1e-11)
     if not sol.success:
         raise RuntimeError(f"integration of (3) failed: {sol.message}")
