@@ -76,7 +76,8 @@ def clean_clone(rows):
 
 def fmt(row):
     if row.get("unit", "s") != "s":
-        return f"{row['value']:g} {row['unit']}"
+        value = row["value"]
+        return f"{value:,.0f} {row['unit']}" if value >= 1000 else f"{value:g} {row['unit']}"
     seconds = row["value"]
     return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
