@@ -4,26 +4,10 @@ import math
 
 import numpy as np
 import pytest
-from scipy.special import erf
 
 from gendyn import committee as cm
 from gendyn import committee_sgd as cs
-
-
-def g(x, act):
-    if act == "erf":
-        return erf(x / np.sqrt(2.0))
-    if act == "relu":
-        return np.maximum(x, 0.0)
-    return x
-
-
-def dg(x, act):
-    if act == "erf":
-        return np.sqrt(2.0 / np.pi) * np.exp(-0.5 * x * x)
-    if act == "relu":
-        return (x > 0).astype(float)
-    return np.ones_like(x)
+from test_committee import dg, g  # the reference activations of the ODE tests
 
 
 def reference_step(w, v, X, y, act, lr, lr2, wd, train2):
