@@ -52,26 +52,37 @@ def collect_chapter_times(rows, root):
     for path in sorted((root / "_build" / "runs").glob("*/**/*.seconds")):
         scale = path.relative_to(root / "_build" / "runs").parts[0]
         chapter = path.relative_to(root / "_build" / "runs" / scale).with_suffix(".ipynb")
-        record(rows, f"chapter `{chapter}`", scale, float(path.read_text()))
+        what = f"chapter `{chapter}`"
+        # a new time replaces older, annotated ones (e.g. "... (single run under load)")
+        rows[:] = [r for r in rows if not (r["scale"] == scale and r["what"].startswith(what))]
+        record(rows, what, scale, float(path.read_text()))
 
 
-def timed(cmd, cwd):
+def timed(cmd, cwd, log):
+    """Wall time of ``cmd``; its output goes to ``log`` so a failure can be read afterwards."""
+    log.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env=dict(os.environ, GENDYN_PROGRESS="0"))
+    with open(log, "w") as out:
+        subprocess.run(cmd, cwd=cwd, check=True, stdout=out, stderr=subprocess.STDOUT,
+                       env=dict(os.environ, GENDYN_PROGRESS="0"))
     return time.perf_counter() - start
 
 
 def clean_clone(rows):
-    with tempfile.TemporaryDirectory() as tmp:
-        clone = Path(tmp) / "clone"
-        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        if (ROOT.parent / "shared").exists():  # the clone finds ../shared like the checkout
-            os.symlink(ROOT.parent / "shared", Path(tmp) / "shared")
-        record(rows, "`make test` on a fresh clone (creates .venv)", "smoke", timed(["make", "test"], clone))
-        shutil.rmtree(clone / ".venv")
-        record(rows, "`make book` on a fresh clone (creates .venv)", "paper", timed(["make", "book"], clone))
-        collect_chapter_times(rows, clone)
+    # The clone is kept (its path is printed) so the paper-scale book it built can be looked at.
+    tmp = Path(tempfile.mkdtemp(prefix="gendyn-clean-clone-"))
+    clone, logs = tmp / "clone", ROOT / "_build" / "benchmarks"
+    print(f"fresh clone in {clone}; logs in {logs}")
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    if (ROOT.parent / "shared").exists():  # the clone finds ../shared like the checkout
+        os.symlink(ROOT.parent / "shared", tmp / "shared")
+    record(rows, "`make test` on a fresh clone (creates .venv; = .ci/run)", "smoke",
+           timed(["make", "test"], clone, logs / "clean-clone-make-test.log"))
+    save(rows)  # a later failure keeps what was measured
+    shutil.rmtree(clone / ".venv")
+    record(rows, "`make book` on a fresh clone (creates .venv)", "paper",
+           timed(["make", "book"], clone, logs / "clean-clone-make-book.log"))
+    collect_chapter_times(rows, clone)
 
 
 def fmt(row):
@@ -95,6 +106,11 @@ def write_tables(rows):
         readme.write_text(head + START + "\n" + table + END + rest.split(END, 1)[1])
 
 
+def save(rows):
+    RESULTS.write_text(json.dumps(rows, indent=1) + "\n")
+    write_tables(rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean-clone", action="store_true",
@@ -105,8 +121,7 @@ def main():
         clean_clone(rows)
     else:
         collect_chapter_times(rows, ROOT)
-    RESULTS.write_text(json.dumps(rows, indent=1) + "\n")
-    write_tables(rows)
+    save(rows)
 
 
 if __name__ == "__main__":
