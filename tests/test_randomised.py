@@ -54,7 +54,7 @@ def test_randomised_train_error_matches_exact_ta_on_randomised_data():
     "call, match",
     [
         (lambda: randomised.randomised_scale([-1.0], 50), r"finite and >= 0"),
-        (lambda: randomised.randomised_scale([1.0], 0), r"n3 must be a positive integer"),
+        (lambda: randomised.randomised_scale([1.0], 0), r"n3 must be an integer >= 1"),
         (lambda: randomised.randomised_scale([1.0], 50, noise_std=0.0), r"noise_std must be"),
         (lambda: randomised.stretched_mp_density(1.0, 0.5, -1.0), r"scale must be finite and > 0"),
         (lambda: randomised.randomised_train_error([1.0], [1.0], 100, 60, 50, 1e-5), r"n2 <= n3 <= n1"),

@@ -91,7 +91,7 @@ def test_undersampled_theory_matches_exact_ta_on_sampled_data():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: sampling.test_error([1.0], [3.0], 100, 0, EPS), r"n_examples must be a positive integer"),
+        (lambda: sampling.test_error([1.0], [3.0], 100, 0, EPS), r"n_examples must be an integer >= 1"),
         (lambda: sampling.test_error([1.0], [0.0], 100, 50, EPS), r"all zero"),
         (lambda: sampling.test_error([1.0], [3.0, 2.0, 1.0], 100, 2, EPS), r"teacher rank 3 must be <="),
         (lambda: sampling.test_error([-1.0], [3.0], 100, 50, EPS), r"training time t"),

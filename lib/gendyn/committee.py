@@ -54,6 +54,8 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.special import expit
 
+from . import _checks
+
 __all__ = [
     "ACTIVATIONS",
     "I2",
@@ -83,14 +85,11 @@ def _check_activation(activation):
     return activation
 
 
-def _check_nonnegative(x, name):
-    try:
-        xf = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number >= 0; got {x!r}") from None
-    if not (xf >= 0 and np.isfinite(xf)):  # also catches NaN
-        raise ValueError(f"{name} must be a finite number >= 0; got {x!r}")
-    return xf
+def _check_rates(lr, lr2, sigma, weight_decay):
+    """Learning rates, noise level and weight decay, each a finite number >= 0; ``lr2`` defaults to ``lr``."""
+    lr = _checks.real(lr, "lr")
+    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
+    return lr, lr2, _checks.real(sigma, "sigma"), _checks.real(weight_decay, "weight_decay")
 
 
 def _check_cov(C, n, name="C"):
@@ -575,10 +574,7 @@ def order_parameter_derivatives(
     """
     act = _check_activation(activation)
     Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
-    lr = _check_nonnegative(lr, "lr")
-    sigma = _check_nonnegative(sigma, "sigma")
-    lr2 = lr if lr2 is None else _check_nonnegative(lr2, "lr2")
-    wd = _check_nonnegative(weight_decay, "weight_decay")
+    lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
     tup = _Tuples(Q.shape[0], T.shape[0])
     dQ, dR, dv, _ = _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma**2, wd, bool(train_second_layer))
     return dQ, dR, dv
@@ -686,10 +682,7 @@ def integrate_odes(
     """
     act = _check_activation(activation)
     Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
-    lr = _check_nonnegative(lr, "lr")
-    sigma = _check_nonnegative(sigma, "sigma")
-    lr2 = lr if lr2 is None else _check_nonnegative(lr2, "lr2")
-    wd = _check_nonnegative(weight_decay, "weight_decay")
+    lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
     times = np.asarray(times, dtype=float)
     if times.ndim != 1 or times.size == 0:
         raise ValueError(f"times must be a non-empty 1-D array of alphas; got shape {times.shape}")
@@ -738,12 +731,6 @@ def integrate_odes(
 
 
 # ---------------------------------------------------------------- asymptotic error
-
-
-def _check_int(x, name, minimum):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {x!r}")
-    return int(x)
 
 
 def _ansatz(K, M, v_star, both):
@@ -915,14 +902,14 @@ def asymptotic_error(
         part: the ODE, and SGD, do not converge to it).
     """
     act = _check_activation(activation)
-    M = _check_int(M, "M", 1)
-    K = _check_int(K, "K", 1)
+    M = _checks.integer(M, "M", 1)
+    K = _checks.integer(K, "K", 1)
     if K < M:
         raise ValueError(f"need K >= M (over-parameterised student); got K={K}, M={M}")
-    lr = _check_nonnegative(lr, "lr")
+    lr = _checks.real(lr, "lr")
     if lr == 0:
         raise ValueError("lr must be > 0; got 0")
-    sigma = _check_nonnegative(sigma, "sigma")
+    sigma = _checks.real(sigma, "sigma")
     try:
         v_star = float(v_star)
     except (TypeError, ValueError):
@@ -958,7 +945,7 @@ def asymptotic_error(
         if both:
             return lr * M**2 * (sigma * v_star) ** 2 / (2.0 * np.sqrt(3.0) * K * _PI)
         return sigma**2 * v_star**2 * lr / (2.0 * _PI) * (L + M / np.sqrt(3.0))
-    lr2 = lr if lr2 is None else _check_nonnegative(lr2, "lr2")
+    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
     eps1, J, _ = _perturbative_fixed_point(K, M, lr, lr2, v_star, both)
     growth = np.max(np.linalg.eigvals(J).real)
     if growth >= 0:

@@ -83,7 +83,7 @@ import scipy.special
 import torch
 from numba import njit
 
-from . import committee as cm
+from . import _checks, committee as cm
 from .progress import track
 
 __all__ = [
@@ -107,31 +107,8 @@ _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 # ----------------------------------------------------------------------------- checks
 
 
-def _check_int(x, name, minimum):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {x!r}")
-    return int(x)
-
-
-def _check_real(x, name, *, positive=False):
-    try:
-        xf = float(x)
-    except (TypeError, ValueError):
-        xf = math.nan
-    if isinstance(x, (bool, np.bool_)) or not math.isfinite(xf) or xf < 0 or (positive and xf == 0):
-        allowed = "a finite number > 0" if positive else "a finite number >= 0"
-        raise ValueError(f"{name} must be {allowed}; got {x!r}")
-    return xf
-
-
-def _check_choice(x, name, allowed):
-    if x not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}; got {x!r}")
-    return x
-
-
 def _check_activation(activation):
-    return _check_choice(activation, "activation", cm.ACTIVATIONS)
+    return _checks.choice(activation, "activation", cm.ACTIVATIONS)
 
 
 # ------------------------------------------------------------------- initial weights
@@ -233,15 +210,15 @@ def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None,
     InitialWeights
     """
     act = _check_activation(activation)
-    N = _check_int(N, "N", 2)
-    K = _check_int(K, "K", 1)
-    M = _check_int(M, "M", 1)
+    N = _checks.integer(N, "N", 2)
+    K = _checks.integer(K, "K", 1)
+    M = _checks.integer(M, "M", 1)
     if N <= K + M:
         raise ValueError(f"need N > K + M; got N={N}, K={K}, M={M}")
-    runs = _check_int(runs, "runs", 1)
-    seed = _check_int(seed, "seed", 0)
-    _check_choice(teacher, "teacher", TEACHERS)
-    init_var = _default_init_var(act, N) if init_var is None else _check_real(init_var, "init_var", positive=True)
+    runs = _checks.integer(runs, "runs", 1)
+    seed = _checks.integer(seed, "seed", 0)
+    _checks.choice(teacher, "teacher", TEACHERS)
+    init_var = _default_init_var(act, N) if init_var is None else _checks.real(init_var, "init_var", positive=True)
     if not (isinstance(v, str) and v == "normal"):
         try:
             v = float(v)
@@ -249,7 +226,7 @@ def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None,
             raise ValueError(f"v must be a real number or 'normal'; got {v!r}") from None
         if not math.isfinite(v):
             raise ValueError(f"v must be a finite number or 'normal'; got {v!r}")
-    v_var = _check_real(v_var, "v_var", positive=True)
+    v_var = _checks.real(v_var, "v_var", positive=True)
     v_star = float(v_star)
     if not math.isfinite(v_star) or v_star == 0:
         raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
@@ -273,14 +250,14 @@ def log_times(alpha_max, n_points=60, alpha_min=0.01, N=None):
     With ``N`` given, the times are rounded to whole steps (``alpha = steps / N``) and
     duplicates removed, so they are exactly the times a simulation records.
     """
-    alpha_max = _check_real(alpha_max, "alpha_max", positive=True)
-    alpha_min = _check_real(alpha_min, "alpha_min", positive=True)
-    n_points = _check_int(n_points, "n_points", 2)
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
+    alpha_min = _checks.real(alpha_min, "alpha_min", positive=True)
+    n_points = _checks.integer(n_points, "n_points", 2)
     if alpha_min >= alpha_max:
         raise ValueError(f"alpha_min must be < alpha_max; got {alpha_min} >= {alpha_max}")
     t = np.concatenate([[0.0], np.logspace(math.log10(alpha_min), math.log10(alpha_max), n_points)])
     if N is not None:
-        N = _check_int(N, "N", 1)
+        N = _checks.integer(N, "N", 1)
         t = np.unique(np.round(t * N)) / N
     return t
 
@@ -659,17 +636,17 @@ def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, w
     if not isinstance(initial, InitialWeights):
         raise ValueError(f"initial must be an InitialWeights (from initial_weights); got {type(initial).__name__}")
     act = initial.activation
-    lr = _check_real(lr, "lr", positive=True)
-    sigma = _check_real(sigma, "sigma")
-    lr2 = lr if lr2 is None else _check_real(lr2, "lr2")
-    wd = _check_real(weight_decay, "weight_decay")
-    bs = _check_int(batch_size, "batch_size", 1)
-    seed = _check_int(seed, "seed", 0)
-    block = _check_int(block, "block", 1)
-    engine = _check_choice(engine, "engine", ENGINES)
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
+    wd = _checks.real(weight_decay, "weight_decay")
+    bs = _checks.integer(batch_size, "batch_size", 1)
+    seed = _checks.integer(seed, "seed", 0)
+    block = _checks.integer(block, "block", 1)
+    engine = _checks.choice(engine, "engine", ENGINES)
     train2 = bool(train_second_layer)
     N, K, M = initial.shape
-    P = None if train_set_size is None else _check_int(train_set_size, "train_set_size", bs)
+    P = None if train_set_size is None else _checks.integer(train_set_size, "train_set_size", bs)
     if engine == "order-parameters" and (bs != 1 or P is not None):
         raise ValueError("engine 'order-parameters' simulates online SGD with batch_size=1 only; got "
                          f"batch_size={bs}, train_set_size={P} (allowed: batch_size=1, train_set_size=None)")

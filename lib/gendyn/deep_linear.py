@@ -43,7 +43,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import optimize, special
 
-from . import rmt
+from . import _checks, rmt
 
 __all__ = [
     "mode_strength",
@@ -73,16 +73,6 @@ def _check_depth(n_layers):
     return int(n_layers) - 1
 
 
-def _check_positive(x, name):
-    try:
-        val = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite number > 0; got {x!r}") from None
-    if val.ndim != 0 or not (np.isfinite(val) and val > 0):
-        raise ValueError(f"{name} must be a finite number > 0; got {x!r}")
-    return float(val)
-
-
 def _check_array(x, name, *, allow_inf=False):
     """Float array with all values >= 0 (and finite unless ``allow_inf``)."""
     a = np.asarray(x, dtype=float)
@@ -93,15 +83,9 @@ def _check_array(x, name, *, allow_inf=False):
     return a
 
 
-def _check_count(n, name):
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"{name} must be a positive integer; got {n!r}")
-    return int(n)
-
-
 def _check_architecture(teacher_svals, n1, n2, n3):
     """Validate teacher and layer sizes; return ``(sbar, n1, n2, n3, aspect)``."""
-    n1, n2, n3 = _check_count(n1, "n1"), _check_count(n2, "n2"), _check_count(n3, "n3")
+    n1, n2, n3 = _checks.integer(n1, "n1"), _checks.integer(n2, "n2"), _checks.integer(n3, "n3")
     if n3 > n1:
         raise ValueError(f"need n3 <= n1 (aspect A = n3/n1 in (0, 1]); got n3={n3}, n1={n1}")
     if n2 > n3:
@@ -387,7 +371,7 @@ def mode_strength(t, s_hat, eps, tau=1.0, n_layers=3):
     * ``t = 0`` returns ``eps`` exactly.
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     t = _check_array(t, "training time t", allow_inf=True)
     shat = _check_array(s_hat, "training singular value s_hat")
     t, shat = np.broadcast_arrays(t, shat)
@@ -476,7 +460,7 @@ def mode_time(s, s_hat, eps, tau=1.0, n_layers=3):
     ``shat = 0``: ``t = tau (s^-p - eps^-p) / (p k)``.
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     s = _check_array(s, "mode strength s")
     shat = _check_array(s_hat, "training singular value s_hat")
     s, shat = np.broadcast_arrays(s, shat)
@@ -694,7 +678,7 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
     noise term dominates the test error anyway.
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
     t = _check_array(t, "training time t")
     shape = t.shape
@@ -763,40 +747,53 @@ def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, 
     spike term of eq. 15 is at least ``sbar^2 (1 - O^2)`` and the noise terms are >= 0).
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
-    p = 2.0 - 2.0 / k
     shat = rmt.spike_singular_value(sbar, aspect)
     ideal = sbar * rmt.spike_overlap(sbar, aspect)  # s_a minimising the mode's own term
-
-    def characteristic(s):
-        if s > 2.0 * eps:
-            return float(_half_time(np.array([s]), eps, tau, k)[0])
-        return tau / (k * s**p)  # a mode that cannot grow: its own relaxation time
-
     if t_max is None:
-        t_max = 10.0 * characteristic(float(rmt.mp_quantile(0.5, aspect)))
-    t_max = _check_positive(t_max, "t_max")
-    t_lo = min(1e-3 * characteristic(float(shat.max())), 1e-3 * t_max)
+        t_max = 10.0 * _characteristic_time(float(rmt.mp_quantile(0.5, aspect)), eps, tau, k)
+    t_max = _checks.positive(t_max, "t_max")
+    t_lo = min(1e-3 * _characteristic_time(float(shat.max()), eps, tau, k), 1e-3 * t_max)
     fits = (ideal > eps) & (ideal < shat)
     special_times = mode_time(ideal[fits], shat[fits], eps, tau, n_layers) if np.any(fits) else []
-    grid = np.geomspace(t_lo, t_max, 241)
-    grid = np.unique(np.concatenate([grid, [t for t in np.atleast_1d(special_times) if t_lo < t < t_max]]))
 
     def test_error(times):
         return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers)[1]
 
-    errs = test_error(grid)
-    err0 = float(test_error(np.array([0.0]))[0])
+    return _minimum_over_time(test_error, t_lo, t_max, special_times)
+
+
+def _characteristic_time(shat, eps, tau, k):
+    """Half-learning time of a mode; its own relaxation time if it cannot grow (``shat <= 2 eps``)."""
+    if shat > 2.0 * eps:
+        return float(_half_time(np.array([shat]), eps, tau, k)[0])
+    return tau / (k * shat ** (2.0 - 2.0 / k))
+
+
+def _minimum_over_time(error, t_lo, t_max, special_times):
+    """Global minimum ``(t, error(t))`` of a test-error curve on ``[0, t_max]``.
+
+    ``error`` maps a 1-D array of times to errors. It is evaluated on 241 log-spaced times
+    in ``[t_lo, t_max]`` plus ``special_times`` (where one mode alone is optimal: deep
+    networks pass them too quickly for a grid), the best point is refined by bounded Brent
+    minimisation in ``log t`` between its neighbours, and ``t = 0`` wins if nothing beats it.
+    """
+    grid = np.geomspace(t_lo, t_max, 241)
+    grid = np.unique(np.concatenate([grid, [t for t in np.atleast_1d(special_times) if t_lo < t < t_max]]))
+
+    def at(t):
+        return float(error(np.array([t]))[0])
+
+    errs = error(grid)
+    err0 = at(0.0)
     i = int(np.argmin(errs))
     if i == grid.size - 1:
         t_opt, e_opt = float(t_max), float(errs[i])
     else:
-        a = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
-        res = optimize.minimize_scalar(
-            lambda lt: float(test_error(np.array([np.exp(lt)]))[0]),
-            bounds=(a, np.log(grid[i + 1])), method="bounded", options={"xatol": 1e-10},
-        )
+        lo = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
+        res = optimize.minimize_scalar(lambda lt: at(np.exp(lt)), bounds=(lo, np.log(grid[i + 1])),
+                                       method="bounded", options={"xatol": 1e-10})
         if res.fun <= errs[i]:
             t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
         else:
@@ -850,7 +847,7 @@ def gd_lag(s_hat, eps, lr, n_layers=3, s=None):
         The delay ``>= 0`` in units of ``tau``, broadcast over ``s_hat`` (and ``s``).
     """
     k = _check_depth(n_layers)
-    eps, lr = _check_positive(eps, "eps"), _check_positive(lr, "lr")
+    eps, lr = _checks.positive(eps, "eps"), _checks.positive(lr, "lr")
     shat = _check_array(s_hat, "training singular value s_hat")
     if s is None:
         u = shat * (k - 1) / (2 * k - 1)
@@ -898,7 +895,7 @@ def sampled_ta_errors(t, sigma31, teacher, eps, n2=None, tau=1.0, n_layers=3, de
     train, test : ndarray, shape (B, T)
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     s31, wbar = (np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x, dtype=float)
                  for x in (sigma31, teacher))
     if s31.ndim != 3 or wbar.shape != s31.shape:
@@ -907,7 +904,7 @@ def sampled_ta_errors(t, sigma31, teacher, eps, n2=None, tau=1.0, n_layers=3, de
     if t.ndim != 1:
         raise ValueError(f"t must be 1-d; got shape {t.shape}")
     m = min(s31.shape[1:])
-    n2 = m if n2 is None else _check_count(n2, "n2")
+    n2 = m if n2 is None else _checks.integer(n2, "n2")
     if n2 > m:
         raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
     u, shat, vt = np.linalg.svd(s31, full_matrices=False)
@@ -976,8 +973,8 @@ def noise_mode_averages(t, aspect, eps, tau=1.0, n_layers=3, fraction=1.0, scale
     the same graded quadrature as :func:`theory_errors`.
     """
     k = _check_depth(n_layers)
-    eps, tau = _check_positive(eps, "eps"), _check_positive(tau, "tau")
-    c = _check_positive(scale, "scale")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
+    c = _checks.positive(scale, "scale")
     a = np.asarray(aspect, dtype=float)
     if a.ndim != 0:
         raise ValueError(f"aspect must be a single number in (0, 1]; got shape {a.shape}")

@@ -50,6 +50,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from . import _checks
+
 from .progress import track
 
 __all__ = [
@@ -78,18 +80,11 @@ def _check_alphas_n(alphas, n):
     alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
     if alphas.ndim != 1 or not np.all((alphas > 0) & np.isfinite(alphas)):
         raise ValueError(f"alphas must be a 1-d array of finite loads > 0; got {alphas.tolist()[:5]}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the input dimension N) must be a positive integer; got {n!r}")
+    n = _checks.integer(n, "n", meaning=" (the input dimension N)")
     p = np.rint(alphas * n).astype(int)
     if np.any(p < 1):
         raise ValueError(f"every alpha * n must round to P >= 1; got P = {p.tolist()}")
     return alphas, p
-
-
-def _check_count(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    return int(value)
 
 
 def _generator(seed, device):
@@ -157,8 +152,8 @@ def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init
         Source of randomness (on ``device``).
     """
     alphas, p = _check_alphas_n(alphas, n)
-    repeats = _check_count(repeats, "repeats")
-    teachers = _check_count(teachers, "teachers")
+    repeats = _checks.integer(repeats, "repeats")
+    teachers = _checks.integer(teachers, "teachers")
     tv, iv, nv = _as_conditions(teacher_var, init_var, noise_var)
     if np.any(tv < 0) or np.any(iv < 0) or np.any(nv < 0) or not np.all(np.isfinite(np.r_[tv, iv, nv])):
         raise ValueError("teacher_var, init_var and noise_var must be finite and >= 0")
@@ -360,8 +355,8 @@ def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, t
         ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)``.
     """
     alphas, p = _check_alphas_n(alphas, n)
-    repeats = _check_count(repeats, "repeats")
-    chunk = _check_count(chunk, "chunk")
+    repeats = _checks.integer(repeats, "repeats")
+    chunk = _checks.integer(chunk, "chunk")
     snr, inr = _as_conditions(snr, inr)
     if np.any(~(snr > 0)) or np.any(~((inr >= 0) & np.isfinite(inr))):
         raise ValueError("snr must be > 0 (np.inf allowed) and inr finite and >= 0")
@@ -394,8 +389,8 @@ def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=
     ``(A, S, N)``, ascending, frozen modes set to exactly 0.
     """
     alphas, p = _check_alphas_n(alphas, n)
-    repeats = _check_count(repeats, "repeats")
-    chunk = _check_count(chunk, "chunk")
+    repeats = _checks.integer(repeats, "repeats")
+    chunk = _checks.integer(chunk, "chunk")
     gen = _generator(seed, device)
     out = []
     for i in range(len(alphas)):
@@ -463,7 +458,7 @@ def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, 
     """
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
                     ("teachers", teachers), ("block", block)):
-        _check_count(v, name)
+        _checks.integer(v, name)
     hidden = np.atleast_1d(np.asarray(hidden))
     if hidden.ndim != 1 or hidden.dtype.kind not in "iu" or np.any(hidden < 1) or np.any(np.diff(hidden) <= 0):
         raise ValueError(f"hidden must be a 1-d strictly ascending array of positive integers; got {hidden.tolist()}")
@@ -558,7 +553,7 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
     """
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
                     ("n_test", n_test), ("teachers", teachers)):
-        _check_count(v, name)
+        _checks.integer(v, name)
     steps = np.atleast_1d(np.asarray(steps))
     if steps.ndim != 1 or np.any(steps < 0) or np.any(np.diff(steps) < 0) or steps.dtype.kind not in "iu":
         raise ValueError("steps must be a 1-d ascending array of non-negative integers")

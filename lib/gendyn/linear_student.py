@@ -605,6 +605,12 @@ def _broadcast_flat(*arrays):
     return shape, [np.ascontiguousarray(x, dtype=float).ravel() for x in b]
 
 
+def _checked_curve_args(t, alpha, snr, inr, tau):
+    """Checked arguments of an error curve, broadcast and flattened, and their common shape."""
+    return _broadcast_flat(_check_time(t), _check_alpha(alpha), _check_snr(snr), _check_inr(inr),
+                           _check_positive(tau, "tau"))
+
+
 def frozen_subspace_error(alpha, inr):
     """Contribution ``max(0, 1 - alpha) (1 + INR)`` of the frozen subspace to ``E_g / sigma_w^2``.
 
@@ -659,12 +665,7 @@ def generalization_error(t, alpha, snr, inr, tau=1.0):
     infinite value is the documented ``t = inf, alpha = 1, SNR < inf``
     (:func:`asymptotic_error`).
     """
-    t = _check_time(t)
-    a = _check_alpha(alpha)
-    snr = _check_snr(snr)
-    inr = _check_inr(inr)
-    tau = _check_positive(tau, "tau")
-    shape, (t, a, snr, inr, tau) = _broadcast_flat(t, a, snr, inr, tau)
+    shape, (t, a, snr, inr, tau) = _checked_curve_args(t, alpha, snr, inr, tau)
     inv = _inverse_snr(snr)
     out = np.empty(t.shape)
     inf_t = np.isinf(t)
@@ -698,12 +699,7 @@ def training_error(t, alpha, snr, inr, tau=1.0):
         ``t = inf``, 0 for ``alpha <= 1`` (memorisation of noise) and
         ``(1 - 1/alpha)/SNR`` for ``alpha > 1``.
     """
-    t = _check_time(t)
-    a = _check_alpha(alpha)
-    snr = _check_snr(snr)
-    inr = _check_inr(inr)
-    tau = _check_positive(tau, "tau")
-    shape, (t, a, snr, inr, tau) = _broadcast_flat(t, a, snr, inr, tau)
+    shape, (t, a, snr, inr, tau) = _checked_curve_args(t, alpha, snr, inr, tau)
     inv = _inverse_snr(snr)
     residual = inv * np.clip(1.0 - 1.0 / a, 0.0, None)
     out = residual.copy()

@@ -46,7 +46,6 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 import csv
 import hashlib
 import math
-import numbers
 import pickle
 import time
 from dataclasses import dataclass, field
@@ -54,6 +53,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
+from . import _checks
 
 from .claims import cache_dir, project_root
 from .progress import track
@@ -95,19 +96,6 @@ _STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val
 # ----------------------------------------------------------------------------------------
 
 
-def _int(value, name, minimum=1):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
-
-
-def _pos(value, name):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
-            math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
-    return float(value)
-
-
 def _seeds(seeds):
     try:
         seeds = tuple(seeds)
@@ -116,7 +104,7 @@ def _seeds(seeds):
     if not seeds:
         raise ValueError("seeds must hold at least one seed")
     for s in seeds:
-        _int(s, "every seed", 0)
+        _checks.integer(s, "every seed", 0)
     return tuple(int(s) for s in seeds)
 
 
@@ -221,17 +209,17 @@ def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank
         Standard deviation of the label noise on each logit; default ``1/sqrt(N)``.
     """
     seeds = _seeds(seeds)
-    n_features = _int(n_features, "n_features", 2)
-    rank = _int(rank, "rank", 1)
-    n_classes = rank if n_classes is None else _int(n_classes, "n_classes", 2)
+    n_features = _checks.integer(n_features, "n_features", 2)
+    rank = _checks.integer(rank, "rank", 1)
+    n_classes = rank if n_classes is None else _checks.integer(n_classes, "n_classes", 2)
     if n_classes < 2:
         raise ValueError(f"n_classes must be >= 2 (default = rank); got {n_classes} (rank={rank})")
     if rank > n_classes or 2 * rank > n_features:
         raise ValueError(f"need rank <= n_classes and 2*rank <= n_features; got rank={rank}, "
                          f"n_classes={n_classes}, n_features={n_features}")
-    n_train_a = _int(n_train_a, "n_train_a", 1)
-    n_train_b = _int(n_train_b, "n_train_b", 0)
-    n_val = _int(n_val, "n_val", 1)
+    n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
+    n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
+    n_val = _checks.integer(n_val, "n_val", 1)
     noise_std = 1 / math.sqrt(n_features) if noise_std is None else float(noise_std)
     if not (math.isfinite(noise_std) and noise_std >= 0):
         raise ValueError(f"noise_std must be finite and >= 0; got {noise_std!r}")
@@ -269,11 +257,11 @@ def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation
     trunk and head A of the multitask student of its seed.
     """
     seeds = _seeds(seeds)
-    depth = _int(depth, "depth", 1)
-    hidden = _int(hidden, "hidden", 1)
-    n_heads = _int(n_heads, "n_heads", 1)
+    depth = _checks.integer(depth, "depth", 1)
+    hidden = _checks.integer(hidden, "hidden", 1)
+    n_heads = _checks.integer(n_heads, "n_heads", 1)
     activation = _activation(activation)
-    init_scale = _pos(init_scale, "init_scale")
+    init_scale = _checks.positive(init_scale, "init_scale")
     gain = 2.0 if activation == "relu" else 1.0
     shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1)
     out = [[] for _ in range(depth + n_heads)]
@@ -303,9 +291,9 @@ def training_aligned_init(x, y, n_classes, *, s0=1e-3, hidden=4):
     _check_group_tensor(x, "x", (), 3)
     s, p, n = x.shape
     _check_group_tensor(y, "y", (s, p), 3)
-    n_classes = _int(n_classes, "n_classes", 2)
-    hidden = _int(hidden, "hidden", 1)
-    s0 = _pos(s0, "s0")
+    n_classes = _checks.integer(n_classes, "n_classes", 2)
+    hidden = _checks.integer(hidden, "hidden", 1)
+    s0 = _checks.positive(s0, "s0")
     onehot = torch.nn.functional.one_hot(y, n_classes).to(x.dtype)  # (S, P, R, K)
     syx = torch.einsum("sprk,spn->srkn", onehot, x) / p
     syx = syx - syx.mean(-2, keepdim=True)
@@ -466,11 +454,11 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
     activation = _activation(activation)
     if loss not in ("ce", "mse"):
         raise ValueError(f"loss must be 'ce' or 'mse'; got {loss!r}")
-    lr = _pos(lr, "lr")
-    steps = _int(steps, "steps", 1)
-    eval_every = _int(eval_every, "eval_every", 1)
+    lr = _checks.positive(lr, "lr")
+    steps = _checks.integer(steps, "steps", 1)
+    eval_every = _checks.integer(eval_every, "eval_every", 1)
     if batch_size is not None:
-        batch_size = _int(batch_size, "batch_size", 1)
+        batch_size = _checks.integer(batch_size, "batch_size", 1)
     _check_group_tensor(x_a, "x_a", (), 3)
     s, p_a, n = x_a.shape
     if loss == "ce":
@@ -557,7 +545,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
 
     old_threads = torch.get_num_threads()
     if num_threads is not None:
-        torch.set_num_threads(_int(num_threads, "num_threads", 1))
+        torch.set_num_threads(_checks.integer(num_threads, "num_threads", 1))
     start = time.perf_counter()
     try:
         next_eval = 0
@@ -707,14 +695,14 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
     (other parameters as in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`)
     """
     seeds = _seeds(seeds)
-    _pos(lr, "lr")
-    _int(steps, "steps", 1)
-    _int(eval_every, "eval_every", 1)
+    _checks.positive(lr, "lr")
+    _checks.integer(steps, "steps", 1)
+    _checks.integer(eval_every, "eval_every", 1)
     _activation(activation)
-    n_train = tuple(_int(p, "every n_train", 1) for p in n_train)
-    aux = None if n_train_aux is None else tuple(_int(p, "every n_train_aux", 1) for p in n_train_aux)
-    s_a = tuple(_pos(v, "every s_a") for v in s_a)
-    s_b = tuple(_pos(v, "every s_b") for v in s_b)
+    n_train = tuple(_checks.integer(p, "every n_train", 1) for p in n_train)
+    aux = None if n_train_aux is None else tuple(_checks.integer(p, "every n_train_aux", 1) for p in n_train_aux)
+    s_a = tuple(_checks.positive(v, "every s_a") for v in s_a)
+    s_b = tuple(_checks.positive(v, "every s_b") for v in s_b)
     rel = tuple(float(v) for v in relatedness)
     if any(not (0 <= v <= 1) for v in rel):
         raise ValueError(f"relatedness values must lie in [0, 1]; got {rel}")

@@ -5,7 +5,6 @@ as PNG (for the page) and PDF (for reuse) to ``<run dir>/figures/``.
 """
 
 import matplotlib as mpl
-import matplotlib.pyplot as plt
 
 from .claims import run_dir
 

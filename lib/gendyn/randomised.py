@@ -22,23 +22,11 @@ eq. (9) reaches it later: the training error falls later.
 The structured curve is :func:`gendyn.deep_linear.theory_errors`. Pure numpy.
 """
 
-import numbers
-
 import numpy as np
 
-from . import deep_linear, rmt
+from . import _checks, deep_linear, rmt
 
 __all__ = ["randomised_scale", "stretched_mp_density", "randomised_train_error"]
-
-
-def _svals(teacher_svals):
-    sb = np.asarray(teacher_svals, dtype=float)
-    if sb.ndim == 0:
-        sb = sb[None]
-    bad = ~(np.isfinite(sb) & (sb >= 0))
-    if np.any(bad):
-        raise ValueError(f"teacher_svals must be finite and >= 0; got {sb[bad].ravel()[:5].tolist()}")
-    return sb
 
 
 def randomised_scale(teacher_svals, n3, noise_std=1.0):
@@ -58,12 +46,9 @@ def randomised_scale(teacher_svals, n3, noise_std=1.0):
     ndarray or float
         ``sigma_r``, of the batch shape.
     """
-    sb = _svals(teacher_svals)
-    if isinstance(n3, (bool, np.bool_)) or not isinstance(n3, numbers.Integral) or n3 < 1:
-        raise ValueError(f"n3 must be a positive integer; got {n3!r}")
-    if isinstance(noise_std, (bool, np.bool_)) or not isinstance(noise_std, numbers.Real) or not (
-            np.isfinite(noise_std) and noise_std > 0):
-        raise ValueError(f"noise_std must be a finite number > 0; got {noise_std!r}")
+    sb = rmt.check_singular_values(teacher_svals)
+    n3 = _checks.integer(n3, "n3")
+    noise_std = _checks.positive(noise_std, "noise_std")
     out = np.sqrt(noise_std**2 + (sb**2).sum(-1) / n3)
     return out[()] if out.ndim == 0 else out
 
@@ -104,12 +89,10 @@ def randomised_train_error(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=
         ``N2/N3`` (the modes a rank-``N2`` student learns); shape of ``t``. It starts at 1 and
         falls to ``(N3 - N2) <shat^2>_out / (N3 <shat^2>)``.
     """
-    for name, n in (("n1", n1), ("n2", n2), ("n3", n3)):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-            raise ValueError(f"{name} must be a positive integer; got {n!r}")
+    n1, n2, n3 = (_checks.integer(n, name) for n, name in ((n1, "n1"), (n2, "n2"), (n3, "n3")))
     if not n2 <= n3 <= n1:
         raise ValueError(f"need n2 <= n3 <= n1 (student rank, outputs, inputs); got {n2}, {n3}, {n1}")
-    sb = _svals(teacher_svals)
+    sb = rmt.check_singular_values(teacher_svals)
     if sb.ndim != 1:
         raise ValueError(f"teacher_svals must be 1-d; got shape {sb.shape}")
     scale = float(randomised_scale(sb, n3, noise_std))

@@ -20,6 +20,7 @@ import numpy as np
 
 __all__ = [
     "check_aspect",
+    "check_singular_values",
     "mp_edges",
     "mp_density",
     "mp_cdf",
@@ -44,6 +45,22 @@ def check_aspect(aspect):
             f"aspect ratio A = N3/N1 must lie in (0, 1]; got {a[bad].ravel()[:5].tolist()}"
         )
     return a
+
+
+def check_singular_values(svals, name="teacher_svals", *, vector=False):
+    """Return singular values as a float array of at least one dimension, or raise.
+
+    Every value must be finite and ``>= 0``. With ``vector=True`` the input must be one
+    non-empty list of values (1-d; a scalar counts as one value); otherwise leading
+    dimensions are a batch of teachers and the values run along the last axis.
+    """
+    s = np.atleast_1d(np.asarray(svals, dtype=float))
+    if vector and (s.ndim != 1 or s.size == 0):
+        raise ValueError(f"{name} must be a non-empty 1-d array of singular values; got shape {s.shape}")
+    bad = ~np.isfinite(s) | (s < 0)
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite and >= 0; got {s[bad].ravel()[:5].tolist()}")
+    return s
 
 
 def _check_nonnegative(x, name):

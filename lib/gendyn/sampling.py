@@ -41,27 +41,16 @@ Functions: :func:`test_error` (any ``P``), :func:`optimal_test_error`,
 Pure numpy.
 """
 
-import numbers
-
 import numpy as np
 
-from . import deep_linear, rmt
+from . import _checks, deep_linear, rmt
 
 __all__ = ["density", "test_error", "optimal_test_error", "asymptotic_test_error"]
 
 
 def _check(teacher_svals, n1, n_examples):
-    for name, n in (("n1", n1), ("n_examples", n_examples)):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-            raise ValueError(f"{name} must be a positive integer; got {n!r}")
-    sb = np.asarray(teacher_svals, dtype=float)
-    if sb.ndim == 0:
-        sb = sb[None]
-    if sb.ndim != 1 or sb.size == 0:
-        raise ValueError(f"teacher_svals must be a non-empty 1-d array; got shape {sb.shape}")
-    bad = ~(np.isfinite(sb) & (sb >= 0))
-    if np.any(bad):
-        raise ValueError(f"teacher_svals must be finite and >= 0; got {sb[bad].tolist()[:5]}")
+    n1, n_examples = _checks.integer(n1, "n1"), _checks.integer(n_examples, "n_examples")
+    sb = rmt.check_singular_values(teacher_svals, vector=True)
     if not np.any(sb > 0):
         raise ValueError("teacher_svals are all zero: the normalised test error is undefined")
     if sb.size > min(n1, n_examples):
@@ -112,7 +101,7 @@ def test_error(t, teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3, as_pr
         ``epsilon_test(t)``, shape of ``t``. ``P = N1`` is eq. (15) with ``N1 = N2 = N3``.
     """
     sb, n1, p = _check(teacher_svals, n1, n_examples)
-    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     k = deep_linear._check_depth(n_layers)
     t = deep_linear._check_array(t, "training time t")
     shape, t = t.shape, t.ravel()
@@ -141,7 +130,7 @@ def optimal_test_error(teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3):
         ``err = D err_span + (1 - D) + (N1 - P) eps^2 / sum sbar^2``.
     """
     sb, n1, p = _check(teacher_svals, n1, n_examples)
-    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     k = deep_linear._check_depth(n_layers)
     d = p / n1
     if p > n1:

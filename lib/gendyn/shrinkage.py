@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import rmt
+from . import _checks, rmt
 
 __all__ = ["ShrinkageResult", "optimal_shrinker", "shrinkage_estimator", "estimation_excess",
            "nongradient_optimal_error"]
@@ -176,10 +176,7 @@ def _shrink(m, aspect, noise_std):
             raise ValueError("cannot estimate the noise level: the median singular value is 0 "
                              "(the matrix has rank below min(N3, N1)/2); give noise_std")
     else:
-        if isinstance(noise_std, (bool, np.bool_)) or not isinstance(noise_std, numbers.Real) or not (
-                np.isfinite(noise_std) and noise_std > 0):
-            raise ValueError(f"noise_std must be a finite number > 0 or 'estimate'; got {noise_std!r}")
-        sigma = np.full(m.shape[:-2], float(noise_std))
+        sigma = np.full(m.shape[:-2], _checks.positive(noise_std, "noise_std", " or 'estimate'"))
     scale = (unit / sigma)[..., None]  # data -> standardised units
     x = s * scale
     eta = optimal_shrinker(x, aspect) / scale
@@ -246,12 +243,7 @@ def nongradient_optimal_error(teacher_svals, aspect):
         gradient descent for a rank-1 teacher (§3.7, Fig. 11); for several modes it is a
         lower bound on that error.
     """
-    sb = np.asarray(teacher_svals, dtype=float)
-    if sb.ndim == 0:
-        sb = sb[None]
-    bad = ~(np.isfinite(sb) & (sb >= 0))
-    if np.any(bad):
-        raise ValueError(f"teacher_svals must be finite and >= 0; got {sb[bad].ravel()[:5].tolist()}")
+    sb = rmt.check_singular_values(teacher_svals)
     top = sb.max(-1)
     if np.any(top == 0):
         raise ValueError("teacher_svals are all zero for some teacher: eq. (16) (normalised by sum sbar^2) "

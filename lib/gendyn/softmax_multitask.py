@@ -80,10 +80,11 @@ whose bracket depends on the single-task student only. The bounds hold sample by
 """
 
 import math
-import numbers
 
 import numpy as np
 from scipy import integrate, optimize, special
+
+from . import _checks
 
 __all__ = [
     "softmax",
@@ -122,12 +123,6 @@ def _array(x, name, ndim_min=1):
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite; got non-finite entries")
     return a
-
-
-def _positive_int(n, name, minimum=1):
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {n!r}")
-    return int(n)
 
 
 def _sigma(sigma, n):
@@ -170,7 +165,7 @@ def label_feature_covariance(x, y, n_classes):
     ``x``: ``(..., P, N)`` inputs; ``y``: ``(..., P)`` integer labels in ``[0, K)``.
     """
     x = _array(x, "x", 2)
-    n_classes = _positive_int(n_classes, "n_classes", 2)
+    n_classes = _checks.integer(n_classes, "n_classes", 2)
     y = np.asarray(y)
     if y.shape != x.shape[:-1] or not np.issubdtype(y.dtype, np.integer):
         raise ValueError(f"y must be integer labels of shape {x.shape[:-1]}; got {y.dtype} {y.shape}")
@@ -209,7 +204,7 @@ def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=F
         Also return the entrywise standard error of the estimate.
     """
     w = _array(w, "w", 2)
-    n_samples = _positive_int(n_samples, "n_samples", 2)
+    n_samples = _checks.integer(n_samples, "n_samples", 2)
     sig = _sigma(sigma, w.shape[-1])
     rng = np.random.default_rng(seed)
     half = n_samples // 2
@@ -364,7 +359,7 @@ def ta_rate(s, sigma_hat, u, n_layers=3):
     ``n_layers`` counts layers of units, input and output included (3 = one hidden layer),
     as in :mod:`gendyn.train`.
     """
-    d = _positive_int(n_layers, "n_layers", 2) - 1
+    d = _checks.integer(n_layers, "n_layers", 2) - 1
     s = _array(s, "s", 0)
     return d * np.power(s, 2 - 2 / d) * (np.asarray(sigma_hat, dtype=float) - ta_signal(s, u))
 

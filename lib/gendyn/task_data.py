@@ -23,6 +23,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from . import _checks
+
 from .teachers import random_orthonormal
 
 __all__ = [
@@ -57,19 +59,6 @@ class TaskPairs(NamedTuple):
     teacher: torch.Tensor  # noise-free targets (the teacher map, or its outputs on the inputs)
     n3: int
     runs: int
-
-
-def _check_int(value, name, minimum=1):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
-
-
-def _check_noise(noise_std):
-    if isinstance(noise_std, (bool, np.bool_)) or not isinstance(noise_std, numbers.Real) or not (
-            math.isfinite(noise_std) and noise_std >= 0):
-        raise ValueError(f"noise_std must be a finite number >= 0; got {noise_std!r}")
-    return float(noise_std)
 
 
 def _settings(svals_a, svals_b, overlap):
@@ -177,8 +166,8 @@ def task_pairs(svals_a, svals_b, overlap, n1, n3, runs, *, noise_std=1.0, output
     the same generator state that differ only in ``output_vectors`` share them exactly.
     """
     sa, sb, q = _settings(svals_a, svals_b, overlap)
-    n1, n3, runs = _check_int(n1, "n1"), _check_int(n3, "n3"), _check_int(runs, "runs")
-    noise_std = _check_noise(noise_std)
+    n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
+    noise_std = _checks.real(noise_std, "noise_std")
     f64 = dict(dtype=torch.float64, device=device)
     # draw order V, Z, U: with the same generator state, calls that differ only in
     # output_vectors share their input modes and noise exactly (paired tests of Theorem 1)
@@ -239,11 +228,11 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
         raise ValueError("svm_a and svm_b must be finite and >= 0")
     if np.any(~(np.abs(q) <= 1)):
         raise ValueError(f"q must lie in [-1, 1]; got {q[~(np.abs(q) <= 1)].tolist()[:5]}")
-    rank = _check_int(rank, "rank")
+    rank = _checks.integer(rank, "rank")
     if isinstance(slope, (bool, np.bool_)) or not isinstance(slope, numbers.Real) or not (0 <= slope <= 1):
         raise ValueError(f"slope must lie in [0, 1]; got {slope!r}")
-    n1, n3, runs = _check_int(n1, "n1"), _check_int(n3, "n3"), _check_int(runs, "runs")
-    noise_std = _check_noise(noise_std)
+    n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
+    noise_std = _checks.real(noise_std, "noise_std")
     g_count = q.size
     f64 = dict(dtype=torch.float64, device=device)
     qmat = q[:, None, None] * np.eye(rank)[None]
@@ -297,7 +286,7 @@ def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=tor
     ``N(0, 1/N1)`` entries (columns of norm ~1), the case the orthogonalised inputs stand
     for. Haar-random in every case.
     """
-    n1, p, batch = _check_int(n1, "n1"), _check_int(p, "p (number of examples)"), _check_int(batch, "batch")
+    n1, p, batch = _checks.integer(n1, "n1"), _checks.integer(p, "p (number of examples)"), _checks.integer(batch, "batch")
     if kind not in INPUT_KINDS:
         raise ValueError(f"kind must be one of {INPUT_KINDS}; got {kind!r}")
     kw = dict(batch=(batch,), generator=generator, device=device, dtype=torch.float64)
@@ -332,7 +321,7 @@ def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None
     if not isinstance(teacher, torch.Tensor) or teacher.ndim != 3:
         raise ValueError("teacher must be a torch.Tensor of shape (B, N3, N1)")
     b, n3, n1 = teacher.shape
-    noise_std = _check_noise(noise_std)
+    noise_std = _checks.real(noise_std, "noise_std")
     x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
     z = torch.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
     y = teacher.to(torch.float64) @ x + z * (noise_std / math.sqrt(n1))

@@ -90,12 +90,13 @@ with ``Sigma31_A`` alone.
 from __future__ import annotations
 
 import contextlib
-import math
 import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+
+from . import _checks
 
 from .progress import track
 from .scales import check_device
@@ -182,23 +183,10 @@ class TrainResult:
 # ----------------------------------------------------------------------------------------
 
 
-def _check_int(value, name, minimum, meaning=""):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}{meaning}; got {value!r}")
-    return int(value)
-
-
 def _check_n_layers(n_layers):
-    return _check_int(n_layers, "n_layers", 3,
+    return _checks.integer(n_layers, "n_layers", 3,
                       " (layers of units incl. input and output: 3 = one hidden layer, i.e. "
                       "at least 2 weight matrices)")
-
-
-def _check_positive_float(value, name, extra=""):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
-            math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0{extra}; got {value!r}")
-    return float(value)
 
 
 def _check_dtype(dtype):
@@ -289,7 +277,7 @@ def _check_heads(heads, n3):
     except TypeError:
         raise ValueError(f"heads must be a sequence of output sizes summing to N3={n3}; got {heads!r}") from None
     for h in sizes:
-        _check_int(h, "every head size", 1)
+        _checks.integer(h, "every head size", 1)
     if len(sizes) < 1 or sum(sizes) != n3:
         raise ValueError(f"heads must be output sizes summing to N3={n3} (the rows of sigma31 / targets); "
                          f"got {sizes} (sum {sum(sizes)})")
@@ -302,7 +290,7 @@ def _thread_limit(num_threads):
     if num_threads is None:
         yield
         return
-    num_threads = _check_int(num_threads, "num_threads", 1)
+    num_threads = _checks.integer(num_threads, "num_threads", 1)
     old = torch.get_num_threads()
     torch.set_num_threads(num_threads)
     try:
@@ -343,8 +331,8 @@ def log_epoch_grid(epochs, n_points=100):
     ndarray of int64
         Strictly increasing, starting at 0 and ending at ``epochs``.
     """
-    epochs = _check_int(epochs, "epochs", 1)
-    n_points = _check_int(n_points, "n_points", 2)
+    epochs = _checks.integer(epochs, "epochs", 1)
+    n_points = _checks.integer(n_points, "n_points", 2)
     points = np.geomspace(1, epochs, n_points - 1) if n_points > 2 else np.array([epochs])
     return np.concatenate([[0], np.unique(np.rint(points).astype(np.int64))]).astype(np.int64)
 
@@ -429,7 +417,7 @@ def init_weights(sigma31, hidden, n_layers=3, init="aligned", eps=1e-5, *, gener
 
 def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
     _check_sigma31(sigma31)
-    hidden = _check_int(hidden, "hidden", 1, " (hidden width N2)")
+    hidden = _checks.integer(hidden, "hidden", 1, " (hidden width N2)")
     n_w = _check_n_layers(n_layers) - 1
     dtype = _check_dtype(dtype)
     batch, n3, n1 = sigma31.shape
@@ -644,14 +632,14 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     batch, n3, n1 = sigma31.shape
 
     # --- other arguments ---------------------------------------------------------------
-    hidden = _check_int(hidden, "hidden", 1, " (hidden width N2)")
+    hidden = _checks.integer(hidden, "hidden", 1, " (hidden width N2)")
     n_w = _check_n_layers(n_layers) - 1
-    lr = _check_positive_float(lr, "lr", " (the learning rate)")
-    epochs = _check_int(epochs, "epochs", 1)
+    lr = _checks.positive(lr, "lr", " (the learning rate)")
+    epochs = _checks.integer(epochs, "epochs", 1)
     activation = _check_activation(activation, slope)
     linear = activation == "linear"
     heads = _check_heads(heads, n3)
-    modes = _check_int(modes, "modes", 0)
+    modes = _checks.integer(modes, "modes", 0)
     m = min(n1, hidden, n3)
     if modes > m:
         raise ValueError(f"modes must lie in [0, min(N1, N2, N3)] = [0, {m}]; got {modes}")
@@ -660,7 +648,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
                          f"got activation={activation!r}")
     generator = _check_generator(generator, device)
     if record_at is None:
-        grid = log_epoch_grid(epochs, _check_int(n_records, "n_records", 2))
+        grid = log_epoch_grid(epochs, _checks.integer(n_records, "n_records", 2))
     else:
         grid = np.asarray(record_at)
         if grid.ndim != 1 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer) \
@@ -681,7 +669,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
                              f"got {tuple(wbar.shape)}")
         wbar = wbar.detach().to(device=device, dtype=dtype)
         if not linear:  # Gaussian test inputs, drawn after the initial weights (below)
-            n_test = _check_int(n_test, "n_test", 1)
+            n_test = _checks.integer(n_test, "n_test", 1)
     elif test_data is not None:
         if not (isinstance(test_data, (tuple, list)) and len(test_data) == 2):
             raise ValueError("test_data must be a pair (X_test, Y_test)")
@@ -1004,8 +992,8 @@ def snr_sweep(svms, ranks, runs, n1, n3, *, generator=None, dtype=torch.float64,
     -------
     SnrSweep
     """
-    svms, ranks = [float(s) for s in svms], [_check_int(r, "every teacher rank", 1) for r in ranks]
-    runs = _check_int(runs, "runs", 1)
+    svms, ranks = [float(s) for s in svms], [_checks.integer(r, "every teacher rank", 1) for r in ranks]
+    runs = _checks.integer(runs, "runs", 1)
     width = max(ranks)
     if width > n3:
         raise ValueError(f"teacher ranks must be <= N3 = {n3}; got {ranks}")

@@ -53,12 +53,9 @@ Functions
 Pure numpy/scipy.
 """
 
-import numbers
-
 import numpy as np
-from scipy import optimize
 
-from . import deep_linear, rmt
+from . import _checks, deep_linear, rmt
 
 __all__ = [
     "KINDS",
@@ -79,18 +76,6 @@ KINDS = ("difference", "log-ratio")
 # ----------------------------------------------------------------------------------------
 
 
-def _svals(x, name):
-    a = np.asarray(x, dtype=float)
-    if a.ndim == 0:
-        a = a[None]
-    if a.ndim != 1 or a.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-d array of singular values; got shape {a.shape}")
-    bad = ~(np.isfinite(a) & (a >= 0))
-    if np.any(bad):
-        raise ValueError(f"{name} must be finite and >= 0; got {a[bad].tolist()[:5]}")
-    return a
-
-
 def _overlap_matrix(q, r_a, r_b):
     m = np.asarray(q, dtype=float)
     if m.ndim == 0:
@@ -107,14 +92,8 @@ def _overlap_matrix(q, r_a, r_b):
     return m
 
 
-def _count(n, name):
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"{name} must be a positive integer; got {n!r}")
-    return int(n)
-
-
 def _sizes(n1, n2, n3_a, n3_b, rank):
-    n1, n2, n3_a, n3_b = (_count(n, name) for n, name in ((n1, "n1"), (n2, "n2"), (n3_a, "n3_a"), (n3_b, "n3_b")))
+    n1, n2, n3_a, n3_b = (_checks.integer(n, name) for n, name in ((n1, "n1"), (n2, "n2"), (n3_a, "n3_a"), (n3_b, "n3_b")))
     n3 = n3_a + n3_b
     if n3 > n1:
         raise ValueError(f"the two heads need n3_a + n3_b <= n1 (composite aspect A' <= 1); "
@@ -158,7 +137,8 @@ def composite_modes(svals_a, svals_b, overlap):
     (module docstring). For rank-1 tasks with ``sbar_A = sbar_B = s`` the eigenvalues are
     ``s^2 (1 +- q)``, App. D's shared and difference modes.
     """
-    sa, sb = _svals(svals_a, "svals_a"), _svals(svals_b, "svals_b")
+    sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
+    sb = rmt.check_singular_values(svals_b, "svals_b", vector=True)
     q = _overlap_matrix(overlap, sa.size, sb.size)
     r_a, r_b = sa.size, sb.size
     gram = np.eye(r_a + r_b)
@@ -179,7 +159,7 @@ def composite_modes(svals_a, svals_b, overlap):
 
 def _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b):
     """Validated ingredients of the head-A error: per-mode constants and bulk sizes."""
-    sa = _svals(svals_a, "svals_a")
+    sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
     if not np.any(sa > 0):
         raise ValueError("svals_a are all zero: head A's test error (normalised by ||Sbar^A||^2) is undefined")
     sigma, share = composite_modes(sa, svals_b, overlap)
@@ -237,19 +217,11 @@ def head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1
         B of zero singular values it is the single-task eq. (15) of a student with
         ``n3_a + n3_b`` outputs of which only head A is scored.
     """
-    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     deep_linear._check_depth(n_layers)
     parts = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
     t = deep_linear._check_array(t, "training time t")
     return _head_error(t.ravel(), parts, eps, tau, n_layers).reshape(t.shape)
-
-
-def _characteristic_time(shat, eps, tau, n_layers):
-    """Half-learning time of a mode (its relaxation time if it cannot grow)."""
-    k = n_layers - 1
-    if shat > 2.0 * eps:
-        return float(deep_linear.mode_time(shat / 2.0, shat, eps, tau, n_layers))
-    return tau / (k * shat ** (2.0 - 2.0 / k))
 
 
 def joint_optimal_error(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1.0, n_layers=3, t_max=None):
@@ -271,42 +243,25 @@ def joint_optimal_error(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=
         optimal for head A (``s_k = sigma_k a_k O_k / (L_k a_k + (1 - L_k) f_A)``), refined
         by bounded Brent minimisation in ``log t``; ``t_opt = 0`` if learning never helps.
     """
-    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
-    deep_linear._check_depth(n_layers)
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
+    k = deep_linear._check_depth(n_layers)
     p = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
     median = float(rmt.mp_quantile(0.5, p["aspect"]))
     if t_max is None:
-        t_max = 10.0 * _characteristic_time(median, eps, tau, n_layers)
-    t_max = deep_linear._check_positive(t_max, "t_max")
+        t_max = 10.0 * deep_linear._characteristic_time(median, eps, tau, k)
+    t_max = _checks.positive(t_max, "t_max")
     top = float(p["shat"].max()) if p["shat"].size else 1.0 + np.sqrt(p["aspect"])
-    t_lo = min(1e-3 * _characteristic_time(top, eps, tau, n_layers), 1e-3 * t_max)
+    t_lo = min(1e-3 * deep_linear._characteristic_time(top, eps, tau, k), 1e-3 * t_max)
     weight = p["left"] * p["share"] + (1.0 - p["left"]) * p["f_a"]
     with np.errstate(divide="ignore", invalid="ignore"):
         ideal = np.where(weight > 0, p["sigma"] * p["share"] * p["ovl"] / weight, 0.0)
     fits = (ideal > eps) & (ideal < p["shat"])
     special = deep_linear.mode_time(ideal[fits], p["shat"][fits], eps, tau, n_layers) if np.any(fits) else []
-    grid = np.geomspace(t_lo, t_max, 241)
-    grid = np.unique(np.concatenate([grid, [s for s in np.atleast_1d(special) if t_lo < s < t_max]]))
 
     def err(times):
-        return _head_error(np.asarray(times, dtype=float), p, eps, tau, n_layers)
+        return _head_error(times, p, eps, tau, n_layers)
 
-    errs = err(grid)
-    err0 = float(err([0.0])[0])
-    i = int(np.argmin(errs))
-    if i == grid.size - 1:
-        t_opt, e_opt = float(t_max), float(errs[i])
-    else:
-        lo = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
-        res = optimize.minimize_scalar(lambda lt: float(err([np.exp(lt)])[0]), bounds=(lo, np.log(grid[i + 1])),
-                                       method="bounded", options={"xatol": 1e-10})
-        if res.fun <= errs[i]:
-            t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
-        else:
-            t_opt, e_opt = float(grid[i]), float(errs[i])
-    if err0 <= e_opt:
-        return 0.0, err0
-    return t_opt, e_opt
+    return deep_linear._minimum_over_time(err, t_lo, t_max, special)
 
 
 def _combine(single, joint, kind):
@@ -350,9 +305,9 @@ def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=
         alone) and ``eps_{A<-B}^opt`` (:func:`joint_optimal_error`).
     """
     kind = _check_kind(kind)
-    n3 = _count(n3, "n3")
-    n2 = n3 if n2 is None else _count(n2, "n2")
-    sa = _svals(svals_a, "svals_a")
+    n3 = _checks.integer(n3, "n3")
+    n2 = n3 if n2 is None else _checks.integer(n2, "n2")
+    sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
     if n2 > n3:
         raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
     single = deep_linear.optimal_early_stopping(sa, n1, n2, n3, eps, tau, n_layers)[1]
@@ -392,8 +347,8 @@ def transfer_benefit(sbar_a, sbar_b, q, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n
         raise ValueError(f"sbar_b must be finite and >= 0; got {sb[~(np.isfinite(sb) & (sb >= 0))].ravel()[:5].tolist()}")
     if np.any(~(np.abs(qq) <= 1)):
         raise ValueError(f"q must lie in [-1, 1]; got {qq[~(np.abs(qq) <= 1)].ravel()[:5].tolist()}")
-    n3 = _count(n3, "n3")
-    n2 = n3 if n2 is None else _count(n2, "n2")
+    n3 = _checks.integer(n3, "n3")
+    n2 = n3 if n2 is None else _checks.integer(n2, "n2")
     if n2 > n3:
         raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
     single = {}
@@ -472,18 +427,18 @@ def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n
     -------
     ndarray, shape (B, T)
     """
-    eps, tau = deep_linear._check_positive(eps, "eps"), deep_linear._check_positive(tau, "tau")
+    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     deep_linear._check_depth(n_layers)
     s31, wbar = (np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x, dtype=float)
                  for x in (sigma31, teacher))
     if s31.ndim != 3 or wbar.shape != s31.shape:
         raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
     b, n3, n1 = s31.shape
-    n3_a = _count(n3_a, "n3_a")
+    n3_a = _checks.integer(n3_a, "n3_a")
     if n3_a > n3:
         raise ValueError(f"n3_a must be <= N3 = {n3}; got {n3_a}")
     m = min(n1, n3)
-    n2 = m if n2 is None else _count(n2, "n2")
+    n2 = m if n2 is None else _checks.integer(n2, "n2")
     if n2 > m:
         raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
     norm = (wbar[:, :n3_a] ** 2).sum((-2, -1))
@@ -492,9 +447,9 @@ def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n
     t = deep_linear._check_array(t, "training time t")
     if t.ndim != 1:
         raise ValueError(f"t must be 1-d; got shape {t.shape}")
-    chunk = _count(chunk, "chunk")
+    chunk = _checks.integer(chunk, "chunk")
     if lr is not None:
-        lr = deep_linear._check_positive(lr, "lr")  # then t is epochs * lr and tau is not used
+        lr = _checks.positive(lr, "lr")  # then t is epochs * lr and tau is not used
     out = np.empty((b, t.size))
     for start in range(0, b, chunk):
         sl = slice(start, start + chunk)
