@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/run.py --clean-clone
         # clone the repository afresh, time the README's two commands there (each creates
         # its own .venv), and collect every chapter's time from that clone
+    .venv/bin/python benchmarks/run.py --tables-only   # rewrite the tables, measure nothing
 
 Every chapter run (``make runs`` or the notebook tests) writes ``<chapter>.seconds`` beside
 its executed notebook in ``_build/runs/<scale>/``; this script gathers them, so nothing is
@@ -93,11 +94,38 @@ def fmt(row):
     return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
+def _when(rows):
+    return "; ".join(sorted({f"{r['date']}, {r['machine']}" for r in rows}))
+
+
+def render(rows):
+    """Markdown: the two commands, then one row per chapter (smoke and paper side by side),
+    then every other measurement; each table says when and where it was measured."""
+    commands = [r for r in rows if r["what"].startswith("`make")]
+    chapters = [r for r in rows if r["what"].startswith("chapter `")]
+    others = [r for r in rows if r not in commands and r not in chapters]
+    out = []
+    if commands:
+        out += ["| command | scale | wall time |", "|---|---|---|"]
+        out += [f"| {r['what']} | {r['scale']} | {fmt(r)} |" for r in sorted(commands, key=lambda r: r["what"])]
+        out += ["", f"Measured {_when(commands)}.", ""]
+    if chapters:
+        cells = {}
+        for r in chapters:
+            name, _, note = r["what"][len("chapter "):].partition(" ")
+            cells.setdefault(name, {})[r["scale"]] = fmt(r) + (f" {note}" if note else "")
+        out += ["| chapter | smoke | paper |", "|---|---|---|"]
+        out += [f"| {name} | {c.get('smoke', '–')} | {c.get('paper', '–')} |" for name, c in sorted(cells.items())]
+        out += ["", f"Measured {_when(chapters)}.", ""]
+    if others:
+        out += ["| what | measured |", "|---|---|"]
+        out += [f"| {r['what']} | {fmt(r)} |" for r in sorted(others, key=lambda r: r["what"])]
+        out += ["", f"Measured {_when(others)}.", ""]
+    return "\n".join(out)
+
+
 def write_tables(rows):
-    lines = ["| what | scale | measured | when, where |", "|---|---|---|---|"]
-    for r in sorted(rows, key=lambda r: (not r["what"].startswith("`make"), r["what"], r["scale"])):
-        lines.append(f"| {r['what']} | {r['scale']} | {fmt(r)} | {r['date']}, {r['machine']} |")
-    table = "\n".join(lines) + "\n"
+    table = render(rows)
     TABLE.write_text("# Benchmarks\n\nWritten by `benchmarks/run.py`; see its docstring.\n\n" + table)
     readme = ROOT / "README.md"
     text = readme.read_text()
@@ -115,9 +143,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean-clone", action="store_true",
                         help="time the README's two commands on a fresh clone and collect its chapter times")
+    parser.add_argument("--tables-only", action="store_true",
+                        help="only rewrite the tables from benchmarks/results.json")
     args = parser.parse_args()
     rows = load()
-    if args.clean_clone:
+    if args.tables_only:
+        pass
+    elif args.clean_clone:
         clean_clone(rows)
     else:
         collect_chapter_times(rows, ROOT)
