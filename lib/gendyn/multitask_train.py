@@ -46,6 +46,7 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 import csv
 import hashlib
 import math
+import os
 import pickle
 import time
 from dataclasses import dataclass, field
@@ -839,7 +840,7 @@ def cached_grid(name, scale, **kwargs):
         with open(path, "rb") as fh:
             return pickle.load(fh)
     result = run_grid(**kwargs)
-    tmp = path.with_suffix(".partial")
+    tmp = path.with_suffix(f".{os.getpid()}.partial")  # chapters run in parallel (make -j) may race
     with open(tmp, "wb") as fh:
         pickle.dump(result, fh)
     tmp.replace(path)
