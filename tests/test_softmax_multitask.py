@@ -189,6 +189,14 @@ def test_masks_equal_smaller_pools_and_relu_runs():
     assert relu.bounds is None and np.all(np.isfinite(relu.benefit))
 
 
+def test_worker_processes_give_the_same_grid():
+    kw = dict(seeds=[0, 1], n_train=[40, 60], s_a=(0.5, 4.0), s_b=(2.0,), relatedness=(0.0, 1.0), **SMALL)
+    one, two = mt.run_grid(**kw), mt.run_grid(**kw, workers=2)
+    assert one.cells == two.cells and one.runs == two.runs and one.at_end == two.at_end
+    assert np.array_equal(one.mt_loss, two.mt_loss) and np.array_equal(one.st_loss, two.st_loss)
+    assert all(np.array_equal(a, b) for a, b in zip(one.bounds, two.bounds))
+
+
 def test_results_identical_run_to_run_and_minibatches_differ():
     a = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
     b = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
@@ -221,6 +229,7 @@ def test_missing_reference_data_raises_clearly(tmp_path):
         (lambda: mt.draw_tasks([-1], n_train_a=10), "every seed must be an integer >= 0; got -1"),
         (lambda: mt.run_grid(seeds=[0], n_train=[10], relatedness=(1.5,)), "relatedness values must lie in \\[0, 1\\]"),
         (lambda: mt.run_grid(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
+        (lambda: mt.run_grid(seeds=[0], n_train=[10], workers=0), "workers must be an integer >= 1; got 0"),
         (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
          "activation must be one of \\('linear', 'relu'\\); got 'tanh'"),
         (lambda: sm.ta_curvature(1.0, [1.0, 2.0, 3.0]), "orthogonal to the all-ones vector"),

@@ -46,10 +46,13 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 import csv
 import hashlib
 import math
+import multiprocessing
 import os
 import pickle
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -679,7 +682,7 @@ class GridResult:
 def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, relatedness=RELATEDNESS_GRID,
              rank=10, n_features=20, hidden=64, depth=1, activation="linear", n_val=1000, lr=0.5, steps=400,
              eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, device="cpu", num_threads=1,
-             keep_curves=False, progress=True):
+             workers=1, keep_curves=False, progress=True):
     """Train the single-task and multitask students of a grid, one batched program per
     (seed, task-A size), and measure the multitask benefit of every cell.
 
@@ -693,12 +696,21 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
         all sizes share one program through masks over the largest pool.
     s_a, s_b, relatedness : sequences of float
         The grid; every (s_a, s_b, r) is a multitask run, every s_a also a single-task run.
+    num_threads : int
+        CPU threads of each (seed, size) program.
+    workers : int
+        Processes that run the (seed, size) programs side by side on the CPU (the results do
+        not depend on it: every program is seeded on its own and runs on ``num_threads``
+        threads wherever it runs). Ignored on a GPU. Workers are spawned, so a script that
+        asks for more than one must call this under ``if __name__ == "__main__":``.
     (other parameters as in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`)
     """
     seeds = _seeds(seeds)
     _checks.positive(lr, "lr")
     _checks.integer(steps, "steps", 1)
     _checks.integer(eval_every, "eval_every", 1)
+    _checks.integer(num_threads, "num_threads", 1)
+    workers = _checks.integer(workers, "workers", 1)
     _activation(activation)
     n_train = tuple(_checks.integer(p, "every n_train", 1) for p in n_train)
     aux = None if n_train_aux is None else tuple(_checks.integer(p, "every n_train_aux", 1) for p in n_train_aux)
@@ -707,73 +719,98 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
     rel = tuple(float(v) for v in relatedness)
     if any(not (0 <= v <= 1) for v in rel):
         raise ValueError(f"relatedness values must lie in [0, 1]; got {rel}")
-    combos = [(a, b, rr) for a in s_a for b in s_b for rr in rel]
     axes = {"n_train": n_train, "n_train_aux": aux if aux else n_train, "s_a": s_a, "s_b": s_b, "relatedness": rel,
             "seed": seeds}
-    cells, mt, st, mt_step, st_step, lower, ben, upper = [], [], [], [], [], [], [], []
-    curves = {}
-    at_end, n_students, seconds = 0, 0, 0.0
+    job = partial(_grid_job, aux=aux, s_a=s_a, combos=[(a, b, rr) for a in s_a for b in s_b for rr in rel],
+                  settings=dict(rank=rank, n_features=n_features, hidden=hidden, depth=depth, activation=activation,
+                                n_val=n_val, lr=lr, steps=steps, eval_every=eval_every, init_scale=init_scale,
+                                loss=loss, dtype=dtype, device=str(device), num_threads=num_threads),
+                  keep_curves=keep_curves)
     jobs = [(seed, p) for p in n_train for seed in seeds]
-    for seed, p in (track(jobs, desc=f"grid depth={depth} {activation}") if progress else jobs):
-        aux_sizes = aux if aux else (p,)
-        pool_b = max(aux_sizes)
-        data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
-                          dtype=dtype, device=device)
-        k = data.n_classes
-        # multitask runs: (aux size, s_a, s_b, r)
-        run_keys = [(pb, a, b, rr) for pb in aux_sizes for (a, b, rr) in combos]
-        ra = [key[1] for key in run_keys]
-        if loss == "ce":
-            ya_all = data.labels_a(s_a)
-            yb_combo = data.labels_b([c[1] for c in combos], [c[2] for c in combos])
-        else:
-            ya_all = data.regression_targets_a(s_a)
-            yb_combo = data.regression_targets_b([c[1] for c in combos], [c[2] for c in combos])
-        ia = [s_a.index(a) for a in ra]
-        y_a = ya_all[:, :, ia]
-        y_b = yb_combo[:, :, [combos.index(key[1:]) for key in run_keys]]
-        mask_b = None
-        if len(aux_sizes) > 1 or pool_b != aux_sizes[0]:
-            sizes = torch.tensor([key[0] for key in run_keys], device=device)
-            mask_b = (torch.arange(pool_b, device=device)[None, :, None] < sizes[None, None, :]).to(dtype)
-        w0 = init_student([seed], n_features=n_features, n_classes=k, hidden=hidden, depth=depth,
-                          activation=activation, init_scale=init_scale, n_heads=2, dtype=dtype, device=device)
-        y_val = data.labels_val()
-        y_val_st = y_val
-        if loss == "mse":  # noise-free logits of task A, per run
-            z_val = data.x_val @ data.teacher_a.mT
-            sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=dtype, device=device)
-            y_val_st = sa_t[None, None, :, None] * z_val[:, :, None, :]
-            y_val = y_val_st[:, :, ia]
-        common = dict(activation=activation, lr=lr, steps=steps, eval_every=eval_every, loss=loss,
-                      num_threads=num_threads)
-        res_mt = train_students(data.x_a, y_a, data.x_val, y_val, w0, x_b=data.x_b, y_b=y_b, mask_b=mask_b, **common)
-        res_st = train_students(data.x_a, ya_all, data.x_val, y_val_st, w0[:-1], **common)
-        seconds += res_mt.seconds + res_st.seconds
-        n_students += len(run_keys) + len(s_a)
-        at_end += int((res_mt.best_step == steps).sum() + (res_st.best_step == steps).sum())
-        for j, key in enumerate(run_keys):
-            cells.append(dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed))
-        mt.append(res_mt.best_val[0])
-        st.append(res_st.best_val[0, ia])
-        mt_step.append(res_mt.best_step[0])
-        st_step.append(res_st.best_step[0, ia])
-        if keep_curves:
-            curves[(seed, p)] = dict(mt=res_mt.val_loss[0], st=res_st.val_loss[0], steps=res_mt.eval_steps,
-                                     keys=run_keys)
-        if res_mt.best_composite is not None and loss == "ce":
-            xv = data.x_val[0].double().cpu().numpy()
-            yv = y_val[0].cpu().numpy()
-            from .softmax_multitask import benefit_bounds
+    workers = min(workers, len(jobs)) if str(device) == "cpu" else 1
+    desc = f"grid depth={depth} {activation}"
+    if workers == 1:
+        done = [job(*j) for j in (track(jobs, desc=desc) if progress else jobs)]
+    else:
+        # spawn, not fork: a forked torch process can hang on the parent's thread pools
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            running = pool.map(job, *zip(*jobs))
+            done = list(track(running, desc=desc, total=len(jobs)) if progress else running)
+    parts = {key: [d[key] for d in done] for key in done[0]}
+    bounds = None
+    if parts["bounds"][0] is not None:
+        bounds = tuple(np.concatenate([d[i] for d in parts["bounds"]]) for i in range(3))
+    curves = {k: v for d in parts["curves"] for k, v in d.items()}
+    n_students = sum(parts["n_students"])
+    # cells in the order (n_train, seed, aux size, s_a, s_b, r) for stable tables
+    return GridResult(axes, [c for cells in parts["cells"] for c in cells], np.concatenate(parts["mt"]),
+                      np.concatenate(parts["st"]), bounds, np.concatenate(parts["mt_step"]),
+                      np.concatenate(parts["st_step"]), curves, sum(parts["at_end"]) / n_students,
+                      sum(parts["seconds"]), n_students, steps)
 
-            lo, be, up = benefit_bounds(res_st.best_composite[0, ia], res_mt.best_composite[0], xv, yv)
-            lower.append(lo)
-            ben.append(be)
-            upper.append(up)
-    bounds = (np.concatenate(lower), np.concatenate(ben), np.concatenate(upper)) if lower else None
-    # order cells by the axes (n_train, aux, s_a, s_b, r, seed) for stable tables
-    return GridResult(axes, cells, np.concatenate(mt), np.concatenate(st), bounds, np.concatenate(mt_step),
-                      np.concatenate(st_step), curves, at_end / n_students, seconds, n_students, steps)
+
+def _grid_job(seed, p, *, aux, s_a, combos, settings, keep_curves):
+    """One (seed, task-A size) program of :func:`run_grid`: every multitask and single-task student of it."""
+    old_threads = torch.get_num_threads()
+    torch.set_num_threads(settings["num_threads"])  # the same arithmetic in any process
+    try:
+        return _grid_job_body(seed, p, aux, s_a, combos, keep_curves, **settings)
+    finally:
+        torch.set_num_threads(old_threads)
+
+
+def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, hidden, depth, activation, n_val,
+                   lr, steps, eval_every, init_scale, loss, dtype, device, num_threads):
+    aux_sizes = aux if aux else (p,)
+    pool_b = max(aux_sizes)
+    data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
+                      dtype=dtype, device=device)
+    k = data.n_classes
+    # multitask runs: (aux size, s_a, s_b, r)
+    run_keys = [(pb, a, b, rr) for pb in aux_sizes for (a, b, rr) in combos]
+    ra = [key[1] for key in run_keys]
+    if loss == "ce":
+        ya_all = data.labels_a(s_a)
+        yb_combo = data.labels_b([c[1] for c in combos], [c[2] for c in combos])
+    else:
+        ya_all = data.regression_targets_a(s_a)
+        yb_combo = data.regression_targets_b([c[1] for c in combos], [c[2] for c in combos])
+    ia = [s_a.index(a) for a in ra]
+    y_a = ya_all[:, :, ia]
+    y_b = yb_combo[:, :, [combos.index(key[1:]) for key in run_keys]]
+    mask_b = None
+    if len(aux_sizes) > 1 or pool_b != aux_sizes[0]:
+        sizes = torch.tensor([key[0] for key in run_keys], device=device)
+        mask_b = (torch.arange(pool_b, device=device)[None, :, None] < sizes[None, None, :]).to(dtype)
+    w0 = init_student([seed], n_features=n_features, n_classes=k, hidden=hidden, depth=depth,
+                      activation=activation, init_scale=init_scale, n_heads=2, dtype=dtype, device=device)
+    y_val = data.labels_val()
+    y_val_st = y_val
+    if loss == "mse":  # noise-free logits of task A, per run
+        z_val = data.x_val @ data.teacher_a.mT
+        sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=dtype, device=device)
+        y_val_st = sa_t[None, None, :, None] * z_val[:, :, None, :]
+        y_val = y_val_st[:, :, ia]
+    common = dict(activation=activation, lr=lr, steps=steps, eval_every=eval_every, loss=loss,
+                  num_threads=num_threads)
+    res_mt = train_students(data.x_a, y_a, data.x_val, y_val, w0, x_b=data.x_b, y_b=y_b, mask_b=mask_b, **common)
+    res_st = train_students(data.x_a, ya_all, data.x_val, y_val_st, w0[:-1], **common)
+    out = dict(cells=[dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed)
+                      for key in run_keys],
+               mt=res_mt.best_val[0], st=res_st.best_val[0, ia], mt_step=res_mt.best_step[0],
+               st_step=res_st.best_step[0, ia], seconds=res_mt.seconds + res_st.seconds,
+               n_students=len(run_keys) + len(s_a),
+               at_end=int((res_mt.best_step == steps).sum() + (res_st.best_step == steps).sum()),
+               curves={}, bounds=None)
+    if keep_curves:
+        out["curves"][(seed, p)] = dict(mt=res_mt.val_loss[0], st=res_st.val_loss[0], steps=res_mt.eval_steps,
+                                        keys=run_keys)
+    if res_mt.best_composite is not None and loss == "ce":
+        from .softmax_multitask import benefit_bounds
+
+        out["bounds"] = benefit_bounds(res_st.best_composite[0, ia], res_mt.best_composite[0],
+                                       data.x_val[0].double().cpu().numpy(), y_val[0].cpu().numpy())
+    return out
 
 
 #: Initial weights: the variance of PyTorch's default ``nn.Linear`` initialisation,
@@ -791,7 +828,8 @@ def book_grid(name, cfg, depth=None):
     ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
     Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
-    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1.
+    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. At paper scale the
+    grid's programs run in one process per CPU core (the results do not depend on it).
     """
     if name not in BOOK_GRIDS:
         raise ValueError(f"unknown grid {name!r}; known: {BOOK_GRIDS}")
@@ -802,7 +840,8 @@ def book_grid(name, cfg, depth=None):
     snrs = tuple(SNR_GRID[i] for i in index)
     kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
               relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
-              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every)
+              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every,
+              workers=os.cpu_count() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
     if name == "rank-10":
         kw.update(n_train=cfg.n_train, rank=10)
     elif name == "rank-3":
@@ -833,7 +872,7 @@ def cached_grid(name, scale, **kwargs):
     torch version), so a changed library or configuration recomputes. Results are
     deterministic, so a cached result equals a fresh one.
     """
-    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k != "progress")).encode()
+    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in ("progress", "workers"))).encode()
                          + _source_hash().encode()).hexdigest()[:16]
     path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
     if path.exists():

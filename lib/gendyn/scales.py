@@ -50,7 +50,7 @@ CHAPTERS = {
     "ln-aux-depth": {  # §4.6-4.7, Figs. 3, A3, A4: auxiliary data, deeper ReLU students
         "paper": dict(seeds=5, aux_n_train=(100, 200, 400, 800), snr_points=6, relatedness_every=1,
                       lr=1.0, steps=300, eval_every=3, n_val=1000,
-                      deep_depths=(1, 3, 5), deep_n_train=(200, 400, 800), deep_snr_points=3,
+                      deep_depths=(1, 3, 5), deep_n_train=(200, 400, 800), deep_snr_points=6,
                       deep_lr=0.25, deep_steps=240, deep_eval_every=4),
         "smoke": dict(seeds=5, aux_n_train=(100, 400), snr_points=3, relatedness_every=2,
                       lr=1.0, steps=100, eval_every=2, n_val=300,
