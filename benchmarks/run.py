@@ -75,8 +75,6 @@ def clean_clone(rows):
     clone, logs = tmp / "clone", ROOT / "_build" / "benchmarks"
     print(f"fresh clone in {clone}; logs in {logs}")
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    if (ROOT.parent / "shared").exists():  # the clone finds ../shared like the checkout
-        os.symlink(ROOT.parent / "shared", tmp / "shared")
     record(rows, "`make test` on a fresh clone (creates .venv; = .ci/run)", "smoke",
            timed(["make", "test"], clone, logs / "clean-clone-make-test.log"))
     save(rows)  # a later failure keeps what was measured

@@ -210,17 +210,6 @@ def test_results_identical_run_to_run_and_minibatches_differ():
     assert not np.allclose(full.val_loss, mini.val_loss) and np.array_equal(mini.val_loss, mini2.val_loss)
 
 
-def test_reference_data_is_found_and_paired():
-    ref = mt.reference_benefits("rank-3")
-    assert len(ref["benefit"]) == 1800
-    assert np.all(np.isfinite(ref["benefit"]))
-
-
-def test_missing_reference_data_raises_clearly(tmp_path):
-    with pytest.raises(FileNotFoundError, match="reference-data/lee-ndirango-2019"):
-        mt.reference_data_dir(tmp_path)
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -237,7 +226,6 @@ def test_missing_reference_data_raises_clearly(tmp_path):
         (lambda: sm.ta_trajectory([0, 1], 0.0, 0.1, [1.0, -1.0]), "s0 .* must be finite and > 0; got 0.0"),
         (lambda: sm.softmax_curvature(np.ones((2, 3)), n_samples=1), "n_samples must be an integer >= 2; got 1"),
         (lambda: sm.label_feature_covariance(np.ones((3, 2)), np.array([0, 1, 5]), 3), "labels must lie in \\[0, 3\\)"),
-        (lambda: mt.load_reference("rank-7"), "unknown reference file 'rank-7'"),
     ],
 )
 def test_bad_inputs_raise_value_error_naming_value_and_range(call, message):

@@ -43,7 +43,6 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 ``P_run`` examples of the pool).
 """
 
-import csv
 import hashlib
 import math
 import multiprocessing
@@ -58,9 +57,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import _checks
+from . import _checks, published_runs
 
-from .claims import cache_dir, project_root
+from .claims import cache_dir
 from .progress import track
 from .scales import check_device
 
@@ -887,81 +886,23 @@ def cached_grid(name, scale, **kwargs):
 
 
 # ----------------------------------------------------------------------------------------
-# the authors' published results
+# the authors' published results: kept here under their old names, now in gendyn.published_runs
 # ----------------------------------------------------------------------------------------
 
-#: Files of the published per-run results and the figures they belong to.
-REFERENCE_FILES = {
-    "rank-10": "Figs. 2, A1",
-    "rank-3": "Fig. A2",
-    "aux-train-pts": "Fig. 3 left, A3",
-    "deep-nonlinear": "Fig. 3 right, A4",
-}
+#: Files of the published per-run results (:data:`gendyn.published_runs.FILES`).
+REFERENCE_FILES = published_runs.FILES
 
 
-def reference_data_dir(start=None):
-    """The folder of the authors' published results: ``<project root>/../shared/reference-data/
-    lee-ndirango-2019``, found by walking up from the project root; raises if missing."""
-    root = project_root(start)
-    for folder in (root, *root.parents):
-        candidate = folder / ".." / "shared" / "reference-data" / "lee-ndirango-2019"
-        if candidate.is_dir():
-            return candidate.resolve()
-        candidate = folder / "shared" / "reference-data" / "lee-ndirango-2019"
-        if candidate.is_dir():
-            return candidate.resolve()
-    raise FileNotFoundError(
-        f"the published results of Lee & Ndirango (2019) were not found: expected the folder "
-        f"../shared/reference-data/lee-ndirango-2019 next to the project root {root}")
+def reference_data_dir(directory=None):
+    """Same as :func:`gendyn.published_runs.data_dir`."""
+    return published_runs.data_dir(directory)
 
 
-def load_reference(name, start=None):
-    """Rows of one published results file (see :data:`REFERENCE_FILES`) as a dict of arrays.
-
-    Numeric columns become floats (``single_task`` a bool array); ``loss`` is the recorded
-    ``validation-1/loss``.
-    """
-    if name not in REFERENCE_FILES:
-        raise ValueError(f"unknown reference file {name!r}; known: {sorted(REFERENCE_FILES)}")
-    path = reference_data_dir(start) / f"{name}.csv"
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    out = {}
-    for col in rows[0]:
-        if col == "id":
-            continue
-        vals = [r[col] for r in rows]
-        key = "loss" if col == "validation-1/loss" else col
-        out[key] = np.array([v == "True" for v in vals]) if col == "single_task" else np.array(vals, dtype=float)
-    if "main_train_pts" not in out:  # aux-train-pts.csv: the main task has 100 points (inferred)
-        out["main_train_pts"] = np.full(len(rows), 100.0)
-    return out
+def load_reference(name, directory=None):
+    """Same as :func:`gendyn.published_runs.load`."""
+    return published_runs.load(name, directory)
 
 
-def reference_benefits(name, start=None):
-    """Per-run published benefits: for every multitask row, the single-task loss of the
-    same (sizes, s_a, seed, depth) minus its loss.
-
-    Returns a dict of arrays over multitask rows: the grid columns, ``benefit``, ``mt_loss``
-    and ``st_loss``.
-    """
-    ref = load_reference(name, start)
-    depth = ref.get("nlayers", np.ones(len(ref["loss"])))
-    aux = ref.get("aux_train_pts", ref["main_train_pts"])
-    st = {}
-    for i in np.flatnonzero(ref["single_task"]):
-        key = (depth[i], ref["main_train_pts"][i], aux[i], round(ref["s_a"][i], 6), ref["train_seed"][i])
-        st.setdefault(key, []).append(ref["loss"][i])
-    # single-task rows are duplicated over (s_b, r) with identical losses; deep-nonlinear has
-    # one per (depth, size, s_a, seed). aux-train-pts: the baseline is per aux size as well.
-    st = {k: float(np.mean(v)) for k, v in st.items()}
-    rows = np.flatnonzero(~ref["single_task"])
-    st_loss = np.array([st[(depth[i], ref["main_train_pts"][i], aux[i], round(ref["s_a"][i], 6), ref["train_seed"][i])]
-                        for i in rows])
-    out = {k: v[rows] for k, v in ref.items() if k not in ("single_task",)}
-    out["nlayers"] = depth[rows]
-    out["aux_train_pts"] = aux[rows]
-    out["mt_loss"] = out.pop("loss")
-    out["st_loss"] = st_loss
-    out["benefit"] = st_loss - out["mt_loss"]
-    return out
+def reference_benefits(name, directory=None):
+    """Same as :func:`gendyn.published_runs.benefits`."""
+    return published_runs.benefits(name, directory)

@@ -1,8 +1,8 @@
 """Theory of deep softmax classifiers trained on one or two tasks (Lee & Ndirango, 2019).
 
 The text of the paper lost every equation in extraction. The equations below are
-**reconstructed** from its prose, from the facts about the authors' code in
-``../shared/notes/paper-facts.md`` §2, and from first principles; the equation numbers are
+**reconstructed** from its prose, from what the authors' public code (repository
+``tyler-nervana/mt-theory``) does, and from first principles; the equation numbers are
 the paper's where its prose pins them down (main text (1)-(5), appendix A (6)-(16),
 appendix C (20)-(25)). Each is checked numerically in the book and in
 ``tests/test_softmax_multitask.py``. Everything here is vectorised numpy/scipy; the batched
