@@ -4,10 +4,12 @@
 #   make test   set up the environment if missing, run the unit tests and every chapter at
 #               the smoke scale (claims checked), and build the smoke-scale book
 #
-# Chapters are executed by papermill into _build/runs/<scale>/ and re-executed whenever
-# the notebook or anything under lib/ changes (Make's own dependency check: Jupyter
-# Book's cache does not see the library). The book is then built from those outputs
-# with execution off, so what is rendered is exactly what ran and was checked.
+# Chapters are executed by tools/chapters.py into _build/runs/<scale>/. It re-executes a
+# chapter whenever the identity of its run changes (the notebook, SEED, DEVICE, any PARAMS
+# override, the library, requirements.lock, data/), accepts a run only if all its claims
+# passed and it reached ledger.finish(), and leaves nothing of a failed or interrupted run.
+# The book is then built from the accepted runs with execution off, so what is rendered is
+# exactly what ran and was checked.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -16,10 +18,12 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= paper
 SEED   ?= 0
 DEVICE ?= cpu
+PARAMS ?=
+# PARAMS: further notebook parameters, e.g. PARAMS="-p REPEATS 5"
 
 NOTEBOOKS := $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort)
-LIBRARY   := $(shell find lib -name '*.py' | sort) pyproject.toml
 RUNS      := _build/runs/$(SCALE)
+RUN_ARGS   = --runs $(RUNS) -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $(PARAMS)
 EXECUTED  := $(patsubst notebooks/%,$(RUNS)/%,$(NOTEBOOKS))
 BOOK_OUT  := $(if $(filter paper,$(SCALE)),.,_build/$(SCALE))
 STAGE     := book/generated
@@ -27,7 +31,7 @@ STAGE     := book/generated
 export GENDYN_PROGRESS ?= 1
 export PYTHONHASHSEED := 0
 
-.PHONY: env runs book test unit benchmarks lock clean
+.PHONY: env runs book test unit benchmarks lock clean FORCE
 
 env: $(STAMP)
 
@@ -39,21 +43,19 @@ $(STAMP): requirements.lock pyproject.toml
 	touch $@
 
 # One executed notebook per chapter, with its claims and figures in a folder of the same
-# name beside it; a failing cell or claim fails the rule (papermill exits non-zero) and
-# leaves no output behind, so the next run executes it again.
-$(RUNS)/%.ipynb: notebooks/%.ipynb $(LIBRARY) | $(STAMP)
-	@rm -rf $(basename $@) && mkdir -p $(basename $@)
-	GENDYN_RUN_DIR=$(abspath $(basename $@)) $(BIN)/python tools/timed.py $(basename $@).seconds -- \
-	  $(BIN)/papermill --cwd $(<D) --log-level WARNING \
-	  -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $< $(@D)/.partial-$(@F)
-	mv $(@D)/.partial-$(@F) $@
+# name beside it. FORCE: tools/chapters.py decides from the run's identity whether it is up
+# to date (Make's timestamps miss a change of SEED, DEVICE or PARAMS).
+$(RUNS)/%.ipynb: notebooks/%.ipynb FORCE | $(STAMP)
+	$(BIN)/python tools/chapters.py run $< $(RUN_ARGS)
+
+FORCE:
 
 runs: $(EXECUTED)
 
+# Stages the accepted runs of today's chapters (never a deleted chapter's, never one of
+# another identity) and the claims ledger; fails, building nothing, if any chapter lacks one.
 book: runs
-	rm -rf $(STAGE) && mkdir -p $(STAGE)
-	cd $(RUNS) && find . -name '*.ipynb' -not -name '.partial-*' -exec cp --parents {} $(abspath $(STAGE)) \;
-	$(BIN)/python -m gendyn.claims $(RUNS) $(STAGE)/claims-ledger.md
+	$(BIN)/python tools/chapters.py stage --out $(STAGE) $(RUN_ARGS) $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --all --path-output $(BOOK_OUT) -W --keep-going
 	@echo "book ($(SCALE) scale): $(BOOK_OUT)/_build/html/index.html"
 

@@ -1,13 +1,12 @@
-"""Every chapter runs through papermill at the smoke scale, and all its claims hold.
+"""Every chapter runs through the book's pipeline at the smoke scale, and all its claims hold.
 
-The executed notebooks go to ``_build/runs/smoke/`` (as ``make runs SCALE=smoke`` would
-write them), so the smoke-scale book built after the tests reuses them.
+The chapters run through ``tools/chapters.py`` exactly as ``make runs SCALE=smoke`` runs them:
+into ``_build/runs/smoke/``, accepted (moved into place) only after their claims record was
+checked, so the smoke-scale book built after the tests reuses them.
 """
 
-import json
+import importlib.util
 import os
-import shutil
-import time
 from pathlib import Path
 
 import nbformat
@@ -18,6 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 NOTEBOOKS = [nb for nb in NOTEBOOKS if ".ipynb_checkpoints" not in nb.parts]
 RUNS = ROOT / "_build" / "runs" / "smoke"
+SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+
+_spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
+chapters = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(chapters)
 
 
 def execute(notebook, output, parameters, env_dir):
@@ -34,22 +38,14 @@ def test_there_are_chapters():
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_chapter_runs_at_smoke_scale_with_all_claims(notebook):
-    out = RUNS / notebook.relative_to(ROOT / "notebooks")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(".partial-" + out.name)
-    records_dir = out.with_suffix("")  # claims and figures of this chapter, as the Makefile
-    shutil.rmtree(records_dir, ignore_errors=True)
-    start = time.perf_counter()
-    execute(notebook, partial, {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}, records_dir)
-    out.with_suffix(".seconds").write_text(f"{time.perf_counter() - start:.1f}\n")  # for benchmarks/run.py
-    partial.replace(out)  # only a complete run counts as done (Make reuses it)
+    os.environ.setdefault("GENDYN_PROGRESS", "0")
+    record = chapters.run(notebook, RUNS, SMOKE, log=lambda *_: None)  # raises unless accepted
+    out, folder, _, _ = chapters.places(notebook, RUNS)
     images = [o for c in nbformat.read(out, as_version=4).cells if c.cell_type == "code"
               for o in c.outputs if "image/png" in o.get("data", {})]
     assert images, f"{notebook.name} shows no figure"
-    records = [r for path in records_dir.glob("*.claims.json") for r in json.loads(path.read_text())]
-    assert records, f"{notebook.name} checked no claim"
-    assert all(r["passed"] for r in records), [r["id"] for r in records if not r["passed"]]
-    assert all(r["scale"] == "smoke" for r in records)
+    assert record.claims and all(c.passed for c in record.claims) and record.finished
+    assert all(c.scale == "smoke" for c in record.claims)
 
 
 def test_parameters_cell_holds_only_literals():
@@ -71,11 +67,27 @@ def test_parameters_cell_holds_only_literals():
     [
         ({"SCALE": "huge"}, "SCALE must be one of"),
         ({"SCALE": "smoke", "DEVICE": "tpu"}, "DEVICE must be 'cpu' or 'cuda'"),
-        ({"SCALE": "smoke", "N1": -10}, "size n1=-10"),
+        ({"SCALE": "smoke", "N1": -10}, "N1=-10 .* integer >= 2"),
+        ({"SCALE": "smoke", "REPEATS": 1}, "REPEATS=1 .* integer >= 2"),
+        ({"SCALE": "smoke", "SEED": 2**64}, r"SEED must be an integer in \[0, 2\*\*63\)"),
+        ({"SCALE": "smoke", "REPEAT": 50}, "unknown notebook parameter.* REPEAT: this chapter takes"),
     ],
-    ids=["unknown-scale", "unknown-device", "negative-size"],
+    ids=["unknown-scale", "unknown-device", "negative-size", "one-repeat", "huge-seed", "misspelt-name"],
 )
 def test_bad_parameter_stops_the_first_chapter_with_a_clear_message(parameters, message, tmp_path):
     notebook = ROOT / "notebooks" / "lampinen-ganguli" / "rmt-teacher-in-data.ipynb"
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(notebook, tmp_path / "out.ipynb", parameters, tmp_path)
+
+
+def test_same_seed_gives_byte_identical_claims_and_figures(tmp_path):
+    notebook = ROOT / "notebooks" / "advani-saxe" / "bounds.ipynb"  # a quick chapter with figures
+    folders = []
+    for run in ("first", "second"):
+        chapters.run(notebook, tmp_path / run, SMOKE, force=True, log=lambda *_: None)
+        folders.append(chapters.places(notebook, tmp_path / run)[1])
+    files = sorted(p.relative_to(folders[0]) for p in folders[0].rglob("*") if p.is_file())
+    assert any(f.suffix == ".pdf" for f in files) and any(f.suffix == ".png" for f in files)
+    assert files == sorted(p.relative_to(folders[1]) for p in folders[1].rglob("*") if p.is_file())
+    for f in files:
+        assert (folders[0] / f).read_bytes() == (folders[1] / f).read_bytes(), f

@@ -17,11 +17,21 @@ def test_configure_reads_sizes_and_overrides():
     "args, kwargs, message",
     [
         (("lg-rmt", "huge", 0, "cpu"), {}, r"SCALE must be one of \['paper', 'smoke'\]|SCALE must be one of"),
-        (("lg-rmt", "smoke", -1, "cpu"), {}, "SEED must be a non-negative integer"),
+        (("lg-rmt", "smoke", -1, "cpu"), {}, r"SEED must be an integer in \[0, 2\*\*63\)"),
+        (("lg-rmt", "smoke", 2**63, "cpu"), {}, r"SEED must be an integer in \[0, 2\*\*63\)"),
+        (("lg-rmt", "smoke", True, "cpu"), {}, r"SEED must be an integer"),
         (("lg-rmt", "smoke", 0, "tpu"), {}, "DEVICE must be 'cpu' or 'cuda'"),
-        (("lg-rmt", "smoke", 0, "cpu"), {"n1": -5}, "size n1=-5 .* positive integer"),
-        (("lg-rmt", "smoke", 0, "cpu"), {"n1": 2.5}, "size n1=2.5 .* positive integer"),
-        (("lg-rmt", "smoke", 0, "cpu"), {"sbar_step": 0.0}, "sbar_step=0.0 .* positive finite"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"n1": -5}, r"N1=-5 \(size n1 of chapter 'lg-rmt'\) .* integer >= 2"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"n1": 2.5}, "N1=2.5 .* integer >= 2"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"repeats": 1}, "REPEATS=1 .* integer >= 2"),
+        (("lg-mode-dynamics", "smoke", 0, "cpu"), {"n_modes": 1}, "N_MODES=1 .* integer >= 2"),
+        (("ln-setup", "smoke", 0, "cpu"), {"mc_samples": 1}, "MC_SAMPLES=1 .* integer >= 2"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"repeats": True}, "REPEATS=True .* expected a number"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"sbar_step": 0.0}, "SBAR_STEP=0.0 .* finite number > 0"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"sbar_step": float("nan")}, "SBAR_STEP=nan .* finite number > 0"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"aspects": []}, "ASPECTS=.* non-empty list"),
+        (("lg-rmt", "smoke", 0, "cpu"), {"namespace": {"SCALE": "smoke", "REPEAT": 50}},
+         "unknown notebook parameter\\(s\\) REPEAT: this chapter takes DEVICE, SCALE, SEED"),
         (("lg-rmt", "smoke", 0, "cpu"), {"nonsense": 1}, "unknown size 'nonsense'"),
         (("nope", "smoke", 0, "cpu"), {}, "unknown chapter 'nope'"),
     ],
@@ -37,6 +47,19 @@ def test_every_chapter_has_smoke_and_paper_scales():
         assert set(table["smoke"]) == set(table["paper"]), chapter
 
 
+def test_a_period_may_be_one_and_a_list_item_may_be_zero_where_the_default_has_zero():
+    assert scales.configure("ln-multitask", "smoke", 0, "cpu", eval_every=1).eval_every == 1
+    assert scales.configure("goldt-sec2", "smoke", 0, "cpu", erf_ls=(0, 3)).erf_ls == (0, 3)
+
+
+def test_namespace_check_ignores_modules_functions_and_ipython_names():
+    import numpy as np
+
+    namespace = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu", "N1": None, "np": np, "Ledger": claims.Ledger,
+                 "In": [], "Out": {}, "_i1": "", "get_ipython": print}
+    assert scales.configure("lg-rmt", "smoke", 0, "cpu", n1=None, namespace=namespace).n1 > 0
+
+
 def test_ledger_checks_records_and_fails(tmp_path):
     ledger = claims.Ledger("demo", "smoke", directory=tmp_path)
     ok = ledger.check("a", "close", 1.01, 1.0, 0.02, kind="relative", reason="r")
@@ -44,18 +67,38 @@ def test_ledger_checks_records_and_fails(tmp_path):
     bad = ledger.check("c", "log off", 10.0, 1.0, 0.5, kind="log")
     nan = ledger.check("d", "nan never passes", float("nan"), 1.0, 1e9)
     assert ok.passed and bound.passed and not bad.passed and not nan.passed
-    records = json.loads((tmp_path / "demo.claims.json").read_text())
-    assert [r["id"] for r in records] == ["a", "b", "c", "d"]
-    with pytest.raises(claims.ClaimFailed, match="2 claim"):
-        ledger.finish()
+    record = claims.read_record(tmp_path)
+    assert [c.id for c in record.claims] == ["a", "b", "c", "d"] and not record.finished
     with pytest.raises(ValueError, match="already used"):
         ledger.check("a", "again", 1, 1, 0)
     with pytest.raises(ValueError, match="kind must be one of"):
         ledger.check("e", "x", 1, 1, 0, kind="vibes")
+    with pytest.raises(claims.ClaimFailed, match="2 claim"):
+        ledger.finish()
+    record = claims.read_record(tmp_path)
+    assert record.finished  # caught or not, the failure stays in the record
+    assert [p.split(":")[0] for p in record.problems()] == ["demo/c", "demo/d"]
 
 
-def test_ledger_page_collects_every_chapter(tmp_path):
+def test_a_second_ledger_for_the_same_chapter_is_an_error_not_an_erasure(tmp_path):
+    ledger = claims.Ledger("twice", "smoke", directory=tmp_path)
+    ledger.check("x", "fails", 2.0, 1.0, 0.1)
+    with pytest.raises(ValueError, match="already opened in this run"):
+        claims.Ledger("twice", "smoke", directory=tmp_path)
+    assert not claims.read_record(tmp_path).claims[0].passed
+
+
+def test_unfinished_or_empty_records_are_problems(tmp_path):
+    ledger = claims.Ledger("open", "smoke", directory=tmp_path)
+    assert any("did not reach ledger.finish()" in p for p in claims.read_record(tmp_path).problems())
+    with pytest.raises(ValueError, match="checked no claim"):
+        ledger.finish()
+
+
+def test_ledger_page_lists_every_record():
+    records = []
     for chapter in ("one", "two"):
-        claims.Ledger(chapter, "smoke", directory=tmp_path / chapter).check("x", "s", 1, 1, 0)
-    page = claims.ledger_markdown(tmp_path)
+        c = claims.Claim(chapter, "x", "s", 1.0, 1.0, 0.0, "absolute", "", "smoke", 0.0, True)
+        records.append(claims.Record(chapter, "smoke", "id", True, (c,)))
+    page = claims.ledger_markdown(records)
     assert "2 claims, 2 pass, 0 fail" in page and "| one |" in page and "| two |" in page

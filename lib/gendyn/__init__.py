@@ -14,7 +14,8 @@ linear_experiments batched torch simulations of the linear student and of random
 committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
 committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
 softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds
-multitask_train    their batched single-task/multitask students, book grids, the authors' published results
+multitask_train    their batched single-task/multitask students and book grids
+published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
 claims             checked theory-vs-experiment claims and the claims ledger
 scales             run configurations ("smoke" for tests, "paper" for the book) and parameter checks
 plotting           the book's figure style and figure files

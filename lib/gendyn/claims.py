@@ -11,9 +11,11 @@ A chapter states each quantitative agreement as data::
     )
     ledger.finish()   # records, shows the table, and raises if any claim failed
 
-Each claim is written to ``<run dir>/<chapter>.claims.json`` as soon as it is checked,
-next to the executed notebook (see :func:`run_dir`); ``python -m gendyn.claims`` collects
-the records of every chapter into the ledger page of the book.
+Each claim is written to ``<run dir>/<chapter>.claims.json`` as soon as it is checked (see
+:func:`run_dir`), with whether the chapter reached ``finish()`` and the identity of the run
+(``$GENDYN_RUN_ID``, set by the book's pipeline, ``tools/chapters.py``). The pipeline
+accepts a chapter run only if its record is finished, from this run, and every claim
+passed; only such records make the ledger page of the book.
 
 Kinds of tolerance
 ------------------
@@ -24,14 +26,14 @@ Kinds of tolerance
 ``lower``     ``measured >= predicted - tolerance`` (a bound from below)
 """
 
-import argparse
 import json
 import math
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "run_dir", "cache_dir", "collect", "ledger_markdown"]
+__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir",
+           "ledger_markdown"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower")
 
@@ -85,8 +87,13 @@ def project_root(start=None):
 
 
 def run_dir(scale):
-    """Folder for a run's records and figures: ``$GENDYN_RUN_DIR`` or ``_build/runs/<scale>``."""
-    folder = Path(os.environ.get("GENDYN_RUN_DIR") or project_root() / "_build" / "runs" / scale)
+    """Folder for a run's records and figures.
+
+    ``$GENDYN_RUN_DIR`` when set (the book's pipeline sets it to a fresh folder per chapter
+    run); otherwise ``_build/scratch/<scale>``, which the book never reads, so a chapter run
+    by hand cannot slip its claims into the ledger.
+    """
+    folder = Path(os.environ.get("GENDYN_RUN_DIR") or project_root() / "_build" / "scratch" / scale)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -102,8 +109,17 @@ def cache_dir(scale):
     return folder
 
 
+#: Claims files opened by a :class:`Ledger` in this process: a second ledger for the same
+#: chapter would start the file afresh and could erase a failure.
+_OPENED = set()
+
+
 class Ledger:
     """The claims of one chapter run.
+
+    A chapter opens exactly one ledger, checks its claims, and ends with :meth:`finish`.
+    The record file says whether ``finish`` was reached; the book's pipeline accepts a run
+    only if it was and every claim passed.
 
     Parameters
     ----------
@@ -113,12 +129,25 @@ class Ledger:
         The scale the numbers were computed at.
     directory : path-like, optional
         Where to record the claims; default :func:`run_dir`.
+
+    Raises
+    ------
+    ValueError
+        If a ledger for the same chapter and folder was already opened in this process, or
+        (in a pipeline run, ``$GENDYN_RUN_ID`` set) its record file already exists.
     """
 
     def __init__(self, chapter, scale, directory=None):
         self.chapter, self.scale = chapter, scale
-        self.path = Path(directory or run_dir(scale)) / f"{chapter}.claims.json"
+        self.path = (Path(directory or run_dir(scale)) / f"{chapter}.claims.json").resolve()
+        self.run = os.environ.get("GENDYN_RUN_ID")
+        if self.path in _OPENED or (self.run and self.path.exists()):
+            raise ValueError(
+                f"a ledger for chapter {chapter!r} was already opened in this run ({self.path}); a chapter "
+                f"has one ledger per run: restart the kernel (or use a new GENDYN_RUN_DIR) to run it again")
+        _OPENED.add(self.path)
         self.claims = []
+        self.finished = False
         self._write()
 
     def check(self, id, statement, measured, predicted, tolerance, kind="absolute", reason=""):
@@ -127,6 +156,8 @@ class Ledger:
         ``measured``, ``predicted`` and ``tolerance`` must be real scalars. A non-finite
         measured value fails the claim (it never passes silently).
         """
+        if self.finished:
+            raise ValueError(f"the ledger of {self.chapter!r} is finished; check claims before finish()")
         if kind not in KINDS:
             raise ValueError(f"claim kind must be one of {KINDS}; got {kind!r}")
         if any(c.id == id for c in self.claims):
@@ -144,8 +175,11 @@ class Ledger:
 
     def _write(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        records = [asdict(c) for c in self.claims]
-        self.path.write_text(json.dumps(records, indent=1, allow_nan=True) + "\n")
+        record = dict(chapter=self.chapter, scale=self.scale, run=self.run, finished=self.finished,
+                      claims=[asdict(c) for c in self.claims])
+        tmp = self.path.with_name(f".{self.path.name}.partial")
+        tmp.write_text(json.dumps(record, indent=1, allow_nan=True) + "\n")
+        tmp.replace(self.path)  # a reader never sees half a file
 
     @property
     def failures(self):
@@ -159,7 +193,13 @@ class Ledger:
         return self.markdown()
 
     def finish(self):
-        """Show the claims and raise :class:`ClaimFailed` if any did not hold."""
+        """Record that the chapter reached its end, show the claims, and raise
+        :class:`ClaimFailed` if any did not hold (catching it does not hide the failure: the
+        record keeps it)."""
+        if not self.claims:
+            raise ValueError(f"chapter {self.chapter!r} checked no claim before finish()")
+        self.finished = True
+        self._write()
         try:
             from IPython.display import Markdown, display
 
@@ -171,6 +211,47 @@ class Ledger:
                      f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g} ({c.kind})"
                      for c in self.failures]
             raise ClaimFailed(f"{len(self.failures)} claim(s) of {self.chapter!r} failed:\n" + "\n".join(lines))
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one chapter run wrote: its claims, whether it finished, and its run identity."""
+
+    chapter: str
+    scale: str
+    run: object
+    finished: bool
+    claims: tuple
+
+    @classmethod
+    def read(cls, path):
+        data = json.loads(Path(path).read_text())
+        return cls(data["chapter"], data["scale"], data["run"], data["finished"],
+                   tuple(Claim(**c) for c in data["claims"]))
+
+    def problems(self, run=None, scale=None):
+        """Why this record may not reach the book (empty if it may)."""
+        out = []
+        if not self.finished:
+            out.append(f"{self.chapter}: the run did not reach ledger.finish()")
+        if not self.claims:
+            out.append(f"{self.chapter}: no claim was checked")
+        out += [f"{self.chapter}/{c.id}: FAIL (measured {c.measured:.4g}, predicted {c.predicted:.4g}, "
+                f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g}, {c.kind})"
+                for c in self.claims if not c.passed]
+        if run is not None and self.run != run:
+            out.append(f"{self.chapter}: recorded by another run ({self.run}), not this one ({run})")
+        if scale is not None and self.scale != scale:
+            out.append(f"{self.chapter}: recorded at scale {self.scale!r}, not {scale!r}")
+        return out
+
+
+def read_record(folder):
+    """The one claims record in ``folder``; raises ``ValueError`` if there is none or several."""
+    paths = sorted(Path(folder).glob("*.claims.json"))
+    if len(paths) != 1:
+        raise ValueError(f"{folder}: expected one claims record (<chapter>.claims.json), found {len(paths)}")
+    return Record.read(paths[0])
 
 
 def _fmt(x):
@@ -191,17 +272,9 @@ def _table(claims, with_chapter=True):
     return "\n".join(rows)
 
 
-def collect(directory):
-    """All claims recorded under ``directory`` (any depth), sorted by chapter."""
-    claims = []
-    for path in sorted(Path(directory).rglob("*.claims.json")):
-        claims += [Claim(**record) for record in json.loads(path.read_text())]
-    return claims
-
-
-def ledger_markdown(directory, title="Claims ledger"):
-    """The ledger page: every claim of every chapter, with its status and scale."""
-    claims = collect(directory)
+def ledger_markdown(records, title="Claims ledger"):
+    """The ledger page: every claim of the given :class:`Record` s, with its status and scale."""
+    claims = [c for r in records for c in r.claims]
     n_fail = sum(not c.passed for c in claims)
     scales = sorted({c.scale for c in claims})
     lines = [
@@ -209,8 +282,7 @@ def ledger_markdown(directory, title="Claims ledger"):
         "",
         "Every quantitative agreement between theory and experiment that a chapter states is "
         "checked when the chapter runs; a failed claim fails the chapter, the tests and the "
-        "book build. This page is generated from the records the chapters wrote "
-        "(`python -m gendyn.claims`).",
+        "book build. This page is generated from the records the chapters wrote.",
         "",
         f"**{len(claims)} claims, {len(claims) - n_fail} pass, {n_fail} fail; "
         f"scale(s): {', '.join(scales) or 'none'}.**",
@@ -225,18 +297,3 @@ def ledger_markdown(directory, title="Claims ledger"):
     ]
     lines += [f"- **{c.chapter} / `{c.id}`**: {c.reason or '(no reason recorded)'}" for c in claims]
     return "\n".join(lines) + "\n"
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description="Write the claims ledger page from recorded claims.")
-    parser.add_argument("runs", help="folder holding the *.claims.json records")
-    parser.add_argument("out", help="markdown file to write")
-    args = parser.parse_args(argv)
-    text = ledger_markdown(args.runs)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(text)
-    print(f"wrote {args.out}: {len(collect(args.runs))} claims")
-
-
-if __name__ == "__main__":
-    main()

@@ -8,7 +8,7 @@ import matplotlib as mpl
 
 from .claims import run_dir
 
-__all__ = ["use_style", "save", "COLORS"]
+__all__ = ["use_style", "save", "COLORS", "METADATA"]
 
 #: A colour-blind-safe cycle (Okabe & Ito), used for every figure of the book.
 COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -35,8 +35,12 @@ def use_style():
     mpl.rcParams.update(STYLE)
 
 
+#: File metadata without dates, so that the same run gives the same bytes.
+METADATA = {"png": {"Software": None}, "pdf": {"Creator": None, "Producer": None, "CreationDate": None}}
+
+
 def save(fig, name, scale):
-    """Save ``fig`` as ``<run dir>/figures/<name>.{png,pdf}``.
+    """Save ``fig`` as ``<run dir>/figures/<name>.{png,pdf}``, byte-identical run to run.
 
     Returns nothing, so that a cell ending in ``save(...)`` shows only the figure (a path
     would differ from machine to machine and break the output comparison of nbval).
@@ -44,4 +48,4 @@ def save(fig, name, scale):
     folder = run_dir(scale) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):
-        fig.savefig(folder / f"{name}.{ext}")
+        fig.savefig(folder / f"{name}.{ext}", metadata=METADATA[ext])

@@ -17,9 +17,11 @@ parameter and what is allowed.
 """
 
 import math
+import types
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+import numpy as np
 import torch
 
 __all__ = ["SCALES", "CHAPTERS", "RunConfig", "configure", "check_device"]
@@ -428,29 +430,56 @@ def check_device(device):
     return device
 
 
-def _check_size(chapter, name, value, default):
-    """An override must have the type of the default and be positive (sizes, counts)."""
+#: The largest SEED: torch's and numpy's seeding take any integer in [0, 2**63).
+MAX_SEED = 2**63 - 1
+
+#: Names a notebook's kernel holds that are not parameters (IPython's own).
+_KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+
+
+def _minimum(name, default):
+    """The smallest value an integer size may take: 1 for a period (``*_every``), else 2
+    (one repeat, mode, sample or record leaves no spread to measure and no curve to fit)."""
+    return 1 if name.endswith("_every") else 2
+
+
+def _check_size(chapter, name, value, default, *, item_of=None):
+    """An override must have the type of the default and a value that can serve (sizes, counts)."""
     def bad(allowed):
-        return ValueError(f"size {name}={value!r} for chapter {chapter!r} is not allowed: {allowed}")
+        what = f"an item of {name.upper()}" if item_of is not None else name.upper()
+        return ValueError(f"{what}={value!r} (size {name} of chapter {chapter!r}) is not allowed: {allowed}")
 
     if isinstance(default, tuple):
         if not isinstance(value, (tuple, list)) or len(value) == 0:
             raise bad(f"expected a non-empty list like {list(default)}")
         for item in value:
-            _check_size(chapter, name, item, default[0])
+            _check_size(chapter, name, item, default[0], item_of=default)
         return tuple(value)
-    if isinstance(default, bool) or isinstance(value, bool):
+    if isinstance(default, bool) or isinstance(value, (bool, np.bool_)):
         raise bad("expected a number")
     if isinstance(default, int):
-        if not isinstance(value, int) or value <= 0:
-            raise bad("expected a positive integer")
-        return value
-    if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise bad("expected a positive finite number")
+        lowest = (0 if min(item_of) == 0 else 1) if item_of is not None else _minimum(name, default)
+        if not isinstance(value, (int, np.integer)) or value < lowest:
+            raise bad(f"expected an integer >= {lowest}")
+        return int(value)
+    if not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value) or value <= 0:
+        raise bad("expected a finite number > 0")
     return float(value)
 
 
-def configure(chapter, scale, seed, device, **overrides):
+def _check_parameter_names(namespace, allowed):
+    """Refuse any notebook parameter (a plain value in the kernel's namespace) not in ``allowed``:
+    papermill injects unknown ``-p`` names without a word, so a typo would run the defaults."""
+    unknown = sorted(
+        name for name, value in namespace.items()
+        if not name.startswith("_") and name not in _KERNEL_NAMES and name not in allowed
+        and not (isinstance(value, (types.ModuleType, type)) or callable(value)))
+    if unknown:
+        raise ValueError(f"unknown notebook parameter(s) {', '.join(unknown)}: this chapter takes "
+                         f"{', '.join(sorted(allowed))}")
+
+
+def configure(chapter, scale, seed, device, *, namespace=None, **overrides):
     """Resolve and check a notebook's parameters into a :class:`RunConfig`.
 
     Parameters
@@ -460,19 +489,26 @@ def configure(chapter, scale, seed, device, **overrides):
     scale : str
         One of :data:`SCALES`.
     seed : int
-        Non-negative integer seed.
+        Integer seed in ``[0, 2**63)``.
     device : str
         ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
+    namespace : dict, optional
+        The notebook's ``globals()``: then every plain value in it must be a parameter of
+        this chapter (``SCALE``, ``SEED``, ``DEVICE`` and the upper-case names of
+        ``overrides``), so that a mistyped papermill ``-p`` stops the run.
     **overrides
-        Sizes to change from the scale's defaults; ``None`` keeps the default.
-        Each must be a positive number of the default's type.
+        Sizes to change from the scale's defaults; ``None`` keeps the default. Each must
+        have the default's type; integers must be at least 2 (periods ``*_every``: 1),
+        numbers finite and positive.
     """
     if chapter not in CHAPTERS:
         raise ValueError(f"unknown chapter {chapter!r}; known: {sorted(CHAPTERS)}")
+    if namespace is not None:
+        _check_parameter_names(namespace, {"SCALE", "SEED", "DEVICE"} | {k.upper() for k in overrides})
     if scale not in CHAPTERS[chapter]:
         raise ValueError(f"SCALE must be one of {list(CHAPTERS[chapter])}; got {scale!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"SEED must be a non-negative integer; got {seed!r}")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"SEED must be an integer in [0, 2**63); got {seed!r}")
     device = check_device(device)
     sizes = dict(CHAPTERS[chapter][scale])
     for name, value in overrides.items():
@@ -481,4 +517,4 @@ def configure(chapter, scale, seed, device, **overrides):
         if name not in sizes:
             raise ValueError(f"unknown size {name!r} for chapter {chapter!r}; known: {sorted(sizes)}")
         sizes[name] = _check_size(chapter, name, value, sizes[name])
-    return RunConfig(chapter, scale, seed, device, MappingProxyType(sizes))
+    return RunConfig(chapter, scale, int(seed), device, MappingProxyType(sizes))

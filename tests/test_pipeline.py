@@ -1,0 +1,174 @@
+"""The book's pipeline (tools/chapters.py) lets no failed, unfinished, stale or foreign claim
+reach a built book, and leaves nothing of a failed or interrupted run.
+
+Each test runs tiny chapters through a real kernel, exactly as ``make runs`` does, in a
+temporary project tree.
+"""
+
+import importlib.util
+import json
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+import papermill
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
+chapters = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(chapters)
+
+SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+
+PASSING = """
+from gendyn.claims import Ledger
+ledger = Ledger("demo-{name}", SCALE)
+ledger.check("x", "one is one", 1.0 + SEED * 0, 1.0, 0.1)
+ledger.finish()
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project tree with its own notebooks/, lib/, data/ and lock; returns its root."""
+    for entry in ("pyproject.toml", "requirements.lock"):
+        shutil.copy(ROOT / entry, tmp_path / entry)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "module.py").write_text("x = 1\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "table.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "notebooks" / "part").mkdir(parents=True)
+    monkeypatch.setattr(chapters, "ROOT", tmp_path)
+    monkeypatch.setattr(chapters, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setenv("GENDYN_PROGRESS", "0")
+    return tmp_path
+
+
+def chapter(project, name, body=PASSING):
+    """Write a chapter notebook with a parameters cell and ``body``; returns its path."""
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('SCALE = "paper"\nSEED = 0\nDEVICE = "cpu"')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(body.format(name=name))]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = project / "notebooks" / "part" / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def left_behind(runs):
+    """Every file the runs folder holds (relative paths)."""
+    return sorted(str(p.relative_to(runs)) for p in runs.rglob("*") if p.is_file()) if runs.exists() else []
+
+
+def test_an_accepted_run_is_staged_with_its_ledger(project):
+    runs, out = project / "runs", project / "staged"
+    nb = chapter(project, "good")
+    record = chapters.run(nb, runs, SMOKE)
+    assert record.finished and record.run == chapters.identity(nb, SMOKE)
+    chapters.stage([nb], runs, out, SMOKE)
+    assert (out / "part" / "good.ipynb").exists()
+    assert "1 claims, 1 pass, 0 fail" in (out / "claims-ledger.md").read_text()
+
+
+@pytest.mark.parametrize("name, body, why", [
+    ("failing", PASSING.replace("1.0 + SEED * 0", "2.0"), "claim.s. of .demo-failing. failed"),
+    ("unfinished", PASSING.replace("ledger.finish()", ""), "did not reach ledger.finish()"),
+    ("caught", PASSING.replace("1.0 + SEED * 0", "2.0").replace(
+        "ledger.finish()", "try:\n    ledger.finish()\nexcept Exception:\n    pass"), "FAIL"),
+    ("twice", PASSING.replace("ledger.finish()", 'ledger = Ledger("demo-twice", SCALE)\nledger.finish()'),
+     "already opened in this run"),
+    ("no-ledger", "x = 1", "expected one claims record"),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 20 else "")
+def test_a_run_that_must_not_reach_the_book_leaves_nothing(project, name, body, why):
+    runs = project / "runs"
+    nb = chapter(project, name, body)
+    with pytest.raises((chapters.RunRejected, papermill.PapermillExecutionError), match=why):
+        chapters.run(nb, runs, SMOKE, log=lambda *_: None)
+    # only the failed notebook, for reading its traceback; never read by stage
+    assert left_behind(runs) in ([], [f"part/{name}.failed.ipynb"])
+    with pytest.raises(chapters.RunRejected, match=f"part/{name}.ipynb: .*no executed notebook"):
+        chapters.stage([nb], runs, project / "staged", SMOKE)
+    assert not (project / "staged").exists()
+
+
+def test_any_change_of_parameters_or_sources_makes_a_new_run(project):
+    nb = chapter(project, "ident")
+    base = chapters.identity(nb, SMOKE)
+    for changed in ({"SEED": 1}, {"DEVICE": "cuda"}, {"REPEATS": 5}, {"SCALE": "paper"}):
+        assert chapters.identity(nb, {**SMOKE, **changed}) != base, changed
+    for path in ("requirements.lock", "data/table.csv", "lib/module.py", "pyproject.toml"):
+        with open(project / path, "a") as fh:
+            fh.write("\n")
+        assert chapters.identity(nb, SMOKE) != base, path
+        base = chapters.identity(nb, SMOKE)
+
+
+def test_a_run_of_another_identity_is_rerun_and_never_staged(project):
+    runs, out = project / "runs", project / "staged"
+    nb = chapter(project, "seeded")
+    chapters.run(nb, runs, SMOKE)
+    messages = []
+    chapters.run(nb, runs, SMOKE, log=messages.append)
+    assert messages == [f"up to date: {nb}"]
+    with pytest.raises(chapters.RunRejected, match="recorded by another run"):
+        chapters.stage([nb], runs, out, {**SMOKE, "SEED": 1})
+    record = chapters.run(nb, runs, {**SMOKE, "SEED": 1}, log=messages.append)
+    assert len(messages) == 1 and record.run == chapters.identity(nb, {**SMOKE, "SEED": 1})
+
+
+def test_only_todays_chapters_and_only_their_own_folders_reach_the_ledger(project):
+    runs, out = project / "runs", project / "staged"
+    kept, deleted = chapter(project, "kept"), chapter(project, "deleted")
+    for nb in (kept, deleted):
+        chapters.run(nb, runs, SMOKE)
+    deleted.unlink()
+    # claims left at the top of the runs folder (e.g. by a hand run) are never read
+    shutil.copy(runs / "part" / "kept" / "demo-kept.claims.json", runs / "stray.claims.json")
+    chapters.stage([kept], runs, out, SMOKE)
+    page = (out / "claims-ledger.md").read_text()
+    assert "1 claims, 1 pass" in page and "demo-deleted" not in page
+    assert not (out / "part" / "deleted.ipynb").exists()
+
+
+def test_a_tampered_record_is_rejected(project):
+    runs = project / "runs"
+    nb = chapter(project, "tampered")
+    chapters.run(nb, runs, SMOKE)
+    path = runs / "part" / "tampered" / "demo-tampered.claims.json"
+    record = json.loads(path.read_text())
+    record["claims"][0]["passed"] = False
+    path.write_text(json.dumps(record))
+    with pytest.raises(chapters.RunRejected, match="FAIL"):
+        chapters.stage([nb], runs, project / "staged", SMOKE)
+
+
+def test_an_interrupted_run_leaves_nothing_not_even_the_old_run(project, monkeypatch):
+    runs = project / "runs"
+    nb = chapter(project, "interrupted")
+    chapters.run(nb, runs, SMOKE)
+
+    def interrupted(notebook, output, **kwargs):
+        Path(output).write_text("{}")
+        folder = Path(os.environ["GENDYN_RUN_DIR"])
+        (folder / "demo-interrupted.claims.json").write_text('{"claims": []}')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(papermill, "execute_notebook", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        chapters.run(nb, runs, {**SMOKE, "SEED": 2})
+    assert left_behind(runs) == []
+
+
+def test_a_hand_run_writes_its_claims_outside_the_runs_folder(project, monkeypatch):
+    nb = chapter(project, "by-hand")
+    monkeypatch.delenv("GENDYN_RUN_DIR", raising=False)
+    monkeypatch.delenv("GENDYN_RUN_ID", raising=False)
+    monkeypatch.chdir(ROOT)  # the kernel finds the project root from its working directory
+    papermill.execute_notebook(str(nb), str(project / "out.ipynb"), parameters=SMOKE, progress_bar=False,
+                               cwd=str(ROOT))
+    scratch = ROOT / "_build" / "scratch" / "smoke" / "demo-by-hand.claims.json"
+    assert scratch.exists()
+    scratch.unlink()

@@ -1,0 +1,213 @@
+"""The book's pipeline: run chapters, accept only complete and passing runs, stage the book.
+
+    python tools/chapters.py run NOTEBOOK --runs _build/runs/smoke -p SCALE smoke -p SEED 0 -p DEVICE cpu
+    python tools/chapters.py stage --runs _build/runs/smoke --out book/generated -p ... NOTEBOOK...
+
+A chapter run has an **identity**: a hash of the notebook, its parameters (scale, seed,
+device and every override), the library's sources, ``pyproject.toml``, ``requirements.lock``
+and the data under ``data/``. ``run`` skips a chapter whose accepted run has the current
+identity and otherwise executes it with papermill into a hidden ``.partial-*`` notebook and
+folder, with ``GENDYN_RUN_DIR`` and ``GENDYN_RUN_ID`` set so that the chapter's claims
+record carries the identity. The run is accepted only if its one claims record reached
+``ledger.finish()``, has this identity and every claim passed; only then are the notebook
+and its folder (claims, figures) moved into place. A failed or interrupted run leaves
+nothing behind that a later build could read.
+
+``stage`` checks the accepted run of every chapter given (those of ``notebooks/`` today:
+a deleted chapter's old run is never read), copies the executed notebooks into the book's
+source tree and writes the claims ledger page. It fails, writing nothing, if a chapter has
+no accepted run of this identity.
+"""
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "lib"))
+
+from gendyn.claims import ledger_markdown, read_record  # noqa: E402
+
+#: The chapters' sources, and what every chapter run depends on besides its notebook and
+#: parameters (relative to ``ROOT``).
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = ("lib", "pyproject.toml", "requirements.lock", "data")
+
+
+class RunRejected(RuntimeError):
+    """A chapter run that must not reach the book (failed claim, unfinished, wrong identity)."""
+
+
+def _source_files():
+    for entry in SOURCES:
+        path = ROOT / entry
+        if path.is_file():
+            yield path
+        elif path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                              and not p.name.endswith(".pyc") and ".egg-info" not in str(p))
+
+
+def identity(notebook, parameters):
+    """The identity of a run of ``notebook`` with ``parameters`` (a dict), as a hex string."""
+    digest = hashlib.sha256()
+    notebook = Path(notebook).resolve()
+    digest.update(str(notebook.relative_to(NOTEBOOKS)).encode())
+    digest.update(notebook.read_bytes())
+    digest.update(json.dumps(parameters, sort_keys=True).encode())
+    for path in _source_files():
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def places(notebook, runs):
+    """Where the run of ``notebook`` lands: (notebook, folder, partial notebook, partial folder)."""
+    rel = Path(notebook).resolve().relative_to(NOTEBOOKS)
+    out = Path(runs) / rel
+    folder = out.with_suffix("")
+    return out, folder, out.with_name(f".partial-{out.name}"), folder.with_name(f".partial-{folder.name}")
+
+
+def accepted(notebook, runs, parameters):
+    """The accepted :class:`Record` of the run of ``notebook`` with this identity; raises
+    :class:`RunRejected` saying why there is none."""
+    out, folder, _, _ = places(notebook, runs)
+    if not out.exists():
+        raise RunRejected(f"{out}: no executed notebook")
+    try:
+        record = read_record(folder)
+    except (ValueError, OSError, KeyError, TypeError) as error:
+        raise RunRejected(str(error)) from None
+    problems = record.problems(run=identity(notebook, parameters), scale=parameters.get("SCALE"))
+    if problems:
+        raise RunRejected("; ".join(problems))
+    return record
+
+
+def _remove(*paths):
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
+def run(notebook, runs, parameters, force=False, log=print):
+    """Run ``notebook`` unless its accepted run has this identity; returns its :class:`Record`.
+
+    Raises :class:`RunRejected` (or papermill's execution error) if the run fails; then
+    nothing of it is left in ``runs``.
+    """
+    if not force:
+        try:
+            record = accepted(notebook, runs, parameters)
+            log(f"up to date: {notebook}")
+            return record
+        except RunRejected:
+            pass
+    out, folder, partial_out, partial_folder = places(notebook, runs)
+    run_id = identity(notebook, parameters)
+    _remove(out, folder, partial_out, partial_folder, folder.with_suffix(".seconds"),
+            out.with_suffix(".failed.ipynb"))
+    partial_folder.mkdir(parents=True)
+    env = {"GENDYN_RUN_DIR": str(partial_folder), "GENDYN_RUN_ID": run_id}
+    saved = {k: os.environ.get(k) for k in env}
+    try:
+        import papermill
+
+        os.environ.update(env)
+        start = time.perf_counter()
+        papermill.execute_notebook(str(notebook), str(partial_out), parameters=parameters,
+                                   cwd=str(Path(notebook).parent), progress_bar=False, log_output=False)
+        seconds = time.perf_counter() - start
+        try:
+            record = read_record(partial_folder)
+        except ValueError as error:
+            raise RunRejected(f"{notebook}: {error}") from None
+        problems = record.problems(run=run_id, scale=parameters.get("SCALE"))
+        if problems:
+            raise RunRejected(f"{notebook}: " + "; ".join(problems))
+        partial_folder.replace(folder)
+        (folder.with_suffix(".seconds")).write_text(f"{seconds:.1f}\n")  # for benchmarks/run.py
+        partial_out.replace(out)  # last: the notebook is what Make and stage look for
+        return record
+    except BaseException as error:  # a failure or an interrupt leaves nothing readable behind
+        if partial_out.exists() and not isinstance(error, KeyboardInterrupt):
+            failed = out.with_suffix(".failed.ipynb")  # for reading the traceback; never staged
+            partial_out.replace(failed)
+            log(f"failed: {notebook}; the executed notebook is {failed}")
+        _remove(partial_out, partial_folder, folder, out)
+        raise
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def stage(notebooks, runs, out, parameters):
+    """Copy the accepted runs of ``notebooks`` into ``out`` and write its claims ledger page.
+
+    Raises :class:`RunRejected` listing every chapter without an accepted run of this
+    identity; then ``out`` is left empty.
+    """
+    records, problems = [], []
+    for notebook in notebooks:
+        try:
+            records.append((notebook, accepted(notebook, runs, parameters)))
+        except RunRejected as error:
+            problems.append(f"{Path(notebook).relative_to(NOTEBOOKS)}: {error}")
+    _remove(Path(out))
+    if problems:
+        raise RunRejected("no book: chapters without an accepted run of this identity:\n  " + "\n  ".join(problems))
+    for notebook, _ in records:
+        executed = places(notebook, runs)[0]
+        target = Path(out) / executed.relative_to(runs)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(executed, target)
+    records = sorted((r for _, r in records), key=lambda r: r.chapter)
+    (Path(out) / "claims-ledger.md").write_text(ledger_markdown(records))
+    n = sum(len(r.claims) for r in records)
+    print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass")
+
+
+def parse_value(text):
+    """A papermill-style ``-p`` value: a Python literal if it is one, else the string."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "stage"):
+        p = sub.add_parser(name)
+        p.add_argument("--runs", required=True, help="folder of the executed chapters, e.g. _build/runs/smoke")
+        p.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                       help="a notebook parameter (SCALE, SEED, DEVICE, overrides)")
+    sub.choices["run"].add_argument("notebook")
+    sub.choices["run"].add_argument("--force", action="store_true", help="run even if up to date")
+    sub.choices["stage"].add_argument("--out", required=True, help="folder of the book's chapter pages")
+    sub.choices["stage"].add_argument("notebooks", nargs="+")
+    args = parser.parse_args(argv)
+    parameters = {name: parse_value(value) for name, value in args.p}
+    try:
+        if args.command == "run":
+            run(args.notebook, Path(args.runs).resolve(), parameters, force=args.force)
+        else:
+            stage([Path(n).resolve() for n in args.notebooks], Path(args.runs).resolve(), args.out, parameters)
+    except RunRejected as error:
+        sys.exit(f"error: {error}")
+
+
+if __name__ == "__main__":
+    main()
