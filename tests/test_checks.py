@@ -38,3 +38,91 @@ def test_choice():
     assert _checks.choice("erf", "activation", ("erf", "relu")) == "erf"
     with pytest.raises(ValueError, match=r"activation must be one of \('erf', 'relu'\); got 'tanh'"):
         _checks.choice("tanh", "activation", ("erf", "relu"))
+
+
+def test_choice_refuses_an_array_naming_the_argument():
+    with pytest.raises(ValueError, match=r"^kind must be one of \('a', 'b'\); got array"):
+        _checks.choice(np.ones((2, 3)), "kind", ("a", "b"))
+
+
+# ----------------------------------------------------------------------------------------
+# real_array, bounded, flag, text, integers and the torch checks
+# ----------------------------------------------------------------------------------------
+
+
+def test_real_array_returns_floats_of_any_shape():
+    x = _checks.real_array([[1, 2], [3, 4]], "t", lower=0)
+    assert x.dtype == float and x.shape == (2, 2)
+    a = np.arange(3.0)
+    assert _checks.real_array(a, "t") is a  # not copied
+    assert _checks.real_array(np.inf, "t", lower=0, allow_inf=True) == np.inf
+    assert _checks.real_array(-np.inf, "s", allow_inf=True) == -np.inf
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("x", "'x'"), (None, "None"), (True, "True"), ([1.0, None], r"\[1.0, None\]"), ([1.0, True], r"\[1.0, True\]"),
+    (np.nan, "nan"), ([0.5, np.inf], r"\[inf\]"), (-1, "-1.0"), (2.0, "2.0"), (0, "0.0"), (1j, r"1j"),
+])
+def test_real_array_names_the_argument_the_range_and_the_bad_values(value, shown):
+    with pytest.raises(ValueError, match=rf"^aspect must be real numbers in \(0, 1\]; got {shown}$"):
+        _checks.real_array(value, "aspect", lower=0, upper=1, open_lower=True)
+
+
+def test_real_array_checks_the_number_of_dimensions():
+    with pytest.raises(ValueError, match=r"^aspect must be a real number in \[0, inf\); got an array of shape \(2,\)$"):
+        _checks.real_array([1.0, 2.0], "aspect", lower=0, ndim=0)
+    with pytest.raises(ValueError, match=r"^t must be a 1-d array of real numbers in \[0, inf\); got shape \(\)$"):
+        _checks.real_array(1.0, "t", lower=0, ndim=1)
+    assert _checks.real_array([[1.0]], "q", ndim=(1, 2)).shape == (1, 1)
+
+
+def test_bounded_is_one_number_in_a_range():
+    assert _checks.bounded(np.float32(0.5), "fraction", 0, 1, open_lower=True) == 0.5
+    with pytest.raises(ValueError, match=r"^fraction must be a real number in \(0, 1\]; got 0.0$"):
+        _checks.bounded(0, "fraction", 0, 1, open_lower=True)
+    with pytest.raises(ValueError, match=r"^level must be a real number in \(-inf, inf\); got inf$"):
+        _checks.bounded(np.inf, "level")
+
+
+def test_flag_accepts_only_booleans():
+    assert _checks.flag(np.bool_(True), "full_output") is True
+    for value in (0, 1, "yes", None):
+        with pytest.raises(ValueError, match=r"^full_output must be True or False; got"):
+            _checks.flag(value, "full_output")
+
+
+def test_text():
+    assert _checks.text("label", "desc") == "label"
+    assert _checks.text(None, "desc", optional=True) is None
+    with pytest.raises(ValueError, match=r"^desc must be a string or None; got 1"):
+        _checks.text(1, "desc", optional=True)
+
+
+def test_integers():
+    assert _checks.integers([1, np.int64(2)], "ranks") == (1, 2)
+    assert _checks.integers((), "batch", nonempty=False) == ()
+    for value in ("12", 3, [1, True], [0], [1.0], None, [], np.ones((2, 2), dtype=int)):
+        with pytest.raises(ValueError, match=r"^ranks must be a non-empty sequence of integers >= 1; got"):
+            _checks.integers(value, "ranks")
+
+
+def test_torch_checks_name_the_argument():
+    torch = pytest.importorskip("torch")
+    assert _checks.tensor(torch.zeros(2, 3), "m", 2) is not None
+    for value, match in ((np.zeros((2, 3)), "must be a torch.Tensor"), (torch.zeros(3), "must have 2 dimensions"),
+                         (torch.zeros(2, 3, dtype=torch.int64), "must be a floating-point"),
+                         (torch.full((2, 3), float("nan")), "must have finite entries")):
+        with pytest.raises(ValueError, match=rf"^m {match}"):
+            _checks.tensor(value, "m", 2, finite=True)
+    assert _checks.torch_device("cpu") == torch.device("cpu")
+    assert _checks.torch_device(torch.device("cpu")) == torch.device("cpu")
+    for value in ("x", None, 0, "cuda:x"):
+        with pytest.raises(ValueError, match=r"^device must be 'cpu', 'cuda' or 'cuda:N'"):
+            _checks.torch_device(value)
+    assert _checks.torch_dtype(torch.float32) is torch.float32
+    with pytest.raises(ValueError, match=r"^dtype must be torch.float32 or torch.float64; got torch.int64"):
+        _checks.torch_dtype(torch.int64)
+    gen = torch.Generator()
+    assert _checks.torch_generator(gen, device="cpu") is gen and _checks.torch_generator(None) is None
+    with pytest.raises(ValueError, match=r"^generator must be a torch.Generator or None; got int"):
+        _checks.torch_generator(0)

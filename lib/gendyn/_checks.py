@@ -38,7 +38,11 @@ def real(value, name, *, positive=False, extra=""):
 
 def choice(value, name, allowed):
     """``value`` if it is one of ``allowed``."""
-    if value not in allowed:
+    try:
+        ok = bool(value in allowed)
+    except (TypeError, ValueError):  # an array or an unhashable value: not an option
+        ok = False
+    if not ok:
         raise ValueError(f"{name} must be one of {tuple(allowed)}; got {value!r}")
     return value
 
@@ -46,3 +50,202 @@ def choice(value, name, allowed):
 def positive(value, name, extra=""):
     """``value`` as a ``float`` if it is one finite number ``> 0`` (see :func:`real`)."""
     return real(value, name, positive=True, extra=extra)
+
+
+# ----------------------------------------------------------------------------------------
+# arrays, flags, labels, sequences and torch objects (rmt, deep_linear, teachers,
+# shrinkage, transfer, randomised, sampling, train). Same style: the message names the
+# argument, says what is allowed and shows what was given.
+# ----------------------------------------------------------------------------------------
+
+
+def _show(value, limit=60):
+    """A short ``repr`` of ``value`` for an error message (arrays by their shape)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    shape = getattr(value, "shape", None)
+    return f"{type(value).__name__} of shape {tuple(shape)}" if shape is not None else text[:limit] + "..."
+
+
+def _interval(lower, upper, open_lower, open_upper, allow_inf):
+    """``[0, inf)``-style text of the allowed range; an infinite end is closed if ``allow_inf``."""
+    if lower is None:
+        left = "[-inf" if allow_inf else "(-inf"
+    else:
+        left = ("(" if open_lower else "[") + f"{lower:g}"
+    if upper is None:
+        right = "inf]" if allow_inf else "inf)"
+    else:
+        right = f"{upper:g}" + (")" if open_upper else "]")
+    return f"{left}, {right}"
+
+
+def _has_non_number(items):
+    """Whether a (nested) list holds a boolean, string or ``None``."""
+    return any(v is None or isinstance(v, (str, bytes, bool, np.bool_))
+               or (isinstance(v, (list, tuple)) and _has_non_number(v)) for v in items)
+
+
+def _as_reals(value):
+    """``value`` as a float array if every entry is a real number, else ``None``.
+
+    Strings, booleans, ``None`` and complex numbers are not real numbers here (``True`` is
+    an ``int`` to numpy, never a value to us), also inside lists.
+    """
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
+        return None
+    if isinstance(value, (list, tuple)) and _has_non_number(value):  # numpy would read True as 1.0
+        return None
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, RuntimeError):  # ragged lists, tensors on a GPU
+        return None
+    if raw.dtype.kind in "iuf":
+        return raw.astype(float, copy=False)
+    if raw.dtype.kind == "O":  # a list mixing numbers with other objects
+        if any(v is None or isinstance(v, (str, bytes, bool, np.bool_)) for v in raw.flat):
+            return None
+        try:
+            return raw.astype(float)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def real_array(value, name, *, lower=None, upper=None, open_lower=False, open_upper=False, allow_inf=False,
+               ndim=None, extra=""):
+    """``value`` as a float ndarray of real numbers in a range, or a ``ValueError`` naming ``name``.
+
+    Parameters
+    ----------
+    value : array_like
+        Numbers, lists or arrays of them (numpy and torch on the CPU); never strings,
+        booleans or ``None``.
+    name : str
+        The argument, as the message names it.
+    lower, upper : float, optional
+        Bounds of the allowed range (closed unless ``open_lower`` / ``open_upper``).
+    allow_inf : bool
+        Let ``inf`` / ``-inf`` through (subject to the bounds); NaN is never allowed.
+    ndim : int or tuple of int, optional
+        Allowed numbers of dimensions (``0``: a single number).
+    extra : str
+        Appended to what the message says is allowed.
+
+    Returns
+    -------
+    ndarray of float
+        Not copied if ``value`` already is one.
+    """
+    allowed = f"in {_interval(lower, upper, open_lower, open_upper, allow_inf)}{extra}"
+    dims = None if ndim is None else tuple(np.atleast_1d(ndim).tolist())
+    if dims == (0,):
+        what = f"a real number {allowed}"
+    elif dims is None:
+        what = f"real numbers {allowed}"
+    else:
+        what = f"a {' or '.join(f'{d}-d' for d in dims)} array of real numbers {allowed}"
+    x = _as_reals(value)
+    if x is None:
+        raise ValueError(f"{name} must be {what}; got {_show(value)}")
+    if dims is not None and x.ndim not in dims:
+        raise ValueError(f"{name} must be {what}; got {'an array of ' if x.ndim else ''}shape {x.shape}")
+    ok = ~np.isnan(x) if allow_inf else np.isfinite(x)
+    if lower is not None:
+        ok &= (x > lower) if open_lower else (x >= lower)
+    if upper is not None:
+        ok &= (x < upper) if open_upper else (x <= upper)
+    if not np.all(ok):
+        bad = x[~ok].ravel()[:5].tolist() if x.ndim else float(x)
+        raise ValueError(f"{name} must be {what}; got {bad}")
+    return x
+
+
+def bounded(value, name, lower=None, upper=None, *, open_lower=False, open_upper=False, extra=""):
+    """``value`` as a ``float`` if it is one finite number in the range (see :func:`real_array`)."""
+    return float(real_array(value, name, lower=lower, upper=upper, open_lower=open_lower,
+                            open_upper=open_upper, ndim=0, extra=extra))
+
+
+def flag(value, name):
+    """``value`` as a ``bool`` if it is ``True`` or ``False`` (numbers, strings and ``None`` are not)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {_show(value)}")
+    return bool(value)
+
+
+def text(value, name, *, optional=False):
+    """``value`` if it is a ``str`` (or ``None`` if ``optional``): labels, not options."""
+    if not (isinstance(value, str) or (optional and value is None)):
+        raise ValueError(f"{name} must be a string{' or None' if optional else ''}; got {_show(value)}")
+    return value
+
+
+def integers(value, name, minimum=1, *, nonempty=True, meaning=""):
+    """``value`` as a tuple of ``int`` if it is a sequence of integers ``>= minimum``."""
+    items = None
+    if not isinstance(value, (str, bytes)) and not (isinstance(value, np.ndarray) and value.ndim != 1):
+        try:
+            items = tuple(value)
+        except TypeError:
+            items = None
+    if items is None or (nonempty and not items) or not all(
+            isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= minimum
+            for v in items):
+        what = "a non-empty sequence" if nonempty else "a sequence"
+        raise ValueError(f"{name} must be {what} of integers >= {minimum}{meaning}; got {_show(value)}")
+    return tuple(int(v) for v in items)
+
+
+def tensor(value, name, ndims=None, *, finite=False):
+    """``value`` if it is a floating-point ``torch.Tensor`` with ``ndims`` dimensions (finite if asked)."""
+    import torch  # the numpy-only modules need not import torch
+
+    if not isinstance(value, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor; got {type(value).__name__}")
+    if ndims is not None and value.ndim not in tuple(np.atleast_1d(ndims).tolist()):
+        raise ValueError(f"{name} must have {' or '.join(map(str, np.atleast_1d(ndims).tolist()))} dimensions; "
+                         f"got shape {tuple(value.shape)}")
+    if not torch.is_floating_point(value):
+        raise ValueError(f"{name} must be a floating-point tensor; got dtype {value.dtype}")
+    if finite and not bool(torch.isfinite(value).all()):
+        raise ValueError(f"{name} must have finite entries (no NaN or inf)")
+    return value
+
+
+def torch_device(value, name="device"):
+    """``value`` as a ``torch.device`` if it is ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (str or device)."""
+    import torch
+
+    text_ = str(value) if isinstance(value, torch.device) else value
+    if not isinstance(text_, str) or not (text_ in ("cpu", "cuda") or (
+            text_.startswith("cuda:") and text_[5:].isdigit())):
+        raise ValueError(f"{name} must be 'cpu', 'cuda' or 'cuda:N' (a str or torch.device); got {_show(value)}")
+    if text_.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"{name}={text_!r} was requested but no CUDA device is available; use {name}='cpu'")
+    return torch.device(text_)
+
+
+def torch_dtype(value, name="dtype", allowed=None):
+    """``value`` if it is one of the torch dtypes ``allowed`` (default float32 and float64)."""
+    import torch
+
+    allowed = (torch.float32, torch.float64) if allowed is None else tuple(allowed)
+    if not isinstance(value, torch.dtype) or value not in allowed:
+        raise ValueError(f"{name} must be {' or '.join(map(str, allowed))}; got {_show(value)}")
+    return value
+
+
+def torch_generator(value, name="generator", device=None):
+    """``value`` if it is ``None`` or a ``torch.Generator`` (on the type of ``device``, if given)."""
+    import torch
+
+    if value is None:
+        return None
+    if not isinstance(value, torch.Generator):
+        raise ValueError(f"{name} must be a torch.Generator or None; got {type(value).__name__}")
+    if device is not None and torch.device(value.device).type != torch.device(device).type:
+        raise ValueError(f"{name} is on {value.device} but the computation runs on {device}; "
+                         f"create it with torch.Generator(device={str(device)!r})")
+    return value
