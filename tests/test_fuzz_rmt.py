@@ -5,9 +5,36 @@ import pytest
 from fuzzing import Case, findings, fuzz
 from gendyn import rmt
 
+#: An elementwise argument rightly accepts an array of any shape (the ones of "wrong-shape"
+#: are valid values) and broadcasts it.
+ANY_SHAPE = {"wrong-shape"}
+#: A point at which a density or distribution function is evaluated may be any real number,
+#: infinite included (P(s) = 0 off the support, F(-inf) = 0, F(inf) = 1).
+ANY_POINT = {"negative", "zero", "+inf", "-inf", "wrong-shape"}
+
 CASES = [
-    Case(rmt.spike_singular_value, dict(sbar=2.0, aspect=0.5)),
+    Case(rmt.check_aspect, dict(aspect=0.5), accepted={"aspect": ANY_SHAPE}),
+    # the name only labels error messages: any string is a name
+    Case(rmt.check_singular_values, dict(svals=[2.0, 1.0], name="svals", vector=False),
+         accepted={"svals": {"zero", "wrong-shape"}, "name": {"string", "unknown-name"},
+                   "vector": {"bool"}}),
+    Case(rmt.mp_edges, dict(aspect=0.5), accepted={"aspect": ANY_SHAPE}),
+    Case(rmt.mp_density, dict(s=1.0, aspect=0.5), accepted={"s": ANY_POINT, "aspect": ANY_SHAPE}),
+    # mp_cdf and mp_quantile take one aspect (a scalar): a grid is built for it
+    Case(rmt.mp_cdf, dict(s=1.0, aspect=0.5), accepted={"s": ANY_POINT}),
+    Case(rmt.mp_quantile, dict(q=0.5, aspect=0.5), accepted={"q": {"zero", "wrong-shape"}}),
+    Case(rmt.detection_threshold, dict(aspect=0.5), accepted={"aspect": ANY_SHAPE}),
+    Case(rmt.spike_singular_value, dict(sbar=2.0, aspect=0.5),
+         accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
+    Case(rmt.spike_teacher_value, dict(shat=3.0, aspect=0.5),
+         accepted={"shat": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
+    Case(rmt.spike_overlap, dict(sbar=2.0, aspect=0.5),
+         accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
 ]
+
+
+def test_every_public_function_is_fuzzed():
+    assert {c.func.__name__ for c in CASES} == set(rmt.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

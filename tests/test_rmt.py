@@ -45,9 +45,34 @@ def test_mp_density_matches_monte_carlo_histogram():
 
 def test_mp_cdf_and_quantile_are_inverse():
     q = np.linspace(0.01, 0.99, 9)
-    assert np.allclose(rmt.mp_cdf(rmt.mp_quantile(q, 0.3), 0.3), q, atol=1e-6)
+    assert np.allclose(rmt.mp_cdf(rmt.mp_quantile(q, 0.3), 0.3), q, atol=1e-13)
     lo, hi = rmt.mp_edges(0.3)
     assert rmt.mp_cdf(lo - 1, 0.3) == 0 and rmt.mp_cdf(hi + 1, 0.3) == 1
+    assert rmt.mp_cdf(-np.inf, 0.3) == 0 and rmt.mp_cdf(np.inf, 0.3) == 1
+    assert rmt.mp_quantile(0.0, 0.3) == pytest.approx(lo) and rmt.mp_quantile(1.0, 0.3) == pytest.approx(hi)
+
+
+@pytest.mark.parametrize("aspect", [1.0, 1 - 1e-12, 0.9, 0.5, 1e-3, 1e-9])
+def test_mp_cdf_matches_direct_quadrature_of_the_density(aspect):
+    lo, hi = rmt.mp_edges(aspect)
+    s = lo + (hi - lo) * np.linspace(0.02, 0.98, 7)
+    direct = [integrate.quad(rmt.mp_density, lo, x, args=(aspect,), epsabs=1e-13, limit=400)[0] for x in s]
+    assert np.allclose(rmt.mp_cdf(s, aspect), direct, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("aspect", [1e-2, 1e-6, 1e-12, 1e-20, 1e-31, 1e-32, 1e-100, 5e-324])
+def test_mp_cdf_concentrates_at_one_for_tiny_aspect(aspect):
+    # s = 1 + sqrt(A) x has the semicircle law of x on [-1, 1] as A -> 0, G(x) =
+    # 1/2 + (x sqrt(1 - x^2) + arcsin x)/pi, with the first correction F(1) = 1/2 + sqrt(A)/(3 pi)
+    root = np.sqrt(aspect)
+    assert rmt.mp_cdf(1.0, aspect) == pytest.approx(0.5 + root / (3 * np.pi), abs=aspect + 1e-15)
+    if root < 1e-3:  # 1 -+ 1e-3 lie off the support
+        assert rmt.mp_cdf(1.0 - 1e-3, aspect) == 0.0 and rmt.mp_cdf(1.0 + 1e-3, aspect) == 1.0
+    assert rmt.mp_quantile(0.5, aspect) == pytest.approx(1.0, abs=root)
+    if 1e-20 <= aspect <= 1e-12:  # s - 1 = sqrt(A) x still resolved by doubles near 1
+        x = np.linspace(-0.9, 0.9, 7)
+        semicircle = 0.5 + (x * np.sqrt(1 - x**2) + np.arcsin(x)) / np.pi
+        assert np.allclose(rmt.mp_cdf(1.0 + root * x, aspect), semicircle, atol=1e-5)
 
 
 @pytest.mark.parametrize("sbar", [1.5, 2.5, 4.0])
@@ -109,5 +134,5 @@ def test_bad_aspect_raises_with_value(bad):
 
 
 def test_negative_singular_value_raises():
-    with pytest.raises(ValueError, match="sbar must be >= 0"):
+    with pytest.raises(ValueError, match=r"sbar \(teacher singular values\) must be real numbers in \[0, inf\); got -1.0"):
         rmt.spike_overlap(-1.0, 0.5)

@@ -96,7 +96,7 @@ def test_undersampled_theory_matches_exact_ta_on_sampled_data():
         (lambda: sampling.test_error([1.0], [3.0, 2.0, 1.0], 100, 2, EPS), r"teacher rank 3 must be <="),
         (lambda: sampling.test_error([-1.0], [3.0], 100, 50, EPS), r"training time t"),
         (lambda: sampling.optimal_test_error([3.0], 100, 50, 0.0), r"eps must be a finite number > 0"),
-        (lambda: sampling.asymptotic_test_error([np.nan], 100, 50), r"finite and >= 0"),
+        (lambda: sampling.asymptotic_test_error([np.nan], 100, 50), r"teacher_svals must be real numbers in \[0, inf\); got \[nan\]"),
     ],
 )
 def test_bad_inputs_raise(call, match):
