@@ -156,12 +156,12 @@ CHAPTERS = {
         "paper": dict(
             n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=10,
             lr=1e-2, horizon=10.0, n_records=300,  # the authors' horizon (10,000 epochs at 1e-3)
-            finite_size_n1=(100, 200, 400, 800), finite_size_runs=20,
+            finite_size_n1=(100, 200, 400, 800), finite_size_runs=50,  # 3 SE of the exponents < their size
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=30,
             lr=1e-2, horizon=10.0, n_records=200,
-            finite_size_n1=(50, 100, 200), finite_size_runs=20,
+            finite_size_n1=(50, 100, 200), finite_size_runs=60,
         ),
     },
     # Lampinen & Ganguli (2019) §4 and App. D, Figs. 8 and 10: transfer between two tasks.
@@ -318,7 +318,7 @@ CHAPTERS = {
             gd_steps=2000,
             t_max=1e4,  # longest time of the exact flow
             finite_size_n=(100, 200, 400, 800),
-            finite_size_repeats=64,  # datasets per N (spectra only)
+            finite_size_repeats=256,  # datasets per N (spectra only; the t = inf claim's standard error)
             finite_size_sim_repeats=6,  # datasets per N for the raw simulation
         ),
         "smoke": dict(
@@ -333,7 +333,7 @@ CHAPTERS = {
             gd_steps=400,
             t_max=1e3,
             finite_size_n=(50, 100, 200),
-            finite_size_repeats=8,
+            finite_size_repeats=128,
             finite_size_sim_repeats=2,
         ),
     },
