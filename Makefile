@@ -56,7 +56,7 @@ runs: $(EXECUTED)
 # another identity) and the claims ledger; fails, building nothing, if any chapter lacks one.
 book: runs
 	$(BIN)/python tools/chapters.py stage --out $(STAGE) $(RUN_ARGS) $(NOTEBOOKS)
-	$(BIN)/jupyter-book build . --all --path-output $(BOOK_OUT) -W --keep-going
+	$(BIN)/jupyter-book build . --config $(STAGE)/_config.yml --toc _toc.yml --all --path-output $(BOOK_OUT) -W --keep-going
 	@echo "book ($(SCALE) scale): $(BOOK_OUT)/_build/html/index.html"
 
 unit: $(STAMP)

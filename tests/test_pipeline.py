@@ -33,7 +33,7 @@ ledger.finish()
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A project tree with its own notebooks/, lib/, data/ and lock; returns its root."""
-    for entry in ("pyproject.toml", "requirements.lock"):
+    for entry in ("pyproject.toml", "requirements.lock", "_config.yml"):
         shutil.copy(ROOT / entry, tmp_path / entry)
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "module.py").write_text("x = 1\n")
@@ -70,7 +70,14 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     assert record.finished and record.run == chapters.identity(nb, SMOKE)
     chapters.stage([nb], runs, out, SMOKE)
     assert (out / "part" / "good.ipynb").exists()
-    assert "1 claims, 1 pass, 0 fail" in (out / "claims-ledger.md").read_text()
+    page = (out / "claims-ledger.md").read_text()
+    assert "1 claims in 1 chapters: 1 pass, 0 fail" in page
+    staged = json.loads((out / "part" / "good.ipynb").read_text())
+    hidden = [c for c in staged["cells"] if "remove-cell" in c["metadata"].get("tags", [])]
+    assert len(hidden) == 2  # the parameters and the injected parameters
+    assert "(run `" in "".join(staged["cells"][2]["source"])  # the box that says which run this is
+    assert "extra_footer" in (out / "_config.yml").read_text()
+    assert "| [good](part/good.ipynb) |" in (out / "execution-statistics.md").read_text()
 
 
 @pytest.mark.parametrize("name, body, why", [
@@ -129,7 +136,7 @@ def test_only_todays_chapters_and_only_their_own_folders_reach_the_ledger(projec
     shutil.copy(runs / "part" / "kept" / "demo-kept.claims.json", runs / "stray.claims.json")
     chapters.stage([kept], runs, out, SMOKE)
     page = (out / "claims-ledger.md").read_text()
-    assert "1 claims, 1 pass" in page and "demo-deleted" not in page
+    assert "1 claims in 1 chapters" in page and "demo-deleted" not in page
     assert not (out / "part" / "deleted.ipynb").exists()
 
 

@@ -95,10 +95,14 @@ def test_unfinished_or_empty_records_are_problems(tmp_path):
         ledger.finish()
 
 
-def test_ledger_page_lists_every_record():
-    records = []
+def test_ledger_page_summarises_then_lists_every_chapter():
+    entries = []
     for chapter in ("one", "two"):
-        c = claims.Claim(chapter, "x", "s", 1.0, 1.0, 0.0, "absolute", "", "smoke", 0.0, True)
-        records.append(claims.Record(chapter, "smoke", "id", True, (c,)))
-    page = claims.ledger_markdown(records)
-    assert "2 claims, 2 pass, 0 fail" in page and "| one |" in page and "| two |" in page
+        c = claims.Claim(chapter, "x", "s", 1.0, 1.0, 0.0, "absolute", "why", "smoke", 0.0, True)
+        record = claims.Record(chapter, "smoke", "id", True, (c,))
+        entries.append(claims.LedgerEntry(record, f"Title {chapter}", f"part/{chapter}.ipynb", 3.0, {"SEED": 0}))
+    page = claims.ledger_markdown(entries)
+    assert "2 claims in 2 chapters: 2 pass, 0 fail" in page
+    assert "| [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) | 1 | 1 | 0 | smoke | 0 | 3 s |" in page
+    assert "(ledger-two)=\n## Title two" in page
+    assert "| pass | `x`: s | 1 | 1 | 0 (absolute) | why |" in page

@@ -23,6 +23,7 @@ import argparse
 import ast
 import hashlib
 import json
+import math
 import os
 import shutil
 import sys
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
-from gendyn.claims import ledger_markdown, read_record  # noqa: E402
+from gendyn.claims import LedgerEntry, ledger_label, ledger_markdown, read_record  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook and
 #: parameters (relative to ``ROOT``).
@@ -152,12 +153,66 @@ def run(notebook, runs, parameters, force=False, log=print):
                 os.environ[k] = v
 
 
+def title_of(notebook):
+    """The chapter's title: the first level-1 heading of the notebook."""
+    for cell in json.loads(Path(notebook).read_text())["cells"]:
+        if cell["cell_type"] == "markdown":
+            for line in "".join(cell["source"]).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return Path(notebook).stem
+
+
+def _page(executed, record, parameters):
+    """The executed notebook as the book shows it: the parameters cells hidden, one box that
+    says which run this is, and a link to the chapter's section of the claims ledger."""
+    nb = json.loads(Path(executed).read_text())
+    cells = nb["cells"]
+    last_parameter_cell = 0
+    for k, cell in enumerate(cells):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "parameters" in tags or "injected-parameters" in tags:
+            cell["metadata"]["tags"] = tags + ["remove-cell"]
+            last_parameter_cell = k
+    n = len(record.claims)
+    settings = ", ".join(f"{k} = {v!r}" for k, v in parameters.items())
+    box = [":::{admonition} This run\n", ":class: note\n\n",
+           f"Executed with {settings} (run `{record.run}`). All {n} claims of this chapter passed; "
+           f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n",
+           ":::\n"]
+    cells.insert(last_parameter_cell + 1, {"cell_type": "markdown", "metadata": {}, "source": box})
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def _provenance(parameters):
+    """Version, commit, scale and build date, for the footer of every page."""
+    import subprocess
+    from datetime import datetime, timezone
+
+    import gendyn
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip():
+            commit += " (with uncommitted changes)"
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    settings = ", ".join(f"{k.lower()} {v}" for k, v in parameters.items())
+    return dict(version=gendyn.__version__, commit=commit, date=date, settings=settings)
+
+
 def stage(notebooks, runs, out, parameters):
-    """Copy the accepted runs of ``notebooks`` into ``out`` and write its claims ledger page.
+    """Copy the accepted runs of ``notebooks`` into ``out`` as book pages, and write the claims
+    ledger, the execution-statistics page and the book's configuration with its provenance.
 
     Raises :class:`RunRejected` listing every chapter without an accepted run of this
     identity; then ``out`` is left empty.
     """
+    import yaml
+
     records, problems = [], []
     for notebook in notebooks:
         try:
@@ -167,15 +222,43 @@ def stage(notebooks, runs, out, parameters):
     _remove(Path(out))
     if problems:
         raise RunRejected("no book: chapters without an accepted run of this identity:\n  " + "\n  ".join(problems))
-    for notebook, _ in records:
-        executed = places(notebook, runs)[0]
-        target = Path(out) / executed.relative_to(runs)
+    entries = []
+    for notebook, record in records:
+        executed, folder, _, _ = places(notebook, runs)
+        rel = executed.relative_to(runs)
+        target = Path(out) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(executed, target)
-    records = sorted((r for _, r in records), key=lambda r: r.chapter)
-    (Path(out) / "claims-ledger.md").write_text(ledger_markdown(records))
-    n = sum(len(r.claims) for r in records)
+        target.write_text(_page(executed, record, parameters))
+        seconds = folder.with_suffix(".seconds")
+        entries.append(LedgerEntry(record, title_of(notebook), str(rel),
+                                   float(seconds.read_text()) if seconds.exists() else math.nan, parameters))
+    (Path(out) / "claims-ledger.md").write_text(ledger_markdown(entries))
+    facts = _provenance(parameters)
+    (Path(out) / "execution-statistics.md").write_text(execution_statistics(entries, facts))
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    config.setdefault("html", {})["extra_footer"] = (
+        f"gendyn {facts['version']} · commit {facts['commit']} · {facts['settings']} · built {facts['date']} · "
+        "text and figures CC BY 4.0, code MIT")
+    (Path(out) / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    n = sum(len(r.claims) for _, r in records)
     print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass")
+
+
+def execution_statistics(entries, facts):
+    """The execution-statistics page: what ran, how long, and how many claims it checked."""
+    total = sum(e.seconds for e in entries if math.isfinite(e.seconds))
+    lines = ["# Execution statistics", "",
+             f"Built {facts['date']} from commit {facts['commit']} of gendyn {facts['version']}, "
+             f"with {facts['settings']}. Each chapter was executed once by `tools/chapters.py` "
+             "(papermill); the book shows exactly those runs. Run times are wall-clock seconds on the "
+             "machine that built this book.", "",
+             "| chapter | run | run time | claims |", "|---|---|---|---|"]
+    for e in entries:
+        lines.append(f"| [{e.title}]({e.page}) | `{e.record.run}` | {e.seconds:.0f} s | "
+                     f"{len(e.record.claims)} ({{ref}}`ledger <{ledger_label(e.record.chapter)}>`) |")
+    lines += ["", f"**{len(entries)} chapters, {sum(len(e.record.claims) for e in entries)} claims, "
+              f"{total / 60:.1f} min of execution in all.**", ""]
+    return "\n".join(lines)
 
 
 def parse_value(text):

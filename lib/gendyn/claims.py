@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 __all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir",
-           "ledger_markdown"]
+           "LedgerEntry", "ledger_label", "ledger_markdown"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower")
 
@@ -187,7 +187,7 @@ class Ledger:
 
     def markdown(self):
         """The chapter's claims as a markdown table."""
-        return _table(self.claims, with_chapter=False)
+        return _table(self.claims) + "\n\n" + KIND_NOTE
 
     def _repr_markdown_(self):
         return self.markdown()
@@ -258,42 +258,72 @@ def _fmt(x):
     return f"{x:.4g}" if math.isfinite(x) else str(x)
 
 
-def _table(claims, with_chapter=True):
-    head = ["claim", "statement", "measured", "predicted", "tolerance", "kind", "status", "scale"]
-    if with_chapter:
-        head.insert(0, "chapter")
+def _cell(text):
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(claims, with_reason=True):
+    """Claims as a MyST table, status first (plain words: no emoji that need a font)."""
+    head = ["status", "claim", "measured", "predicted", "tolerance"] + (["why this tolerance"] if with_reason else [])
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in claims:
-        cells = [f"`{c.id}`", c.statement.replace("|", "\\|"), _fmt(c.measured), _fmt(c.predicted),
-                 _fmt(c.tolerance), c.kind, "✅ pass" if c.passed else "❌ FAIL", c.scale]
-        if with_chapter:
-            cells.insert(0, c.chapter)
+        cells = ["pass" if c.passed else "**FAIL**", f"`{c.id}`: {_cell(c.statement)}", _fmt(c.measured),
+                 _fmt(c.predicted), f"{_fmt(c.tolerance)} ({c.kind})"]
+        if with_reason:
+            cells.append(_cell(c.reason or "(no reason recorded)"))
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
-def ledger_markdown(records, title="Claims ledger"):
-    """The ledger page: every claim of the given :class:`Record` s, with its status and scale."""
-    claims = [c for r in records for c in r.claims]
+#: How each kind of tolerance is read, for the pages that list claims.
+KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
+             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.")
+
+
+def ledger_label(chapter):
+    """The MyST target of a chapter's section in the ledger page."""
+    return f"ledger-{chapter}"
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One chapter on the ledger page: its record, title, page (relative link) and run."""
+
+    record: Record
+    title: str
+    page: str
+    seconds: float
+    parameters: dict
+
+
+def ledger_markdown(entries, title="Claims ledger"):
+    """The ledger page: a summary table of every chapter, then one section per chapter."""
+    claims = [c for e in entries for c in e.record.claims]
     n_fail = sum(not c.passed for c in claims)
-    scales = sorted({c.scale for c in claims})
     lines = [
+        "(claims-ledger)=",
         f"# {title}",
         "",
         "Every quantitative agreement between theory and experiment that a chapter states is "
-        "checked when the chapter runs; a failed claim fails the chapter, the tests and the "
-        "book build. This page is generated from the records the chapters wrote.",
+        "checked when the chapter runs. A chapter run reaches the book only if it ran to the end "
+        "and every claim passed, so this page lists only passing claims; it is generated from the "
+        "records the chapters wrote.",
         "",
-        f"**{len(claims)} claims, {len(claims) - n_fail} pass, {n_fail} fail; "
-        f"scale(s): {', '.join(scales) or 'none'}.**",
+        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail.**",
         "",
-        "Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
-        "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.",
-        "",
-        _table(claims),
-        "",
-        "## Why each tolerance",
-        "",
+        "| chapter | claims | pass | fail | scale | seed | run time |",
+        "|---|---|---|---|---|---|---|",
     ]
-    lines += [f"- **{c.chapter} / `{c.id}`**: {c.reason or '(no reason recorded)'}" for c in claims]
+    for e in entries:
+        n = len(e.record.claims)
+        bad = sum(not c.passed for c in e.record.claims)
+        lines.append(f"| [{_cell(e.title)}]({e.page}) ({{ref}}`claims <{ledger_label(e.record.chapter)}>`) | {n} | "
+                     f"{n - bad} | {bad} | {e.parameters.get('SCALE', e.record.scale)} | "
+                     f"{e.parameters.get('SEED', '')} | {e.seconds:.0f} s |")
+    lines += ["", KIND_NOTE, ""]
+    for e in entries:
+        lines += [f"({ledger_label(e.record.chapter)})=", f"## {e.title}", "",
+                  f"Chapter [{_cell(e.title)}]({e.page}), id `{e.record.chapter}`, run `{e.record.run}`.", "",
+                  _table(e.record.claims), ""]
     return "\n".join(lines) + "\n"
