@@ -126,3 +126,56 @@ def test_torch_checks_name_the_argument():
     assert _checks.torch_generator(gen, device="cpu") is gen and _checks.torch_generator(None) is None
     with pytest.raises(ValueError, match=r"^generator must be a torch.Generator or None; got int"):
         _checks.torch_generator(0)
+
+
+# ----------------------------------------------------------------------------------------
+# shape, integer_array, labels, instance
+# ----------------------------------------------------------------------------------------
+
+
+def test_shape_with_batch_axes_and_any_size():
+    assert _checks.shape(np.zeros((4, 2, 2)), "C", (..., 2, 2)).shape == (4, 2, 2)
+    _checks.shape(np.zeros((3, 5)), "w", (3, None))
+    with pytest.raises(ValueError, match=r"^C must have shape \(\.\.\., 2, 2\) \(covariance\); got \(2, 3\)$"):
+        _checks.shape(np.zeros((2, 3)), "C", (..., 2, 2), meaning=" (covariance)")
+    with pytest.raises(ValueError, match=r"^v must have shape \(3,\); got \(\)$"):
+        _checks.shape(1.0, "v", (3,))
+
+
+def test_integer_array():
+    assert _checks.integer_array([0, 2, 5], "steps").tolist() == [0, 2, 5]
+    assert _checks.integer_array(np.int32(3), "steps").ndim == 0
+
+
+@pytest.mark.parametrize("value", [[1.0, 2.0], [0, True], True, "3", None, [-1, 2], np.ones((2, 2), int)])
+def test_integer_array_refuses_floats_booleans_negatives_and_wrong_dimensions(value):
+    with pytest.raises(ValueError, match=r"^steps must be a 1-d array of integers >= 0; got"):
+        _checks.integer_array(value, "steps", ndim=1)
+
+
+def test_labels_numpy_and_torch():
+    import torch
+
+    y = np.array([0, 2, 1])
+    assert _checks.labels(y, "y", 3) is y
+    t = torch.tensor([[0, 1]])
+    assert _checks.labels(t, "y_a", 2, expected_shape=(1, 2)) is t
+
+
+@pytest.mark.parametrize("value", [[0, -1], [0, 3], [0.0, 1.0], [True, False], "x", None])
+def test_labels_refuse_negative_and_too_large_labels_instead_of_wrapping(value):
+    with pytest.raises(ValueError, match=r"^y must be integer class labels in \[0, 3\); got"):
+        _checks.labels(value, "y", 3)
+
+
+def test_labels_refuse_float_and_out_of_range_tensors():
+    import torch
+
+    for value in (torch.tensor([0.0, 1.0]), torch.tensor([0, 5]), torch.tensor([True])):
+        with pytest.raises(ValueError, match=r"^y must be integer class labels in \[0, 3\)"):
+            _checks.labels(value, "y", 3)
+
+
+def test_instance():
+    with pytest.raises(ValueError, match=r"^initial must be a dict \(from somewhere\); got str$"):
+        _checks.instance("x", "initial", dict, hint=" (from somewhere)")

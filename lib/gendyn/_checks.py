@@ -249,3 +249,91 @@ def torch_generator(value, name="generator", device=None):
         raise ValueError(f"{name} is on {value.device} but the computation runs on {device}; "
                          f"create it with torch.Generator(device={str(device)!r})")
     return value
+
+
+# ----------------------------------------------------------------------------------------
+# shapes, integer arrays, class labels and instances (committee, committee_sgd,
+# linear_student, linear_experiments, softmax_multitask, task_data, multitask_train).
+# Same style: the message names the argument, what is allowed and what was given.
+# ----------------------------------------------------------------------------------------
+
+
+def _shape_text(expected):
+    return "(" + ", ".join("..." if s is Ellipsis else "any" if s is None else str(s) for s in expected) + \
+        ("," if len(expected) == 1 else "") + ")"
+
+
+def shape(value, name, expected, *, meaning=""):
+    """``value`` (an array or tensor) if its shape matches ``expected``.
+
+    ``expected`` is a tuple of sizes; ``None`` stands for any size and a leading ``...``
+    for any number of batch axes, e.g. ``(..., K, K)``. ``meaning`` is appended to the
+    message (what the axes are).
+    """
+    got = tuple(np.shape(value))
+    fixed = expected[1:] if expected and expected[0] is Ellipsis else expected
+    ok = len(got) == len(fixed) if fixed is expected else len(got) >= len(fixed)
+    ok = ok and all(e is None or g == e for g, e in zip(got[len(got) - len(fixed):], fixed))
+    if not ok:
+        raise ValueError(f"{name} must have shape {_shape_text(expected)}{meaning}; got {got}")
+    return value
+
+
+def _integers(value):
+    """``value`` as an ndarray of an integer dtype, else ``None`` (floats, booleans, strings, ``None``)."""
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)) or (
+            isinstance(value, (list, tuple)) and _has_non_number(value)):
+        return None
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+    return raw if raw.dtype.kind in "iu" else None
+
+
+def integer_array(value, name, minimum=0, *, ndim=None):
+    """``value`` as an int64 ndarray if every entry is an integer ``>= minimum``.
+
+    Integer dtypes only: floats (even whole ones), booleans and strings are refused, also
+    inside lists. ``ndim``: allowed numbers of dimensions (int or tuple).
+    """
+    dims = None if ndim is None else tuple(np.atleast_1d(ndim).tolist())
+    what = "integers" if dims is None else f"a {' or '.join(f'{d}-d' for d in dims)} array of integers"
+    raw = _integers(value)
+    if raw is None or (dims is not None and raw.ndim not in dims) or (raw.size and raw.min() < minimum):
+        raise ValueError(f"{name} must be {what} >= {minimum}; got {_show(value)}")
+    return raw.astype(np.int64, copy=False)
+
+
+def labels(value, name, n_classes, *, expected_shape=None, meaning=""):
+    """``value`` if it holds integer class labels in ``[0, n_classes)``: a numpy array or torch tensor.
+
+    Returned unchanged (an ndarray for lists). Negative labels are refused, not wrapped
+    around as numpy's and torch's indexing would. ``expected_shape`` as in :func:`shape`.
+    """
+    n_classes = integer(n_classes, "n_classes", 1)
+    what = f"{name} must be integer class labels in [0, {n_classes}){meaning}"
+    if type(value).__module__.startswith("torch"):
+        import torch
+
+        if not isinstance(value, torch.Tensor) or value.is_floating_point() or value.is_complex() or \
+                value.dtype == torch.bool:
+            raise ValueError(f"{what}; got {_show(value)}")
+        low, high = (int(value.min()), int(value.max())) if value.numel() else (0, 0)
+    else:
+        given, value = value, _integers(value)
+        if value is None:
+            raise ValueError(f"{what}; got {_show(given)}")
+        low, high = (int(value.min()), int(value.max())) if value.size else (0, 0)
+    if expected_shape is not None:
+        shape(value, name, expected_shape, meaning=meaning)
+    if low < 0 or high >= n_classes:
+        raise ValueError(f"{what}; got labels from {low} to {high}")
+    return value
+
+
+def instance(value, name, cls, *, hint=""):
+    """``value`` if it is an instance of ``cls``; ``hint`` says where one comes from."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be a {cls.__name__}{hint}; got {type(value).__name__}")
+    return value
