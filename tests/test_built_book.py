@@ -1,0 +1,67 @@
+"""What a reader gets in the built book, checked on its HTML (no browser needed).
+
+Runs only when ``GENDYN_BOOK_HTML`` names a built book's html folder: ``make test`` sets it
+after building the smoke-scale book. (``make browser-check`` checks the same pages in
+headless Chromium: typeset math, layout, screenshots.)
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+HTML = Path(os.environ["GENDYN_BOOK_HTML"]) if os.environ.get("GENDYN_BOOK_HTML") else None
+pytestmark = pytest.mark.skipif(HTML is None, reason="set GENDYN_BOOK_HTML to a built book's html folder")
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(p.relative_to(ROOT / "notebooks").with_suffix(".html")
+                  for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def page(rel):
+    return (HTML / "book" / "generated" / rel).read_text()
+
+
+def main_text(html):
+    """The article's HTML, without scripts."""
+    article = html.split('<article class="bd-article"', 1)[-1].split("</article>", 1)[0]
+    return re.sub(r"<script.*?</script>", "", article, flags=re.S)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=str)
+def test_chapter_page_has_its_claims_table_and_captioned_figures(chapter):
+    html = main_text(page(chapter))
+    assert "<table" in html and "measured" in html, "the claims table did not render as a table"
+    assert not re.search(r"\|\s*status\s*\|", html), "a Markdown table was left as text"
+    figures = re.findall(r"<figure.*?</figure>", html, flags=re.S)
+    images = re.findall(r"<img [^>]*>", html)
+    assert images, "no figure"
+    assert len(figures) == len(images), f"{len(images) - len(figures)} image(s) without a figure caption"
+    for fig in figures:
+        assert re.search(r'<span class="caption-number">Fig\. \d+', fig), "a figure without a number"
+        alt = re.search(r'alt="([^"]*)"', fig).group(1)
+        assert alt and not alt.endswith(".png"), f"alt text is a file name: {alt!r}"
+    assert "This run" in html and "claims ledger" in html  # the run box, linking to the ledger
+    assert 'SCALE = "paper"' not in html, "the parameters cell is shown"
+
+
+def test_math_is_served_with_the_book():
+    index = (HTML / "index.html").read_text()
+    assert "_static/mathjax/tex-chtml.js" in index and "cdn" not in index.split("mathjax")[0][-200:]
+    assert (HTML / "_static" / "mathjax" / "tex-chtml.js").is_file()
+
+
+def test_ledger_summary_and_sections():
+    html = main_text(page(Path("claims-ledger.html")))
+    tables = re.findall(r"<table.*?</table>", html, flags=re.S)
+    assert len(tables) == 1 + len(CHAPTERS)  # the summary, then one per chapter
+    assert "FAIL" not in html
+
+
+def test_provenance_in_every_footer_and_statistics_page():
+    for name in ("index.html", "book/generated/claims-ledger.html", "book/citing.html"):
+        html = (HTML / name).read_text()
+        assert re.search(r"gendyn \d+\.\d+\.\d+ · commit \w+", html), name
+    assert (HTML / "book" / "generated" / "execution-statistics.html").is_file()
+    assert (HTML / "book" / "api.html").is_file()
