@@ -31,7 +31,7 @@ STAGE     := book/generated
 export GENDYN_PROGRESS ?= 1
 export PYTHONHASHSEED := 0
 
-.PHONY: env runs book test unit benchmarks lock clean FORCE
+.PHONY: env runs stage book pdf latex browser-check test unit benchmarks lock clean FORCE
 
 env: $(STAMP)
 
@@ -53,11 +53,31 @@ FORCE:
 runs: $(EXECUTED)
 
 # Stages the accepted runs of today's chapters (never a deleted chapter's, never one of
-# another identity) and the claims ledger; fails, building nothing, if any chapter lacks one.
-book: runs
+# another identity), the claims ledger, the execution statistics and the book's configuration
+# with its provenance; fails, building nothing, if any chapter lacks an accepted run.
+stage: runs
 	$(BIN)/python tools/chapters.py stage --out $(STAGE) $(RUN_ARGS) $(NOTEBOOKS)
-	$(BIN)/jupyter-book build . --config $(STAGE)/_config.yml --toc _toc.yml --all --path-output $(BOOK_OUT) -W --keep-going
+
+JB_BUILD = $(BIN)/jupyter-book build . --config $(STAGE)/_config.yml --toc _toc.yml --all --path-output $(BOOK_OUT)
+
+book: stage
+	$(JB_BUILD) -W --keep-going
 	@echo "book ($(SCALE) scale): $(BOOK_OUT)/_build/html/index.html"
+
+# The whole book as one PDF (needs a TeX installation: see the README).
+pdf: stage
+	$(JB_BUILD) --builder pdflatex
+	@echo "PDF ($(SCALE) scale): $(BOOK_OUT)/_build/latex/gendyn-book.pdf"
+
+# The LaTeX sources of the PDF, without TeX: make test checks that they build.
+latex: stage
+	$(JB_BUILD) --builder latex -W --keep-going
+
+# Opens every page of the built book offline in headless Chromium (Debian's chromium):
+# typeset math, no MathJax errors, tables, images, no horizontal overflow; screenshots.
+browser-check:
+	cd tools/browser-check && npm ci --silent --no-audit --no-fund
+	node tools/browser-check/check.mjs $(BOOK_OUT)/_build/html _build/screenshots/$(SCALE)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest
@@ -70,6 +90,8 @@ test: $(STAMP)
 	GENDYN_RUN_DIR=$$(mktemp -d) $(BIN)/python -m pytest --nbval --nbval-current-env -q \
 	  $(patsubst notebooks/%,_build/runs/smoke/%,$(NOTEBOOKS))
 	$(MAKE) book SCALE=smoke
+	GENDYN_BOOK_HTML=_build/smoke/_build/html $(BIN)/python -m pytest -q tests/test_built_book.py
+	$(MAKE) latex SCALE=smoke
 
 benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/committee_sgd.py
