@@ -409,3 +409,27 @@ def test_bad_inputs_raise():
         asymptotic_error("erf", 2, 2, 3.0, 0.01)
     with pytest.raises(ValueError, match="train_second_layer=False"):
         asymptotic_error("linear", 2, 2, 0.1, 0.01, train_second_layer=True)
+
+
+@pytest.mark.parametrize("act", ["linear", "relu"])
+def test_integrate_odes_stops_on_divergence_naming_the_unstable_rate(act):
+    """An unstable rate used to return eg = [1.46, 2.5e104, nan] with "successfully reached the end"."""
+    Q, R, T = 0.5 * np.eye(2), np.full((2, 2), 0.01), np.eye(2)
+    with pytest.raises(ValueError, match=r"diverge .* the learning rate lr=3.0 is unstable"):
+        integrate_odes(Q, R, T, 1.0, 1.0, act, 3.0, 0.0, [0.0, 10.0, 100.0])
+    stable = integrate_odes(Q, R, T, 1.0, 1.0, act, 0.5, 0.0, [0.0, 10.0, 100.0])
+    assert np.all(np.isfinite(stable.eg))
+
+
+def test_order_parameters_are_checked_alike_everywhere():
+    Q, R, T = np.eye(2), np.zeros((2, 1)), np.eye(1)
+    for bad, match in ((np.nan, "v must be real numbers"), (True, "v must be real numbers"),
+                       ("1", "v must be real numbers")):
+        with pytest.raises(ValueError, match=match):
+            generalisation_error(Q, R, T, bad, 1.0, "erf")
+        with pytest.raises(ValueError, match=match):
+            order_parameter_derivatives(Q, R, T, bad, 1.0, "erf", 0.1, 0.0)
+    with pytest.raises(ValueError, match="Q must be symmetric"):
+        generalisation_error(np.triu(np.ones((2, 2))), R, T, 1.0, 1.0, "erf")
+    with pytest.raises(ValueError, match="train_second_layer must be True or False"):
+        order_parameter_derivatives(Q, R, T, 1.0, 1.0, "erf", 0.1, 0.0, train_second_layer="yes")

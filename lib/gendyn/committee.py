@@ -80,9 +80,7 @@ _SQRT_TWO_PI = np.sqrt(2.0 * np.pi)
 
 
 def _check_activation(activation):
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ACTIVATIONS}; got {activation!r}")
-    return activation
+    return _checks.choice(activation, "activation", ACTIVATIONS)
 
 
 def _check_rates(lr, lr2, sigma, weight_decay):
@@ -93,7 +91,7 @@ def _check_rates(lr, lr2, sigma, weight_decay):
 
 
 def _check_cov(C, n, name="C"):
-    C = np.asarray(C, dtype=float)
+    C = _checks.real_array(C, name)
     if C.ndim < 2 or C.shape[-2:] != (n, n):
         raise ValueError(
             f"{name} must have shape (..., {n}, {n}) (covariance of the {n} fields); got {C.shape}"
@@ -377,41 +375,42 @@ def I4(C, activation):
 # ---------------------------------------------------------------- order parameters
 
 
-def _as_matrix(x, shape, name):
-    x = np.asarray(x, dtype=float)
-    if x.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}; got {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be finite; got non-finite entries")
-    return x
+def _check_order_parameters(Q, R, T, v, v_star, *, batch=False):
+    """Order parameters as float arrays, checked the same way by every function of this module.
 
-
-def _check_order_parameters(Q, R, T, v, v_star):
-    Q = np.asarray(Q, dtype=float)
-    R = np.asarray(R, dtype=float)
-    T = np.asarray(T, dtype=float)
-    if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
-        raise ValueError(f"Q must be a square (K, K) matrix; got shape {Q.shape}")
-    if T.ndim != 2 or T.shape[0] != T.shape[1]:
-        raise ValueError(f"T must be a square (M, M) matrix; got shape {T.shape}")
-    K, M = Q.shape[0], T.shape[0]
+    Real finite numbers (no strings, booleans or NaN); ``Q`` (K, K), ``R`` (K, M),
+    ``T`` (M, M), ``v`` (K,) and ``v_star`` (M,), the last two also as one number for every
+    unit; ``Q`` and ``T`` symmetric with a diagonal >= 0. With ``batch`` every argument may
+    carry leading batch axes (broadcast later) and nothing is symmetrised; without it ``Q``
+    and ``T`` are returned symmetrised and ``v``, ``v_star`` broadcast to (K,), (M,).
+    """
+    Q, R, T, v, v_star = (_checks.real_array(x, name) for x, name in
+                          ((Q, "Q"), (R, "R"), (T, "T"), (v, "v"), (v_star, "v_star")))
+    lead = "..., " if batch else ""
+    for name, S, units in (("Q", Q, "K"), ("T", T, "M")):
+        if S.ndim < 2 or (not batch and S.ndim != 2) or S.shape[-1] != S.shape[-2]:
+            raise ValueError(f"{name} must be a square ({lead}{units}, {units}) matrix; got shape {S.shape}")
+    K, M = Q.shape[-1], T.shape[-1]
     if K < 1 or M < 1:
         raise ValueError(f"need K >= 1 student and M >= 1 teacher units; got K={K}, M={M}")
-    R = _as_matrix(R, (K, M), "R (student-teacher overlaps, K x M)")
-    Q = _as_matrix(Q, (K, K), "Q")
-    T = _as_matrix(T, (M, M), "T")
-    v = _as_matrix(np.broadcast_to(np.asarray(v, dtype=float), (K,)) if np.ndim(v) == 0 else v, (K,), "v (student second layer)")
-    v_star = _as_matrix(
-        np.broadcast_to(np.asarray(v_star, dtype=float), (M,)) if np.ndim(v_star) == 0 else v_star,
-        (M,),
-        "v_star (teacher second layer)",
-    )
+    for name, x, tail in (("R (student-teacher overlaps, K x M)", R, (K, M)),
+                          ("v (student second layer)", v, (K,)), ("v_star (teacher second layer)", v_star, (M,))):
+        if x.ndim == 0 and len(tail) == 1:
+            continue  # one weight for every unit
+        if x.shape[x.ndim - len(tail):] != tail or (not batch and x.ndim != len(tail)):
+            raise ValueError(f"{name} must have shape {('(...,' + str(tail)[1:]) if batch else tail}; got {x.shape}")
     for name, S in (("Q", Q), ("T", T)):
-        scale = max(1.0, float(np.max(np.abs(S))))
-        if np.max(np.abs(S - S.T)) > 1e-8 * scale:
-            raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {np.max(np.abs(S - S.T)):.3g}")
-        if np.any(np.diag(S) < 0):
-            raise ValueError(f"the diagonal of {name} (squared norms / N) must be >= 0; got {np.diag(S)}")
+        St = np.swapaxes(S, -1, -2)
+        scale = max(1.0, float(np.max(np.abs(S)))) if S.size else 1.0
+        if S.size and np.max(np.abs(S - St)) > 1e-8 * scale:
+            raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {np.max(np.abs(S - St)):.3g}")
+        diag = np.diagonal(S, axis1=-2, axis2=-1)
+        if np.any(diag < 0):
+            raise ValueError(f"the diagonal of {name} (squared norms / N) must be >= 0; got {diag[diag < 0][:5]}")
+    if batch:
+        return Q, R, T, v, v_star
+    v = np.broadcast_to(v, (K,)) if v.ndim == 0 else v
+    v_star = np.broadcast_to(v_star, (M,)) if v_star.ndim == 0 else v_star
     return 0.5 * (Q + Q.T), R, 0.5 * (T + T.T), np.array(v), np.array(v_star)
 
 
@@ -478,23 +477,20 @@ def generalisation_error(Q, R, T, v, v_star, activation):
         ``eps_g`` with the batch shape.
     """
     act = _check_activation(activation)
-    Q, R, T = (np.asarray(x, dtype=float) for x in (Q, R, T))
-    if Q.ndim < 2 or Q.shape[-1] != Q.shape[-2]:
-        raise ValueError(f"Q must have shape (..., K, K); got {Q.shape}")
-    if T.ndim < 2 or T.shape[-1] != T.shape[-2]:
-        raise ValueError(f"T must have shape (..., M, M); got {T.shape}")
+    return _generalisation_error(*_check_order_parameters(Q, R, T, v, v_star, batch=True), act)
+
+
+def _generalisation_error(Q, R, T, v, v_star, act):
+    """Unchecked eq. (4) on float arrays (the finite differences of :func:`asymptotic_error`
+    step slightly outside the valid order parameters)."""
     K, M = Q.shape[-1], T.shape[-1]
-    if R.shape[-2:] != (K, M):
-        raise ValueError(f"R must have shape (..., {K}, {M}) for K={K}, M={M}; got {R.shape}")
-    v = np.asarray(v, dtype=float)
-    v_star = np.asarray(v_star, dtype=float)
     v = np.full(K, float(v)) if v.ndim == 0 else v
     v_star = np.full(M, float(v_star)) if v_star.ndim == 0 else v_star
-    if v.shape[-1] != K:
-        raise ValueError(f"v must have K={K} entries (last axis); got shape {v.shape}")
-    if v_star.shape[-1] != M:
-        raise ValueError(f"v_star must have M={M} entries (last axis); got shape {v_star.shape}")
-    batch = np.broadcast_shapes(Q.shape[:-2], R.shape[:-2], T.shape[:-2], v.shape[:-1], v_star.shape[:-1])
+    try:
+        batch = np.broadcast_shapes(Q.shape[:-2], R.shape[:-2], T.shape[:-2], v.shape[:-1], v_star.shape[:-1])
+    except ValueError:
+        raise ValueError(f"the batch axes of Q, R, T, v and v_star must broadcast; got shapes {Q.shape}, "
+                         f"{R.shape}, {T.shape}, {v.shape}, {v_star.shape}") from None
     Q = np.broadcast_to(Q, batch + (K, K))
     R = np.broadcast_to(R, batch + (K, M))
     T = np.broadcast_to(T, batch + (M, M))
@@ -575,8 +571,9 @@ def order_parameter_derivatives(
     act = _check_activation(activation)
     Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
     lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
     tup = _Tuples(Q.shape[0], T.shape[0])
-    dQ, dR, dv, _ = _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma**2, wd, bool(train_second_layer))
+    dQ, dR, dv, _ = _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma**2, wd, train2)
     return dQ, dR, dv
 
 
@@ -612,6 +609,21 @@ class ODEResult:
     v_star: np.ndarray
     nfev: int
     message: str
+
+
+#: ``solve_ivp`` methods :func:`integrate_odes` accepts.
+_METHODS = ("LSODA", "RK45", "RK23", "DOP853", "Radau", "BDF")
+#: Order parameters beyond this factor times their initial scale count as diverged.
+_BLOWUP = 1e30
+
+
+def _check_times(times):
+    """Non-empty, non-decreasing 1-d times ``alpha >= 0``."""
+    times = _checks.real_array(times, "times", lower=0, ndim=1, extra=" (non-decreasing alphas)")
+    if times.size == 0 or np.any(np.diff(times) < 0):
+        raise ValueError(f"times must be a non-empty 1-D array of finite alphas >= 0, non-decreasing; "
+                         f"got {times[:5].tolist()}")
+    return times
 
 
 def _pack(Q, R, v, iu):
@@ -683,15 +695,15 @@ def integrate_odes(
     act = _check_activation(activation)
     Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
     lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
-    times = np.asarray(times, dtype=float)
-    if times.ndim != 1 or times.size == 0:
-        raise ValueError(f"times must be a non-empty 1-D array of alphas; got shape {times.shape}")
-    if not np.all(np.isfinite(times)) or np.any(times < 0) or np.any(np.diff(times) < 0):
-        raise ValueError("times must be finite, >= 0 and non-decreasing")
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    times = _check_times(times)
+    # scalars only: an array of tolerances of the wrong length crashes LSODA's Fortran code
+    rtol = _checks.positive(rtol, "rtol")
+    atol = _checks.positive(atol, "atol")
+    method = _checks.choice(method, "method", _METHODS)
     K, M = Q.shape[0], T.shape[0]
     tup = _Tuples(K, M)
     iu = np.triu_indices(K)
-    train2 = bool(train_second_layer)
     sigma2 = sigma**2
 
     def rhs(_, y):
@@ -715,10 +727,29 @@ def integrate_odes(
     y0 = _pack(Q, R, v, iu)
     t_end = float(times[-1])
     if t_end > 0:
+        # an unstable learning rate makes the order parameters grow exponentially (then
+        # overflow to NaN, which LSODA reports as success): stop where they explode
+        limit = _BLOWUP * max(1.0, float(np.max(np.abs(y0))), float(np.max(np.abs(T))))
+
+        def explodes(_, y):
+            return limit - np.max(np.abs(y))
+
+        explodes.terminal = True
         kwargs = dict(jac=jac) if method in ("LSODA", "BDF", "Radau") else {}
-        sol = solve_ivp(
-            rhs, (0.0, t_end), y0, method=method, t_eval=times, rtol=rtol, atol=atol, **kwargs
-        )
+        with np.errstate(over="ignore", invalid="ignore"):
+            sol = solve_ivp(
+                rhs, (0.0, t_end), y0, method=method, t_eval=times, rtol=rtol, atol=atol, events=explodes,
+                **kwargs
+            )
+        bad = ~np.all(np.isfinite(sol.y), axis=0)
+        if sol.status == 1 or np.any(bad):
+            where = sol.t_events[0][0] if sol.status == 1 else sol.t[np.argmax(bad)]
+            rates = f"lr={lr} and lr2={lr2} are" if train2 else f"lr={lr} is"
+            raise ValueError(
+                f"the order parameters diverge (|Q|, |R| or |v| > {limit:.3g} by alpha = {where:.4g}): "
+                f"the learning rate {rates} unstable for this network; use a smaller lr"
+                + (" or lr2" if train2 else "")
+            )
         if not sol.success:
             raise RuntimeError(f"ODE integration failed: {sol.message}")
         ys, nfev, message = sol.y.T, sol.nfev, sol.message
@@ -726,7 +757,7 @@ def integrate_odes(
         ys, nfev, message = np.repeat(y0[None], len(times), 0), 0, "all times are 0"
     Qs, Rs, vs = zip(*(_unpack(y, K, M, iu) for y in ys))
     Qs, Rs, vs = np.array(Qs), np.array(Rs), np.array(vs)
-    eg = generalisation_error(Qs, Rs, T, vs, v_star, act)
+    eg = _generalisation_error(Qs, Rs, T, vs, v_star, act)
     return ODEResult(times.copy(), np.atleast_1d(eg), Qs, Rs, vs, T, v_star, int(nfev), str(message))
 
 
@@ -809,7 +840,7 @@ def _perturbative_fixed_point(K, M, lr, lr2, v_star, both, act="erf"):
 
     def eps(p):
         Qp, Rp, vp = parts(p)
-        return generalisation_error(Qp, Rp, T, vp, vs, act)
+        return _generalisation_error(Qp, Rp, T, vp, vs, act)
 
     h = 1e-5
     dim = len(p0)
@@ -909,14 +940,13 @@ def asymptotic_error(
     lr = _checks.real(lr, "lr")
     if lr == 0:
         raise ValueError("lr must be > 0; got 0")
+    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
     sigma = _checks.real(sigma, "sigma")
-    try:
-        v_star = float(v_star)
-    except (TypeError, ValueError):
-        raise ValueError(f"v_star must be a nonzero real number; got {v_star!r}") from None
-    if not np.isfinite(v_star) or v_star == 0:
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
         raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
-    both = bool(train_second_layer)
+    both = _checks.flag(train_second_layer, "train_second_layer")
+    small_lr = _checks.flag(small_lr, "small_lr")
     L = K - M
     if act == "relu":
         raise ValueError(
@@ -945,7 +975,6 @@ def asymptotic_error(
         if both:
             return lr * M**2 * (sigma * v_star) ** 2 / (2.0 * np.sqrt(3.0) * K * _PI)
         return sigma**2 * v_star**2 * lr / (2.0 * _PI) * (L + M / np.sqrt(3.0))
-    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
     eps1, J, _ = _perturbative_fixed_point(K, M, lr, lr2, v_star, both)
     growth = np.max(np.linalg.eigvals(J).real)
     if growth >= 0:

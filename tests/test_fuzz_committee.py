@@ -1,0 +1,42 @@
+"""Fuzz: every public function of gendyn.committee refuses bad arguments clearly."""
+
+import numpy as np
+import pytest
+
+from fuzzing import Case, findings, fuzz
+from gendyn import committee as cm
+
+C2 = np.array([[1.0, 0.5], [0.5, 2.0]])
+C3 = np.array([[1.0, 0.3, 0.2], [0.3, 1.5, 0.4], [0.2, 0.4, 0.8]])
+C4 = np.eye(4) + 0.2
+# K = 2 student units, M = 1 teacher unit
+Q = np.array([[0.5, 0.1], [0.1, 0.4]])
+R = np.array([[0.2], [0.1]])
+T = np.array([[1.0]])
+STATE = dict(Q=Q, R=R, T=T, v=1.0, v_star=1.0)
+SIGNS = {"negative", "zero"}  # second-layer weights may have any sign, or vanish
+RATES = dict(lr=0.5, sigma=0.1, lr2=0.3, train_second_layer=True, weight_decay=0.01)
+RATES_OK = dict(v=SIGNS, v_star=SIGNS, lr={"zero"}, sigma={"zero"}, lr2={"none", "zero"},
+                weight_decay={"zero"}, train_second_layer={"bool"})
+
+CASES = [
+    Case(cm.I2, dict(C=C2, activation="erf")),
+    Case(cm.J2, dict(C=C2, activation="relu")),
+    Case(cm.I3, dict(C=C3, activation="relu")),
+    Case(cm.I4, dict(C=C4, activation="erf")),
+    Case(cm.generalisation_error, dict(STATE, activation="erf"), accepted=dict(v=SIGNS, v_star=SIGNS)),
+    Case(cm.order_parameter_derivatives, dict(STATE, activation="erf", **RATES), accepted=RATES_OK),
+    Case(cm.integrate_odes,
+         dict(STATE, activation="linear", times=[0.0, 0.5, 1.0], **RATES, rtol=1e-6, atol=1e-9, method="LSODA"),
+         accepted=RATES_OK),
+    Case(cm.asymptotic_error,
+         dict(activation="erf", M=1, K=2, lr=0.5, sigma=0.1, train_second_layer=False, v_star=1.0, lr2=None,
+              small_lr=False),
+         accepted=dict(sigma={"zero"}, train_second_layer={"bool"}, v_star={"negative"}, lr2={"none", "zero"},
+                       small_lr={"bool"})),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
