@@ -684,13 +684,23 @@ def integrate_odes(
     weight_decay : float
         ``kappa >= 0`` (module docstring).
     rtol, atol : float
-        Integrator tolerances (keyword only).
-    method : str
+        Integrator tolerances, ``> 0`` (keyword only).
+    method : {"LSODA", "RK45", "RK23", "DOP853", "Radau", "BDF"}
         ``solve_ivp`` method (keyword only); LSODA by default.
 
     Returns
     -------
     ODEResult
+
+    Raises
+    ------
+    ValueError
+        Bad arguments (the message names the argument), or a learning rate at which the
+        order parameters diverge: the integration stops once one exceeds ``1e30`` times
+        the initial scale (or turns non-finite), and the message names ``lr`` (and
+        ``lr2``) and the time ``alpha`` at which it happened.
+    RuntimeError
+        If the integrator itself fails.
     """
     act = _check_activation(activation)
     Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
