@@ -335,5 +335,6 @@ def labels(value, name, n_classes, *, expected_shape=None, meaning=""):
 def instance(value, name, cls, *, hint=""):
     """``value`` if it is an instance of ``cls``; ``hint`` says where one comes from."""
     if not isinstance(value, cls):
-        raise ValueError(f"{name} must be a {cls.__name__}{hint}; got {type(value).__name__}")
+        article = "an" if cls.__name__[:1].lower() in "aeiou" else "a"
+        raise ValueError(f"{name} must be {article} {cls.__name__}{hint}; got {type(value).__name__}")
     return value
