@@ -164,8 +164,8 @@ def order_parameters(w, w_star):
     -------
     Q, R, T : ndarray, shapes (..., K, K), (..., K, M), (..., M, M)
     """
-    w = np.asarray(w, dtype=float)
-    w_star = np.asarray(w_star, dtype=float)
+    w = _checks.real_array(w, "w")
+    w_star = _checks.real_array(w_star, "w_star")
     if w.ndim < 2 or w_star.ndim < 2 or w.shape[-1] != w_star.shape[-1]:
         raise ValueError(f"w (..., K, N) and w_star (..., M, N) need the same N; got {w.shape}, {w_star.shape}")
     n = w.shape[-1]
@@ -221,14 +221,12 @@ def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None,
     init_var = _default_init_var(act, N) if init_var is None else _checks.real(init_var, "init_var", positive=True)
     if not (isinstance(v, str) and v == "normal"):
         try:
-            v = float(v)
-        except (TypeError, ValueError):
+            v = _checks.bounded(v, "v")
+        except ValueError:
             raise ValueError(f"v must be a real number or 'normal'; got {v!r}") from None
-        if not math.isfinite(v):
-            raise ValueError(f"v must be a finite number or 'normal'; got {v!r}")
     v_var = _checks.real(v_var, "v_var", positive=True)
-    v_star = float(v_star)
-    if not math.isfinite(v_star) or v_star == 0:
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
         raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
     w = np.empty((runs, K, N))
     ws = np.empty((runs, M, N))
@@ -488,8 +486,16 @@ class SGDResult:
         """SGD steps per second, summed over the runs."""
         return self.steps * self.eg.shape[0] / self.seconds if self.seconds > 0 else math.inf
 
+    def _run(self, run):
+        """``run`` as an index in ``[0, runs)`` (negative indices would wrap around)."""
+        runs = self.eg.shape[0]
+        if _checks.integer(run, "run", 0) >= runs:
+            raise ValueError(f"run must be an integer in [0, {runs}); got {run!r}")
+        return int(run)
+
     def initial_state(self, run=0):
         """``(Q, R, T, v, v_star)`` at ``alpha = 0`` of one run: the ODEs' initial condition."""
+        run = self._run(run)
         return self.Q0[run], self.R0[run], self.T[run], self.v0[run], self.v_star[run]
 
     def ode(self, run=0, times=None, **kwargs):
@@ -499,6 +505,7 @@ class SGDResult:
         :func:`gendyn.committee.integrate_odes` (``rtol``, ``atol``, ``method``).
         """
         s = self.settings
+        run = self._run(run)
         return cm.integrate_odes(*self.initial_state(run), self.activation, s["lr"], s["sigma"],
                                  self.alpha if times is None else times, lr2=s["lr2"],
                                  train_second_layer=s["train_second_layer"],
@@ -506,11 +513,7 @@ class SGDResult:
 
 
 def _record_steps(times, N):
-    times = np.asarray(times, dtype=float)
-    if times.ndim != 1 or times.size == 0:
-        raise ValueError(f"times must be a non-empty 1-D array of alphas; got shape {times.shape}")
-    if not np.all(np.isfinite(times)) or np.any(times < 0) or np.any(np.diff(times) < 0):
-        raise ValueError("times must be finite, >= 0 and non-decreasing")
+    times = cm._check_times(times)  # the same times as the ODEs take
     steps = np.unique(np.round(times * N).astype(np.int64))
     return steps
 
@@ -633,9 +636,8 @@ def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, w
     -------
     SGDResult
     """
-    if not isinstance(initial, InitialWeights):
-        raise ValueError(f"initial must be an InitialWeights (from initial_weights); got {type(initial).__name__}")
-    act = initial.activation
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
+    act = _check_activation(initial.activation)
     lr = _checks.real(lr, "lr", positive=True)
     sigma = _checks.real(sigma, "sigma")
     lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
@@ -644,7 +646,8 @@ def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, w
     seed = _checks.integer(seed, "seed", 0)
     block = _checks.integer(block, "block", 1)
     engine = _checks.choice(engine, "engine", ENGINES)
-    train2 = bool(train_second_layer)
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    progress = _checks.text(progress, "progress", optional=True)
     N, K, M = initial.shape
     P = None if train_set_size is None else _checks.integer(train_set_size, "train_set_size", bs)
     if engine == "order-parameters" and (bs != 1 or P is not None):
