@@ -1,0 +1,46 @@
+"""Fuzz: every public function of gendyn.deep_linear refuses bad arguments clearly."""
+
+import numpy as np
+import pytest
+
+from fuzzing import Case, findings, fuzz
+from gendyn import deep_linear as dl
+
+_RNG = np.random.default_rng(0)
+_TEACHER = np.zeros((2, 4, 6))
+_TEACHER[:, 0, 0] = 3.0
+_DATA = _TEACHER + _RNG.normal(size=(2, 4, 6)) / np.sqrt(6)
+_ARCH = dict(teacher_svals=[3.0], n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3)
+#: times, strengths and data values are elementwise: arrays of any shape broadcast
+ANY_SHAPE = {"wrong-shape"}
+
+CASES = [
+    # t = inf is the limit s = shat; t = 0 gives eps; shat = 0 is a mode that decays
+    Case(dl.mode_strength, dict(t=1.0, s_hat=2.0, eps=1e-3, tau=1.0, n_layers=3),
+         accepted={"t": {"zero", "+inf"} | ANY_SHAPE, "s_hat": {"zero"} | ANY_SHAPE}),
+    Case(dl.mode_time, dict(s=0.5, s_hat=2.0, eps=1e-3, tau=1.0, n_layers=3),
+         accepted={"s": ANY_SHAPE, "s_hat": ANY_SHAPE}),
+    Case(dl.theory_errors, dict(t=[0.5, 2.0], **_ARCH), accepted={"t": {"zero"} | ANY_SHAPE}),
+    Case(dl.optimal_early_stopping, dict(**_ARCH, t_max=50.0), accepted={"t_max": {"none"}}),
+    # s = None is the maximum delay; a strength the mode does not pass has no delay (0)
+    Case(dl.gd_lag, dict(s_hat=2.0, eps=1e-3, lr=0.01, n_layers=3, s=0.5),
+         accepted={"s_hat": {"zero"} | ANY_SHAPE, "s": {"none", "zero"} | ANY_SHAPE}),
+    # a negative delay is an advance; delay broadcasts against (B, min(N1, N3))
+    Case(dl.sampled_ta_errors,
+         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, n2=2, tau=1.0, n_layers=3,
+              delay=np.full((2, 4), 0.01)),
+         accepted={"n2": {"none"}, "delay": {"none", "zero", "negative"}}),
+    # NoiseAverages is a record type (a NamedTuple), not a function.
+    Case(dl.noise_mode_averages,
+         dict(t=[0.5, 2.0], aspect=0.5, eps=1e-3, tau=1.0, n_layers=3, fraction=0.5, scale=1.0),
+         accepted={"t": {"zero"} | ANY_SHAPE}),
+]
+
+
+def test_every_public_function_is_fuzzed():
+    assert {c.func.__name__ for c in CASES} | {"NoiseAverages"} == set(dl.__all__)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
