@@ -92,6 +92,8 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from . import _checks
+
 __all__ = [
     "mp_eigenvalue_edges",
     "mp_point_mass",
@@ -122,54 +124,47 @@ def _values(x):
     return np.asarray(x, dtype=float).ravel()[:5].tolist()
 
 
+# Every argument goes through gendyn._checks.real_array: real numbers only (no strings,
+# booleans or None, which numpy would read as NaN or 1.0), NaN never, inf where documented.
+
+
 def _check_alpha(alpha):
-    a = np.asarray(alpha, dtype=float)
-    bad = ~((a > 0) & np.isfinite(a))  # also catches NaN
-    if np.any(bad):
-        raise ValueError(f"alpha = P/N must be finite and > 0; got {_values(a[bad])}")
-    return a
+    return _checks.real_array(alpha, "alpha", lower=0, open_lower=True, extra=" (the load P/N)")
 
 
 def _check_snr(snr):
-    s = np.asarray(snr, dtype=float)
-    bad = ~(s > 0)  # inf allowed (noiseless teacher); catches NaN
-    if np.any(bad):
-        raise ValueError(
-            f"snr = sigma_w^2/sigma_eps^2 must be > 0 (np.inf for noiseless labels); got {_values(s[bad])}"
-        )
-    return s
+    return _checks.real_array(snr, "snr", lower=0, open_lower=True, allow_inf=True,
+                              extra=" (sigma_w^2/sigma_eps^2; np.inf for noiseless labels)")
 
 
 def _check_inr(inr):
-    r = np.asarray(inr, dtype=float)
-    bad = ~((r >= 0) & np.isfinite(r))
-    if np.any(bad):
-        raise ValueError(f"inr = sigma_w0^2/sigma_w^2 must be finite and >= 0; got {_values(r[bad])}")
-    return r
+    return _checks.real_array(inr, "inr", lower=0, extra=" (sigma_w0^2/sigma_w^2)")
 
 
 def _check_time(t):
-    t = np.asarray(t, dtype=float)
-    bad = ~(t >= 0)  # +inf allowed (the long-time limit); catches NaN
-    if np.any(bad):
-        raise ValueError(f"time t must be >= 0 (np.inf for the long-time limit); got {_values(t[bad])}")
-    return t
+    return _checks.real_array(t, "time t", lower=0, allow_inf=True, extra=" (np.inf for the long-time limit)")
 
 
-def _check_positive(x, name):
-    x = np.asarray(x, dtype=float)
-    bad = ~((x > 0) & np.isfinite(x))
-    if np.any(bad):
-        raise ValueError(f"{name} must be finite and > 0; got {_values(x[bad])}")
-    return x
+def _check_positive(x, name, extra=""):
+    return _checks.real_array(x, name, lower=0, open_lower=True, extra=extra)
 
 
 def _check_nonneg_finite(x, name):
-    x = np.asarray(x, dtype=float)
-    bad = ~((x >= 0) & np.isfinite(x))
-    if np.any(bad):
-        raise ValueError(f"{name} must be finite and >= 0; got {_values(x[bad])}")
-    return x
+    return _checks.real_array(x, name, lower=0)
+
+
+def _check_tau(tau):
+    """The time constant of the one-dataset functions: one number (it is not broadcast there)."""
+    return _checks.bounded(tau, "tau", 0, open_lower=True)
+
+
+def _broadcast_modes(names, *arrays):
+    """Raise naming ``names`` unless the mode arrays broadcast together."""
+    try:
+        np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    except ValueError:
+        raise ValueError(f"{names} must broadcast together (modes on the last axis); got shapes "
+                         f"{', '.join(str(np.shape(a)) for a in arrays)}") from None
 
 
 def _check_eigvals(eigvals, name="eigvals"):
@@ -179,7 +174,7 @@ def _check_eigvals(eigvals, name="eigvals"):
     e.g. from ``numpy.linalg.eigvalsh(X @ X.T)`` when ``P < N``) and are set to 0; other
     negative values raise.
     """
-    lam = np.asarray(eigvals, dtype=float)
+    lam = _checks.real_array(eigvals, name, lower=None)
     if lam.ndim == 0 or lam.shape[-1] == 0:
         raise ValueError(f"{name} must be a non-empty array, modes on the last axis; got shape {lam.shape}")
     if not np.all(np.isfinite(lam)):
@@ -274,7 +269,7 @@ def mp_eigenvalue_density(lam, alpha):
     as 0, like every point outside the open support.
     """
     a = _check_alpha(alpha)
-    lam = np.asarray(lam, dtype=float)
+    lam = _checks.real_array(lam, "lam", allow_inf=True)
     lam, a = np.broadcast_arrays(lam, a)
     root, _, lo = _mp_parameters(a)
     hi = (1.0 + root) ** 2
@@ -306,7 +301,7 @@ def mp_eigenvalue_cdf(lam, alpha):
         0 for ``lam < 0``; ``max(0, 1 - alpha)`` on ``[0, lam_-]``; rising to 1 at ``lam_+``.
     """
     a = _check_alpha(alpha)
-    lam = np.asarray(lam, dtype=float)
+    lam = _checks.real_array(lam, "lam", allow_inf=True)
     lam, a = np.broadcast_arrays(lam, a)
     root, _, lo = _mp_parameters(a)
     hi = (1.0 + root) ** 2
@@ -448,7 +443,7 @@ def data_spectrum(X):
         Eigenvalues of ``X^T X`` (ascending; ``P - N`` exact zeros when ``P > N``): the
         input of :func:`single_dataset_training_error`.
     """
-    X = np.asarray(X, dtype=float)
+    X = _checks.real_array(X, "X")
     if X.ndim < 2:
         raise ValueError(f"X must have shape (..., N, P); got shape {X.shape}")
     n, p = X.shape[-2:]
@@ -490,13 +485,16 @@ def mode_dynamics(t, eigvals, zbar, z0, eps_tilde, tau=1.0):
     t = _check_time(t)
     if np.any(np.isinf(t)):
         raise ValueError("mode_dynamics needs finite times t")
-    tau = float(_check_positive(tau, "tau"))
+    tau = _check_tau(tau)
     lam = _check_eigvals(eigvals)
+    zbar, z0, eps_tilde = (_checks.real_array(x, name) for x, name in
+                           ((zbar, "zbar"), (z0, "z0"), (eps_tilde, "eps_tilde")))
+    _broadcast_modes("eigvals, zbar, z0 and eps_tilde", lam, zbar, z0, eps_tilde)
     x, g = _decay_integral(lam, t[..., None] / tau)
     e = np.exp(-x)  # x may be inf: e = 0
     one_minus = -np.expm1(-x)
     noise_gain = np.sqrt(lam) * g  # (1 - e)/sqrt(lam), 0 at lam = 0
-    return np.asarray(zbar) * one_minus + np.asarray(z0) * e + np.asarray(eps_tilde) * noise_gain
+    return zbar * one_minus + z0 * e + eps_tilde * noise_gain
 
 
 def single_dataset_error(t, eigvals, snr, inr, tau=1.0):
@@ -536,7 +534,7 @@ def single_dataset_error(t, eigvals, snr, inr, tau=1.0):
     lam = _check_eigvals(eigvals)
     snr = _check_snr(snr)
     inr = _check_inr(inr)
-    tau = float(_check_positive(tau, "tau"))
+    tau = _check_tau(tau)
     inv = _inverse_snr(snr)
     s = t[..., None] / tau
     finite = np.isfinite(s)
@@ -583,7 +581,7 @@ def single_dataset_training_error(t, gram_eigvals, snr, inr, tau=1.0):
     lam = _check_eigvals(gram_eigvals, "gram_eigvals")
     snr = _check_snr(snr)
     inr = _check_inr(inr)
-    tau = float(_check_positive(tau, "tau"))
+    tau = _check_tau(tau)
     inv = _inverse_snr(snr)
     s = t[..., None] / tau
     finite = np.isfinite(s)
@@ -821,7 +819,7 @@ def optimal_stopping_error(alpha, snr, inr, tau=1.0):
     a = _check_alpha(alpha)
     snr = _check_snr(snr)
     inr = _check_inr(inr)
-    tau = float(_check_positive(tau, "tau"))
+    tau = _check_tau(tau)
     shape, (a, snr, inr) = _broadcast_flat(a, snr, inr)
     t_opt = np.empty(a.shape)
     e_opt = np.empty(a.shape)
@@ -873,11 +871,9 @@ def generalization_gap_bound(rademacher, n_samples, delta=0.05):
     delta : float
         Failure probability in ``(0, 1)``; the bound holds with probability ``1 - delta``.
     """
-    r = _check_nonneg_finite(rademacher, "rademacher complexity")
-    p = _check_positive(n_samples, "n_samples P")
-    d = np.asarray(delta, dtype=float)
-    if np.any(~((d > 0) & (d < 1))):
-        raise ValueError(f"delta must lie in (0, 1); got {_values(d)}")
+    r = _check_nonneg_finite(rademacher, "rademacher")
+    p = _check_positive(n_samples, "n_samples", " (P)")
+    d = _checks.real_array(delta, "delta", lower=0, upper=1, open_lower=True, open_upper=True)
     return 2.0 * r + np.sqrt(np.log(1.0 / d) / (2.0 * p))
 
 
@@ -900,8 +896,8 @@ def rademacher_bound(n_hidden, n_samples, b1=1.0, b2=1.0, c=1.0):
         ``R(H) <= B_2 B_1 C sqrt(N_h) / sqrt(P)``: grows like ``sqrt(N_h)`` at fixed norm
         bounds, the classical "bigger models overfit" statement.
     """
-    nh = _check_positive(n_hidden, "n_hidden N_h")
-    p = _check_positive(n_samples, "n_samples P")
+    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
+    p = _check_positive(n_samples, "n_samples", " (P)")
     b1 = _check_positive(b1, "b1")
     b2 = _check_positive(b2, "b2")
     c = _check_positive(c, "c")
@@ -935,10 +931,11 @@ def weight_norm_sq(t, eigvals, ztilde_sq, z0_sq, tau=1.0):
     t = _check_time(t)
     if np.any(np.isinf(t)):
         raise ValueError("weight_norm_sq needs finite times t")
-    tau = float(_check_positive(tau, "tau"))
+    tau = _check_tau(tau)
     lam = _check_eigvals(eigvals)
     zt2 = _check_nonneg_finite(ztilde_sq, "ztilde_sq")
     z02 = _check_nonneg_finite(z0_sq, "z0_sq")
+    _broadcast_modes("eigvals, ztilde_sq and z0_sq", lam, zt2, z02)
     x, g = _decay_integral(lam, t[..., None] / tau)
     gain = g**2  # (1 - e^{-x})^2 / lambda^2
     with np.errstate(over="ignore"):
@@ -982,8 +979,8 @@ def dynamics_weight_norm_bound(n_hidden, n_samples, max_ztilde_sq=1.0, min_eigva
     so a fixed ``max_ztilde_sq`` is a fair comparison only for ``N_h >= P``, the regime of
     the slides' argument (over-parameterised networks).
     """
-    nh = _check_positive(n_hidden, "n_hidden N_h")
-    p = _check_positive(n_samples, "n_samples P")
+    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
+    p = _check_positive(n_samples, "n_samples", " (P)")
     m = _check_nonneg_finite(max_ztilde_sq, "max_ztilde_sq")
     lam = _hidden_min_eigval(nh, p) if min_eigval is None else _check_positive(min_eigval, "min_eigval")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -1009,8 +1006,8 @@ def dynamics_bound(n_hidden, n_samples, max_ztilde_sq=1.0, min_eigval=None, b1=1
         ``N_h`` for ``N_h > P`` (``lambda_min = (1 - sqrt(P/N_h))^2`` opens to 1) towards
         ``B_1 C sqrt(max ||ztilde||^2)``, and is ``+inf`` at ``N_h = P`` (documented).
     """
-    nh = _check_positive(n_hidden, "n_hidden N_h")
-    p = _check_positive(n_samples, "n_samples P")
+    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
+    p = _check_positive(n_samples, "n_samples", " (P)")
     b1 = _check_positive(b1, "b1")
     c = _check_positive(c, "c")
     b2 = dynamics_weight_norm_bound(nh, p, max_ztilde_sq, min_eigval)
