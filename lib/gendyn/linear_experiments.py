@@ -69,17 +69,42 @@ __all__ = [
 _ACTIVE = 1e-9  # eigenvalues below this fraction of the largest are exact zeros (frozen modes)
 
 
-def _as_conditions(*values):
-    arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(v, dtype=float)) for v in values])
-    if arrays[0].ndim != 1:
-        raise ValueError("conditions (snr, inr or variances) must be scalars or 1-d arrays")
-    return arrays
+def _as_conditions(**conditions):
+    """Conditions (snr, inr or variances; checked by the caller's bounds) broadcast to one 1-d length."""
+    arrays = [np.atleast_1d(v) for v in conditions.values()]
+    try:
+        return np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise ValueError(f"{' and '.join(conditions)} must broadcast to one length (conditions); got lengths "
+                         f"{[len(a) for a in arrays]}") from None
+
+
+def _condition(value, name, **bounds):
+    """One condition value or a 1-d array of them (real numbers in the range ``bounds``)."""
+    return _checks.real_array(value, name, ndim=(0, 1), **bounds)
+
+
+def _check_times(times):
+    """Times ``t >= 0`` in units of tau, ``np.inf`` allowed: one number or a 1-d array."""
+    return np.atleast_1d(_checks.real_array(times, "times", lower=0, allow_inf=True, ndim=(0, 1),
+                                            extra=" (np.inf: converged)"))
+
+
+def _check_steps(steps):
+    """Ascending step counts, one integer or a 1-d array of them."""
+    steps = np.atleast_1d(_checks.integer_array(steps, "steps", 0, ndim=(0, 1)))
+    if np.any(np.diff(steps) < 0):
+        raise ValueError(f"steps must be a 1-d ascending array of non-negative integers; got {steps.tolist()[:5]}")
+    return steps
+
+
+def _check_torch(device, dtype):
+    return _checks.torch_device(device), _checks.torch_dtype(dtype)
 
 
 def _check_alphas_n(alphas, n):
-    alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
-    if alphas.ndim != 1 or not np.all((alphas > 0) & np.isfinite(alphas)):
-        raise ValueError(f"alphas must be a 1-d array of finite loads > 0; got {alphas.tolist()[:5]}")
+    alphas = np.atleast_1d(_checks.real_array(alphas, "alphas", lower=0, open_lower=True, ndim=(0, 1),
+                                              extra=" (loads P/N)"))
     n = _checks.integer(n, "n", meaning=" (the input dimension N)")
     p = np.rint(alphas * n).astype(int)
     if np.any(p < 1):
@@ -87,9 +112,14 @@ def _check_alphas_n(alphas, n):
     return alphas, p
 
 
+def _check_snr(snr):
+    """One signal-to-noise ratio ``> 0`` (``np.inf``: noiseless labels)."""
+    return float(_checks.real_array(snr, "snr", lower=0, open_lower=True, allow_inf=True, ndim=0,
+                                    extra=" (np.inf: noiseless labels)"))
+
+
 def _generator(seed, device):
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    seed = _checks.integer(seed, "seed", 0)
     return torch.Generator(device=device).manual_seed(int(seed))
 
 
@@ -154,9 +184,11 @@ def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     teachers = _checks.integer(teachers, "teachers")
-    tv, iv, nv = _as_conditions(teacher_var, init_var, noise_var)
-    if np.any(tv < 0) or np.any(iv < 0) or np.any(nv < 0) or not np.all(np.isfinite(np.r_[tv, iv, nv])):
-        raise ValueError("teacher_var, init_var and noise_var must be finite and >= 0")
+    tv, iv, nv = _as_conditions(teacher_var=_condition(teacher_var, "teacher_var", lower=0),
+                                init_var=_condition(init_var, "init_var", lower=0),
+                                noise_var=_condition(noise_var, "noise_var", lower=0))
+    device, dtype = _check_torch(device, dtype)
+    generator = _checks.torch_generator(generator, device=device)
     p_each = np.repeat(p, repeats)
     b, pmax = len(p_each), int(p_each.max())
     kw = dict(generator=generator, device=device, dtype=dtype)
@@ -247,11 +279,9 @@ def linear_student_flow(batch, times, tau=1.0):
         ``(B, C, K, T)``, with ``test = scale + overfit + cross + frozen + noise_var``; and
         ``cov_eigvals`` ``(B, N)``, the spectrum of ``X X^T`` (frozen modes set to 0).
     """
-    times = np.atleast_1d(np.asarray(times, dtype=float))
-    if times.ndim != 1 or np.any(~(times >= 0)):
-        raise ValueError("times must be a 1-d array of values >= 0 (np.inf allowed)")
-    if not (tau > 0 and np.isfinite(tau)):
-        raise ValueError(f"tau must be finite and > 0; got {tau!r}")
+    _checks.instance(batch, "batch", LinearStudentBatch, hint=" (from draw_linear_student)")
+    times = _check_times(times)
+    tau = _checks.bounded(tau, "tau", 0, open_lower=True)
     lam, active, d, et, perp = _mode_decomposition(batch)
     t = torch.as_tensor(times / tau, dtype=lam.dtype, device=lam.device)
     x = lam[..., None] * torch.where(torch.isinf(t), torch.zeros_like(t), t)
@@ -268,8 +298,9 @@ def gd_decay_factors(eigvals, lr, steps):
     ``exp(-lambda t/tau)`` replaced by ``(1 - lr lambda)^k`` (time ``t = k lr``); this is
     the exact discrete-time version of eqs. (4)-(5). Shape ``(..., N, len(steps))``.
     """
-    lam = np.asarray(eigvals, dtype=float)[..., None]
-    k = np.asarray(steps, dtype=float)
+    lam = _checks.real_array(eigvals, "eigvals", lower=0)[..., None]
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
+    k = _checks.integer_array(steps, "steps", 0).astype(float)
     return (1.0 - lr * lam) ** k
 
 
@@ -290,11 +321,9 @@ def linear_student_gd(batch, lr, steps):
         ``test_error`` and ``train_error`` of shape ``(B, C, K, T)``, measured directly on the
         weights (``|wbar - w|^2/N + noise_var`` and ``|y - wX|^2/P``); ``times`` ``(T,)``.
     """
-    steps = np.atleast_1d(np.asarray(steps))
-    if steps.ndim != 1 or np.any(steps < 0) or np.any(np.diff(steps) < 0) or steps.dtype.kind not in "iu":
-        raise ValueError("steps must be a 1-d ascending array of non-negative integers")
-    if not (lr > 0 and np.isfinite(lr)):
-        raise ValueError(f"lr must be finite and > 0; got {lr!r}")
+    _checks.instance(batch, "batch", LinearStudentBatch, hint=" (from draw_linear_student)")
+    steps = _check_steps(steps)
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
     wbar, w, eps = batch.weights()
     B, C, K, n = wbar.shape
     X = batch.X
@@ -357,9 +386,11 @@ def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, t
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     chunk = _checks.integer(chunk, "chunk")
-    snr, inr = _as_conditions(snr, inr)
-    if np.any(~(snr > 0)) or np.any(~((inr >= 0) & np.isfinite(inr))):
-        raise ValueError("snr must be > 0 (np.inf allowed) and inr finite and >= 0")
+    snr, inr = _as_conditions(snr=_condition(snr, "snr", lower=0, open_lower=True, allow_inf=True),
+                              inr=_condition(inr, "inr", lower=0))
+    teachers = _checks.integer(teachers, "teachers")
+    times = _check_times(times)
+    device, dtype = _check_torch(device, dtype)
     noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
     gen = _generator(seed, device)
     pairs = [(i, r) for i in range(len(alphas)) for r in range(repeats)]
@@ -391,6 +422,7 @@ def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     chunk = _checks.integer(chunk, "chunk")
+    device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
     out = []
     for i in range(len(alphas)):
@@ -459,14 +491,12 @@ def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, 
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
                     ("teachers", teachers), ("block", block)):
         _checks.integer(v, name)
-    hidden = np.atleast_1d(np.asarray(hidden))
-    if hidden.ndim != 1 or hidden.dtype.kind not in "iu" or np.any(hidden < 1) or np.any(np.diff(hidden) <= 0):
+    hidden = np.atleast_1d(_checks.integer_array(hidden, "hidden", 1, ndim=(0, 1)))
+    if np.any(np.diff(hidden) <= 0):
         raise ValueError(f"hidden must be a 1-d strictly ascending array of positive integers; got {hidden.tolist()}")
-    times = np.atleast_1d(np.asarray(times, dtype=float))
-    if times.ndim != 1 or np.any(~(times >= 0)):
-        raise ValueError("times must be a 1-d array of values >= 0 (np.inf allowed)")
-    if not snr > 0:
-        raise ValueError(f"snr must be > 0 (np.inf allowed); got {snr!r}")
+    times = _check_times(times)
+    snr = _check_snr(snr)
+    device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
     P = n_samples
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, repeats, teachers, snr, gen, device, dtype)
@@ -554,9 +584,10 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
                     ("n_test", n_test), ("teachers", teachers)):
         _checks.integer(v, name)
-    steps = np.atleast_1d(np.asarray(steps))
-    if steps.ndim != 1 or np.any(steps < 0) or np.any(np.diff(steps) < 0) or steps.dtype.kind not in "iu":
-        raise ValueError("steps must be a 1-d ascending array of non-negative integers")
+    steps = _check_steps(steps)
+    snr = _check_snr(snr)
+    lr = None if lr is None else _checks.bounded(lr, "lr", 0, open_lower=True, extra=" or None")
+    device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
     P, S, K = n_samples, repeats, teachers
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, S, K, snr, gen, device, dtype)

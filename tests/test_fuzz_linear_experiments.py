@@ -1,0 +1,41 @@
+"""Fuzz: every public function of gendyn.linear_experiments refuses bad arguments clearly."""
+
+import numpy as np
+import pytest
+import torch
+
+from fuzzing import Case, findings, fuzz
+from gendyn import linear_experiments as le
+
+GEN = torch.Generator().manual_seed(0)
+BATCH = le.draw_linear_student([0.5, 1.0], 8, 1, teachers=1, noise_var=0.1, generator=GEN)
+TORCH = dict(seed=0, device="cpu", dtype=torch.float64)
+
+CASES = [
+    Case(le.draw_linear_student,
+         dict(alphas=[0.5, 1.0], n=8, repeats=1, teachers=1, teacher_var=1.0, init_var=0.0, noise_var=0.0,
+              generator=GEN, device="cpu", dtype=torch.float64),
+         accepted=dict(teacher_var={"zero"}, init_var={"zero"}, noise_var={"zero"}, generator={"none"})),
+    Case(le.linear_student_flow, dict(batch=BATCH, times=[0.0, 1.0, np.inf], tau=1.0),
+         accepted=dict(times={"zero", "+inf"})),  # one time
+    Case(le.gd_decay_factors, dict(eigvals=[0.5, 1.0], lr=0.1, steps=[0, 1, 5]),
+         accepted=dict(eigvals={"zero", "wrong-shape"}, steps={"zero"})),  # a batch of spectra; one step count
+    Case(le.linear_student_gd, dict(batch=BATCH, lr=0.1, steps=[0, 2]), accepted=dict(steps={"zero"})),
+    Case(le.simulate_linear_student,
+         dict(alphas=[0.5], n=8, repeats=1, times=[0.0, 1.0], snr=10.0, inr=0.1, teachers=1, chunk=4, **TORCH),
+         accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, inr={"zero"}, seed={"zero"})),
+    Case(le.sample_spectra, dict(alphas=[0.5, 2.0], n=8, repeats=2, chunk=4, **TORCH), accepted=dict(seed={"zero"})),
+    Case(le.random_feature_relu,
+         dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=1, times=[0.0, 1.0, np.inf], snr=10.0, n_test=10,
+              teachers=1, block=4, **TORCH),
+         accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, seed={"zero"})),
+    Case(le.random_feature_gd,
+         dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
+              **TORCH),
+         accepted=dict(steps={"zero"}, snr={"+inf"}, lr={"none"}, seed={"zero"})),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
