@@ -47,5 +47,37 @@ def test_measure_spikes_shapes_reproducible_and_close_to_theory():
 
 
 def test_measure_spikes_rejects_bad_aspect():
-    with pytest.raises(ValueError, match="aspect must lie in"):
+    with pytest.raises(ValueError, match=r"aspect must be a real number in \(0, 1\]; got 1.5"):
         teachers.measure_spikes([[1.0]], 100, 1.5, 2)
+    with pytest.raises(ValueError, match=r"aspect \* n_in must round to N3 >= 1"):
+        teachers.measure_spikes([[1.0]], 100, 1e-3, 2)
+
+
+@pytest.mark.parametrize("k", [-1, 0, 7, 2.0, True])
+def test_top_singular_modes_refuses_a_k_it_cannot_return(k):
+    # k = -1 used to return 4 vectors and k = 7 of 5 returned 5
+    m = torch.randn(5, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    with pytest.raises(ValueError, match=r"^k must be"):
+        teachers.top_singular_modes(m, k)
+
+
+def test_top_singular_modes_refuses_undetermined_vectors():
+    with pytest.raises(ValueError, match=r"matrix has rank < k = 2"):
+        teachers.top_singular_modes(torch.zeros(3, 4, dtype=torch.float64), 2)
+
+
+def test_teacher_functions_name_their_bad_arguments():
+    gen = torch.Generator().manual_seed(0)
+    with pytest.raises(ValueError, match=r"^svals must be a torch.Tensor; got list"):
+        teachers.low_rank_teacher([1.0], 5, 3)
+    with pytest.raises(ValueError, match=r"svals holds r = 4 singular values per teacher; the rank must be <= "
+                                         r"n_out = 3"):
+        teachers.low_rank_teacher(torch.ones(4, dtype=torch.float64), 5, 3)
+    with pytest.raises(ValueError, match=r"^teacher must be a LowRankTeacher"):
+        teachers.noisy_training_covariance(torch.ones(3, 5))
+    with pytest.raises(ValueError, match=r"^generator must be a torch.Generator or None; got int"):
+        teachers.random_orthonormal(5, 2, generator=0)
+    with pytest.raises(ValueError, match=r"^r must be <= n = 5"):
+        teachers.random_orthonormal(5, 6, generator=gen)
+    t = teachers.low_rank_teacher(torch.ones(2, dtype=torch.float64), 5, 3, generator=gen)
+    assert torch.equal(teachers.noisy_training_covariance(t, noise_std=0.0), t.matrix)  # no noise: the teacher

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from . import _checks
 from .progress import track
 
 __all__ = [
@@ -42,14 +43,42 @@ class LowRankTeacher(NamedTuple):
         return (self.U * self.svals.unsqueeze(-2)) @ self.V.mT
 
 
+def _check_teacher(teacher, name="teacher"):
+    if not isinstance(teacher, LowRankTeacher):
+        raise ValueError(f"{name} must be a LowRankTeacher (see low_rank_teacher); got {type(teacher).__name__}")
+    return teacher
+
+
 def random_orthonormal(n, r, *, batch=(), generator=None, device="cpu", dtype=torch.float64):
     """Haar-random ``n x r`` matrices with orthonormal columns, shape ``(*batch, n, r)``.
 
     QR of a Gaussian matrix, with the signs of ``R``'s diagonal moved into ``Q`` so the
     result is exactly Haar distributed.
+
+    Parameters
+    ----------
+    n, r : int
+        Rows and columns, ``1 <= r <= n``.
+    batch : sequence of int
+        Leading batch dimensions (each ``>= 1``); ``()`` for one matrix.
+    generator : torch.Generator, optional
+        Source of randomness, on ``device``.
+    device : str or torch.device
+        ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
+    dtype : torch.dtype
+        ``torch.float32`` or ``torch.float64``.
     """
-    if not 0 < r <= n:
-        raise ValueError(f"need 0 < r <= n for orthonormal columns; got n={n}, r={r}")
+    n, r = _checks.integer(n, "n"), _checks.integer(r, "r")
+    if r > n:
+        raise ValueError(f"r must be <= n = {n} for orthonormal columns; got {r}")
+    batch = _checks.integers(batch, "batch", 1, nonempty=False)
+    device = _checks.torch_device(device)
+    dtype = _checks.torch_dtype(dtype)
+    generator = _checks.torch_generator(generator, device=device)
+    return _random_orthonormal(n, r, batch, generator, device, dtype)
+
+
+def _random_orthonormal(n, r, batch, generator, device, dtype):
     g = torch.randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
     q, rr = torch.linalg.qr(g)
     return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)
@@ -61,24 +90,41 @@ def low_rank_teacher(svals, n_in, n_out, *, generator=None):
     Parameters
     ----------
     svals : torch.Tensor
-        Teacher singular values, shape ``(..., r)``; leading dimensions are a batch.
+        Teacher singular values (finite, ``>= 0``), shape ``(..., r)``; leading dimensions
+        are a batch.
     n_in, n_out : int
-        Input and output dimensions ``N1`` and ``N3`` (``r <= n_out <= n_in``).
+        Input and output dimensions ``N1`` and ``N3`` (``1 <= r <= n_out <= n_in``).
     generator : torch.Generator, optional
         Source of randomness (on the device of ``svals``).
     """
+    svals = _checks.tensor(svals, "svals", finite=True)
+    if svals.ndim < 1 or svals.shape[-1] < 1 or bool((svals < 0).any()):
+        raise ValueError(f"svals must be a tensor of singular values >= 0, shape (..., r) with r >= 1; "
+                         f"got shape {tuple(svals.shape)}, smallest {float(svals.min()) if svals.numel() else None}")
+    n_in, n_out = _checks.integer(n_in, "n_in"), _checks.integer(n_out, "n_out")
     if n_out > n_in:
         raise ValueError(f"the teacher needs n_out <= n_in (aspect <= 1); got n_out={n_out}, n_in={n_in}")
-    batch, r = svals.shape[:-1], svals.shape[-1]
-    kw = dict(batch=batch, generator=generator, device=svals.device, dtype=svals.dtype)
-    return LowRankTeacher(random_orthonormal(n_out, r, **kw), svals, random_orthonormal(n_in, r, **kw))
+    batch, r = tuple(svals.shape[:-1]), svals.shape[-1]
+    if r > n_out:
+        raise ValueError(f"svals holds r = {r} singular values per teacher; the rank must be <= n_out = {n_out}")
+    generator = _checks.torch_generator(generator, device=svals.device)
+    args = (batch, generator, svals.device, svals.dtype)
+    return LowRankTeacher(_random_orthonormal(n_out, r, *args), svals, _random_orthonormal(n_in, r, *args))
 
 
 def noisy_training_covariance(teacher, *, noise_std=1.0, generator=None):
     """Input-output covariance of a noisy training set on orthonormal inputs, eq. (3).
 
-    Returns ``Sigma31 = Wbar + Z`` with ``Z_ij ~ N(0, noise_std^2 / N1)``.
+    Returns ``Sigma31 = Wbar + Z`` with ``Z_ij ~ N(0, noise_std^2 / N1)`` (``noise_std >= 0``;
+    0 gives the teacher itself).
     """
+    teacher = _check_teacher(teacher)
+    noise_std = _checks.real(noise_std, "noise_std")
+    generator = _checks.torch_generator(generator, device=teacher.svals.device)
+    return _noisy(teacher, noise_std, generator)
+
+
+def _noisy(teacher, noise_std, generator):
     w = teacher.matrix
     n_in = w.shape[-1]
     z = torch.randn(w.shape, generator=generator, device=w.device, dtype=w.dtype)
@@ -91,12 +137,35 @@ def top_singular_modes(matrix, k):
     Uses the symmetric eigenproblem of ``M M^T`` (``n_out x n_out``, ``n_out <= n_in``),
     about twice as fast as a full SVD; the right vectors follow as ``M^T u / s``.
 
+    Parameters
+    ----------
+    matrix : torch.Tensor, shape (..., n_out, n_in)
+        Finite, ``n_out <= n_in``, with its top ``k`` singular values ``> 0`` (else the right
+        vectors are not determined).
+    k : int
+        Number of singular vectors, ``1 <= k <= n_out``.
+
     Returns
     -------
     svals : (..., n_out), descending
     U : (..., n_out, k)
     V : (..., n_in, k)
     """
+    matrix = _checks.tensor(matrix, "matrix", finite=True)
+    if matrix.ndim < 2 or not 1 <= matrix.shape[-2] <= matrix.shape[-1]:
+        raise ValueError(f"matrix must have shape (..., n_out, n_in) with 1 <= n_out <= n_in; "
+                         f"got {tuple(matrix.shape)}")
+    k = _checks.integer(k, "k")
+    if k > matrix.shape[-2]:
+        raise ValueError(f"k must be <= n_out = {matrix.shape[-2]} (singular vectors of the matrix); got {k}")
+    s, u, v = _top_singular_modes(matrix, k)
+    if not bool((s[..., k - 1] > 0).all()):
+        raise ValueError(f"matrix has rank < k = {k} (a zero singular value among the top k): its right "
+                         f"singular vectors M^T u / s are not determined")
+    return s, u, v
+
+
+def _top_singular_modes(matrix, k):
     evals, evecs = torch.linalg.eigh(matrix @ matrix.mT)
     s = evals.flip(-1).clamp_min(0).sqrt()
     u = evecs[..., -k:].flip(-1)
@@ -108,8 +177,26 @@ def mode_overlaps(U, V, teacher):
     """Overlaps ``|u_a . ubar_a| |v_a . vbar_a|`` of data modes with teacher modes.
 
     Mode ``a`` of the data is matched with mode ``a`` of the teacher (both sorted by
-    singular value), as in eq. (12). Returns shape ``(..., r)``.
+    singular value), as in eq. (12). ``U`` ``(..., n_out, >= r)`` and ``V`` ``(..., n_in, >= r)``
+    (e.g. from :func:`top_singular_modes`) broadcast against the teacher's batch. Returns
+    shape ``(..., r)``.
     """
+    teacher = _check_teacher(teacher)
+    r = teacher.svals.shape[-1]
+    for name, x, ref in (("U", U, teacher.U), ("V", V, teacher.V)):
+        _checks.tensor(x, name, finite=True)
+        if x.ndim < 2 or x.shape[-2] != ref.shape[-2] or x.shape[-1] < r:
+            raise ValueError(f"{name} must have shape (..., {ref.shape[-2]}, >= {r}) to match the teacher; "
+                             f"got {tuple(x.shape)}")
+        try:
+            torch.broadcast_shapes(x.shape[:-2], ref.shape[:-2])
+        except RuntimeError:
+            raise ValueError(f"{name} has batch shape {tuple(x.shape[:-2])}, which does not broadcast against "
+                             f"the teacher's {tuple(ref.shape[:-2])}") from None
+    return _overlaps(U, V, teacher)
+
+
+def _overlaps(U, V, teacher):
     r = teacher.svals.shape[-1]
     left = (U[..., :r] * teacher.U).sum(-2).abs()
     right = (V[..., :r] * teacher.V).sum(-2).abs()
@@ -123,8 +210,8 @@ def measure_spikes(sbar, n_in, aspect, repeats, *, seed=0, device="cpu", chunk=3
     Parameters
     ----------
     sbar : array_like, shape (G, r)
-        Teacher singular values for ``G`` teachers of rank ``r``, sorted descending
-        along the last axis.
+        Teacher singular values (finite, ``>= 0``) for ``G`` teachers of rank
+        ``r <= N3``, sorted descending along the last axis.
     n_in : int
         Inputs = examples ``N1``; the outputs are ``N3 = round(aspect * N1)``.
     aspect : float
@@ -132,13 +219,14 @@ def measure_spikes(sbar, n_in, aspect, repeats, *, seed=0, device="cpu", chunk=3
     repeats : int
         Independent teachers and noise draws per row of ``sbar``.
     seed : int
-        Seed of the torch generator (results are identical run to run on the CPU).
+        Seed ``>= 0`` of the torch generator (results are identical run to run on the CPU).
     device : str
         Torch device.
     chunk : int
         Matrices per batched eigen-decomposition (memory ``~ chunk * N1 * N3 * 8`` bytes).
     keep_spectra : int
-        Keep the full singular spectra of the first ``keep_spectra`` repeats of every row.
+        Keep the full singular spectra of the first ``keep_spectra <= repeats`` repeats of
+        every row.
     dtype : torch.dtype
         float32 by default: twice as fast as float64, and its ~1e-6 error on singular
         values and overlaps is far below the finite-size effects measured here.
@@ -149,20 +237,35 @@ def measure_spikes(sbar, n_in, aspect, repeats, *, seed=0, device="cpu", chunk=3
         ``shat`` and ``overlap`` of shape ``(G, repeats, r)``; ``spectra`` of shape
         ``(G, keep_spectra, N3)`` if requested.
     """
-    sbar = np.atleast_2d(np.asarray(sbar, dtype=float))
+    sbar = np.atleast_2d(_checks.real_array(sbar, "sbar", lower=0.0, ndim=(0, 1, 2),
+                                            extra=", shape (G, r) (or (r,) for one row)"))
+    n_in = _checks.integer(n_in, "n_in")
+    aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True)
     n_out = int(round(aspect * n_in))
-    if not (0 < aspect <= 1) or n_out < 1:
-        raise ValueError(f"aspect must lie in (0, 1] with N3 = aspect * N1 >= 1; got aspect={aspect}, N1={n_in}")
+    if n_out < 1:
+        raise ValueError(f"aspect * n_in must round to N3 >= 1 outputs; got aspect={aspect}, n_in={n_in}")
     n_rows, r = sbar.shape
+    if not 1 <= r <= n_out or n_rows < 1:
+        raise ValueError(f"sbar must have shape (G, r) with G >= 1 and 1 <= r <= N3 = {n_out}; got {sbar.shape}")
+    repeats = _checks.integer(repeats, "repeats")
+    seed = _checks.integer(seed, "seed", 0)
+    device = _checks.torch_device(device)
+    chunk = _checks.integer(chunk, "chunk")
+    keep_spectra = _checks.integer(keep_spectra, "keep_spectra", 0)
+    if keep_spectra > repeats:
+        raise ValueError(f"keep_spectra must be <= repeats = {repeats}; got {keep_spectra}")
+    dtype = _checks.torch_dtype(dtype)
     gen = torch.Generator(device=device).manual_seed(seed)
     flat = torch.as_tensor(np.repeat(sbar, repeats, axis=0), dtype=dtype, device=device)
     shat, overlap, spectra = [], [], []
     for start in track(range(0, len(flat), chunk), desc=f"SVDs at A={aspect:g}, N1={n_in}"):
-        teacher = low_rank_teacher(flat[start : start + chunk], n_in, n_out, generator=gen)
-        sigma31 = noisy_training_covariance(teacher, generator=gen)
-        s, u, v = top_singular_modes(sigma31, r)
+        sv = flat[start : start + chunk]
+        args = (tuple(sv.shape[:-1]), gen, sv.device, sv.dtype)
+        teacher = LowRankTeacher(_random_orthonormal(n_out, r, *args), sv, _random_orthonormal(n_in, r, *args))
+        sigma31 = _noisy(teacher, 1.0, gen)
+        s, u, v = _top_singular_modes(sigma31, r)
         shat.append(s[..., :r])
-        overlap.append(mode_overlaps(u, v, teacher))
+        overlap.append(_overlaps(u, v, teacher))
         if keep_spectra:
             spectra.append(s)
     out = {

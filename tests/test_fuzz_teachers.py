@@ -1,0 +1,45 @@
+"""Fuzz: every public function of gendyn.teachers refuses bad arguments clearly."""
+
+import pytest
+import torch
+
+from fuzzing import Case, findings, fuzz
+from gendyn import teachers
+
+
+def _gen():
+    return torch.Generator().manual_seed(0)
+
+
+_TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0, 1.0], [3.0, 0.5]], dtype=torch.float64), 6, 4,
+                                     generator=_gen())
+_DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
+_, _U, _V = teachers.top_singular_modes(_DATA, 2)
+
+CASES = [
+    # LowRankTeacher is a record type (a NamedTuple of tensors), not a function: the
+    # functions that take one check it.
+    Case(teachers.random_orthonormal,
+         dict(n=5, r=2, batch=(3,), generator=_gen(), device="cpu", dtype=torch.float64),
+         accepted={"generator": {"none"}}),
+    Case(teachers.low_rank_teacher,
+         dict(svals=torch.tensor([[2.0, 1.0]], dtype=torch.float64), n_in=6, n_out=4, generator=_gen()),
+         accepted={"generator": {"none"}}),
+    Case(teachers.noisy_training_covariance, dict(teacher=_TEACHER, noise_std=1.0, generator=_gen()),
+         accepted={"noise_std": {"zero"}, "generator": {"none"}}),
+    Case(teachers.top_singular_modes, dict(matrix=_DATA, k=2)),
+    Case(teachers.mode_overlaps, dict(U=_U, V=_V, teacher=_TEACHER)),
+    Case(teachers.measure_spikes,
+         dict(sbar=[[2.0], [1.0]], n_in=8, aspect=0.5, repeats=2, seed=0, device="cpu", chunk=2,
+              keep_spectra=1, dtype=torch.float64),
+         accepted={"sbar": {"zero"}, "seed": {"zero"}, "keep_spectra": {"zero"}}),
+]
+
+
+def test_every_public_function_is_fuzzed():
+    assert {c.func.__name__ for c in CASES} | {"LowRankTeacher"} == set(teachers.__all__)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
