@@ -93,10 +93,10 @@ def test_eq16_values_and_limits():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: shrinkage.optimal_shrinker(-1.0, 0.5), r"finite and >= 0.*-1\.0"),
+        (lambda: shrinkage.optimal_shrinker(-1.0, 0.5), r"shat \(data singular values\) must be real numbers in \[0, inf\); got -1\.0"),
         (lambda: shrinkage.optimal_shrinker(2.0, 1.5), r"aspect ratio .* \(0, 1\].*1\.5"),
         (lambda: shrinkage.shrinkage_estimator(np.ones(5)), r"shape \(\.\.\., N3, N1\)"),
-        (lambda: shrinkage.shrinkage_estimator(np.full((3, 4), np.nan)), r"finite"),
+        (lambda: shrinkage.shrinkage_estimator(np.full((3, 4), np.nan)), r"sigma31 must be real numbers in \(-inf, inf\) \(finite\)"),
         (lambda: shrinkage.shrinkage_estimator(np.eye(4), noise_std=0.0), r"noise_std must be a finite number > 0"),
         (lambda: shrinkage.shrinkage_estimator(np.eye(4), noise_std="guess"), r"'estimate'"),
         (lambda: shrinkage.shrinkage_estimator(np.eye(4), aspect=2.0), r"\(0, 1\]"),
@@ -126,3 +126,12 @@ def test_estimation_excess_is_the_gap_to_the_oracle_on_the_same_modes():
         shrinkage.estimation_excess(s31, w[0])
     with pytest.raises(ValueError, match="teacher is zero"):
         shrinkage.estimation_excess(s31, np.zeros_like(w))
+
+
+def test_flags_and_teacher_are_checked_by_name():
+    with pytest.raises(ValueError, match=r"^full_output must be True or False; got 1"):
+        shrinkage.shrinkage_estimator(np.eye(4), full_output=1)
+    with pytest.raises(ValueError, match=r"^teacher must be real numbers"):
+        shrinkage.estimation_excess(np.eye(4), "x")
+    with pytest.raises(ValueError, match=r"^aspect must be a real number in \(0, 1\] or None; got True"):
+        shrinkage.shrinkage_estimator(np.eye(4), aspect=True)

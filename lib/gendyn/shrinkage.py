@@ -31,7 +31,6 @@ value that crosses the edge by a finite-size fluctuation is shrunk to almost not
 Pure numpy, vectorised over leading batch dimensions.
 """
 
-import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -78,10 +77,7 @@ def optimal_shrinker(shat, aspect):
         and ``shat - eta(shat) -> (1 + A)/shat`` for large ``shat``.
     """
     a = rmt.check_aspect(aspect)
-    sh = np.asarray(shat, dtype=float)
-    bad = ~(np.isfinite(sh) & (sh >= 0))
-    if np.any(bad):
-        raise ValueError(f"data singular values shat must be finite and >= 0; got {sh[bad].ravel()[:5].tolist()}")
+    sh = _checks.real_array(shat, "shat (data singular values)", lower=0.0)
     sh, a = np.broadcast_arrays(sh, a)
     above = sh > 1.0 + np.sqrt(a)
     x = np.where(above, sh, 2.0 + 2.0 * np.sqrt(a))
@@ -93,15 +89,11 @@ def optimal_shrinker(shat, aspect):
     return out[()] if out.ndim == 0 else out
 
 
-def _check_matrix(sigma31):
-    try:
-        m = np.asarray(sigma31, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("sigma31 must be a real array of shape (..., N3, N1)") from None
+def _check_matrix(x, name):
+    """Finite real matrices of shape ``(..., N3, N1)``, ``N3, N1 >= 1``."""
+    m = _checks.real_array(x, name, extra=" (finite), shape (..., N3, N1)")
     if m.ndim < 2 or min(m.shape[-2:]) < 1:
-        raise ValueError(f"sigma31 must have shape (..., N3, N1) with N3, N1 >= 1; got shape {m.shape}")
-    if not np.all(np.isfinite(m)):
-        raise ValueError("sigma31 must be finite (no NaN or inf entries)")
+        raise ValueError(f"{name} must have shape (..., N3, N1) with N3, N1 >= 1; got shape {m.shape}")
     return m
 
 
@@ -146,7 +138,8 @@ def shrinkage_estimator(sigma31, aspect=None, *, noise_std=1.0, full_output=Fals
     value can exceed the edge by ``O(N^(-2/3))``, where ``eta`` is ``O(N^(-1/3))``, so
     such false detections cost ``O(N^(-2/3))`` in squared error.
     """
-    m = _check_matrix(sigma31)
+    m = _check_matrix(sigma31, "sigma31")
+    full_output = _checks.flag(full_output, "full_output")
     u, s, vh, x, eta, scale, sigma, aspect = _shrink(m, aspect, noise_std)
     estimate = (u * eta[..., None, :]) @ vh
     if not full_output:
@@ -162,9 +155,7 @@ def _shrink(m, aspect, noise_std):
     n_big, n_small = max(n3, n1), min(n3, n1)
     if aspect is None:
         aspect = n_small / n_big
-    if isinstance(aspect, (bool, np.bool_)) or not isinstance(aspect, numbers.Real):
-        raise ValueError(f"aspect must be a number in (0, 1] or None; got {aspect!r}")
-    aspect = float(rmt.check_aspect(aspect))
+    aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True, extra=" or None")
     u, s, vh = np.linalg.svd(m, full_matrices=False)
     unit = np.sqrt(n1 / n_big)  # singular values of noise with variance 1/N1, in units of variance 1/n
     if isinstance(noise_std, str):
@@ -211,8 +202,8 @@ def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
     -------
     ndarray, shape (...)
     """
-    m = _check_matrix(sigma31)
-    w = _check_matrix(teacher)
+    m = _check_matrix(sigma31, "sigma31")
+    w = _check_matrix(teacher, "teacher")
     if w.shape != m.shape:
         raise ValueError(f"teacher must have the shape of sigma31 {m.shape}; got {w.shape}")
     norm = (w**2).sum((-2, -1))
