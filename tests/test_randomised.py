@@ -56,7 +56,7 @@ def test_randomised_train_error_matches_exact_ta_on_randomised_data():
         (lambda: randomised.randomised_scale([-1.0], 50), r"teacher_svals must be real numbers in \[0, inf\); got \[-1.0\]"),
         (lambda: randomised.randomised_scale([1.0], 0), r"n3 must be an integer >= 1"),
         (lambda: randomised.randomised_scale([1.0], 50, noise_std=0.0), r"noise_std must be"),
-        (lambda: randomised.stretched_mp_density(1.0, 0.5, -1.0), r"scale must be finite and > 0"),
+        (lambda: randomised.stretched_mp_density(1.0, 0.5, -1.0), r"scale must be real numbers in \(0, inf\); got -1\.0"),
         (lambda: randomised.randomised_train_error([1.0], [1.0], 100, 60, 50, 1e-5), r"n2 <= n3 <= n1"),
         (lambda: randomised.randomised_train_error([1.0], [[1.0]], 100, 50, 50, 1e-5), r"1-d"),
     ],

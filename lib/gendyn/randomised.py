@@ -57,12 +57,13 @@ def stretched_mp_density(s, aspect, scale):
     """Singular-value density of i.i.d. data of variance ``scale^2 / N1`` per entry (§3.6).
 
     ``P(s) = P_MP(s / scale) / scale`` with ``P_MP`` eq. (13): supported on
-    ``[scale (1 - sqrt(A)), scale (1 + sqrt(A))]``, integrating to 1.
+    ``[scale (1 - sqrt(A)), scale (1 + sqrt(A))]``, integrating to 1. ``s`` may be any real
+    numbers (the density is 0 off the support); ``aspect`` in ``(0, 1]`` and ``scale > 0``
+    (finite) broadcast against it.
     """
-    c = np.asarray(scale, dtype=float)
-    if np.any(~(np.isfinite(c) & (c > 0))):
-        raise ValueError(f"scale must be finite and > 0; got {np.ravel(c)[:5].tolist()}")
-    return rmt.mp_density(np.asarray(s, dtype=float) / c, aspect) / c
+    s = _checks.real_array(s, "s", allow_inf=True)
+    c = _checks.real_array(scale, "scale", lower=0.0, open_lower=True)
+    return rmt.mp_density(s / c, aspect) / c
 
 
 def randomised_train_error(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, noise_std=1.0):
