@@ -103,7 +103,8 @@ def test_error(t, teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3, as_pr
     sb, n1, p = _check(teacher_svals, n1, n_examples)
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     k = deep_linear._check_depth(n_layers)
-    t = deep_linear._check_array(t, "training time t")
+    as_printed = _checks.flag(as_printed, "as_printed")
+    t = deep_linear._check_array(t, "t (training times)")
     shape, t = t.shape, t.ravel()
     if p > n1:
         d = p / n1
@@ -158,8 +159,7 @@ def asymptotic_test_error(teacher_svals, n1, n_examples, eps=0.0):
     non-monotonic, while the optimal early-stopping error falls monotonically.
     """
     sb, n1, p = _check(teacher_svals, n1, n_examples)
-    if not (np.isfinite(eps) and eps >= 0):
-        raise ValueError(f"eps must be finite and >= 0; got {eps!r}")
+    eps = _checks.real(eps, "eps")
     d = p / n1
     sig = np.sqrt(d) * sb
     if p > n1:
