@@ -222,10 +222,14 @@ def test_results_identical_run_to_run_and_minibatches_differ():
         (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
          "activation must be one of \\('linear', 'relu'\\); got 'tanh'"),
         (lambda: sm.ta_curvature(1.0, [1.0, 2.0, 3.0]), "orthogonal to the all-ones vector"),
-        (lambda: sm.ta_curvature(-1.0, [1.0, -1.0]), "s must be >= 0; got min -1.0"),
-        (lambda: sm.ta_trajectory([0, 1], 0.0, 0.1, [1.0, -1.0]), "s0 .* must be finite and > 0; got 0.0"),
+        (lambda: sm.ta_curvature(-1.0, [1.0, -1.0]), r"s must be real numbers in \[0, inf\) \(singular values\); got -1.0"),
+        (lambda: sm.ta_trajectory([0, 1], 0.0, 0.1, [1.0, -1.0]), r"s0 must be a real number in \(0, inf\) .*; got 0.0"),
         (lambda: sm.softmax_curvature(np.ones((2, 3)), n_samples=1), "n_samples must be an integer >= 2; got 1"),
-        (lambda: sm.label_feature_covariance(np.ones((3, 2)), np.array([0, 1, 5]), 3), "labels must lie in \\[0, 3\\)"),
+        (lambda: sm.label_feature_covariance(np.ones((3, 2)), np.array([0, 1, 5]), 3),
+         r"y must be integer class labels in \[0, 3\) .*; got labels from 0 to 5"),
+        # a label -1 used to act as the last class (numpy's negative indexing)
+        (lambda: sm.cross_entropy(np.ones((3, 2)), np.ones((2, 2)), np.array([0, -1])),
+         r"y must be integer class labels in \[0, 3\) .*; got labels from -1 to 0"),
     ],
 )
 def test_bad_inputs_raise_value_error_naming_value_and_range(call, message):

@@ -80,6 +80,7 @@ whose bracket depends on the single-task student only. The bounds hold sample by
 """
 
 import math
+import numbers
 
 import numpy as np
 from scipy import integrate, optimize, special
@@ -113,16 +114,35 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 
 
-def _array(x, name, ndim_min=1):
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of real numbers; got {type(x).__name__}") from None
+def _array(x, name, ndim_min=1, **bounds):
+    """Finite real numbers (no strings, booleans or None) with at least ``ndim_min`` axes."""
+    a = _checks.real_array(x, name, **bounds)
     if a.ndim < ndim_min:
         raise ValueError(f"{name} must have at least {ndim_min} dimension(s); got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite; got non-finite entries")
     return a
+
+
+def _same_features(w, x, w_name="w", x_name="x"):
+    """``w`` (..., K, N) and ``x`` (..., P, N): the same N and batch axes that broadcast."""
+    if w.shape[-1] != x.shape[-1]:
+        raise ValueError(f"{w_name} (..., K, N) and {x_name} (..., P, N) must have the same N; got shapes "
+                         f"{w.shape} and {x.shape}")
+    try:
+        np.broadcast_shapes(w.shape[:-2], x.shape[:-2])
+    except ValueError:
+        raise ValueError(f"the batch axes of {w_name} and {x_name} must broadcast; got shapes {w.shape} and "
+                         f"{x.shape}") from None
+
+
+def _singular_values(s, u=None):
+    """Singular values ``s >= 0`` (any shape); with ``u`` (..., K) their batch axes must broadcast."""
+    s = _checks.real_array(s, "s", lower=0, extra=" (singular values)")
+    if u is not None:
+        try:
+            np.broadcast_shapes(s.shape, u.shape[:-1])
+        except ValueError:
+            raise ValueError(f"s and the batch axes of u must broadcast; got shapes {s.shape} and {u.shape}") from None
+    return s
 
 
 def _sigma(sigma, n):
@@ -148,8 +168,24 @@ def _unit_centred(u, name="u"):
 
 
 def softmax(z, axis=-1):
-    """Numerically stable softmax along ``axis``."""
-    z = np.asarray(z, dtype=float)
+    """Numerically stable softmax along ``axis``.
+
+    Parameters
+    ----------
+    z : array_like
+        Finite logits, at least one axis.
+    axis : int or None
+        The axis of the classes; ``None``: all entries of ``z`` at once.
+    """
+    z = _array(z, "z", 1)
+    if axis is not None and (isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral)
+                             or not -z.ndim <= axis < z.ndim):
+        raise ValueError(f"axis must be None or an integer in [{-z.ndim}, {z.ndim}) for z of shape {z.shape}; "
+                         f"got {axis!r}")
+    return _softmax(z, axis)
+
+
+def _softmax(z, axis=-1):
     e = np.exp(z - z.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 
@@ -166,11 +202,7 @@ def label_feature_covariance(x, y, n_classes):
     """
     x = _array(x, "x", 2)
     n_classes = _checks.integer(n_classes, "n_classes", 2)
-    y = np.asarray(y)
-    if y.shape != x.shape[:-1] or not np.issubdtype(y.dtype, np.integer):
-        raise ValueError(f"y must be integer labels of shape {x.shape[:-1]}; got {y.dtype} {y.shape}")
-    if y.size and (y.min() < 0 or y.max() >= n_classes):
-        raise ValueError(f"labels must lie in [0, {n_classes}); got range [{y.min()}, {y.max()}]")
+    y = _checks.labels(y, "y", n_classes, expected_shape=x.shape[:-1], meaning=" (the shape of x without its last axis)")
     onehot = (y[..., None] == np.arange(n_classes)).astype(float)
     return np.swapaxes(onehot, -1, -2) @ x / x.shape[-2]
 
@@ -181,7 +213,8 @@ def softmax_feature_covariance(w, x):
     ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)`` (broadcast against ``w``'s batch).
     """
     w, x = _array(w, "w", 2), _array(x, "x", 2)
-    p = softmax(x @ np.swapaxes(w, -1, -2))
+    _same_features(w, x)
+    p = _softmax(x @ np.swapaxes(w, -1, -2))
     return np.swapaxes(p, -1, -2) @ x / x.shape[-2]
 
 
@@ -205,6 +238,8 @@ def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=F
     """
     w = _array(w, "w", 2)
     n_samples = _checks.integer(n_samples, "n_samples", 2)
+    seed = _checks.integer(seed, "seed", 0)
+    return_stderr = _checks.flag(return_stderr, "return_stderr")
     sig = _sigma(sigma, w.shape[-1])
     rng = np.random.default_rng(seed)
     half = n_samples // 2
@@ -220,7 +255,7 @@ def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=F
         x = g @ chol.T if chol is not None else g
         pair = 0.0
         for sign in (1.0, -1.0):
-            p = softmax(sign * x @ np.swapaxes(w, -1, -2))  # (..., n, K)
+            p = _softmax(sign * x @ np.swapaxes(w, -1, -2))  # (..., n, K)
             pair = pair + 0.5 * (p[..., :, :, None] * (eye - p[..., :, None, :]))
         total += pair.sum(-3)
         total_sq += (pair**2).sum(-3)
@@ -248,14 +283,21 @@ def composite_flow(weights, sigma_yx, sigma=None, **kwargs):
     ``sigma_yx``: the label-feature covariance ``(..., K, N)``. The softmax term uses the
     Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`).
     """
+    if not isinstance(weights, (list, tuple)) or not weights:
+        raise ValueError(f"weights must be a non-empty list [W_1, ..., W_D] of matrices; got {type(weights).__name__}")
     ws = [_array(w, f"weights[{i}]", 2) for i, w in enumerate(weights)]
-    if not ws:
-        raise ValueError("weights must hold at least one matrix")
     comp = ws[0]
-    for w in ws[1:]:
+    for i, w in enumerate(ws[1:], 1):
+        if w.shape[-1] != comp.shape[-2]:
+            raise ValueError(f"weights[{i}] must take the {comp.shape[-2]} outputs of weights[{i - 1}]; got shape "
+                             f"{w.shape}")
         comp = w @ comp
     sig = _sigma(sigma, comp.shape[-1])
-    g = _array(sigma_yx, "sigma_yx", 2) - gaussian_softmax_feature_covariance(comp, sig, **kwargs)
+    sigma_yx = _array(sigma_yx, "sigma_yx", 2)
+    if sigma_yx.shape[-2:] != comp.shape[-2:]:
+        raise ValueError(f"sigma_yx must have shape (..., K, N) = (..., {comp.shape[-2]}, {comp.shape[-1]}) like "
+                         f"the composite of weights; got {sigma_yx.shape}")
+    g = sigma_yx - gaussian_softmax_feature_covariance(comp, sig, **kwargs)
     total = 0.0
     for layer in range(len(ws)):
         above = _product(ws[layer + 1:], comp.shape[-2], ws[layer].shape[-2])
@@ -302,16 +344,17 @@ def rank1_curvature(s, u):
     ``s``: array of singular values (any shape ``S``); ``u``: unit vector(s) ``(..., K)``
     (broadcast with ``s``). Returns ``(*S, K, K)``.
     """
-    s = _array(s, "s", 0)
-    if np.any(s < 0):
-        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
     u = _array(u, "u")
-    u = u / np.linalg.norm(u, axis=-1, keepdims=True)
+    norm = np.linalg.norm(u, axis=-1, keepdims=True)
+    if np.any(norm == 0):
+        raise ValueError("u must be a non-zero vector")
+    u = u / norm
+    s = _singular_values(s, u)
     g, wts = _half_line_rule()
     total = 0.0
     for sign in (1.0, -1.0):
         z = sign * (s[..., None, None] * g[:, None]) * u[..., None, :]  # (..., n, K)
-        p = softmax(z)
+        p = _softmax(z)
         m = p[..., :, None] * np.eye(u.shape[-1]) - p[..., :, None] * p[..., None, :]
         total = total + np.einsum("...nij,n->...ij", m, wts)
     return total
@@ -323,14 +366,16 @@ def ta_curvature(s, u):
     ``u`` must be orthogonal to the all-ones vector (the logit mode of a trained student
     always is). ``f(0) = 1/K``; ``f`` decreases monotonically to 0.
     """
-    s = _array(s, "s", 0)
-    if np.any(s < 0):
-        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
     u = _unit_centred(u)
+    return _ta_curvature(_singular_values(s, u), u)
+
+
+def _ta_curvature(s, u):
+    """Unchecked (15): float array ``s``, unit centred ``u``."""
     g, wts = _half_line_rule()
     total = 0.0
     for sign in (1.0, -1.0):
-        p = softmax(sign * s[..., None, None] * g[:, None] * u[..., None, :])
+        p = _softmax(sign * s[..., None, None] * g[:, None] * u[..., None, :])
         mean = (p * u[..., None, :]).sum(-1)
         var = (p * u[..., None, :] ** 2).sum(-1) - mean**2
         total = total + (var * wts).sum(-1)
@@ -339,7 +384,9 @@ def ta_curvature(s, u):
 
 def ta_signal(s, u):
     """``f(s) s``: the softmax term of (3) along the student's mode."""
-    return ta_curvature(s, u) * np.asarray(s, dtype=float)
+    u = _unit_centred(u)
+    s = _singular_values(s, u)
+    return _ta_curvature(s, u) * s
 
 
 def clean_rank1_signal(u):
@@ -360,8 +407,19 @@ def ta_rate(s, sigma_hat, u, n_layers=3):
     as in :mod:`gendyn.train`.
     """
     d = _checks.integer(n_layers, "n_layers", 2) - 1
-    s = _array(s, "s", 0)
-    return d * np.power(s, 2 - 2 / d) * (np.asarray(sigma_hat, dtype=float) - ta_signal(s, u))
+    u = _unit_centred(u)
+    s = _singular_values(s, u)
+    sigma_hat = _checks.real_array(sigma_hat, "sigma_hat", lower=0, extra=" (a singular value)")
+    try:
+        np.broadcast_shapes(s.shape, sigma_hat.shape)
+    except ValueError:
+        raise ValueError(f"s and sigma_hat must broadcast; got shapes {s.shape} and {sigma_hat.shape}") from None
+    return _ta_rate(s, sigma_hat, u, d)
+
+
+def _ta_rate(s, sigma_hat, u, d):
+    """Unchecked (3) for ``d`` weight matrices."""
+    return d * np.power(s, 2 - 2 / d) * (sigma_hat - _ta_curvature(s, u) * s)
 
 
 def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
@@ -370,18 +428,21 @@ def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
     Integrated in ``ln s`` (the growth is exponential at small ``s``) with LSODA (switching
     between non-stiff and stiff methods) at tight tolerances.
     """
-    t = _array(t, "t", 1)
-    if np.any(np.diff(t) < 0) or t[0] < 0:
-        raise ValueError("times t must be non-negative and increasing")
-    if not (np.isfinite(s0) and s0 > 0):
-        raise ValueError(f"s0 (initial singular value) must be finite and > 0; got {s0!r}")
-    if not (np.isfinite(tau) and tau > 0):
-        raise ValueError(f"tau must be finite and > 0; got {tau!r}")
+    t = _checks.real_array(t, "t", lower=0, ndim=1, extra=" (non-decreasing times)")
+    if t.size == 0 or np.any(np.diff(t) < 0):
+        raise ValueError(f"times t must be a non-empty 1-d array, non-negative and increasing; got {t[:5].tolist()}")
+    s0 = _checks.bounded(s0, "s0", 0, open_lower=True, extra=" (the initial singular value)")
+    sigma_hat = _checks.bounded(sigma_hat, "sigma_hat", 0, extra=" (a singular value)")
+    tau = _checks.bounded(tau, "tau", 0, open_lower=True)
+    d = _checks.integer(n_layers, "n_layers", 2) - 1
     u = _unit_centred(u)
+    if u.ndim != 1:
+        raise ValueError(f"u must be one vector (K,); got shape {u.shape}")
+    u = _unit_centred(u)  # normalised twice, as the checked ta_rate did at every step: the same bits
 
     def rhs(_, y):
         s = math.exp(y[0])
-        return [float(ta_rate(s, sigma_hat, u, n_layers)) / (s * tau)]
+        return [float(_ta_rate(np.asarray(s), sigma_hat, u, d)) / (s * tau)]
 
     sol = integrate.solve_ivp(rhs, (0.0, float(t[-1])), [math.log(s0)], t_eval=t, method="LSODA",
                               rtol=1e-9, atol=1e-11)
@@ -411,11 +472,14 @@ def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
     ``L = E_g[lse(s g u)] - s overlap (u_{argmax ubar} - u_{argmin ubar}) / sqrt(2 pi)``:
     one exact 1-d integral plus a closed form. ``Sigma = I``.
     """
-    s = _array(s, "s", 0)
-    if np.any(s < 0):
-        raise ValueError(f"singular values s must be >= 0; got min {s.min()}")
     u = _unit_centred(u)
+    if u.ndim != 1:
+        raise ValueError(f"u must be one vector (K,); got shape {u.shape}")
+    s = _singular_values(s)
     ubar = _array(u_teacher, "u_teacher")
+    if ubar.shape != u.shape:
+        raise ValueError(f"u_teacher must have the shape of u, {u.shape}; got {ubar.shape}")
+    overlap = _checks.bounded(overlap, "overlap", -1, 1, extra=" (the cosine v . vbar)")
     g, wts = _half_line_rule()
     lse = 0.0
     for sign in (1.0, -1.0):
@@ -424,24 +488,33 @@ def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
     # the rule misses the mass below g = 1e-12, where lse = log K
     lse = lse + (1 - 2 * wts.sum()) * math.log(u.shape[-1])
     gap = u[np.argmax(ubar)] - u[np.argmin(ubar)]
-    return lse - s * float(overlap) * gap / math.sqrt(2 * math.pi)
+    return lse - s * overlap * gap / math.sqrt(2 * math.pi)
 
 
 def ta_fixed_point(sigma_hat, u):
     """The fixed point ``s*`` of (3): ``f(s*) s* = sigma_hat``; ``inf`` if ``sigma_hat`` reaches
     the clean-label limit :func:`clean_rank1_signal` (then ``s`` grows without bound)."""
     u = _unit_centred(u)
-    if sigma_hat <= 0:
+    if u.ndim != 1:
+        raise ValueError(f"u must be one vector (K,); got shape {u.shape}")
+    sigma_hat = _checks.bounded(sigma_hat, "sigma_hat", 0, extra=" (a singular value)")
+    if sigma_hat == 0:
         return 0.0
     top = float(clean_rank1_signal(u))
     if sigma_hat >= top:
         return math.inf
+    u2 = _unit_centred(u)  # normalised twice, as the checked ta_signal did at every step: the same bits
+
+    def signal(s):
+        s = np.asarray(float(s))
+        return float(_ta_curvature(s, u2) * s)
+
     hi = 1.0
-    while float(ta_signal(hi, u)) < sigma_hat:
+    while signal(hi) < sigma_hat:
         hi *= 2
         if hi > 1e7:
             return math.inf
-    return optimize.brentq(lambda s: float(ta_signal(s, u)) - sigma_hat, 0.0, hi, xtol=1e-12, rtol=1e-12)
+    return optimize.brentq(lambda s: signal(s) - sigma_hat, 0.0, hi, xtol=1e-12, rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------------------
@@ -465,9 +538,19 @@ def cross_entropy(w, x, y):
 
     ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)``; ``y``: integer labels ``(..., P)``.
     """
-    z = np.asarray(x, dtype=float) @ np.swapaxes(np.asarray(w, dtype=float), -1, -2)
+    w, x = _array(w, "w", 2), _array(x, "x", 2)
+    _same_features(w, x)
+    z = x @ np.swapaxes(w, -1, -2)
+    y = _checks.labels(y, "y", w.shape[-2], meaning=" (K = the rows of w)")
+    try:
+        if np.ndim(y) == 0:
+            raise ValueError
+        y = np.broadcast_to(np.asarray(y), z.shape[:-1])
+    except ValueError:
+        raise ValueError(f"y must broadcast to the shape {z.shape[:-1]} of the examples (..., P); got "
+                         f"{np.shape(y)}") from None
     lse = special.logsumexp(z, axis=-1)
-    idx = np.broadcast_to(np.asarray(y)[..., None], z.shape[:-1] + (1,))
+    idx = np.broadcast_to(y[..., None], z.shape[:-1] + (1,))
     picked = np.take_along_axis(z, idx, axis=-1)[..., 0]
     return (lse - picked).mean(-1)
 
@@ -482,9 +565,12 @@ def benefit_bounds(w_st, w_mt, x, y):
     log-sum-exp, pointwise in ``x``), up to floating-point rounding.
     """
     w_st, w_mt = _array(w_st, "w_st", 2), _array(w_mt, "w_mt", 2)
+    if w_mt.shape != w_st.shape:
+        raise ValueError(f"w_mt must have the shape of w_st, {w_st.shape}; got {w_mt.shape}")
     x = _array(x, "x", 2)
-    y = np.asarray(y)
+    _same_features(w_st, x, "w_st")
     k = w_st.shape[-2]
+    y = _checks.labels(y, "y", k, expected_shape=x.shape[:-1], meaning=" (the shape of x without its last axis)")
     dw = w_mt - w_st
 
     def grad_neg(w):

@@ -1,0 +1,52 @@
+"""Fuzz: every public function of gendyn.softmax_multitask refuses bad arguments clearly.
+
+The rank-one functions are vectorised over the singular values ``s`` (an array of any
+shape is a batch); the matrix functions over the leading axes of ``w``.
+"""
+
+import numpy as np
+import pytest
+
+from fuzzing import Case, findings, fuzz
+from gendyn import softmax_multitask as sm
+
+RNG = np.random.default_rng(0)
+W = RNG.standard_normal((3, 4)) / 2  # K = 3 classes, N = 4 features
+X = RNG.standard_normal((6, 4))  # P = 6 examples
+Y = np.array([0, 1, 2, 0, 1, 2])
+U = np.array([1.0, 0.0, -1.0]) / np.sqrt(2)  # centred unit vector of K = 3 logits
+V = np.linalg.qr(RNG.standard_normal((5, 2)))[0]  # orthonormal columns, N = 5, r = 2
+MC = dict(n_samples=64, seed=0)  # Monte Carlo draws of M(W)
+S_OK = {"zero", "wrong-shape"}  # singular values: vanishing, or a batch of any shape
+
+CASES = [
+    Case(sm.softmax, dict(z=[1.0, 2.0, 3.0], axis=-1),
+         accepted=dict(z={"wrong-shape"}, axis={"negative", "zero", "none"})),  # axis=None: the whole array
+    Case(sm.label_feature_covariance, dict(x=X, y=Y, n_classes=3)),
+    Case(sm.softmax_feature_covariance, dict(w=W, x=X)),
+    Case(sm.softmax_curvature, dict(w=W, sigma=None, **MC, return_stderr=False),
+         accepted=dict(w={"wrong-shape"}, sigma={"none"}, seed={"zero"}, return_stderr={"bool"})),
+    Case(sm.gaussian_softmax_feature_covariance, dict(w=W, sigma=None, **MC),
+         accepted=dict(w={"wrong-shape"}, sigma={"none"}, seed={"zero"})),
+    Case(sm.composite_flow, dict(weights=[W[:2], W[:, :2]], sigma_yx=W / 10, sigma=None, **MC),
+         accepted=dict(sigma={"none"}, seed={"zero"})),
+    Case(sm.rank1_curvature, dict(s=1.0, u=U), accepted=dict(s=S_OK, u={"wrong-shape"})),  # a batch of u
+    Case(sm.ta_curvature, dict(s=1.0, u=U), accepted=dict(s=S_OK)),
+    Case(sm.ta_signal, dict(s=1.0, u=U), accepted=dict(s=S_OK)),
+    Case(sm.clean_rank1_signal, dict(u=U)),
+    Case(sm.ta_rate, dict(s=1.0, sigma_hat=0.2, u=U, n_layers=3), accepted=dict(s=S_OK, sigma_hat=S_OK)),
+    Case(sm.ta_trajectory, dict(t=[0.0, 1.0, 2.0], s0=0.01, sigma_hat=0.2, u=U, n_layers=3, tau=1.0),
+         accepted=dict(sigma_hat={"zero"})),
+    Case(sm.ta_fixed_point, dict(sigma_hat=0.2, u=U), accepted=dict(sigma_hat={"zero"})),
+    Case(sm.off_diagonal_ratio, dict(s=1.0, u=U), accepted=dict(s=S_OK)),
+    Case(sm.ta_generalization_loss, dict(s=1.0, u=U, u_teacher=U, overlap=0.5),
+         accepted=dict(s=S_OK, overlap={"negative", "zero"})),  # overlap is a cosine in [-1, 1]
+    Case(sm.relatedness, dict(v_a=V, v_b=V[:, ::-1])),
+    Case(sm.cross_entropy, dict(w=W, x=X, y=Y)),
+    Case(sm.benefit_bounds, dict(w_st=W, w_mt=W * 1.1, x=X, y=Y)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
