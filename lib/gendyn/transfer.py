@@ -77,14 +77,12 @@ KINDS = ("difference", "log-ratio")
 
 
 def _overlap_matrix(q, r_a, r_b):
-    m = np.asarray(q, dtype=float)
+    m = _checks.real_array(q, "overlap (Q = Vbar^A^T Vbar^B)")
     if m.ndim == 0:
         m = m.reshape(1, 1)
     if m.shape != (r_a, r_b):
         raise ValueError(f"the input-mode overlap Q = Vbar^A^T Vbar^B must have shape (rank A, rank B) = "
                          f"({r_a}, {r_b}); got {m.shape}")
-    if not np.all(np.isfinite(m)):
-        raise ValueError("the overlap matrix Q must be finite")
     top = np.linalg.norm(m, 2)
     if top > 1 + 1e-12:
         raise ValueError(f"Q = Vbar^A^T Vbar^B must have singular values <= 1 (cosines between unit "
@@ -220,7 +218,7 @@ def head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     deep_linear._check_depth(n_layers)
     parts = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
-    t = deep_linear._check_array(t, "training time t")
+    t = deep_linear._check_array(t, "t (training times)")
     return _head_error(t.ravel(), parts, eps, tau, n_layers).reshape(t.shape)
 
 
@@ -271,9 +269,7 @@ def _combine(single, joint, kind):
 
 
 def _check_kind(kind):
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}; got {kind!r}")
-    return kind
+    return _checks.choice(kind, "kind", KINDS)
 
 
 def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n_layers=3,
@@ -308,6 +304,8 @@ def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=
     n3 = _checks.integer(n3, "n3")
     n2 = n3 if n2 is None else _checks.integer(n2, "n2")
     sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
+    if not np.any(sa > 0):
+        raise ValueError("svals_a are all zero: head A's test error (normalised by ||Sbar^A||^2) is undefined")
     if n2 > n3:
         raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
     single = deep_linear.optimal_early_stopping(sa, n1, n2, n3, eps, tau, n_layers)[1]
@@ -340,26 +338,29 @@ def transfer_benefit(sbar_a, sbar_b, q, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n
         single-task error; each grid point costs one :func:`joint_optimal_error`.
     """
     kind = _check_kind(kind)
-    sa, sb, qq = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (sbar_a, sbar_b, q)))
-    if np.any(~(np.isfinite(sa) & (sa > 0))):
-        raise ValueError(f"sbar_a must be finite and > 0; got {sa[~(np.isfinite(sa) & (sa > 0))].ravel()[:5].tolist()}")
-    if np.any(~(np.isfinite(sb) & (sb >= 0))):
-        raise ValueError(f"sbar_b must be finite and >= 0; got {sb[~(np.isfinite(sb) & (sb >= 0))].ravel()[:5].tolist()}")
-    if np.any(~(np.abs(qq) <= 1)):
-        raise ValueError(f"q must lie in [-1, 1]; got {qq[~(np.abs(qq) <= 1)].ravel()[:5].tolist()}")
+    return_errors = _checks.flag(return_errors, "return_errors")
+    sa = _checks.real_array(sbar_a, "sbar_a", lower=0.0, open_lower=True)
+    sb = _checks.real_array(sbar_b, "sbar_b", lower=0.0)
+    qq = _checks.real_array(q, "q", lower=-1.0, upper=1.0)
+    try:
+        sa, sb, qq = np.broadcast_arrays(sa, sb, qq)
+    except ValueError:
+        raise ValueError(f"sbar_a, sbar_b and q must broadcast together; got shapes {sa.shape}, {sb.shape}, "
+                         f"{qq.shape}") from None
     n3 = _checks.integer(n3, "n3")
     n2 = n3 if n2 is None else _checks.integer(n2, "n2")
     if n2 > n3:
         raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
-    single = {}
+    single, joint = {}, {}  # a repeated grid point is solved once
     e_single, e_joint = np.empty(sa.shape), np.empty(sa.shape)
     for idx in np.ndindex(sa.shape):
-        a = float(sa[idx])
+        a, point = float(sa[idx]), (float(sa[idx]), float(sb[idx]), float(qq[idx]))
         if a not in single:
             single[a] = deep_linear.optimal_early_stopping([a], n1, n2, n3, eps, tau, n_layers)[1]
-        e_single[idx] = single[a]
-        e_joint[idx] = joint_optimal_error([a], [float(sb[idx])], [[float(qq[idx])]], n1, n2, n3, n3, eps, tau,
-                                           n_layers)[1]
+        if point not in joint:
+            joint[point] = joint_optimal_error([a], [point[1]], [[point[2]]], n1, n2, n3, n3, eps, tau,
+                                               n_layers)[1]
+        e_single[idx], e_joint[idx] = single[a], joint[point]
     benefit = _combine(e_single, e_joint, kind)
     out = tuple(x[()] if x.ndim == 0 else x for x in (benefit, e_single, e_joint))
     return out if return_errors else out[0]
@@ -429,9 +430,8 @@ def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n
     """
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     deep_linear._check_depth(n_layers)
-    s31, wbar = (np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x, dtype=float)
-                 for x in (sigma31, teacher))
-    if s31.ndim != 3 or wbar.shape != s31.shape:
+    s31, wbar = deep_linear._check_data(sigma31, "sigma31"), deep_linear._check_data(teacher, "teacher")
+    if wbar.shape != s31.shape:
         raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
     b, n3, n1 = s31.shape
     n3_a = _checks.integer(n3_a, "n3_a")
@@ -444,9 +444,7 @@ def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n
     norm = (wbar[:, :n3_a] ** 2).sum((-2, -1))
     if np.any(norm == 0):
         raise ValueError("head A of some teacher is zero: its normalised test error is undefined")
-    t = deep_linear._check_array(t, "training time t")
-    if t.ndim != 1:
-        raise ValueError(f"t must be 1-d; got shape {t.shape}")
+    t = deep_linear._check_times(t)
     chunk = _checks.integer(chunk, "chunk")
     if lr is not None:
         lr = _checks.positive(lr, "lr")  # then t is epochs * lr and tau is not used

@@ -1,0 +1,48 @@
+"""Fuzz: every public function of gendyn.transfer refuses bad arguments clearly."""
+
+import numpy as np
+import pytest
+
+from fuzzing import Case, findings, fuzz
+from gendyn import transfer
+
+_RNG = np.random.default_rng(0)
+_TEACHER = np.zeros((2, 4, 6))
+_TEACHER[:, 0, 0], _TEACHER[:, 2, 1] = 3.0, 2.0
+_DATA = _TEACHER + _RNG.normal(size=(2, 4, 6)) / np.sqrt(6)
+# an overlap q and -q (or 0) are all valid cosines; a zero task B is a single task
+_TASKS = dict(svals_a=[2.0], svals_b=[1.5], overlap=[[0.5]])
+_TASKS_OK = {"svals_b": {"zero"}, "overlap": {"zero", "negative"}}
+_SIZES = dict(n1=8, n2=4, n3_a=2, n3_b=2, eps=1e-3, tau=1.0, n_layers=3)
+
+CASES = [
+    # KINDS is a constant, not a function.
+    # a zero svals_a with a nonzero svals_b is a valid pair of teachers
+    Case(transfer.composite_modes, dict(_TASKS), accepted={"svals_a": {"zero"}, **_TASKS_OK}),
+    Case(transfer.head_test_error, dict(t=[0.5, 2.0], **_TASKS, **_SIZES),
+         accepted={"t": {"zero", "wrong-shape"}, **_TASKS_OK}),
+    Case(transfer.joint_optimal_error, dict(**_TASKS, **_SIZES, t_max=50.0),
+         accepted={"t_max": {"none"}, **_TASKS_OK}),
+    Case(transfer.transfer_benefit_general,
+         dict(**_TASKS, n1=8, n3=2, n2=2, eps=1e-3, tau=1.0, n_layers=3, kind="difference"),
+         accepted={"n2": {"none"}, **_TASKS_OK}),
+    # sbar_a, sbar_b and q broadcast: a grid of them is a grid of results
+    Case(transfer.transfer_benefit,
+         dict(sbar_a=3.0, sbar_b=2.0, q=0.5, n1=8, n3=2, n2=2, eps=1e-3, tau=1.0, n_layers=3, kind="difference",
+              return_errors=False),
+         accepted={"sbar_a": {"wrong-shape"}, "sbar_b": {"zero", "wrong-shape"},
+                   "q": {"zero", "negative", "wrong-shape"}, "n2": {"none"}, "return_errors": {"bool"}}),
+    Case(transfer.sampled_head_errors,
+         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, n3_a=2, n2=2, eps=1e-3, tau=1.0, n_layers=3,
+              chunk=1, lr=0.5),
+         accepted={"n2": {"none"}, "lr": {"none"}}),
+]
+
+
+def test_every_public_function_is_fuzzed():
+    assert {c.func.__name__ for c in CASES} | {"KINDS"} == set(transfer.__all__)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
