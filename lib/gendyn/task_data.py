@@ -17,7 +17,6 @@ Noise entries have variance ``noise_std^2 / N1`` (eqs. 2-3 and 25-26).
 """
 
 import math
-import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -61,11 +60,17 @@ class TaskPairs(NamedTuple):
     runs: int
 
 
+def _check_torch(generator, dtype, device):
+    """The generator (None or on ``device``), dtype (float32/float64) and device of a draw."""
+    device = _checks.torch_device(device)
+    return _checks.torch_generator(generator, device=device), _checks.torch_dtype(dtype), device
+
+
 def _settings(svals_a, svals_b, overlap):
     """Arrays ``(G, rA)``, ``(G, rB)``, ``(G, rA, rB)`` after checks."""
-    sa = np.asarray(svals_a, dtype=float)
-    sb = np.asarray(svals_b, dtype=float)
-    q = np.asarray(overlap, dtype=float)
+    sa = _checks.real_array(svals_a, "svals_a", lower=0, extra=" (singular values)")
+    sb = _checks.real_array(svals_b, "svals_b", lower=0, extra=" (singular values)")
+    q = _checks.real_array(overlap, "overlap")
     if sa.ndim == 1:
         sa = sa[:, None]
     if sb.ndim == 1:
@@ -78,10 +83,7 @@ def _settings(svals_a, svals_b, overlap):
     if q.shape != (sa.shape[0], sa.shape[1], sb.shape[1]):
         raise ValueError(f"overlap must have shape (G, rA, rB) = {(sa.shape[0], sa.shape[1], sb.shape[1])} "
                          f"(or (G,) for rank 1); got {q.shape}")
-    for name, a in (("svals_a", sa), ("svals_b", sb)):
-        if not np.all(np.isfinite(a) & (a >= 0)):
-            raise ValueError(f"{name} must be finite and >= 0")
-    if not np.all(np.isfinite(q)) or np.any(np.linalg.norm(q, 2, axis=(-2, -1)) > 1 + 1e-12):
+    if np.any(np.linalg.norm(q, 2, axis=(-2, -1)) > 1 + 1e-12):
         raise ValueError("every overlap matrix Q must be finite with singular values <= 1")
     return sa, sb, q
 
@@ -108,8 +110,7 @@ def _input_modes(q, n1, runs, generator, dtype, device):
 
 
 def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
-    if output_vectors not in OUTPUT_VECTORS:
-        raise ValueError(f"output_vectors must be one of {OUTPUT_VECTORS}; got {output_vectors!r}")
+    _checks.choice(output_vectors, "output_vectors", OUTPUT_VECTORS)
     if max(r_a, r_b) > n3:
         raise ValueError(f"n3 = {n3} outputs per head cannot hold rank {max(r_a, r_b)}")
     kw = dict(batch=(runs,), generator=generator, device=device, dtype=torch.float64)
@@ -168,6 +169,8 @@ def task_pairs(svals_a, svals_b, overlap, n1, n3, runs, *, noise_std=1.0, output
     sa, sb, q = _settings(svals_a, svals_b, overlap)
     n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
     noise_std = _checks.real(noise_std, "noise_std")
+    _checks.choice(output_vectors, "output_vectors", OUTPUT_VECTORS)
+    generator, dtype, device = _check_torch(generator, dtype, device)
     f64 = dict(dtype=torch.float64, device=device)
     # draw order V, Z, U: with the same generator state, calls that differ only in
     # output_vectors share their input modes and noise exactly (paired tests of Theorem 1)
@@ -221,18 +224,17 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
     branches with independent random directions; this is the single network with
     ``Nbar2 = rank`` hidden units that App. F describes.
     """
-    svm_a, svm_b, q = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (svm_a, svm_b, q))
-    if not (svm_a.ndim == svm_b.ndim == q.ndim == 1 and svm_a.size == svm_b.size == q.size > 0):
-        raise ValueError("svm_a, svm_b and q must be 1-d arrays of the same length G >= 1")
-    if np.any(~(np.isfinite(svm_a) & (svm_a >= 0))) or np.any(~(np.isfinite(svm_b) & (svm_b >= 0))):
-        raise ValueError("svm_a and svm_b must be finite and >= 0")
-    if np.any(~(np.abs(q) <= 1)):
-        raise ValueError(f"q must lie in [-1, 1]; got {q[~(np.abs(q) <= 1)].tolist()[:5]}")
+    svm_a, svm_b = (np.atleast_1d(_checks.real_array(x, name, lower=0, ndim=(0, 1)))
+                    for x, name in ((svm_a, "svm_a"), (svm_b, "svm_b")))
+    q = np.atleast_1d(_checks.real_array(q, "q", lower=-1, upper=1, ndim=(0, 1), extra=" (cosines)"))
+    if not svm_a.size == svm_b.size == q.size > 0:
+        raise ValueError(f"svm_a, svm_b and q must be 1-d arrays of the same length G >= 1; got lengths "
+                         f"{svm_a.size}, {svm_b.size}, {q.size}")
     rank = _checks.integer(rank, "rank")
-    if isinstance(slope, (bool, np.bool_)) or not isinstance(slope, numbers.Real) or not (0 <= slope <= 1):
-        raise ValueError(f"slope must lie in [0, 1]; got {slope!r}")
+    slope = _checks.bounded(slope, "slope", 0, 1)
     n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
     noise_std = _checks.real(noise_std, "noise_std")
+    generator, dtype, device = _check_torch(generator, dtype, device)
     g_count = q.size
     f64 = dict(dtype=torch.float64, device=device)
     qmat = q[:, None, None] * np.eye(rank)[None]
@@ -271,6 +273,7 @@ def randomised_outputs(sigma31, *, generator=None):
     """
     if not isinstance(sigma31, torch.Tensor) or sigma31.ndim != 3 or not torch.is_floating_point(sigma31):
         raise ValueError("sigma31 must be a floating-point torch.Tensor of shape (B, N3, N1)")
+    generator = _checks.torch_generator(generator, device=sigma31.device)
     b, n3, n1 = sigma31.shape
     var = sigma31.square().sum((-2, -1), keepdim=True) / n3  # sigma_r^2
     z = torch.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
@@ -287,8 +290,8 @@ def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=tor
     for. Haar-random in every case.
     """
     n1, p, batch = _checks.integer(n1, "n1"), _checks.integer(p, "p (number of examples)"), _checks.integer(batch, "batch")
-    if kind not in INPUT_KINDS:
-        raise ValueError(f"kind must be one of {INPUT_KINDS}; got {kind!r}")
+    _checks.choice(kind, "kind", INPUT_KINDS)
+    generator, dtype, device = _check_torch(generator, dtype, device)
     kw = dict(batch=(batch,), generator=generator, device=device, dtype=torch.float64)
     if kind == "gaussian":
         x = torch.randn(batch, n1, p, generator=generator, dtype=torch.float64, device=device) / math.sqrt(n1)
@@ -322,6 +325,9 @@ def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None
         raise ValueError("teacher must be a torch.Tensor of shape (B, N3, N1)")
     b, n3, n1 = teacher.shape
     noise_std = _checks.real(noise_std, "noise_std")
+    _checks.choice(kind, "kind", INPUT_KINDS)
+    generator = _checks.torch_generator(generator, device=teacher.device)
+    dtype = _checks.torch_dtype(dtype)
     x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
     z = torch.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
     y = teacher.to(torch.float64) @ x + z * (noise_std / math.sqrt(n1))
@@ -344,9 +350,16 @@ def stack_examples(datasets):
         ``Sigma11 = X X^T``, ``Sigma31 = Y X^T``, nor the squared training error and its
         normalisation ``||Y||^2``, so training on the padded batch is training on each set.
     """
-    datasets = list(datasets)
-    if not datasets:
-        raise ValueError("datasets must hold at least one (inputs, targets) pair")
+    pairs = None if isinstance(datasets, (str, bytes, np.ndarray, torch.Tensor)) else datasets
+    try:
+        pairs = list(pairs)
+    except TypeError:
+        pairs = None
+    if not pairs or not all(isinstance(d, (tuple, list)) and len(d) == 2 and
+                            all(isinstance(a, torch.Tensor) for a in d) for d in pairs):
+        raise ValueError("datasets must be a non-empty sequence of (inputs, targets) pairs of torch tensors; "
+                         f"got {type(datasets).__name__}")
+    datasets = pairs
     p_max = max(x.shape[-1] for x, _ in datasets)
     xs, ys = [], []
     for x, y in datasets:
@@ -380,6 +393,8 @@ def converged_map(inputs, targets, initial):
     -------
     torch.Tensor, shape (B, N3, N1), float64
     """
+    for name, a in (("inputs", inputs), ("targets", targets), ("initial", initial)):
+        _checks.tensor(a, name, 3)
     x, y, w0 = (a.detach().to(torch.float64) for a in (inputs, targets, initial))
     if x.ndim != 3 or y.ndim != 3 or w0.shape != (y.shape[0], y.shape[1], x.shape[1]):
         raise ValueError(f"need inputs (B, N1, P), targets (B, N3, P) and initial (B, N3, N1); got "

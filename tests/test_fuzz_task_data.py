@@ -1,0 +1,36 @@
+"""Fuzz: every public function of gendyn.task_data refuses bad arguments clearly."""
+
+import pytest
+import torch
+
+from fuzzing import Case, findings, fuzz
+from gendyn import task_data as td
+
+GEN = torch.Generator().manual_seed(0)
+TORCH = dict(generator=GEN, dtype=torch.float64, device="cpu")
+TEACHER = torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+X1, Y1 = td.sampled_task(TEACHER, 3, generator=GEN)
+X2, Y2 = td.sampled_task(TEACHER, 5, generator=GEN)
+
+CASES = [
+    Case(td.task_pairs,
+         dict(svals_a=[1.0], svals_b=[2.0], overlap=[0.5], n1=6, n3=3, runs=2, noise_std=1.0,
+              output_vectors="independent", **TORCH),
+         accepted=dict(noise_std={"zero"}, generator={"none"})),
+    Case(td.leaky_relu_task_pairs,
+         dict(svm_a=[1.0], svm_b=[2.0], q=[0.5], n1=8, n3=4, runs=1, rank=2, slope=0.2, noise_std=1.0, **TORCH),
+         accepted=dict(svm_a={"zero"}, svm_b={"zero"}, q={"negative", "zero"},  # one setting G = 1; q in [-1, 1]
+                       slope={"zero"}, noise_std={"zero"}, generator={"none"})),
+    Case(td.randomised_outputs, dict(sigma31=TEACHER, generator=GEN), accepted=dict(generator={"none"})),
+    Case(td.sampled_inputs, dict(n1=4, p=6, batch=2, kind="orthogonal", **TORCH), accepted=dict(generator={"none"})),
+    Case(td.sampled_task, dict(teacher=TEACHER, p=6, kind="gaussian", noise_std=1.0, generator=GEN,
+                               dtype=torch.float64),
+         accepted=dict(noise_std={"zero"}, generator={"none"})),
+    Case(td.stack_examples, dict(datasets=[(X1, Y1), (X2, Y2)])),
+    Case(td.converged_map, dict(inputs=X1, targets=Y1, initial=TEACHER)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
