@@ -300,15 +300,15 @@ _S31 = torch.randn(2, 4, 6, generator=gen(0)) * 0.3
         (dict(init="orthogonal"), r"init must be one of \('aligned', 'random'\)"),
         (dict(init=["aligned"]), "init has 1 entries but there are 2 networks"),
         (dict(eps=0.0), "eps"),
-        (dict(activation="tanh"), "activation must be None or one of"),
-        (dict(activation="leaky_relu", slope=-0.1), r"slope of the leaky ReLU must lie in \[0, 1\]"),
+        (dict(activation="tanh"), r"activation must be one of \(None, 'linear', 'leaky_relu'\); got 'tanh'"),
+        (dict(activation="leaky_relu", slope=-0.1), r"slope \(of the leaky ReLU\) must be a real number in \[0, 1\]; got -0.1"),
         (dict(teacher=torch.zeros(2, 4, 5)), r"teacher must have the shape of sigma31 \(2, 4, 6\)"),
         (dict(heads=(3, 3)), "heads must be output sizes summing to N3=4"),
         (dict(modes=5), r"modes must lie in \[0, min\(N1, N2, N3\)\] = \[0, 4\]"),
         (dict(modes=1, activation="leaky_relu"), "need a linear student"),
         (dict(record_at=[0, 11]), r"record_at must be .* in \[0, 10\]"),
         (dict(dtype=torch.float16), "dtype must be torch.float32 or torch.float64"),
-        (dict(device="tpu"), "DEVICE must be 'cpu' or 'cuda'"),
+        (dict(device="tpu"), r"device must be 'cpu', 'cuda' or 'cuda:N' \(a str or torch.device\); got 'tpu'"),
         (dict(weights=[torch.zeros(2, 4, 6)]), "weights must hold 2 matrices"),
         (dict(num_threads=0), "num_threads must be an integer >= 1"),
     ],
@@ -382,3 +382,45 @@ def test_snr_sweep_layout_and_noise_scale():
     np.testing.assert_allclose(sweep.sbar(3, 4.0), [12.0, 8.0, 4.0])
     noise = (sweep.sigma31 - sweep.teacher.matrix).numpy()
     assert abs(noise.var() * 60 - 1.0) < 0.05  # Z_ij ~ N(0, 1/N1)
+
+
+def test_arguments_are_checked_by_name_and_booleans_are_not_numbers():
+    with pytest.raises(ValueError, match=r"^eps must be a number > 0 or one per network"):
+        train.train_students(_S31, hidden=2, epochs=1, eps=torch.tensor([True, False]))
+    with pytest.raises(ValueError, match=r"^eps must be real numbers in \(0, inf\) \(one, or one per network\); got "
+                                         r"\[1e-05, True\]"):
+        train.train_students(_S31, hidden=2, epochs=1, eps=[1e-5, True])
+    for flag in ("output_activation", "check_stability"):
+        with pytest.raises(ValueError, match=rf"^{flag} must be True or False; got 'no'"):
+            train.train_students(_S31, hidden=2, epochs=1, **{flag: "no"})
+    with pytest.raises(ValueError, match=r"^slope \(of the leaky ReLU\) must be a real number in \[0, 1\]; got None"):
+        train.train_students(_S31, hidden=2, epochs=1, slope=None)  # checked for linear students too
+    with pytest.raises(ValueError, match=r"^heads must be a non-empty sequence of integers >= 1"):
+        train.train_students(_S31, hidden=2, epochs=1, heads="x")
+    with pytest.raises(ValueError, match=r"^record_at must be a non-empty sequence of integers >= 0"):
+        train.train_students(_S31, hidden=2, epochs=1, record_at=[0, True])
+    with pytest.raises(ValueError, match=r"^test_data must be None or a pair"):
+        train.train_students(_S31, hidden=2, epochs=1, test_data="x")
+
+
+def test_helpers_refuse_what_they_cannot_use():
+    with pytest.raises(ValueError, match=r"^level must be real numbers in \(-inf, inf\); got inf"):
+        train.first_crossing([0.0, 1.0], [0.0, 1.0], np.inf)  # would only give NaN
+    with pytest.raises(ValueError, match=r"^time must be a non-empty increasing 1-d array"):
+        train.first_crossing([0.0, 0.0], [0.0, 1.0], 0.5)
+    with pytest.raises(ValueError, match=r"^test_error must be real numbers in \(0, inf\)"):
+        train.empirical_optimal_stopping([0.0, 1.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match=r"^weights must be a non-empty sequence of torch tensors"):
+        train.composite_map("x")
+    with pytest.raises(ValueError, match=r"^weights\[1\] of shape \(2, 3, 5\) does not take the outputs"):
+        train.composite_map([torch.zeros(2, 4, 6), torch.zeros(2, 3, 5)])
+    with pytest.raises(ValueError, match=r"^sigma11 must have shape \(B, N1, N1\) or \(N1, N1\)"):
+        train.stability_limit(_S31, sigma11=torch.eye(3))
+    with pytest.raises(ValueError, match=r"no learning rate is unstable"):
+        train.stability_limit(_S31, sigma11=torch.zeros(6, 6))
+    with pytest.raises(ValueError, match=r"^svms must be a 1-d array of real numbers in \[0, inf\)"):
+        train.snr_sweep("x", [1], 1, 6, 3)
+    with pytest.raises(ValueError, match=r"^ranks must be a non-empty sequence of integers >= 1"):
+        train.snr_sweep([1.0], [True], 1, 6, 3)
+    with pytest.raises(ValueError, match=r"^the teachers need n3 <= n1"):
+        train.snr_sweep([1.0], [1], 1, 3, 6)

@@ -99,9 +99,7 @@ import torch
 from . import _checks
 
 from .progress import track
-from .scales import check_device
-from .teachers import LowRankTeacher, low_rank_teacher, noisy_training_covariance, random_orthonormal, \
-    top_singular_modes
+from .teachers import LowRankTeacher, _noisy, _random_orthonormal, _top_singular_modes, low_rank_teacher
 
 __all__ = [
     "TrainResult",
@@ -190,20 +188,12 @@ def _check_n_layers(n_layers):
 
 
 def _check_dtype(dtype):
-    if dtype not in _DTYPES:
-        raise ValueError(f"dtype must be torch.float32 or torch.float64; got {dtype!r}")
-    return dtype
+    return _checks.torch_dtype(dtype)
 
 
 def _check_tensor(x, name, ndims):
-    if not isinstance(x, torch.Tensor):
-        raise ValueError(f"{name} must be a torch.Tensor; got {type(x).__name__}")
-    if x.ndim not in ndims:
-        raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions; "
-                         f"got shape {tuple(x.shape)}")
-    if not torch.is_floating_point(x):
-        raise ValueError(f"{name} must be a floating-point tensor; got dtype {x.dtype}")
-    return x
+    """A floating-point tensor with finite entries (NaN data would only show up as a diverged run)."""
+    return _checks.tensor(x, name, ndims, finite=True)
 
 
 def _check_sigma31(sigma31):
@@ -225,7 +215,7 @@ def _check_inits(init, batch):
         if len(inits) != batch:
             raise ValueError(f"init has {len(inits)} entries but there are {batch} networks; "
                              f"give one init per network or a single string")
-    bad = sorted({repr(i) for i in inits if i not in INITS})
+    bad = sorted({repr(i)[:40] for i in inits if not (isinstance(i, str) and i in INITS)})
     if bad:
         raise ValueError(f"init must be one of {INITS}; got {', '.join(bad)}")
     return inits
@@ -233,14 +223,14 @@ def _check_inits(init, batch):
 
 def _eps_tensor(eps, batch, device):
     if isinstance(eps, torch.Tensor):
+        if eps.dtype == torch.bool:
+            raise ValueError(f"eps must be a number > 0 or one per network; got a boolean tensor")
         e = eps.detach().to(device=device, dtype=torch.float64).reshape(-1)
     elif isinstance(eps, numbers.Real) and not isinstance(eps, (bool, np.bool_)):
         e = torch.full((batch,), float(eps), dtype=torch.float64, device=device)
-    else:
-        try:
-            e = torch.as_tensor(np.asarray(eps, dtype=float), device=device).reshape(-1)
-        except (TypeError, ValueError):
-            raise ValueError(f"eps must be a number > 0 or one per network; got {eps!r}") from None
+    else:  # a sequence: real numbers only (True is not 1 here)
+        values = _checks.real_array(eps, "eps", lower=0.0, open_lower=True, extra=" (one, or one per network)")
+        e = torch.as_tensor(values, device=device).reshape(-1)
     if e.numel() == 1:
         e = e.expand(batch)
     if e.numel() != batch:
@@ -251,34 +241,18 @@ def _eps_tensor(eps, batch, device):
 
 
 def _check_generator(generator, device):
-    if generator is None:
-        return None
-    if not isinstance(generator, torch.Generator):
-        raise ValueError(f"generator must be a torch.Generator or None; got {type(generator).__name__}")
-    if torch.device(generator.device).type != torch.device(device).type:
-        raise ValueError(f"generator is on {generator.device} but the networks train on {device}; "
-                         f"create it with torch.Generator(device={str(device)!r})")
-    return generator
+    return _checks.torch_generator(generator, device=device)
 
 
 def _resolve_device(device, default):
-    if device is None:
-        return default
-    if isinstance(device, torch.device):
-        device = str(device)
-    return torch.device(check_device(device))
+    return default if device is None else _checks.torch_device(device)
 
 
 def _check_heads(heads, n3):
     if heads is None:
         return None
-    try:
-        sizes = tuple(heads)
-    except TypeError:
-        raise ValueError(f"heads must be a sequence of output sizes summing to N3={n3}; got {heads!r}") from None
-    for h in sizes:
-        _checks.integer(h, "every head size", 1)
-    if len(sizes) < 1 or sum(sizes) != n3:
+    sizes = _checks.integers(heads, "heads", 1, meaning=f" (output sizes summing to N3={n3})")
+    if sum(sizes) != n3:
         raise ValueError(f"heads must be output sizes summing to N3={n3} (the rows of sigma31 / targets); "
                          f"got {sizes} (sum {sum(sizes)})")
     return sizes
@@ -300,14 +274,10 @@ def _thread_limit(num_threads):
 
 
 def _check_activation(activation, slope):
-    if activation is None:
-        activation = "linear"
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be None or one of {ACTIVATIONS}; got {activation!r}")
-    if activation == "leaky_relu":
-        if isinstance(slope, (bool, np.bool_)) or not isinstance(slope, numbers.Real) or not (0 <= slope <= 1):
-            raise ValueError(f"slope of the leaky ReLU must lie in [0, 1]; got {slope!r}")
-    return activation
+    """The activation's name (None is "linear") and the leaky ReLU's slope in [0, 1] (checked always)."""
+    activation = "linear" if activation is None else _checks.choice(activation, "activation", (None,) + ACTIVATIONS)
+    slope = _checks.bounded(slope, "slope (of the leaky ReLU)", 0.0, 1.0)
+    return activation, slope
 
 
 # ----------------------------------------------------------------------------------------
@@ -362,6 +332,21 @@ def stability_limit(sigma31, n_layers=3, sigma11=None):
     """
     _check_sigma31(sigma31)
     k = _check_n_layers(n_layers) - 1
+    if sigma11 is not None:
+        _check_tensor(sigma11, "sigma11", (2, 3))
+        n1 = sigma31.shape[-1]
+        if sigma11.shape[-2:] != (n1, n1) or (sigma11.ndim == 3 and sigma11.shape[0] != sigma31.shape[0]):
+            raise ValueError(f"sigma11 must have shape (B, N1, N1) or (N1, N1) with B={sigma31.shape[0]}, N1={n1}; "
+                             f"got {tuple(sigma11.shape)}")
+    out = _stability_limit(sigma31, k, sigma11)
+    if not bool(torch.isfinite(out).all()):
+        raise ValueError("sigma31 or sigma11 is zero for some network: the loss has no curvature and no "
+                         "learning rate is unstable")
+    return out
+
+
+def _stability_limit(sigma31, k, sigma11):
+    """:func:`stability_limit` for checked arguments (``k = N_l - 1`` weight matrices)."""
     s31 = sigma31.detach().to(torch.float64)
     if sigma11 is None:
         s, lam = torch.linalg.matrix_norm(s31, ord=2), torch.ones(s31.shape[0], dtype=torch.float64,
@@ -440,10 +425,10 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
         eye = torch.eye(hidden, m, **f64).expand(batch, hidden, m)
         candidates["aligned"] = build(u[..., :m], v[..., :m], [eye] * (n_w - 1))
     if "random" in inits:
-        kw = dict(batch=(batch,), generator=generator, **f64)
-        u = random_orthonormal(n3, m, **kw)
-        v = random_orthonormal(n1, m, **kw)
-        bases = [random_orthonormal(hidden, m, **kw) for _ in range(n_w - 1)]
+        args = ((batch,), generator, device, torch.float64)
+        u = _random_orthonormal(n3, m, *args)
+        v = _random_orthonormal(n1, m, *args)
+        bases = [_random_orthonormal(hidden, m, *args) for _ in range(n_w - 1)]
         candidates["random"] = build(u, v, bases)
     if len(candidates) == 1:
         ws = next(iter(candidates.values()))
@@ -454,7 +439,19 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
 
 
 def composite_map(weights):
-    """The composite map ``W = W^{N_l, N_l-1} ... W^{21}`` of linear students, ``(B, N3, N1)``."""
+    """The composite map ``W = W^{N_l, N_l-1} ... W^{21}`` of linear students, ``(B, N3, N1)``.
+
+    ``weights`` is a sequence of floating-point tensors ``(B, n_out, n_in)``, ``W^{21}`` first
+    (e.g. :attr:`TrainResult.weights`), each taking the previous one's outputs.
+    """
+    if isinstance(weights, torch.Tensor) or not isinstance(weights, (tuple, list)) or not weights:
+        raise ValueError(f"weights must be a non-empty sequence of torch tensors (B, n_out, n_in), W21 first; "
+                         f"got {type(weights).__name__}")
+    for i, w in enumerate(weights):
+        _checks.tensor(w, f"weights[{i}]", (3,))
+        if i and (w.shape[0] != weights[0].shape[0] or w.shape[-1] != weights[i - 1].shape[-2]):
+            raise ValueError(f"weights[{i}] of shape {tuple(w.shape)} does not take the outputs of weights[{i - 1}] "
+                             f"of shape {tuple(weights[i - 1].shape)}")
     out = weights[0]
     for w in weights[1:]:
         out = w @ out
@@ -507,6 +504,7 @@ def _check_weights(weights, shapes, device, dtype):
         if not isinstance(w, torch.Tensor) or tuple(w.shape) != shape:
             got = tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__
             raise ValueError(f"weights[{i}] must have shape {shape}; got {got}")
+        _check_tensor(w, f"weights[{i}]", (3,))
         out.append(w.detach().to(device=device, dtype=dtype).clone().contiguous())
     return out
 
@@ -636,8 +634,12 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     n_w = _check_n_layers(n_layers) - 1
     lr = _checks.positive(lr, "lr", " (the learning rate)")
     epochs = _checks.integer(epochs, "epochs", 1)
-    activation = _check_activation(activation, slope)
+    activation, slope = _check_activation(activation, slope)
     linear = activation == "linear"
+    output_activation = _checks.flag(output_activation, "output_activation")
+    check_stability = _checks.flag(check_stability, "check_stability")
+    n_test = _checks.integer(n_test, "n_test", 1)
+    desc = _checks.text(desc, "desc", optional=True)
     heads = _check_heads(heads, n3)
     modes = _checks.integer(modes, "modes", 0)
     m = min(n1, hidden, n3)
@@ -650,14 +652,15 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     if record_at is None:
         grid = log_epoch_grid(epochs, _checks.integer(n_records, "n_records", 2))
     else:
-        grid = np.asarray(record_at)
-        if grid.ndim != 1 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer) \
-                or grid.min() < 0 or grid.max() > epochs:
-            raise ValueError(f"record_at must be a non-empty 1-d array of integer epochs in [0, {epochs}]; "
+        grid = np.asarray(_checks.integers(record_at, "record_at", 0, meaning=f" (epochs in [0, {epochs}])"))
+        if grid.max() > epochs:
+            raise ValueError(f"record_at must be a non-empty sequence of integer epochs in [0, {epochs}]; "
                              f"got {record_at!r}")
         grid = np.unique(grid).astype(np.int64)
 
     # --- test data ---------------------------------------------------------------------
+    if test_data is not None and not (isinstance(test_data, (tuple, list)) and len(test_data) == 2):
+        raise ValueError(f"test_data must be None or a pair (X_test, Y_test); got {type(test_data).__name__}")
     if teacher is not None and test_data is not None:
         raise ValueError("give at most one of teacher and test_data")
     wbar = x_test = y_test = None
@@ -668,11 +671,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
             raise ValueError(f"teacher must have the shape of sigma31 {(batch, n3, n1)}; "
                              f"got {tuple(wbar.shape)}")
         wbar = wbar.detach().to(device=device, dtype=dtype)
-        if not linear:  # Gaussian test inputs, drawn after the initial weights (below)
-            n_test = _checks.integer(n_test, "n_test", 1)
     elif test_data is not None:
-        if not (isinstance(test_data, (tuple, list)) and len(test_data) == 2):
-            raise ValueError("test_data must be a pair (X_test, Y_test)")
         x_test, y_test = test_data
         _check_tensor(x_test, "X_test", (2, 3))
         _check_tensor(y_test, "Y_test", (3,))
@@ -685,7 +684,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
 
     # --- stability ---------------------------------------------------------------------
     if linear and check_stability:
-        limit = float(stability_limit(sigma31, n_w + 1, sigma11).min())
+        limit = float(_stability_limit(sigma31, n_w, sigma11).min())
         if lr >= limit:
             raise ValueError(f"lr={lr:g} is at or above the gradient-descent stability limit of this data; "
                              f"allowed: 0 < lr < {limit:.4g} = min over networks of "
@@ -753,9 +752,9 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
         if modes:
             w64 = w_composite.to(torch.float64)
             if n3 <= n1:
-                s, u, v = top_singular_modes(w64, modes)
+                s, u, v = _top_singular_modes(w64, modes)
             else:
-                s, v, u = top_singular_modes(w64.mT, modes)
+                s, v, u = _top_singular_modes(w64.mT, modes)
             rec["svals"][:, j] = s[..., :modes]
             rec["alignment"][:, j] = (u * data_u).sum(-2).abs() * (v * data_v).sum(-2).abs()
             rec["strength"][:, j] = (data_u * (w64 @ data_v)).sum(-2)
@@ -862,17 +861,28 @@ def _nonlinear_step(ws, lr, do_update, want_residual, *, x, y, slope, output_act
 # ----------------------------------------------------------------------------------------
 
 
+def _check_curves(time, values, name, positive=False):
+    """Increasing finite record times ``(T,)`` (``>= 0``) and finite curves ``(..., T)`` (``> 0`` if asked)."""
+    time = _checks.real_array(time, "time", lower=0.0, ndim=1)
+    if time.size < 1 or np.any(np.diff(time) <= 0):
+        raise ValueError(f"time must be a non-empty increasing 1-d array; got {time.tolist()[:5]}...")
+    values = _checks.real_array(values, name, lower=0.0 if positive else None, open_lower=positive)
+    if values.shape[-1:] != time.shape:
+        raise ValueError(f"{name} must have shape (..., T) with T = len(time) = {time.size}; got shape {values.shape}")
+    return time, values
+
+
 def first_crossing(time, values, level, direction="up"):
     """First time at which recorded curves cross ``level``, by linear interpolation.
 
     Parameters
     ----------
     time : array_like, shape (T,)
-        Increasing record times (e.g. :attr:`TrainResult.time`).
+        Increasing record times ``>= 0`` (e.g. :attr:`TrainResult.time`).
     values : array_like, shape (..., T)
-        Curves sampled at ``time``.
+        Curves sampled at ``time`` (finite).
     level : float or array_like broadcasting against ``values[..., 0]``
-        The level to cross.
+        The level to cross (finite).
     direction : "up" or "down"
         Crossing from below (``values >= level``) or from above (``values <= level``).
 
@@ -883,13 +893,14 @@ def first_crossing(time, values, level, direction="up"):
         record at or past the level; the first record time if the curve starts past the
         level; NaN where the curve never gets there.
     """
-    if direction not in ("up", "down"):
-        raise ValueError(f"direction must be 'up' or 'down'; got {direction!r}")
-    time = np.asarray(time, dtype=float)
-    values = np.asarray(values, dtype=float)
-    if time.ndim != 1 or values.shape[-1:] != time.shape or np.any(np.diff(time) <= 0):
-        raise ValueError(f"time must be increasing, shape (T,), and values (..., T); got {time.shape}, {values.shape}")
-    level = np.broadcast_to(np.asarray(level, dtype=float), values.shape[:-1])[..., None]
+    direction = _checks.choice(direction, "direction", ("up", "down"))
+    time, values = _check_curves(time, values, "values")
+    level = _checks.real_array(level, "level")
+    try:
+        level = np.broadcast_to(level, values.shape[:-1])[..., None]
+    except ValueError:
+        raise ValueError(f"level must broadcast against values[..., 0] of shape {values.shape[:-1]}; "
+                         f"got shape {level.shape}") from None
     sign = 1.0 if direction == "up" else -1.0
     past = sign * (values - level) >= 0
     hit = past.any(-1)
@@ -915,18 +926,15 @@ def empirical_optimal_stopping(time, test_error):
     Parameters
     ----------
     time : array_like, shape (T,)
-        Increasing record times (``time[0]`` may be 0).
+        Increasing record times ``>= 0`` (``time[0]`` may be 0).
     test_error : array_like, shape (..., T)
-        Positive test-error curves.
+        Positive (finite) test-error curves.
 
     Returns
     -------
     t_opt, e_min : ndarray, shape (...)
     """
-    time = np.asarray(time, dtype=float)
-    err = np.asarray(test_error, dtype=float)
-    if time.ndim != 1 or err.shape[-1:] != time.shape:
-        raise ValueError(f"time must have shape (T,) and test_error (..., T); got {time.shape}, {err.shape}")
+    time, err = _check_curves(time, test_error, "test_error", positive=True)
     shape = err.shape[:-1]
     err = err.reshape(-1, time.size)
     i = np.argmin(err, axis=-1)
@@ -992,15 +1000,24 @@ def snr_sweep(svms, ranks, runs, n1, n3, *, generator=None, dtype=torch.float64,
     -------
     SnrSweep
     """
-    svms, ranks = [float(s) for s in svms], [_checks.integer(r, "every teacher rank", 1) for r in ranks]
+    svms = [float(s) for s in _checks.real_array(svms, "svms", lower=0.0, ndim=1, extra=" (SNR multipliers)")]
+    if not svms:
+        raise ValueError("svms must hold at least one SNR multiplier")
+    ranks = list(_checks.integers(ranks, "ranks", 1))
     runs = _checks.integer(runs, "runs", 1)
+    n1, n3 = _checks.integer(n1, "n1"), _checks.integer(n3, "n3")
+    if n3 > n1:
+        raise ValueError(f"the teachers need n3 <= n1 (aspect <= 1); got n3={n3}, n1={n1}")
     width = max(ranks)
     if width > n3:
         raise ValueError(f"teacher ranks must be <= N3 = {n3}; got {ranks}")
+    dtype = _check_dtype(dtype)
+    device = _checks.torch_device(device)
+    generator = _check_generator(generator, device)
     labels = [(r, s) for r in ranks for s in svms for _ in range(runs)]
     sv = torch.zeros(len(labels), width, dtype=dtype, device=device)
     for b, (r, s) in enumerate(labels):
         sv[b, :r] = torch.as_tensor(s * np.arange(r, 0, -1, dtype=float), dtype=dtype)
     teacher = low_rank_teacher(sv, n1, n3, generator=generator)
-    sigma31 = noisy_training_covariance(teacher, generator=generator)
+    sigma31 = _noisy(teacher, 1.0, generator)
     return SnrSweep(teacher, sigma31, np.array([r for r, _ in labels]), np.array([s for _, s in labels]))

@@ -1,0 +1,79 @@
+"""Fuzz: every public function of gendyn.train refuses bad arguments clearly.
+
+Tiny students (2 networks, N1 = 4, N2 = 2, N3 = 2) and a few epochs keep each call fast.
+"""
+
+import functools
+
+import pytest
+import torch
+
+from fuzzing import Case, findings, fuzz
+from gendyn import teachers, train
+
+
+def _gen():
+    return torch.Generator().manual_seed(0)
+
+
+_TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 2, generator=_gen())
+_DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
+_WEIGHTS = train.init_weights(_DATA, 2, 3, "aligned", 1e-3, dtype=torch.float64)
+_TIME = [0.0, 1.0, 2.0, 3.0]
+
+
+@functools.wraps(train.train_students)
+def _train_students(*args, **kwargs):
+    """train.train_students with the fields it documents as None (nothing recorded) left out.
+
+    The fuzz engine counts a None in a result as non-finite; a TrainResult without a teacher
+    or heads rightly holds None for the errors it did not record.
+    """
+    result = train.train_students(*args, **kwargs)
+    return {name: getattr(result, name) for name in result.__dataclass_fields__
+            if getattr(result, name) is not None}
+
+
+CASES = [
+    # TrainResult and SnrSweep are record types, INITS and ACTIVATIONS constants: no functions.
+    Case(train.log_epoch_grid, dict(epochs=10, n_points=5)),
+    Case(train.stability_limit, dict(sigma31=_DATA, n_layers=3, sigma11=torch.eye(4, dtype=torch.float64)),
+         accepted={"sigma11": {"none"}}),
+    Case(train.init_weights,
+         dict(sigma31=_DATA, hidden=2, n_layers=3, init="aligned", eps=1e-3, generator=_gen(),
+              dtype=torch.float64, num_threads=1),
+         accepted={"generator": {"none"}, "num_threads": {"none"}}),
+    Case(train.composite_map, dict(weights=_WEIGHTS)),
+    # teacher and test_data are alternatives (None: no test error); the valid call has a
+    # teacher, so any test_data is refused as a second test set
+    Case(_train_students,
+         dict(data=_DATA, hidden=2, n_layers=3, lr=0.05, epochs=5, init="aligned", eps=1e-3, teacher=_TEACHER,
+              test_data=None, n_test=10, activation=None, slope=0.2, output_activation=False, heads=None,
+              record_at=None, n_records=3, modes=1, weights=None, dtype=torch.float64, device="cpu",
+              generator=_gen(), check_stability=True, num_threads=1, desc="fuzz"),
+         accepted={"teacher": {"none"}, "test_data": {"none"}, "activation": {"none"}, "slope": {"zero"},
+                   "output_activation": {"bool"}, "heads": {"none"}, "record_at": {"none"},
+                   "modes": {"zero"}, "weights": {"none"}, "device": {"none"}, "generator": {"none"},
+                   "check_stability": {"bool"}, "num_threads": {"none"},
+                   # the progress bar's label: any string, or None for none
+                   "desc": {"string", "unknown-name", "none"}}),
+    # a level may be any finite number (a curve that starts past it crosses at time[0])
+    Case(train.first_crossing,
+         dict(time=_TIME, values=[[0.0, 0.5, 1.0, 1.5], [0.0, 0.2, 0.9, 2.0]], level=0.7, direction="up"),
+         accepted={"level": {"negative", "zero"}}),
+    Case(train.empirical_optimal_stopping, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 0.9]])),
+    Case(train.snr_sweep,
+         dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, generator=_gen(), dtype=torch.float64,
+              device="cpu"),
+         accepted={"generator": {"none"}}),
+]
+
+
+def test_every_public_function_is_fuzzed():
+    others = {"TrainResult", "SnrSweep", "INITS", "ACTIVATIONS"}
+    assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
