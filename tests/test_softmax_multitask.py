@@ -215,8 +215,9 @@ def test_results_identical_run_to_run_and_minibatches_differ():
     [
         (lambda: mt.draw_tasks([0], n_train_a=10, n_features=1), "n_features must be an integer >= 2; got 1"),
         (lambda: mt.draw_tasks([0], n_train_a=10, n_features=10, rank=6), "2\\*rank <= n_features"),
-        (lambda: mt.draw_tasks([-1], n_train_a=10), "every seed must be an integer >= 0; got -1"),
-        (lambda: mt.run_grid(seeds=[0], n_train=[10], relatedness=(1.5,)), "relatedness values must lie in \\[0, 1\\]"),
+        (lambda: mt.draw_tasks([-1], n_train_a=10), r"seeds must be a non-empty sequence of integers >= 0; got \[-1\]"),
+        (lambda: mt.run_grid(seeds=[0], n_train=[10], relatedness=(1.5,)),
+         r"relatedness must be a 1-d array of real numbers in \[0, 1\]; got \[1.5\]"),
         (lambda: mt.run_grid(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
         (lambda: mt.run_grid(seeds=[0], n_train=[10], workers=0), "workers must be an integer >= 1; got 0"),
         (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
@@ -235,3 +236,15 @@ def test_results_identical_run_to_run_and_minibatches_differ():
 def test_bad_inputs_raise_value_error_naming_value_and_range(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_train_students_refuses_labels_outside_the_classes():
+    """A label -1 would index the last class (torch's gather), a label K fail inside torch."""
+    data = mt.draw_tasks([0], n_train_a=6, n_val=4, n_features=4, rank=2, dtype=torch.float64)
+    w0 = mt.init_student([0], n_features=4, n_classes=2, hidden=3, n_heads=1, dtype=torch.float64)
+    y = data.labels_a([1.0])
+    for bad in (-1, 2):
+        y_bad = y.clone()
+        y_bad[0, 0, 0] = bad
+        with pytest.raises(ValueError, match=r"y_a must be integer class labels in \[0, 2\)"):
+            mt.train_students(data.x_a, y_bad, data.x_val, data.labels_val(), w0, steps=1)

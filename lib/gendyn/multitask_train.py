@@ -48,6 +48,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -61,7 +62,7 @@ from . import _checks, published_runs
 
 from .claims import cache_dir
 from .progress import track
-from .scales import check_device
+from .scales import SCALES, RunConfig
 
 __all__ = [
     "SNR_GRID",
@@ -100,15 +101,20 @@ _STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val
 
 
 def _seeds(seeds):
-    try:
-        seeds = tuple(seeds)
-    except TypeError:
-        raise ValueError(f"seeds must be a sequence of non-negative integers; got {seeds!r}") from None
-    if not seeds:
-        raise ValueError("seeds must hold at least one seed")
-    for s in seeds:
-        _checks.integer(s, "every seed", 0)
-    return tuple(int(s) for s in seeds)
+    return _checks.integers(seeds, "seeds", 0)
+
+
+def _torch(dtype, device):
+    """A float32/float64 dtype and a device, the device as a string (``"cpu"``, ``"cuda:0"``)."""
+    return _checks.torch_dtype(dtype), str(_checks.torch_device(device))
+
+
+def _rates(values, name, lower=0.0, open_lower=True, upper=None):
+    """A 1-d sequence of SNRs (or relatedness values) as a tuple of floats."""
+    arr = _checks.real_array(values, name, lower=lower, open_lower=open_lower, upper=upper, ndim=1)
+    if arr.size == 0:
+        raise ValueError(f"{name} must hold at least one value")
+    return tuple(float(v) for v in arr)
 
 
 def _generator(seed, stream, device):
@@ -116,9 +122,7 @@ def _generator(seed, stream, device):
 
 
 def _activation(activation):
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ACTIVATIONS}; got {activation!r}")
-    return activation
+    return _checks.choice(activation, "activation", ACTIVATIONS)
 
 
 # ----------------------------------------------------------------------------------------
@@ -154,17 +158,33 @@ class TaskBatch:
         return self.o_a @ self.w1
 
     def teacher_b(self, r):
+        """Task B's unit-SNR composite at relatedness ``r`` in [0, 1]: ``(S, K, N)``."""
+        r = _checks.bounded(r, "r", 0, 1, extra=" (relatedness)")
         return self.o_b @ (r * self.w1 + math.sqrt(max(0.0, 1 - r * r)) * self.w2)
+
+    @staticmethod
+    def _snrs_a(s_a):
+        return _checks.real_array(s_a, "s_a", lower=0, ndim=1, extra=" (one SNR per run)")
+
+    @staticmethod
+    def _pairs_b(s_b, r):
+        s_b = _checks.real_array(s_b, "s_b", lower=0, extra=" (SNRs)")
+        r = _checks.real_array(r, "r", lower=0, upper=1, extra=" (relatedness)")
+        try:
+            return np.broadcast_arrays(s_b, r)
+        except ValueError:
+            raise ValueError(f"s_b and r must broadcast (one pair per run); got shapes {s_b.shape} and "
+                             f"{r.shape}") from None
 
     def labels_a(self, s_a):
         """Noisy training labels of task A for SNRs ``s_a`` (length R): ``(S, P_a, R)``."""
-        s = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=self.x_a.dtype, device=self.x_a.device)
+        s = torch.as_tensor(self._snrs_a(s_a), dtype=self.x_a.dtype, device=self.x_a.device)
         z = self.x_a @ self.teacher_a.mT  # (S, P, K)
         return (s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]).argmax(-1)
 
     def labels_b(self, s_b, r):
         """Noisy training labels of task B for pairs ``(s_b, r)``: ``(S, P_b, R)``."""
-        s_b, r = np.broadcast_arrays(np.asarray(s_b, dtype=float), np.asarray(r, dtype=float))
+        s_b, r = self._pairs_b(s_b, r)
         out = []
         for sb, rr in zip(s_b.ravel(), r.ravel()):
             z = self.x_b @ self.teacher_b(float(rr)).mT
@@ -178,12 +198,13 @@ class TaskBatch:
     def regression_targets_a(self, s_a):
         """Noisy logits of task A as regression targets ``(S, P_a, R, K)`` (the Lampinen-Ganguli
         setting with Gaussian inputs)."""
-        s = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=self.x_a.dtype, device=self.x_a.device)
+        s = torch.as_tensor(self._snrs_a(s_a), dtype=self.x_a.dtype, device=self.x_a.device)
         z = self.x_a @ self.teacher_a.mT
         return s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]
 
     def regression_targets_b(self, s_b, r):
-        s_b, r = np.broadcast_arrays(np.asarray(s_b, dtype=float), np.asarray(r, dtype=float))
+        """Noisy logits of task B for pairs ``(s_b, r)``: ``(S, P_b, R, K)``."""
+        s_b, r = self._pairs_b(s_b, r)
         return torch.stack([float(sb) * (self.x_b @ self.teacher_b(float(rr)).mT) + self.noise_b
                             for sb, rr in zip(s_b.ravel(), r.ravel())], 2)
 
@@ -223,10 +244,9 @@ def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank
     n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
     n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
     n_val = _checks.integer(n_val, "n_val", 1)
-    noise_std = 1 / math.sqrt(n_features) if noise_std is None else float(noise_std)
-    if not (math.isfinite(noise_std) and noise_std >= 0):
-        raise ValueError(f"noise_std must be finite and >= 0; got {noise_std!r}")
-    device = check_device(str(device))
+    noise_std = 1 / math.sqrt(n_features) if noise_std is None else _checks.real(noise_std, "noise_std",
+                                                                                 extra=" or None")
+    dtype, device = _torch(dtype, device)
     parts = {k: [] for k in ("w1", "w2", "o_a", "o_b", "x_a", "noise_a", "x_b", "noise_b", "x_val")}
     for seed in seeds:
         gen = _generator(seed, "teacher", device)
@@ -260,11 +280,14 @@ def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation
     trunk and head A of the multitask student of its seed.
     """
     seeds = _seeds(seeds)
+    n_features = _checks.integer(n_features, "n_features", 1)
+    n_classes = _checks.integer(n_classes, "n_classes", 2)
     depth = _checks.integer(depth, "depth", 1)
     hidden = _checks.integer(hidden, "hidden", 1)
     n_heads = _checks.integer(n_heads, "n_heads", 1)
     activation = _activation(activation)
     init_scale = _checks.positive(init_scale, "init_scale")
+    dtype, device = _torch(dtype, device)
     gain = 2.0 if activation == "relu" else 1.0
     shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1)
     out = [[] for _ in range(depth + n_heads)]
@@ -291,10 +314,11 @@ def training_aligned_init(x, y, n_classes, *, s0=1e-3, hidden=4):
     x : (S, P, N) tensor; y : (S, P, R) int64 labels
     Returns ``([W1, W2], sigma_hat (S, R), u (S, R, K), v (S, R, N))``, the last three as numpy.
     """
-    _check_group_tensor(x, "x", (), 3)
+    _checks.tensor(x, "x", 3, finite=True)
     s, p, n = x.shape
     _check_group_tensor(y, "y", (s, p), 3)
     n_classes = _checks.integer(n_classes, "n_classes", 2)
+    _checks.labels(y, "y", n_classes)
     hidden = _checks.integer(hidden, "hidden", 1)
     s0 = _checks.positive(s0, "s0")
     onehot = torch.nn.functional.one_hot(y, n_classes).to(x.dtype)  # (S, P, R, K)
@@ -400,6 +424,17 @@ def _linear_data_grad(x, y, w, weight, loss):
     return (per * weight).sum(1), grad
 
 
+def _check_mask(mask, name, shape):
+    """``None`` or a tensor of weights ``>= 0`` (1: the example is in the run's training set) of ``shape``."""
+    if mask is None:
+        return None
+    _checks.instance(mask, name, torch.Tensor)
+    _checks.shape(mask, name, shape, meaning=" (S, P, R)")
+    if mask.is_complex() or not bool(((mask >= 0) & torch.isfinite(mask.double())).all()):
+        raise ValueError(f"{name} must hold finite weights >= 0 (1 where an example belongs to a run)")
+    return mask
+
+
 def _mask_weights(mask, shape, dtype, device):
     s, p, r = shape
     if mask is None:
@@ -455,13 +490,20 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
         Label of a terminal progress bar.
     """
     activation = _activation(activation)
-    if loss not in ("ce", "mse"):
-        raise ValueError(f"loss must be 'ce' or 'mse'; got {loss!r}")
+    loss = _checks.choice(loss, "loss", ("ce", "mse"))
     lr = _checks.positive(lr, "lr")
     steps = _checks.integer(steps, "steps", 1)
     eval_every = _checks.integer(eval_every, "eval_every", 1)
     if batch_size is not None:
         batch_size = _checks.integer(batch_size, "batch_size", 1)
+    batch_seed = _checks.integer(batch_seed, "batch_seed", 0)
+    if num_threads is not None:
+        num_threads = _checks.integer(num_threads, "num_threads", 1)
+    keep_composite = _checks.flag(keep_composite, "keep_composite")
+    keep_trajectory = _checks.flag(keep_trajectory, "keep_trajectory")
+    progress = _checks.text(progress, "progress", optional=True)
+    if x_b is None and (y_b is not None or mask_b is not None):
+        raise ValueError("x_b must be given with y_b or mask_b (the inputs of task B of multitask students)")
     _check_group_tensor(x_a, "x_a", (), 3)
     s, p_a, n = x_a.shape
     if loss == "ce":
@@ -472,9 +514,12 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
     _check_group_tensor(x_val, "x_val", (s,), 3)
     if x_val.shape[-1] != n:
         raise ValueError(f"x_val must have N={n} features; got {tuple(x_val.shape)}")
+    _checks.instance(y_val, "y_val", torch.Tensor)
     multitask = x_b is not None
     if multitask:
         _check_group_tensor(x_b, "x_b", (s,), 3)
+        if y_b is not None:
+            _checks.instance(y_b, "y_b", torch.Tensor)
         if y_b is None or y_b.shape[:1] != (s,) or y_b.shape[1] != x_b.shape[1] or y_b.shape[2] != r:
             raise ValueError(f"y_b must have shape ({s}, {x_b.shape[1]}, {r}{', K' if loss == 'mse' else ''}); "
                              f"got {None if y_b is None else tuple(y_b.shape)}")
@@ -499,6 +544,14 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
         trunk, heads = params[:-1], params[-1:]
     if trunk[0].shape[-1] != n:
         raise ValueError(f"the first layer must take N={n} inputs; got {tuple(trunk[0].shape)}")
+    if loss == "ce":  # out-of-range labels would fail inside torch, negative ones index from the end
+        _checks.labels(y_a, "y_a", heads[0].shape[-2])
+        _checks.labels(y_val, "y_val", heads[0].shape[-2])
+        if multitask:
+            _checks.labels(y_b, "y_b", heads[1].shape[-2])
+    _check_mask(mask_a, "mask_a", (s, p_a, r))
+    if multitask:
+        _check_mask(mask_b, "mask_b", (s, x_b.shape[1], r))
     w_a = _mask_weights(mask_a, (s, p_a, r), dtype, device)
     tasks = [(x_a, y_a, mask_a, w_a)]
     if multitask:
@@ -523,7 +576,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
     if keep_trajectory and activation != "linear":
         raise ValueError("keep_trajectory needs a linear trunk (a ReLU student has no composite map)")
     best_w, trajectory = None, []
-    batch_gen = _generator(int(batch_seed), "batches", str(device)) if batch_size else None
+    batch_gen = _generator(batch_seed, "batches", str(device)) if batch_size else None
 
     def evaluate(index, step):
         nonlocal best_w
@@ -548,7 +601,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
 
     old_threads = torch.get_num_threads()
     if num_threads is not None:
-        torch.set_num_threads(_checks.integer(num_threads, "num_threads", 1))
+        torch.set_num_threads(num_threads)
     start = time.perf_counter()
     try:
         next_eval = 0
@@ -630,7 +683,12 @@ class GridResult:
         """Single-task minus multitask validation loss of task A, per cell."""
         return self.st_loss - self.mt_loss
 
+    def _axis(self, name, what="name"):
+        return _checks.choice(name, what, tuple(self.axes))
+
     def column(self, name):
+        """The value of axis ``name`` (a key of :attr:`axes`) in every cell."""
+        self._axis(name)
         return np.array([c[name] for c in self.cells])
 
     def where(self, **conditions):
@@ -649,12 +707,22 @@ class GridResult:
 
     def per_seed(self, mask, values=None):
         """Mean of ``values`` (default: the benefit) over the masked cells, per seed: ``(n_seeds,)``."""
-        values = self.benefit if values is None else values
+        mask = _checks.instance(mask, "mask", np.ndarray, hint=" (a boolean array, e.g. from where)")
+        if mask.dtype != bool or mask.shape != (len(self.cells),):
+            raise ValueError(f"mask must be a boolean array of shape ({len(self.cells)},) (one per cell, from "
+                             f"where); got {mask.dtype} {mask.shape}")
+        values = self.benefit if values is None else _checks.real_array(values, "values", ndim=1)
+        if values.shape != (len(self.cells),):
+            raise ValueError(f"values must have one entry per cell, shape ({len(self.cells)},); got {values.shape}")
         seeds = self.column("seed")
         return np.array([values[mask & (seeds == sd)].mean() for sd in self.axes["seed"]])
 
     def cell_means(self, keys=("n_train", "n_train_aux", "s_a", "s_b", "relatedness")):
         """Per-cell benefit over seeds: ``{key tuple: (mean, standard error, n)}``."""
+        if isinstance(keys, (str, bytes)) or not isinstance(keys, (tuple, list)) or not keys:
+            raise ValueError(f"keys must be a non-empty tuple of axis names from {tuple(self.axes)}; got {keys!r}")
+        for k in keys:
+            self._axis(k, "every name in keys")
         groups = {}
         for c, b in zip(self.cells, self.benefit):
             groups.setdefault(tuple(c[k] for k in keys), []).append(b)
@@ -667,6 +735,7 @@ class GridResult:
         Returns ``(keys, mean, stderr, n)`` with ``keys`` a list of tuples of the other axes
         (in the order of :attr:`axes`).
         """
+        self._axis(over, "over")
         names = [a for a in self.axes if a != over]
         groups = {}
         for c, b in zip(self.cells, self.benefit):
@@ -711,13 +780,22 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
     _checks.integer(num_threads, "num_threads", 1)
     workers = _checks.integer(workers, "workers", 1)
     _activation(activation)
-    n_train = tuple(_checks.integer(p, "every n_train", 1) for p in n_train)
-    aux = None if n_train_aux is None else tuple(_checks.integer(p, "every n_train_aux", 1) for p in n_train_aux)
-    s_a = tuple(_checks.positive(v, "every s_a") for v in s_a)
-    s_b = tuple(_checks.positive(v, "every s_b") for v in s_b)
-    rel = tuple(float(v) for v in relatedness)
-    if any(not (0 <= v <= 1) for v in rel):
-        raise ValueError(f"relatedness values must lie in [0, 1]; got {rel}")
+    # everything the grid's programs take, checked here rather than in a worker process
+    _checks.integer(rank, "rank", 2, meaning=" (also the number of classes)")
+    _checks.integer(n_features, "n_features", 2)
+    _checks.integer(hidden, "hidden", 1)
+    _checks.integer(depth, "depth", 1)
+    _checks.integer(n_val, "n_val", 1)
+    _checks.positive(init_scale, "init_scale")
+    _checks.choice(loss, "loss", ("ce", "mse"))
+    dtype, device = _torch(dtype, device)
+    keep_curves = _checks.flag(keep_curves, "keep_curves")
+    progress = _checks.flag(progress, "progress")
+    n_train = _checks.integers(n_train, "n_train", 1)
+    aux = None if n_train_aux is None else _checks.integers(n_train_aux, "n_train_aux", 1)
+    s_a = _rates(s_a, "s_a")
+    s_b = _rates(s_b, "s_b")
+    rel = _rates(relatedness, "relatedness", lower=0.0, open_lower=False, upper=1.0)
     axes = {"n_train": n_train, "n_train_aux": aux if aux else n_train, "s_a": s_a, "s_b": s_b, "relatedness": rel,
             "seed": seeds}
     job = partial(_grid_job, aux=aux, s_a=s_a, combos=[(a, b, rr) for a in s_a for b in s_b for rr in rel],
@@ -830,8 +908,10 @@ def book_grid(name, cfg, depth=None):
     ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. At paper scale the
     grid's programs run in one process per CPU core (the results do not depend on it).
     """
-    if name not in BOOK_GRIDS:
-        raise ValueError(f"unknown grid {name!r}; known: {BOOK_GRIDS}")
+    _checks.choice(name, "name", BOOK_GRIDS)
+    _checks.instance(cfg, "cfg", RunConfig, hint=" (from gendyn.scales.configure)")
+    if name != "deep-nonlinear" and depth is not None:
+        raise ValueError(f"depth applies to the 'deep-nonlinear' grid only; got depth={depth!r} for {name!r}")
     points = cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points
     if not 2 <= points <= len(SNR_GRID):
         raise ValueError(f"snr_points must lie in [2, {len(SNR_GRID)}]; got {points}")
@@ -871,6 +951,12 @@ def cached_grid(name, scale, **kwargs):
     torch version), so a changed library or configuration recomputes. Results are
     deterministic, so a cached result equals a fresh one.
     """
+    if not (isinstance(name, str) and re.fullmatch(r"[\w.-]+", name)):
+        raise ValueError(f"name must be a label for the cache file (letters, digits, '_', '-', '.'); got {name!r}")
+    _checks.choice(scale, "scale", SCALES)
+    # not part of the key (they do not change the result), so checked before a cache hit
+    _checks.integer(kwargs.get("workers", 1), "workers", 1)
+    _checks.flag(kwargs.get("progress", True), "progress")
     key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in ("progress", "workers"))).encode()
                          + _source_hash().encode()).hexdigest()[:16]
     path = cache_dir(scale) / f"ln-{name}-{key}.pkl"

@@ -1,0 +1,71 @@
+"""Fuzz: every public function of gendyn.multitask_train refuses bad arguments clearly.
+
+Not fuzzed here: ``reference_data_dir``, ``load_reference`` and ``reference_benefits``, the
+old names of :mod:`gendyn.published_runs` (the published data are tested with that module).
+"""
+
+import numpy as np
+import pytest
+import torch
+
+from fuzzing import Case, findings, fuzz
+from gendyn import multitask_train as mt
+from gendyn import scales
+
+F64 = dict(dtype=torch.float64, device="cpu")
+DATA = mt.draw_tasks([0], n_train_a=8, n_train_b=6, n_val=5, n_features=6, rank=2, **F64)
+Y_A = DATA.labels_a([1.0, 2.0])  # (S, P_a, R) with R = 2 runs
+Y_B = DATA.labels_b([1.0, 2.0], [0.5, 1.0])
+W0 = mt.init_student([0], n_features=6, n_classes=2, hidden=3, n_heads=2, **F64)
+GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), relatedness=(0.5,), rank=2,
+            n_features=4, hidden=3, depth=1, activation="linear", n_val=5, lr=0.5, steps=2, eval_every=1,
+            init_scale=1.0, loss="ce", dtype=torch.float64, device="cpu", num_threads=1, workers=1,
+            keep_curves=False, progress=False)
+GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"})
+RESULT = mt.run_grid(**dict(GRID, seeds=[0, 1], s_a=(1.0, 2.0)))  # two seeds: standard errors
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path, monkeypatch):
+    monkeypatch.setenv("GENDYN_CACHE_DIR", str(tmp_path))  # cached_grid writes its pickles there
+
+
+CASES = [
+    Case(mt.draw_tasks,
+         dict(seeds=[0], n_train_a=8, n_train_b=6, n_val=5, n_features=6, rank=2, n_classes=None, noise_std=None,
+              **F64),
+         accepted=dict(n_train_b={"zero"}, n_classes={"none"}, noise_std={"none", "zero"})),
+    Case(mt.init_student,
+         dict(seeds=[0], n_features=6, n_classes=2, hidden=3, depth=1, activation="linear", init_scale=1.0,
+              n_heads=2, **F64)),
+    Case(mt.training_aligned_init, dict(x=DATA.x_a, y=Y_A, n_classes=2, s0=1e-3, hidden=4)),
+    Case(mt.train_students,
+         dict(x_a=DATA.x_a, y_a=Y_A, x_val=DATA.x_val, y_val=DATA.labels_val(), weights=W0, x_b=DATA.x_b, y_b=Y_B,
+              mask_a=None, mask_b=None, activation="linear", lr=0.5, steps=3, eval_every=1, batch_size=None,
+              loss="ce", batch_seed=0, num_threads=1, keep_composite=True, keep_trajectory=True, progress=None),
+         accepted=dict(mask_a={"none"}, mask_b={"none"}, batch_size={"none"}, batch_seed={"zero"},
+                       num_threads={"none"}, keep_composite={"bool"}, keep_trajectory={"bool"},
+                       progress={"none", "string", "unknown-name"})),  # any label of the progress bar
+    Case(mt.run_grid, GRID, accepted=GRID_OK),
+    Case(mt.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
+         accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file
+    Case(mt.book_grid, dict(name="rank-10", cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"), depth=None),
+         accepted=dict(depth={"none"})),
+    # the methods of the data and of the grid's result
+    Case(DATA.teacher_b, dict(r=0.5), accepted=dict(r={"zero"})),
+    Case(DATA.labels_a, dict(s_a=[1.0, 2.0])),
+    Case(DATA.labels_b, dict(s_b=[1.0, 2.0], r=[0.5, 1.0]),
+         accepted=dict(s_b={"zero"}, r={"zero"})),  # one value for every run; SNR 0: labels of the noise alone
+    Case(DATA.regression_targets_a, dict(s_a=[1.0, 2.0])),
+    Case(DATA.regression_targets_b, dict(s_b=[1.0, 2.0], r=[0.5, 1.0]), accepted=dict(s_b={"zero"}, r={"zero"})),
+    # GridResult.where(**conditions) takes axis names as keywords: nothing fixed to fuzz
+    Case(RESULT.column, dict(name="s_a")),
+    Case(RESULT.per_seed, dict(mask=RESULT.where(s_a=1.0), values=None), accepted=dict(values={"none"})),
+    Case(RESULT.cell_means, dict(keys=("s_a", "s_b"))),
+    Case(RESULT.table, dict(over="seed")),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_arguments_give_clear_errors(case):
+    assert not findings(fuzz(case))
