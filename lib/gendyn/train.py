@@ -224,7 +224,7 @@ def _check_inits(init, batch):
 def _eps_tensor(eps, batch, device):
     if isinstance(eps, torch.Tensor):
         if eps.dtype == torch.bool:
-            raise ValueError(f"eps must be a number > 0 or one per network; got a boolean tensor")
+            raise ValueError("eps must be a number > 0 or one per network; got a boolean tensor")
         e = eps.detach().to(device=device, dtype=torch.float64).reshape(-1)
     elif isinstance(eps, numbers.Real) and not isinstance(eps, (bool, np.bool_)):
         e = torch.full((batch,), float(eps), dtype=torch.float64, device=device)
