@@ -950,6 +950,15 @@ def cached_grid(name, scale, **kwargs):
     The key is the arguments and a hash of this module's and the theory's source (and the
     torch version), so a changed library or configuration recomputes. Results are
     deterministic, so a cached result equals a fresh one.
+
+    Parameters
+    ----------
+    name : str
+        Label of the cache file (letters, digits, ``_``, ``-``, ``.``).
+    scale : {"smoke", "paper"}
+        The run scale (:data:`gendyn.scales.SCALES`); the cache folder of that scale.
+    **kwargs
+        Arguments of :func:`run_grid`.
     """
     if not (isinstance(name, str) and re.fullmatch(r"[\w.-]+", name)):
         raise ValueError(f"name must be a label for the cache file (letters, digits, '_', '-', '.'); got {name!r}")

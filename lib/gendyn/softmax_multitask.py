@@ -494,7 +494,11 @@ def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
 
 def ta_fixed_point(sigma_hat, u):
     """The fixed point ``s*`` of (3): ``f(s*) s* = sigma_hat``; ``inf`` if ``sigma_hat`` reaches
-    the clean-label limit :func:`clean_rank1_signal` (then ``s`` grows without bound)."""
+    the clean-label limit :func:`clean_rank1_signal` (then ``s`` grows without bound).
+
+    ``sigma_hat`` is a singular value, a finite number ``>= 0`` (``s* = 0`` at 0); ``u`` one
+    centred vector ``(K,)``.
+    """
     u = _unit_centred(u)
     if u.ndim != 1:
         raise ValueError(f"u must be one vector (K,); got shape {u.shape}")
