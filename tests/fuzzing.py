@@ -5,7 +5,7 @@ the engine substitutes, one at a time, the bad values of :data:`BAD` and classif
 happens:
 
 ``clear``
-    a ``ValueError`` or ``TypeError`` whose message names the argument;
+    a ``ValueError`` or ``TypeError`` whose message names the argument (as a whole word);
 ``unclear``
     any other exception, or one whose message does not name the argument;
 ``silent``
@@ -17,6 +17,7 @@ The totals of every fuzz test are printed at the end of the pytest run (see conf
 """
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -32,6 +33,7 @@ BAD = {
     "negative": -1,
     "zero": 0,
     "bool": True,
+    "false": False,
     "wrong-shape": np.ones((2, 3, 5, 7)),
     "unknown-name": "no-such-option",
 }
@@ -53,20 +55,27 @@ class Case:
         ``{argument: {bad-value name, ...}}`` that the function rightly accepts.
     skip : set, optional
         Arguments not to fuzz (callbacks, generators, ...), with the reason in a comment.
+    infinite : dict, optional
+        ``{argument: {bad-value name, ...}}`` whose documented result is infinite (e.g. the
+        error at the interpolation peak): accepted although not finite.
     """
 
     func: object
     kwargs: dict
     accepted: dict = field(default_factory=dict)
     skip: set = field(default_factory=set)
+    infinite: dict = field(default_factory=dict)
 
     @property
     def name(self):
-        return f"{self.func.__module__.removeprefix('gendyn.')}.{self.func.__name__}"
+        return f"{self.func.__module__.removeprefix('gendyn.')}.{self.func.__qualname__}"
 
 
 def _finite(result):
-    """Whether every number in ``result`` (nested tuples/lists/dicts/arrays/tensors) is finite."""
+    """Whether every number in ``result`` (nested tuples/lists/dicts/arrays/tensors) is finite;
+    ``None`` (an optional field left empty) counts as absent."""
+    if result is None:
+        return True
     if isinstance(result, dict):
         return all(_finite(v) for v in result.values())
     if isinstance(result, (tuple, list)):
@@ -88,12 +97,15 @@ def classify(case, argument, bad_name):
     try:
         result = case.func(**kwargs)
     except (ValueError, TypeError) as error:
-        outcome = "clear" if argument in str(error) else "unclear"
+        outcome = "clear" if re.search(rf"\b{re.escape(argument)}\b", str(error)) else "unclear"
     except Exception:  # noqa: BLE001 - any other failure is what we count as unclear
         outcome = "unclear"
     else:
-        accepted = bad_name in case.accepted.get(argument, ())
-        outcome = "accepted" if accepted and _finite(result) else "silent"
+        # True and False are the values of a flag, bad only where a number is expected
+        is_flag = isinstance(case.kwargs[argument], bool) and bad_name in ("bool", "false")
+        accepted = is_flag or bad_name in case.accepted.get(argument, ())
+        documented_inf = bad_name in case.infinite.get(argument, ())
+        outcome = "accepted" if documented_inf or (accepted and _finite(result)) else "silent"
     OUTCOMES[(case.name, argument, bad_name)] = outcome
     return outcome
 

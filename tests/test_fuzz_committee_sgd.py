@@ -29,11 +29,6 @@ CASES = [
 ]
 
 
-# Outcomes the engine cannot judge: online learning (train_set_size=None) is valid, but its
-# SGDResult.train_error is None, which fuzzing._finite reads as NaN.
-EXEMPT = {"committee_sgd.simulate": {"train_set_size=none: silent"}}
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_bad_arguments_give_clear_errors(case):
-    assert not [f for f in findings(fuzz(case)) if f not in EXEMPT.get(case.name, ())]
+    assert not findings(fuzz(case))
