@@ -79,8 +79,9 @@ browser-check:
 	cd tools/browser-check && npm ci --silent --no-audit --no-fund
 	node tools/browser-check/check.mjs $(BOOK_OUT)/_build/html _build/screenshots/$(SCALE)
 
+# The library's tests without the chapters (about a minute).
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not notebook"
 
 # pytest runs the unit tests and every chapter at smoke scale (claims checked); nbval then
 # re-executes each executed chapter and compares every text output with the first run,

@@ -10,7 +10,7 @@ import torch
 
 from fuzzing import Case, findings, fuzz
 from gendyn import multitask_train as mt
-from gendyn import scales
+from gendyn.book import grids, scales
 
 F64 = dict(dtype=torch.float64, device="cpu")
 DATA = mt.draw_tasks([0], n_train_a=8, n_train_b=6, n_val=5, n_features=6, rank=2, **F64)
@@ -47,9 +47,9 @@ CASES = [
                        num_threads={"none"}, keep_composite={"bool"}, keep_trajectory={"bool"},
                        progress={"none", "string", "unknown-name"})),  # any label of the progress bar
     Case(mt.run_grid, GRID, accepted=GRID_OK),
-    Case(mt.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
+    Case(grids.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
          accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file
-    Case(mt.book_grid, dict(name="rank-10", cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"), depth=None),
+    Case(grids.book_grid, dict(name="rank-10", cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"), depth=None),
          accepted=dict(depth={"none"})),
     # the methods of the data and of the grid's result
     Case(DATA.teacher_b, dict(r=0.5), accepted=dict(r={"zero"})),

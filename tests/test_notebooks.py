@@ -18,6 +18,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 NOTEBOOKS = [nb for nb in NOTEBOOKS if ".ipynb_checkpoints" not in nb.parts]
 RUNS = ROOT / "_build" / "runs" / "smoke"
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+pytestmark = pytest.mark.notebook  # `make unit` leaves these out
 
 _spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
 chapters = importlib.util.module_from_spec(_spec)
@@ -66,7 +67,7 @@ def test_parameters_cell_holds_only_literals():
     "parameters, message",
     [
         ({"SCALE": "huge"}, "SCALE must be one of"),
-        ({"SCALE": "smoke", "DEVICE": "tpu"}, "DEVICE must be 'cpu' or 'cuda'"),
+        ({"SCALE": "smoke", "DEVICE": "tpu"}, "DEVICE must be 'cpu', 'cuda' or 'cuda:N'"),
         ({"SCALE": "smoke", "N1": -10}, "N1=-10 .* integer >= 2"),
         ({"SCALE": "smoke", "REPEATS": 1}, "REPEATS=1 .* integer >= 2"),
         ({"SCALE": "smoke", "SEED": 2**64}, r"SEED must be an integer in \[0, 2\*\*63\)"),

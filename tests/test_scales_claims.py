@@ -20,7 +20,7 @@ def test_configure_reads_sizes_and_overrides():
         (("lg-rmt", "smoke", -1, "cpu"), {}, r"SEED must be an integer in \[0, 2\*\*63\)"),
         (("lg-rmt", "smoke", 2**63, "cpu"), {}, r"SEED must be an integer in \[0, 2\*\*63\)"),
         (("lg-rmt", "smoke", True, "cpu"), {}, r"SEED must be an integer"),
-        (("lg-rmt", "smoke", 0, "tpu"), {}, "DEVICE must be 'cpu' or 'cuda'"),
+        (("lg-rmt", "smoke", 0, "tpu"), {}, "DEVICE must be 'cpu', 'cuda' or 'cuda:N'"),
         (("lg-rmt", "smoke", 0, "cpu"), {"n1": -5}, r"N1=-5 \(size n1 of chapter 'lg-rmt'\) .* integer >= 2"),
         (("lg-rmt", "smoke", 0, "cpu"), {"n1": 2.5}, "N1=2.5 .* integer >= 2"),
         (("lg-rmt", "smoke", 0, "cpu"), {"repeats": 1}, "REPEATS=1 .* integer >= 2"),

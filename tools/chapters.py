@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
-from gendyn.claims import LedgerEntry, ledger_label, ledger_markdown, read_record  # noqa: E402
+from gendyn.book.claims import LedgerEntry, ledger_label, ledger_markdown, read_record  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook and
 #: parameters (relative to ``ROOT``).

@@ -60,9 +60,7 @@ import torch
 
 from . import _checks, published_runs
 
-from .claims import cache_dir
 from .progress import track
-from .scales import SCALES, RunConfig
 
 __all__ = [
     "SNR_GRID",
@@ -76,10 +74,8 @@ __all__ = [
     "train_students",
     "run_grid",
     "GridResult",
-    "cached_grid",
     "INIT_SCALE",
     "BOOK_GRIDS",
-    "book_grid",
     "REFERENCE_FILES",
     "reference_data_dir",
     "load_reference",
@@ -893,92 +889,6 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
 #: Initial weights: the variance of PyTorch's default ``nn.Linear`` initialisation,
 #: ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))``, i.e. ``init_scale = 1/sqrt(3)`` (Gaussian, no biases).
 INIT_SCALE = 1 / math.sqrt(3)
-
-#: The book's grids, by the name of the published file they reproduce.
-BOOK_GRIDS = ("rank-10", "rank-3", "aux-train-pts", "deep-nonlinear")
-
-
-def book_grid(name, cfg, depth=None):
-    """Arguments of :func:`run_grid` for one of the book's grids (:data:`BOOK_GRIDS`).
-
-    ``cfg`` is the :class:`gendyn.scales.RunConfig` of chapter ``ln-multitask`` (``rank-10``,
-    ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
-    Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
-    :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
-    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. At paper scale the
-    grid's programs run in one process per CPU core (the results do not depend on it).
-    """
-    _checks.choice(name, "name", BOOK_GRIDS)
-    _checks.instance(cfg, "cfg", RunConfig, hint=" (from gendyn.scales.configure)")
-    if name != "deep-nonlinear" and depth is not None:
-        raise ValueError(f"depth applies to the 'deep-nonlinear' grid only; got depth={depth!r} for {name!r}")
-    points = cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points
-    if not 2 <= points <= len(SNR_GRID):
-        raise ValueError(f"snr_points must lie in [2, {len(SNR_GRID)}]; got {points}")
-    index = sorted({int(math.floor(i + 0.5)) for i in np.linspace(0, len(SNR_GRID) - 1, points)})
-    snrs = tuple(SNR_GRID[i] for i in index)
-    kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
-              relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
-              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every,
-              workers=os.cpu_count() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
-    if name == "rank-10":
-        kw.update(n_train=cfg.n_train, rank=10)
-    elif name == "rank-3":
-        kw.update(n_train=cfg.rank3_n_train, rank=3)
-    elif name == "aux-train-pts":
-        kw.update(n_train=(100,), n_train_aux=cfg.aux_n_train, rank=10)
-    else:
-        if depth not in cfg.deep_depths:
-            raise ValueError(f"depth must be one of {cfg.deep_depths} for the deep grid; got {depth!r}")
-        kw.update(n_train=cfg.deep_n_train, rank=10, depth=depth, activation="relu", lr=cfg.deep_lr,
-                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every)
-    return kw
-
-
-def _source_hash():
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for name in ("multitask_train.py", "softmax_multitask.py"):
-        digest.update((here / name).read_bytes())
-    digest.update(torch.__version__.encode())
-    return digest.hexdigest()[:16]
-
-
-def cached_grid(name, scale, **kwargs):
-    """:func:`run_grid` with its result cached in :func:`gendyn.claims.cache_dir` (shared by chapters).
-
-    The key is the arguments and a hash of this module's and the theory's source (and the
-    torch version), so a changed library or configuration recomputes. Results are
-    deterministic, so a cached result equals a fresh one.
-
-    Parameters
-    ----------
-    name : str
-        Label of the cache file (letters, digits, ``_``, ``-``, ``.``).
-    scale : {"smoke", "paper"}
-        The run scale (:data:`gendyn.scales.SCALES`); the cache folder of that scale.
-    **kwargs
-        Arguments of :func:`run_grid`.
-    """
-    if not (isinstance(name, str) and re.fullmatch(r"[\w.-]+", name)):
-        raise ValueError(f"name must be a label for the cache file (letters, digits, '_', '-', '.'); got {name!r}")
-    _checks.choice(scale, "scale", SCALES)
-    # not part of the key (they do not change the result), so checked before a cache hit
-    _checks.integer(kwargs.get("workers", 1), "workers", 1)
-    _checks.flag(kwargs.get("progress", True), "progress")
-    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in ("progress", "workers"))).encode()
-                         + _source_hash().encode()).hexdigest()[:16]
-    path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
-    if path.exists():
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    result = run_grid(**kwargs)
-    tmp = path.with_suffix(f".{os.getpid()}.partial")  # chapters run in parallel (make -j) may race
-    with open(tmp, "wb") as fh:
-        pickle.dump(result, fh)
-    tmp.replace(path)
-    return result
-
 
 # ----------------------------------------------------------------------------------------
 # the authors' published results: kept here under their old names, now in gendyn.published_runs

@@ -1,0 +1,7 @@
+"""The book's machinery, on top of the science in :mod:`gendyn` (never the other way round).
+
+claims    checked theory-vs-experiment claims, their records, the ledger page, run folders
+scales    each chapter's sizes at the smoke and paper scales; the notebooks' parameter checks
+plotting  the book's figure style, column-sized figures, byte-identical figure files
+grids     the Lee & Ndirango grids of the book and their cache shared by chapters
+"""

@@ -1,0 +1,329 @@
+"""Checked theory-vs-experiment claims, and the book's claims ledger.
+
+A chapter states each quantitative agreement as data::
+
+    ledger = Ledger("lg-rmt", scale=cfg.scale)
+    ledger.check(
+        "outlier-position",
+        "Top singular value of the data vs eq. (11), sbar >= 1.5 A^(1/4)",
+        measured=..., predicted=..., tolerance=..., kind="absolute",
+        reason="4 standard errors over repeats + O(1/N1) finite-size bias",
+    )
+    ledger.finish()   # records, shows the table, and raises if any claim failed
+
+Each claim is written to ``<run dir>/<chapter>.claims.json`` as soon as it is checked (see
+:func:`run_dir`), with whether the chapter reached ``finish()`` and the identity of the run
+(``$GENDYN_RUN_ID``, set by the book's pipeline, ``tools/chapters.py``). The pipeline
+accepts a chapter run only if its record is finished, from this run, and every claim
+passed; only such records make the ledger page of the book.
+
+Kinds of tolerance
+------------------
+``absolute``  ``|measured - predicted| <= tolerance``
+``relative``  ``|measured - predicted| <= tolerance * |predicted|``
+``log``       ``|log10(measured) - log10(predicted)| <= tolerance`` (both positive)
+``upper``     ``measured <= predicted + tolerance`` (a bound from above)
+``lower``     ``measured >= predicted - tolerance`` (a bound from below)
+"""
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir",
+           "LedgerEntry", "ledger_label", "ledger_markdown"]
+
+KINDS = ("absolute", "relative", "log", "upper", "lower")
+
+
+class ClaimFailed(AssertionError):
+    """Raised by :meth:`Ledger.finish` when a chapter's claim does not hold."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checked claim. ``deviation`` is in the units of ``tolerance``."""
+
+    chapter: str
+    id: str
+    statement: str
+    measured: float
+    predicted: float
+    tolerance: float
+    kind: str
+    reason: str
+    scale: str
+    deviation: float
+    passed: bool
+
+    @property
+    def status(self):
+        return "pass" if self.passed else "FAIL"
+
+
+def _deviation(measured, predicted, kind):
+    if kind == "absolute":
+        return abs(measured - predicted)
+    if kind == "relative":
+        return abs(measured - predicted) / abs(predicted) if predicted != 0 else math.inf
+    if kind == "log":
+        if measured <= 0 or predicted <= 0:
+            return math.inf
+        return abs(math.log10(measured) - math.log10(predicted))
+    if kind == "upper":
+        return measured - predicted
+    return predicted - measured  # lower
+
+
+def project_root(start=None):
+    """The nearest folder above ``start`` (default: cwd) holding this project's pyproject."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "pyproject.toml").exists() and (folder / "lib" / "gendyn").is_dir():
+            return folder
+    return here
+
+
+def run_dir(scale):
+    """Folder for a run's records and figures.
+
+    ``$GENDYN_RUN_DIR`` when set (the book's pipeline sets it to a fresh folder per chapter
+    run); otherwise ``_build/scratch/<scale>``, which the book never reads, so a chapter run
+    by hand cannot slip its claims into the ledger.
+    """
+    folder = Path(os.environ.get("GENDYN_RUN_DIR") or project_root() / "_build" / "scratch" / scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def cache_dir(scale):
+    """Folder for results shared between chapters: ``$GENDYN_CACHE_DIR`` or ``_build/cache/<scale>``.
+
+    Callers key their files on everything the result depends on (arguments, library source),
+    so a cached result is always the one a fresh computation would give.
+    """
+    folder = Path(os.environ.get("GENDYN_CACHE_DIR") or project_root() / "_build" / "cache" / scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+#: Claims files opened by a :class:`Ledger` in this process: a second ledger for the same
+#: chapter would start the file afresh and could erase a failure.
+_OPENED = set()
+
+
+class Ledger:
+    """The claims of one chapter run.
+
+    A chapter opens exactly one ledger, checks its claims, and ends with :meth:`finish`.
+    The record file says whether ``finish`` was reached; the book's pipeline accepts a run
+    only if it was and every claim passed.
+
+    Parameters
+    ----------
+    chapter : str
+        Chapter id (as in :data:`gendyn.scales.CHAPTERS`).
+    scale : str
+        The scale the numbers were computed at.
+    directory : path-like, optional
+        Where to record the claims; default :func:`run_dir`.
+
+    Raises
+    ------
+    ValueError
+        If a ledger for the same chapter and folder was already opened in this process, or
+        (in a pipeline run, ``$GENDYN_RUN_ID`` set) its record file already exists.
+    """
+
+    def __init__(self, chapter, scale, directory=None):
+        self.chapter, self.scale = chapter, scale
+        self.path = (Path(directory or run_dir(scale)) / f"{chapter}.claims.json").resolve()
+        self.run = os.environ.get("GENDYN_RUN_ID")
+        if self.path in _OPENED or (self.run and self.path.exists()):
+            raise ValueError(
+                f"a ledger for chapter {chapter!r} was already opened in this run ({self.path}); a chapter "
+                f"has one ledger per run: restart the kernel (or use a new GENDYN_RUN_DIR) to run it again")
+        _OPENED.add(self.path)
+        self.claims = []
+        self.finished = False
+        self._write()
+
+    def check(self, id, statement, measured, predicted, tolerance, kind="absolute", reason=""):
+        """Check and record one claim; returns the :class:`Claim`.
+
+        ``measured``, ``predicted`` and ``tolerance`` must be real scalars. A non-finite
+        measured value fails the claim (it never passes silently).
+        """
+        if self.finished:
+            raise ValueError(f"the ledger of {self.chapter!r} is finished; check claims before finish()")
+        if kind not in KINDS:
+            raise ValueError(f"claim kind must be one of {KINDS}; got {kind!r}")
+        if any(c.id == id for c in self.claims):
+            raise ValueError(f"claim id {id!r} is already used in chapter {self.chapter!r}")
+        measured, predicted, tolerance = float(measured), float(predicted), float(tolerance)
+        if not (math.isfinite(tolerance) and tolerance >= 0):
+            raise ValueError(f"tolerance must be finite and >= 0; got {tolerance}")
+        deviation = _deviation(measured, predicted, kind)
+        passed = math.isfinite(measured) and math.isfinite(deviation) and deviation <= tolerance
+        claim = Claim(self.chapter, id, statement, measured, predicted, tolerance, kind, reason,
+                      self.scale, deviation, bool(passed))
+        self.claims.append(claim)
+        self._write()
+        return claim
+
+    def _write(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        record = dict(chapter=self.chapter, scale=self.scale, run=self.run, finished=self.finished,
+                      claims=[asdict(c) for c in self.claims])
+        tmp = self.path.with_name(f".{self.path.name}.partial")
+        tmp.write_text(json.dumps(record, indent=1, allow_nan=True) + "\n")
+        tmp.replace(self.path)  # a reader never sees half a file
+
+    @property
+    def failures(self):
+        return [c for c in self.claims if not c.passed]
+
+    def markdown(self):
+        """The chapter's claims as a markdown table."""
+        return _table(self.claims) + "\n\n" + KIND_NOTE
+
+    def _repr_markdown_(self):
+        return self.markdown()
+
+    def finish(self):
+        """Record that the chapter reached its end, show the claims, and raise
+        :class:`ClaimFailed` if any did not hold (catching it does not hide the failure: the
+        record keeps it)."""
+        if not self.claims:
+            raise ValueError(f"chapter {self.chapter!r} checked no claim before finish()")
+        self.finished = True
+        self._write()
+        try:
+            from IPython.display import Markdown, display
+
+            display(Markdown(self.markdown()))
+        except ImportError:  # plain Python: print instead
+            print(self.markdown())
+        if self.failures:
+            lines = [f"{c.id}: measured {c.measured:.4g} vs predicted {c.predicted:.4g}, "
+                     f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g} ({c.kind})"
+                     for c in self.failures]
+            raise ClaimFailed(f"{len(self.failures)} claim(s) of {self.chapter!r} failed:\n" + "\n".join(lines))
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one chapter run wrote: its claims, whether it finished, and its run identity."""
+
+    chapter: str
+    scale: str
+    run: object
+    finished: bool
+    claims: tuple
+
+    @classmethod
+    def read(cls, path):
+        data = json.loads(Path(path).read_text())
+        return cls(data["chapter"], data["scale"], data["run"], data["finished"],
+                   tuple(Claim(**c) for c in data["claims"]))
+
+    def problems(self, run=None, scale=None):
+        """Why this record may not reach the book (empty if it may)."""
+        out = []
+        if not self.finished:
+            out.append(f"{self.chapter}: the run did not reach ledger.finish()")
+        if not self.claims:
+            out.append(f"{self.chapter}: no claim was checked")
+        out += [f"{self.chapter}/{c.id}: FAIL (measured {c.measured:.4g}, predicted {c.predicted:.4g}, "
+                f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g}, {c.kind})"
+                for c in self.claims if not c.passed]
+        if run is not None and self.run != run:
+            out.append(f"{self.chapter}: recorded by another run ({self.run}), not this one ({run})")
+        if scale is not None and self.scale != scale:
+            out.append(f"{self.chapter}: recorded at scale {self.scale!r}, not {scale!r}")
+        return out
+
+
+def read_record(folder):
+    """The one claims record in ``folder``; raises ``ValueError`` if there is none or several."""
+    paths = sorted(Path(folder).glob("*.claims.json"))
+    if len(paths) != 1:
+        raise ValueError(f"{folder}: expected one claims record (<chapter>.claims.json), found {len(paths)}")
+    return Record.read(paths[0])
+
+
+def _fmt(x):
+    return f"{x:.4g}" if math.isfinite(x) else str(x)
+
+
+def _cell(text):
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(claims, with_reason=True):
+    """Claims as a MyST table, status first (plain words: no emoji that need a font)."""
+    head = ["status", "claim", "measured", "predicted", "tolerance"] + (["why this tolerance"] if with_reason else [])
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in claims:
+        cells = ["pass" if c.passed else "**FAIL**", f"`{c.id}`: {_cell(c.statement)}", _fmt(c.measured),
+                 _fmt(c.predicted), f"{_fmt(c.tolerance)} ({c.kind})"]
+        if with_reason:
+            cells.append(_cell(c.reason or "(no reason recorded)"))
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+#: How each kind of tolerance is read, for the pages that list claims.
+KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
+             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.")
+
+
+def ledger_label(chapter):
+    """The MyST target of a chapter's section in the ledger page."""
+    return f"ledger-{chapter}"
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One chapter on the ledger page: its record, title, page (relative link) and run."""
+
+    record: Record
+    title: str
+    page: str
+    seconds: float
+    parameters: dict
+
+
+def ledger_markdown(entries, title="Claims ledger"):
+    """The ledger page: a summary table of every chapter, then one section per chapter."""
+    claims = [c for e in entries for c in e.record.claims]
+    n_fail = sum(not c.passed for c in claims)
+    lines = [
+        "(claims-ledger)=",
+        f"# {title}",
+        "",
+        "Every quantitative agreement between theory and experiment that a chapter states is "
+        "checked when the chapter runs. A chapter run reaches the book only if it ran to the end "
+        "and every claim passed, so this page lists only passing claims; it is generated from the "
+        "records the chapters wrote.",
+        "",
+        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail.**",
+        "",
+        "| chapter | claims | pass | fail | scale | seed | run time |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in entries:
+        n = len(e.record.claims)
+        bad = sum(not c.passed for c in e.record.claims)
+        lines.append(f"| [{_cell(e.title)}]({e.page}) ({{ref}}`claims <{ledger_label(e.record.chapter)}>`) | {n} | "
+                     f"{n - bad} | {bad} | {e.parameters.get('SCALE', e.record.scale)} | "
+                     f"{e.parameters.get('SEED', '')} | {e.seconds:.0f} s |")
+    lines += ["", KIND_NOTE, ""]
+    for e in entries:
+        lines += [f"({ledger_label(e.record.chapter)})=", f"## {e.title}", "",
+                  f"Chapter [{_cell(e.title)}]({e.page}), id `{e.record.chapter}`, run `{e.record.run}`.", "",
+                  _table(e.record.claims), ""]
+    return "\n".join(lines) + "\n"
