@@ -6,7 +6,8 @@
 #
 # Chapters are executed by tools/chapters.py into _build/runs/<scale>/. It re-executes a
 # chapter whenever the identity of its run changes (the notebook, SEED, DEVICE, any PARAMS
-# override, the library, requirements.lock, data/), accepts a run only if all its claims
+# override, the library modules it imports, requirements.lock, the data those modules read),
+# accepts a run only if all its claims
 # passed and it reached ledger.finish(), and leaves nothing of a failed or interrupted run.
 # The book is then built from the accepted runs with execution off, so what is rendered is
 # exactly what ran and was checked.

@@ -35,10 +35,14 @@ def project(tmp_path, monkeypatch):
     """A project tree with its own notebooks/, lib/, data/ and lock; returns its root."""
     for entry in ("pyproject.toml", "requirements.lock", "_config.yml"):
         shutil.copy(ROOT / entry, tmp_path / entry)
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "lib" / "module.py").write_text("x = 1\n")
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "table.csv").write_text("a,b\n1,2\n")
+    package = tmp_path / "lib" / "gendyn"
+    (package / "book").mkdir(parents=True)
+    for name, text in {"__init__.py": "", "used.py": "from . import helper\n", "helper.py": "x = 1\n",
+                       "unused.py": "y = 2\n", "published_runs.py": "", "book/__init__.py": "",
+                       "book/claims.py": "from .. import helper\n"}.items():
+        (package / name).write_text(text)
+    (tmp_path / "data" / "lee-ndirango-2019").mkdir(parents=True)
+    (tmp_path / "data" / "lee-ndirango-2019" / "table.csv").write_text("a,b\n1,2\n")
     (tmp_path / "notebooks" / "part").mkdir(parents=True)
     monkeypatch.setattr(chapters, "ROOT", tmp_path)
     monkeypatch.setattr(chapters, "NOTEBOOKS", tmp_path / "notebooks")
@@ -102,15 +106,29 @@ def test_a_run_that_must_not_reach_the_book_leaves_nothing(project, name, body, 
 
 
 def test_any_change_of_parameters_or_sources_makes_a_new_run(project):
-    nb = chapter(project, "ident")
+    nb = chapter(project, "ident", "from gendyn import used\nfrom gendyn.published_runs import load")
     base = chapters.identity(nb, SMOKE)
     for changed in ({"SEED": 1}, {"DEVICE": "cuda"}, {"REPEATS": 5}, {"SCALE": "paper"}):
         assert chapters.identity(nb, {**SMOKE, **changed}) != base, changed
-    for path in ("requirements.lock", "data/table.csv", "lib/module.py", "pyproject.toml"):
+    for path in ("requirements.lock", "pyproject.toml", "lib/gendyn/used.py", "lib/gendyn/helper.py",
+                 "lib/gendyn/__init__.py", "data/lee-ndirango-2019/table.csv"):
         with open(project / path, "a") as fh:
             fh.write("\n")
         assert chapters.identity(nb, SMOKE) != base, path
         base = chapters.identity(nb, SMOKE)
+
+
+def test_a_module_the_chapter_does_not_use_does_not_rerun_it(project):
+    nb = chapter(project, "narrow", "import gendyn.book.claims")
+    assert set(chapters.library_modules(nb)) == {"gendyn", "gendyn.book", "gendyn.book.claims", "gendyn.helper"}
+    base = chapters.identity(nb, SMOKE)
+    for path in ("lib/gendyn/unused.py", "lib/gendyn/used.py", "data/lee-ndirango-2019/table.csv"):
+        with open(project / path, "a") as fh:
+            fh.write("\n")
+    assert chapters.identity(nb, SMOKE) == base
+    with open(project / "lib/gendyn/helper.py", "a") as fh:  # imported by gendyn.book.claims
+        fh.write("\n")
+    assert chapters.identity(nb, SMOKE) != base
 
 
 def test_a_run_of_another_identity_is_rerun_and_never_staged(project):

@@ -4,8 +4,9 @@
     python tools/chapters.py stage --runs _build/runs/smoke --out book/generated -p ... NOTEBOOK...
 
 A chapter run has an **identity**: a hash of the notebook, its parameters (scale, seed,
-device and every override), the library's sources, ``pyproject.toml``, ``requirements.lock``
-and the data under ``data/``. ``run`` skips a chapter whose accepted run has the current
+device and every override), ``pyproject.toml``, ``requirements.lock``, and the library
+modules the chapter imports (transitively) with the data they read — so changing one module
+re-runs only the chapters that use it. ``run`` skips a chapter whose accepted run has the current
 identity and otherwise executes it with papermill into a hidden ``.partial-*`` notebook and
 folder, with ``GENDYN_RUN_DIR`` and ``GENDYN_RUN_ID`` set so that the chapter's claims
 record carries the identity. The run is accepted only if its one claims record reached
@@ -35,34 +36,89 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.claims import LedgerEntry, ledger_label, ledger_markdown, read_record  # noqa: E402
 
-#: The chapters' sources, and what every chapter run depends on besides its notebook and
-#: parameters (relative to ``ROOT``).
+#: The chapters' sources, and what every chapter run depends on besides its notebook, its
+#: parameters and the library modules it imports (relative to ``ROOT``).
 NOTEBOOKS = ROOT / "notebooks"
-SOURCES = ("lib", "pyproject.toml", "requirements.lock", "data")
+SOURCES = ("pyproject.toml", "requirements.lock")
+#: Data folders, and the library modules that read them.
+DATA = {"gendyn.published_runs": "data/lee-ndirango-2019"}
 
 
 class RunRejected(RuntimeError):
     """A chapter run that must not reach the book (failed claim, unfinished, wrong identity)."""
 
 
-def _source_files():
-    for entry in SOURCES:
-        path = ROOT / entry
-        if path.is_file():
-            yield path
-        elif path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                              and not p.name.endswith(".pyc") and ".egg-info" not in str(p))
+def _imports(tree, package):
+    """Names of the ``gendyn`` modules that a parsed module of ``package`` imports."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "gendyn"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the importing module's package
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.split(".")[0] != "gendyn":
+                continue
+            found.add(base)
+            found |= {f"{base}.{a.name}" for a in node.names}  # `from gendyn import rmt` imports a module
+    return found
+
+
+def _module_file(name):
+    path = ROOT / "lib" / Path(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None  # a name imported from a module, not a module
+
+
+def library_modules(notebook):
+    """The library modules a chapter uses: those its code imports, and theirs, transitively
+    (each package's ``__init__`` included). Returns ``{module name: file}``."""
+    code = []
+    for cell in json.loads(Path(notebook).read_text())["cells"]:
+        if cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            try:
+                code.append(ast.parse(source))
+            except SyntaxError:  # a cell with IPython magics: read it line by line
+                code += [ast.parse(line) for line in source.splitlines() if line.strip().startswith(("import", "from"))]
+    todo = set().union(*(_imports(tree, "") for tree in code)) | {"gendyn"}
+    seen = {}
+    while todo:
+        name = todo.pop()
+        for prefix in (".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 2)):
+            path = _module_file(prefix)
+            if path is None or prefix in seen:
+                continue
+            seen[prefix] = path
+            package = prefix if path.name == "__init__.py" else prefix.rsplit(".", 1)[0]
+            todo |= _imports(ast.parse(path.read_text()), package) - set(seen)
+    return dict(sorted(seen.items()))
+
+
+def _source_files(notebook):
+    modules = library_modules(notebook)
+    files = [ROOT / entry for entry in SOURCES] + list(modules.values())
+    for module, folder in DATA.items():
+        if module in modules:
+            files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
+    return [f for f in files if f.is_file()]
 
 
 def identity(notebook, parameters):
-    """The identity of a run of ``notebook`` with ``parameters`` (a dict), as a hex string."""
+    """The identity of a run of ``notebook`` with ``parameters`` (a dict), as a hex string:
+    a hash of the notebook, the parameters, the lock files and every library module (and data
+    file) the chapter uses, so a change anywhere else does not re-run it."""
     digest = hashlib.sha256()
     notebook = Path(notebook).resolve()
     digest.update(str(notebook.relative_to(NOTEBOOKS)).encode())
     digest.update(notebook.read_bytes())
     digest.update(json.dumps(parameters, sort_keys=True).encode())
-    for path in _source_files():
+    for path in _source_files(notebook):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
