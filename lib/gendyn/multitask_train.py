@@ -307,8 +307,20 @@ def training_aligned_init(x, y, n_classes, *, s0=1e-3, hidden=4):
 
     Parameters
     ----------
-    x : (S, P, N) tensor; y : (S, P, R) int64 labels
-    Returns ``([W1, W2], sigma_hat (S, R), u (S, R, K), v (S, R, N))``, the last three as numpy.
+    x : (S, P, N) tensor
+        Inputs of each group.
+    y : (S, P, R) int64 tensor
+        Labels of each run.
+    n_classes : int
+    s0 : float
+        Initial strength of the mode.
+    hidden : int
+        Hidden units.
+
+    Returns
+    -------
+    tuple
+        ``([W1, W2], sigma_hat (S, R), u (S, R, K), v (S, R, N))``, the last three as numpy.
     """
     _checks.tensor(x, "x", 3, finite=True)
     s, p, n = x.shape
@@ -767,7 +779,9 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
         not depend on it: every program is seeded on its own and runs on ``num_threads``
         threads wherever it runs). Ignored on a GPU. Workers are spawned, so a script that
         asks for more than one must call this under ``if __name__ == "__main__":``.
-    (other parameters as in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`)
+    rank, n_features, hidden, depth, activation, n_val, lr, steps, eval_every, init_scale, loss, dtype, \
+device, keep_curves, progress
+        As in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`.
     """
     seeds = _seeds(seeds)
     _checks.positive(lr, "lr")

@@ -25,7 +25,7 @@ white as possible (eq. 26):
   direction keeps ``||P v||^2 ~ D`` of its norm in the span). Eq. (27) writes the teacher
   terms as ``(s - sbar)^2 + 2 s sbar (1 - O(sqrt(D) sbar))``; but a student mode's input vector
   lies in the span, so its overlap with ``vbar`` carries the extra factor ``||P vbar|| =
-  sqrt(D)``, and the correct cross term is ``2 s sbar (1 - sqrt(D) O)``:
+  sqrt(D)``, and the correct cross term is ``2 s sbar (1 - sqrt(D) O)``::
 
       eps_test(t) = [ (N1 - P) eps^2 + (P - Nbar2) <s(shat, t)^2>_D
                       + sum_a ((s_a - sbar_a)^2 + 2 s_a sbar_a (1 - sqrt(D) O_D(sqrt(D) sbar_a))) ]
