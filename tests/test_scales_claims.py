@@ -5,6 +5,7 @@ import json
 import pytest
 
 from gendyn import claims, scales
+from gendyn.book import ledger_page
 
 
 def test_configure_reads_sizes_and_overrides():
@@ -100,9 +101,9 @@ def test_ledger_page_summarises_then_lists_every_chapter():
     for chapter in ("one", "two"):
         c = claims.Claim(chapter, "x", "s", 1.0, 1.0, 0.0, "absolute", "why", "smoke", 0.0, True)
         record = claims.Record(chapter, "smoke", "id", True, (c,))
-        entries.append(claims.LedgerEntry(record, f"Title {chapter}", f"part/{chapter}.ipynb", 3.0, {"SEED": 0}))
-    page = claims.ledger_markdown(entries)
+        entries.append(ledger_page.LedgerEntry(record, f"Title {chapter}", f"part/{chapter}.ipynb", 3.0, {"SEED": 0}))
+    page = ledger_page.ledger_markdown(entries)
     assert "2 claims in 2 chapters: 2 pass, 0 fail" in page
-    assert "| [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) | 1 | 1 | 0 | smoke | 0 | 3 s |" in page
+    assert "| 1 | 1 | 0 | smoke | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
     assert "(ledger-two)=\n## Title two" in page
     assert "| pass | `x`: s | 1 | 1 | 0 (absolute) | why |" in page

@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
-from gendyn.book.claims import LedgerEntry, ledger_label, ledger_markdown, read_record  # noqa: E402
+from gendyn.book.claims import read_record  # noqa: E402
+from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook, its
 #: parameters and the library modules it imports (relative to ``ROOT``).
@@ -236,7 +237,7 @@ def _page(executed, record, parameters):
            f"Executed with {settings} (run `{record.run}`). All {n} claims of this chapter passed; "
            f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n",
            ":::\n"]
-    cells.insert(last_parameter_cell + 1, {"cell_type": "markdown", "metadata": {}, "source": box})
+    cells.insert(last_parameter_cell + 1, {"cell_type": "markdown", "id": "gendyn-this-run", "metadata": {}, "source": box})
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -292,6 +293,10 @@ def stage(notebooks, runs, out, parameters):
     facts = _provenance(parameters)
     (Path(out) / "execution-statistics.md").write_text(execution_statistics(entries, facts))
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    # this copy of the configuration lives in `out`: folders of local extensions are given
+    # from the project root, which Jupyter Book would read relative to the copy
+    local = config.get("sphinx", {}).get("local_extensions") or {}
+    config["sphinx"]["local_extensions"] = {name: str((ROOT / folder).resolve()) for name, folder in local.items()}
     config.setdefault("html", {})["extra_footer"] = (
         f"gendyn {facts['version']} · commit {facts['commit']} · {facts['settings']} · built {facts['date']} · "
         "text and figures CC BY 4.0, code MIT")
@@ -308,10 +313,10 @@ def execution_statistics(entries, facts):
              f"with {facts['settings']}. Each chapter was executed once by `tools/chapters.py` "
              "(papermill); the book shows exactly those runs. Run times are wall-clock seconds on the "
              "machine that built this book.", "",
-             "| chapter | run | run time | claims |", "|---|---|---|---|"]
+             "| run time | run | claims | chapter |", "|---|---|---|---|"]
     for e in entries:
-        lines.append(f"| [{e.title}]({e.page}) | `{e.record.run}` | {e.seconds:.0f} s | "
-                     f"{len(e.record.claims)} ({{ref}}`ledger <{ledger_label(e.record.chapter)}>`) |")
+        lines.append(f"| {e.seconds:.0f} s | `{e.record.run}` | {len(e.record.claims)} "
+                     f"({{ref}}`ledger <{ledger_label(e.record.chapter)}>`) | [{e.title}]({e.page}) |")
     lines += ["", f"**{len(entries)} chapters, {sum(len(e.record.claims) for e in entries)} claims, "
               f"{total / 60:.1f} min of execution in all.**", ""]
     return "\n".join(lines)

@@ -23,7 +23,8 @@ function pages(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && !entry.name.startsWith("_")) out.push(...pages(full));
-    else if (entry.name.endsWith(".html") && !["genindex.html", "search.html"].includes(entry.name)) out.push(full);
+    else if (entry.name.endsWith(".html") && !["genindex.html", "search.html"].includes(entry.name)
+             && !/http-equiv="Refresh"/i.test(fs.readFileSync(full, "utf8").slice(0, 500))) out.push(full); // not redirects
   }
   return out;
 }

@@ -32,8 +32,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir",
-           "LedgerEntry", "ledger_label", "ledger_markdown"]
+__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower")
 
@@ -279,51 +278,3 @@ def _table(claims, with_reason=True):
 #: How each kind of tolerance is read, for the pages that list claims.
 KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
              "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.")
-
-
-def ledger_label(chapter):
-    """The MyST target of a chapter's section in the ledger page."""
-    return f"ledger-{chapter}"
-
-
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One chapter on the ledger page: its record, title, page (relative link) and run."""
-
-    record: Record
-    title: str
-    page: str
-    seconds: float
-    parameters: dict
-
-
-def ledger_markdown(entries, title="Claims ledger"):
-    """The ledger page: a summary table of every chapter, then one section per chapter."""
-    claims = [c for e in entries for c in e.record.claims]
-    n_fail = sum(not c.passed for c in claims)
-    lines = [
-        "(claims-ledger)=",
-        f"# {title}",
-        "",
-        "Every quantitative agreement between theory and experiment that a chapter states is "
-        "checked when the chapter runs. A chapter run reaches the book only if it ran to the end "
-        "and every claim passed, so this page lists only passing claims; it is generated from the "
-        "records the chapters wrote.",
-        "",
-        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail.**",
-        "",
-        "| chapter | claims | pass | fail | scale | seed | run time |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for e in entries:
-        n = len(e.record.claims)
-        bad = sum(not c.passed for c in e.record.claims)
-        lines.append(f"| [{_cell(e.title)}]({e.page}) ({{ref}}`claims <{ledger_label(e.record.chapter)}>`) | {n} | "
-                     f"{n - bad} | {bad} | {e.parameters.get('SCALE', e.record.scale)} | "
-                     f"{e.parameters.get('SEED', '')} | {e.seconds:.0f} s |")
-    lines += ["", KIND_NOTE, ""]
-    for e in entries:
-        lines += [f"({ledger_label(e.record.chapter)})=", f"## {e.title}", "",
-                  f"Chapter [{_cell(e.title)}]({e.page}), id `{e.record.chapter}`, run `{e.record.run}`.", "",
-                  _table(e.record.claims), ""]
-    return "\n".join(lines) + "\n"
