@@ -220,6 +220,16 @@ def title_of(notebook):
     return Path(notebook).stem
 
 
+def _book_order():
+    """Position of each staged chapter (``part/name``) in the book's table of contents."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text()) if (ROOT / "_toc.yml").exists() else {}
+    files = [c["file"] for part in toc.get("parts", []) for c in part.get("chapters", [])]
+    prefix = "book/generated/"
+    return {f[len(prefix):]: k for k, f in enumerate(files) if f.startswith(prefix)}
+
+
 def _page(executed, record, parameters):
     """The executed notebook as the book shows it: the parameters cells hidden, one box that
     says which run this is, and a link to the chapter's section of the claims ledger."""
@@ -289,6 +299,7 @@ def stage(notebooks, runs, out, parameters):
         seconds = folder.with_suffix(".seconds")
         entries.append(LedgerEntry(record, title_of(notebook), str(rel),
                                    float(seconds.read_text()) if seconds.exists() else math.nan, parameters))
+    entries.sort(key=lambda e: _book_order().get(Path(e.page).with_suffix("").as_posix(), len(entries)))
     (Path(out) / "claims-ledger.md").write_text(ledger_markdown(entries))
     facts = _provenance(parameters)
     (Path(out) / "execution-statistics.md").write_text(execution_statistics(entries, facts))
