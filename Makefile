@@ -86,12 +86,14 @@ unit: $(STAMP)
 
 # pytest runs the unit tests and every chapter at smoke scale (claims checked); nbval then
 # re-executes each executed chapter and compares every text output with the first run,
-# so a result that is not identical run to run fails; the smoke book checks the book build.
+# so a result that is not identical run to run fails; the smoke book checks the book build,
+# its HTML is checked as a reader gets it, and the LaTeX sources of the PDF must build.
 test: $(STAMP)
 	$(BIN)/python -m pytest
 	GENDYN_RUN_DIR=$$(mktemp -d) $(BIN)/python -m pytest --nbval --nbval-current-env -q \
 	  $(patsubst notebooks/%,_build/runs/smoke/%,$(NOTEBOOKS))
 	$(MAKE) book SCALE=smoke
+	GENDYN_BOOK_HTML=_build/smoke/_build/html $(BIN)/python -m pytest -q tests/test_built_book.py
 	$(MAKE) latex SCALE=smoke
 
 benchmarks: $(STAMP)
