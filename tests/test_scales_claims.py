@@ -103,7 +103,7 @@ def test_ledger_page_summarises_then_lists_every_chapter():
         record = claims.Record(chapter, "smoke", "id", True, (c,))
         entries.append(ledger_page.LedgerEntry(record, f"Title {chapter}", f"part/{chapter}.ipynb", 3.0, {"SEED": 0}))
     page = ledger_page.ledger_markdown(entries)
-    assert "2 claims in 2 chapters: 2 pass, 0 fail" in page
-    assert "| 1 | 1 | 0 | smoke | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
+    assert "2 claims in 2 chapters: 2 pass, 0 fail** (run with SEED = 0)." in page
+    assert "| 1 | 1 | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
     assert "(ledger-two)=\n## Title two" in page
     assert "| pass | `x`: s | 1 | 1 | 0 (absolute) | why |" in page

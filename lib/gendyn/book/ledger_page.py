@@ -31,6 +31,9 @@ def ledger_markdown(entries, title="Claims ledger"):
     """The ledger page: a summary table of every chapter, then one section per chapter."""
     claims = [c for e in entries for c in e.record.claims]
     n_fail = sum(not c.passed for c in claims)
+    # one build has one scale, seed and device: said once, not in every row
+    runs = {tuple(sorted(e.parameters.items())) for e in entries}
+    settings = ", ".join(f"{k} = {v}" for k, v in sorted(runs.pop())) if len(runs) == 1 else ""
     lines = [
         "(claims-ledger)=",
         f"# {title}",
@@ -40,16 +43,16 @@ def ledger_markdown(entries, title="Claims ledger"):
         "and every claim passed, so this page lists only passing claims; it is generated from the "
         "records the chapters wrote.",
         "",
-        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail.**",
+        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail**"
+        + (f" (run with {settings})." if settings else "."),
         "",
-        "| claims | pass | fail | scale | seed | run time | chapter |",
-        "|---|---|---|---|---|---|---|",
+        "| claims | pass | fail | run time | chapter |",
+        "|---|---|---|---|---|",
     ]
     for e in entries:
         n = len(e.record.claims)
         bad = sum(not c.passed for c in e.record.claims)
-        lines.append(f"| {n} | {n - bad} | {bad} | {e.parameters.get('SCALE', e.record.scale)} | "
-                     f"{e.parameters.get('SEED', '')} | {e.seconds:.0f} s | [{_cell(e.title)}]({e.page}) "
+        lines.append(f"| {n} | {n - bad} | {bad} | {e.seconds:.0f} s | [{_cell(e.title)}]({e.page}) "
                      f"({{ref}}`claims <{ledger_label(e.record.chapter)}>`) |")
     lines += ["", KIND_NOTE, ""]
     for e in entries:
