@@ -162,7 +162,7 @@ CHAPTERS = {
         "smoke": dict(
             n1=40, n2=20, n3=20, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=30,
             lr=1e-2, horizon=10.0, n_records=200,
-            finite_size_n1=(50, 100, 200), finite_size_runs=60,
+            finite_size_n1=(50, 100, 200, 400), finite_size_runs=60,
         ),
     },
     # Lampinen & Ganguli (2019) §4 and App. D, Figs. 8 and 10: transfer between two tasks.
