@@ -20,6 +20,26 @@ claims             checked theory-vs-experiment claims and the claims ledger
 scales             run configurations ("smoke" for tests, "paper" for the book) and parameter checks
 plotting           the book's figure style and figure files
 progress           terminal progress bars that stay out of rendered notebooks
+
+Devices and random numbers
+--------------------------
+Every experiment runs on the CPU or on CUDA (``device="cpu"``, ``"cuda"`` or ``"cuda:N"``);
+the same call on either device is the same experiment.
+
+- **Where random numbers are drawn.** On the device of the ``torch.Generator`` passed
+  (``generator=``; ``None`` is torch's global CPU generator), then moved to the device the
+  computation runs on. The library's own seeded generators (``seed=`` arguments) live on the
+  CPU. A CPU generator therefore gives the same data, initial weights and minibatches on any
+  device, and a generator on one device is never an error for a computation on another.
+- **Where results live.** Every result object holds numpy arrays on the host, whatever the
+  device. The one exception is ``train.TrainResult.weights``, the final torch weights on the
+  training device, kept so that training can continue from them.
+- **Inputs** (tensors of data, teachers, weights) may live on any device: a trainer moves
+  them to its ``device``.
+
+``tests/test_devices.py`` checks the policy without a GPU (every draw of the library goes
+through it; result types hold no tensors; chapters bring tensors to the host before numpy)
+and, where a GPU is present, runs the same tiny experiments on both devices.
 """
 
 __version__ = "0.1.0"

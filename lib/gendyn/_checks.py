@@ -238,16 +238,18 @@ def torch_dtype(value, name="dtype", allowed=None):
 
 
 def torch_generator(value, name="generator", device=None):
-    """``value`` if it is ``None`` or a ``torch.Generator`` (on the type of ``device``, if given)."""
+    """``value`` if it is ``None`` or a ``torch.Generator``.
+
+    A generator may live on any device, whatever ``device`` the computation runs on (kept
+    as a parameter for the callers' sake): the library draws on the generator's device and
+    moves the numbers (``gendyn._random``), so it is never a reason to refuse one.
+    """
     import torch
 
     if value is None:
         return None
     if not isinstance(value, torch.Generator):
         raise ValueError(f"{name} must be a torch.Generator or None; got {type(value).__name__}")
-    if device is not None and torch.device(value.device).type != torch.device(device).type:
-        raise ValueError(f"{name} is on {value.device} but the computation runs on {device}; "
-                         f"create it with torch.Generator(device={str(device)!r})")
     return value
 
 

@@ -83,7 +83,7 @@ import scipy.special
 import torch
 from numba import njit
 
-from . import _checks, committee as cm
+from . import _checks, _random, committee as cm
 from .progress import track
 
 __all__ = [
@@ -519,7 +519,7 @@ def _record_steps(times, N):
 
 
 def _torch_generator(child):
-    return torch.Generator().manual_seed(int(child.generate_state(1, dtype=np.uint64)[0] >> 1))
+    return _random.seeded(child.generate_state(1, dtype=np.uint64)[0] >> 1)
 
 
 def _student_outputs(X, w, v, act, inv_sqrt_n):
@@ -546,10 +546,10 @@ def _run_weights(init, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, chi
     Qs, Rs, vs_out = np.empty((n_rec, K, K)), np.empty((n_rec, K, M)), np.empty((n_rec, K))
     train_err = np.full(n_rec, np.nan)
     if P is not None:
-        X_train = torch.randn((P, N), generator=gen, dtype=torch.float32).numpy()
+        X_train = _random.randn(P, N, generator=gen, dtype=torch.float32).numpy()
         y_train = np.empty(P)
         _teacher_labels(X_train, ws, vs, code, inv_sqrt_n,
-                        sigma * torch.randn(P, generator=gen, dtype=torch.float64).numpy(), y_train)
+                        sigma * _random.randn(P, generator=gen, dtype=torch.float64).numpy(), y_train)
         order_rng = np.random.default_rng(child.spawn(1)[0])
         per_pass = P // bs
         perm, pos = order_rng.permutation(P), 0
@@ -558,8 +558,8 @@ def _run_weights(init, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, chi
         while step < target:
             n_steps = int(min(block, target - step))
             if P is None:
-                X = torch.randn((n_steps * bs, N), generator=gen, dtype=torch.float32).numpy()
-                noise = sigma * torch.randn(n_steps * bs, generator=gen, dtype=torch.float64).numpy()
+                X = _random.randn(n_steps * bs, N, generator=gen, dtype=torch.float32).numpy()
+                noise = sigma * _random.randn(n_steps * bs, generator=gen, dtype=torch.float64).numpy()
                 y = np.empty(n_steps * bs)
                 _teacher_labels(X, ws, vs, code, inv_sqrt_n, noise, y)
             else:

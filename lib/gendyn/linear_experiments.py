@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import _checks
+from . import _checks, _random
 
 from .progress import track
 
@@ -120,7 +120,7 @@ def _check_snr(snr):
 
 def _generator(seed, device):
     seed = _checks.integer(seed, "seed", 0)
-    return torch.Generator(device=device).manual_seed(int(seed))
+    return _random.seeded(seed)
 
 
 # ----------------------------------------------------------------------------- linear student
@@ -194,10 +194,10 @@ def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init
     kw = dict(generator=generator, device=device, dtype=dtype)
     p_t = torch.as_tensor(p_each, device=device)
     mask = (torch.arange(pmax, device=device)[None, :] < p_t[:, None]).to(dtype)
-    X = torch.randn(b, n, pmax, **kw) * mask[:, None, :] / np.sqrt(n)
-    g_w = torch.randn(b, teachers, n, **kw)
-    g_0 = torch.randn(b, teachers, n, **kw)
-    g_e = torch.randn(b, teachers, pmax, **kw) * mask[:, None, :]
+    X = _random.randn(b, n, pmax, **kw) * mask[:, None, :] / np.sqrt(n)
+    g_w = _random.randn(b, teachers, n, **kw)
+    g_0 = _random.randn(b, teachers, n, **kw)
+    g_e = _random.randn(b, teachers, pmax, **kw) * mask[:, None, :]
     as_t = lambda v: torch.as_tensor(v, device=device, dtype=dtype)  # noqa: E731
     return LinearStudentBatch(X, p_t, g_w, g_0, g_e, as_t(tv), as_t(iv), as_t(nv))
 
@@ -428,7 +428,7 @@ def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=
     for i in range(len(alphas)):
         for start in range(0, repeats, chunk):
             m = min(chunk, repeats - start)
-            X = torch.randn(m, n, int(p[i]), generator=gen, device=device, dtype=dtype) / np.sqrt(n)
+            X = _random.randn(m, n, int(p[i]), generator=gen, device=device, dtype=dtype) / np.sqrt(n)
             lam = torch.linalg.eigvalsh(X @ X.mT).clamp_min(0.0)
             lam = torch.where(lam > _ACTIVE * lam.amax(-1, keepdim=True), lam, torch.zeros_like(lam))
             out.append(lam.cpu().numpy())
@@ -440,11 +440,11 @@ def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=
 
 def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dtype):
     kw = dict(generator=gen, device=device, dtype=dtype)
-    x = torch.randn(repeats, n_in, n_samples + n_test, **kw) / np.sqrt(n_in)
-    wbar = torch.randn(repeats, teachers, n_in, **kw)
+    x = _random.randn(repeats, n_in, n_samples + n_test, **kw) / np.sqrt(n_in)
+    wbar = _random.randn(repeats, teachers, n_in, **kw)
     clean = wbar @ x  # (S, K, P + P_test)
     noise_var = 0.0 if np.isinf(snr) else 1.0 / snr
-    y = clean[..., :n_samples] + np.sqrt(noise_var) * torch.randn(repeats, teachers, n_samples, **kw)
+    y = clean[..., :n_samples] + np.sqrt(noise_var) * _random.randn(repeats, teachers, n_samples, **kw)
     return x, clean, y, noise_var
 
 
@@ -510,7 +510,7 @@ def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, 
     for target in track(hidden.tolist(), desc=f"random ReLU features, P={P}"):
         while done < target:
             m = min(block, target - done)
-            W1 = torch.randn(S, m, n_in, **kw)
+            W1 = _random.randn(S, m, n_in, **kw)
             phi = torch.relu(W1 @ x)  # (S, m, P + P_test)
             gram += phi[:, :, :P].mT @ phi
             b1 = torch.maximum(b1, W1.norm(dim=-1).amax(-1))
@@ -592,12 +592,12 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
     P, S, K = n_samples, repeats, teachers
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, S, K, snr, gen, device, dtype)
     kw = dict(generator=gen, device=device, dtype=dtype)
-    W1 = torch.randn(S, n_hidden, n_in, **kw)
+    W1 = _random.randn(S, n_hidden, n_in, **kw)
     feats = torch.relu(W1 @ x) / np.sqrt(n_hidden)  # (S, N_h, P + P_test)
     Xh, Xt = feats[..., :P], feats[..., P:]
     label_var = 1.0 + noise_var
-    y_rand = np.sqrt(label_var) * torch.randn(S, K, P, **kw)
-    y_rand_test = np.sqrt(label_var) * torch.randn(S, K, n_test, **kw)
+    y_rand = np.sqrt(label_var) * _random.randn(S, K, P, **kw)
+    y_rand_test = np.sqrt(label_var) * _random.randn(S, K, n_test, **kw)
     labels = torch.cat([y, y_rand], 1)  # (S, 2K, P)
     gram = Xh.mT @ Xh
     s, U = torch.linalg.eigh(gram)

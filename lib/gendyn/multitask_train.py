@@ -58,7 +58,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import _checks, published_runs
+from . import _checks, _random, published_runs
 
 from .progress import track
 
@@ -114,7 +114,7 @@ def _rates(values, name, lower=0.0, open_lower=True, upper=None):
 
 
 def _generator(seed, stream, device):
-    return torch.Generator(device=device).manual_seed(1_000_003 * int(seed) + 7919 * _STREAMS[stream] + 17)
+    return _random.seeded(1_000_003 * int(seed) + 7919 * _STREAMS[stream] + 17)
 
 
 def _activation(activation):
@@ -206,7 +206,7 @@ class TaskBatch:
 
 
 def _orthogonal(n, k, gen, dtype, device, batch):
-    g = torch.randn(batch, n, k, generator=gen, dtype=torch.float64, device=device)
+    g = _random.randn(batch, n, k, generator=gen, dtype=torch.float64, device=device)
     q, rr = torch.linalg.qr(g)
     return (q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)).to(dtype)
 
@@ -252,10 +252,10 @@ def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank
         parts["o_a"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
         parts["o_b"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
         for name, n in (("x_a", n_train_a), ("x_b", n_train_b), ("x_val", n_val)):
-            parts[name].append(torch.randn(n, n_features, generator=_generator(seed, name, device),
+            parts[name].append(_random.randn(n, n_features, generator=_generator(seed, name, device),
                                            dtype=dtype, device=device))
         for name, n in (("noise_a", n_train_a), ("noise_b", n_train_b)):
-            parts[name].append(noise_std * torch.randn(n, n_classes, generator=_generator(seed, name, device),
+            parts[name].append(noise_std * _random.randn(n, n_classes, generator=_generator(seed, name, device),
                                                        dtype=dtype, device=device))
     stacked = {k: torch.stack(v) for k, v in parts.items()}
     return TaskBatch(seeds, n_features, rank, n_classes, noise_std, **stacked)
@@ -291,10 +291,10 @@ def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation
         gen = _generator(seed, "init", device)
         for i, (n_out, n_in) in enumerate(shapes):
             std = init_scale * math.sqrt(gain / n_in)
-            out[i].append(std * torch.randn(n_out, n_in, generator=gen, dtype=dtype, device=device))
+            out[i].append(std * _random.randn(n_out, n_in, generator=gen, dtype=dtype, device=device))
         for h in range(n_heads):
             std = init_scale / math.sqrt(hidden)
-            out[depth + h].append(std * torch.randn(n_classes, hidden, generator=gen, dtype=dtype, device=device))
+            out[depth + h].append(std * _random.randn(n_classes, hidden, generator=gen, dtype=dtype, device=device))
     return [torch.stack(w) for w in out]
 
 
@@ -653,7 +653,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
 
 def _minibatch(pool, s, batch_size, gen, device):
     """Indices ``(S, batch)`` of a random minibatch of each group's pool (without replacement)."""
-    return torch.stack([torch.randperm(pool, generator=gen, device=device)[:batch_size] for _ in range(s)])
+    return torch.stack([_random.randperm(pool, generator=gen, device=device)[:batch_size] for _ in range(s)])
 
 
 # ----------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from . import _checks
+from . import _checks, _random
 
 from .teachers import random_orthonormal
 
@@ -175,7 +175,7 @@ def task_pairs(svals_a, svals_b, overlap, n1, n3, runs, *, noise_std=1.0, output
     # draw order V, Z, U: with the same generator state, calls that differ only in
     # output_vectors share their input modes and noise exactly (paired tests of Theorem 1)
     v_a, v_b = _input_modes(q, n1, runs, generator, torch.float64, device)
-    z = torch.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    z = _random.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
     u_a, u_b = _output_modes(n3, sa.shape[1], sb.shape[1], runs, output_vectors, generator, torch.float64, device)
     s_a = torch.as_tensor(sa, **f64)[:, None, None, :]  # (G, 1, 1, rA)
     s_b = torch.as_tensor(sb, **f64)[:, None, None, :]
@@ -240,7 +240,7 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
     qmat = q[:, None, None] * np.eye(rank)[None]
     v_a, v_b = _input_modes(qmat, n1, runs, generator, torch.float64, device)
     u_a, u_b = _output_modes(n3, rank, rank, runs, "independent", generator, torch.float64, device)
-    z = torch.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    z = _random.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
     profile = torch.arange(rank, 0, -1, **f64) / rank
     s_a = torch.as_tensor(svm_a, **f64)[:, None, None, None] * profile  # (G, 1, 1, rank)
     s_b = torch.as_tensor(svm_b, **f64)[:, None, None, None] * profile
@@ -276,7 +276,7 @@ def randomised_outputs(sigma31, *, generator=None):
     generator = _checks.torch_generator(generator, device=sigma31.device)
     b, n3, n1 = sigma31.shape
     var = sigma31.square().sum((-2, -1), keepdim=True) / n3  # sigma_r^2
-    z = torch.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
+    z = _random.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
     return z * torch.sqrt(var / n1)
 
 
@@ -294,7 +294,7 @@ def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=tor
     generator, dtype, device = _check_torch(generator, dtype, device)
     kw = dict(batch=(batch,), generator=generator, device=device, dtype=torch.float64)
     if kind == "gaussian":
-        x = torch.randn(batch, n1, p, generator=generator, dtype=torch.float64, device=device) / math.sqrt(n1)
+        x = _random.randn(batch, n1, p, generator=generator, dtype=torch.float64, device=device) / math.sqrt(n1)
     elif p >= n1:
         x = random_orthonormal(p, n1, **kw).mT * math.sqrt(p / n1)
     else:
@@ -329,7 +329,7 @@ def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None
     generator = _checks.torch_generator(generator, device=teacher.device)
     dtype = _checks.torch_dtype(dtype)
     x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
-    z = torch.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
+    z = _random.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
     y = teacher.to(torch.float64) @ x + z * (noise_std / math.sqrt(n1))
     return x.to(dtype), y.to(dtype)
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from . import _checks
+from . import _checks, _random
 from .progress import track
 
 __all__ = [
@@ -79,7 +79,7 @@ def random_orthonormal(n, r, *, batch=(), generator=None, device="cpu", dtype=to
 
 
 def _random_orthonormal(n, r, batch, generator, device, dtype):
-    g = torch.randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
+    g = _random.randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
     q, rr = torch.linalg.qr(g)
     return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)
 
@@ -127,7 +127,7 @@ def noisy_training_covariance(teacher, *, noise_std=1.0, generator=None):
 def _noisy(teacher, noise_std, generator):
     w = teacher.matrix
     n_in = w.shape[-1]
-    z = torch.randn(w.shape, generator=generator, device=w.device, dtype=w.dtype)
+    z = _random.randn(w.shape, generator=generator, device=w.device, dtype=w.dtype)
     return w + z * (noise_std / np.sqrt(n_in))
 
 
@@ -255,7 +255,7 @@ def measure_spikes(sbar, n_in, aspect, repeats, *, seed=0, device="cpu", chunk=3
     if keep_spectra > repeats:
         raise ValueError(f"keep_spectra must be <= repeats = {repeats}; got {keep_spectra}")
     dtype = _checks.torch_dtype(dtype)
-    gen = torch.Generator(device=device).manual_seed(seed)
+    gen = _random.seeded(seed)
     flat = torch.as_tensor(np.repeat(sbar, repeats, axis=0), dtype=dtype, device=device)
     shat, overlap, spectra = [], [], []
     for start in track(range(0, len(flat), chunk), desc=f"SVDs at A={aspect:g}, N1={n_in}"):

@@ -96,7 +96,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import _checks
+from . import _checks, _random
 
 from .progress import track
 from .teachers import LowRankTeacher, _noisy, _random_orthonormal, _top_singular_modes, low_rank_teacher
@@ -701,7 +701,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
         ws = list(_init_weights(sigma31, hidden, n_w + 1, inits, eps, generator, dtype))
 
     if wbar is not None and not linear:
-        x_test = torch.randn(n1, n_test, generator=generator, device=device, dtype=dtype)
+        x_test = _random.randn(n1, n_test, generator=generator, device=device, dtype=dtype)
         y_test = wbar @ x_test
 
     data_u, data_s, data_v = _modes_of(sigma31)

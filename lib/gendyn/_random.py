@@ -1,0 +1,34 @@
+"""Random draws under the library's device policy (see the package docstring).
+
+Every random tensor of the library is drawn on the device of the ``torch.Generator`` that
+is passed (the CPU for ``None``, i.e. torch's global CPU generator) and only then moved to
+the device the computation runs on. A CPU generator therefore gives the same numbers on any
+device: a seed means the same data, initial weights and minibatches on a laptop and on a GPU,
+and a generator on one device is never an error for a computation on another.
+"""
+
+import torch
+
+from . import _checks
+
+
+def _source(generator):
+    return torch.device("cpu") if generator is None else torch.device(generator.device)
+
+
+def randn(*size, generator=None, device="cpu", dtype=torch.float64):
+    """Standard normal tensor of ``size`` drawn on ``generator``'s device, then moved to ``device``."""
+    generator = _checks.torch_generator(generator)
+    z = torch.randn(*size, generator=generator, device=_source(generator), dtype=dtype)
+    return z.to(device)
+
+
+def randperm(n, generator=None, device="cpu"):
+    """Random permutation of ``range(n)`` drawn on ``generator``'s device, then moved to ``device``."""
+    generator = _checks.torch_generator(generator)
+    return torch.randperm(n, generator=generator, device=_source(generator)).to(device)
+
+
+def seeded(seed):
+    """A CPU ``torch.Generator`` seeded with ``seed`` (the library's generators live on the CPU)."""
+    return torch.Generator().manual_seed(int(seed))

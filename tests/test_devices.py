@@ -1,0 +1,182 @@
+"""The library's device policy (package docstring of gendyn, "Devices and random numbers").
+
+1. Random numbers are drawn on the generator's device (the CPU for ``None``) and then moved,
+   so a CPU generator gives the same data on any device and is accepted by every trainer.
+2. Results are numpy arrays on the host (the one documented exception: the final weights of
+   ``train.TrainResult``, torch tensors on the training device, to continue training from).
+
+Most of it is checked without a GPU: the source is scanned for draws that bypass the policy
+and for chapter code that hands a tensor to numpy without bringing it to the host, and every
+result type is checked for tensors. The tests marked ``cuda`` run where a GPU is present: the
+same tiny experiments on CPU and CUDA, one CPU generator, must agree.
+"""
+
+import ast
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import _checks, _random, committee_sgd, linear_experiments as le, multitask_train as mt, train
+
+ROOT = Path(__file__).resolve().parents[1]
+LIB = ROOT / "lib" / "gendyn"
+CHAPTERS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+RANDOM_FUNCTIONS = {"randn", "rand", "randint", "randperm", "normal", "bernoulli", "multinomial", "poisson",
+                    "randn_like", "rand_like", "randint_like"}
+RANDOM_METHODS = {"normal_", "uniform_", "random_", "exponential_", "bernoulli_", "geometric_", "cauchy_",
+                  "log_normal_"}
+cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+
+
+def _library_draws(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            f = node.func
+            if isinstance(f.value, ast.Name) and f.value.id == "torch" and f.attr in RANDOM_FUNCTIONS:
+                yield node.lineno, f"torch.{f.attr}"
+            elif f.attr in RANDOM_METHODS:
+                yield node.lineno, f".{f.attr}"
+
+
+def test_every_library_draw_goes_through_the_policy():
+    bad = [f"{p.relative_to(ROOT)}:{line} {what}" for p in sorted(LIB.rglob("*.py")) if p.name != "_random.py"
+           for line, what in _library_draws(p)]
+    assert not bad, "random draws that bypass gendyn._random (draw on the generator's device, then move):\n" + \
+        "\n".join(bad)
+
+
+def _chapter_code(path):
+    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_chapters_draw_on_the_cpu_and_bring_tensors_home(path):
+    code = "\n".join(_chapter_code(path))
+    assert "Generator(device" not in code, "chapters seed CPU generators (the same data on every device)"
+    bare = [line.strip() for line in code.splitlines() if re.search(r"(?<!\.cpu\(\))\.numpy\(\)", line)]
+    assert not bare, "a tensor that may live on the GPU goes to numpy without .cpu():\n" + "\n".join(bare)
+
+
+def test_draws_are_torch_draws_on_the_cpu():
+    g1, g2 = torch.Generator().manual_seed(3), torch.Generator().manual_seed(3)
+    assert torch.equal(_random.randn(4, 5, generator=g1, device="cpu"),
+                       torch.randn(4, 5, generator=g2, dtype=torch.float64))
+    assert torch.equal(_random.randperm(9, generator=g1), torch.randperm(9, generator=g2))
+    assert torch.equal(_random.randn(2, generator=_random.seeded(7), dtype=torch.float32),
+                       torch.randn(2, generator=torch.Generator().manual_seed(7)))
+
+
+def test_a_generator_on_another_device_is_not_an_error():
+    gen = torch.Generator()
+    assert _checks.torch_generator(gen, device="cuda") is gen
+    with pytest.raises(ValueError, match="generator"):
+        _checks.torch_generator("cpu", device="cpu")
+
+
+def _assert_on_host(result, allowed=()):
+    for f in dataclasses.fields(result):
+        value = getattr(result, f.name)
+        if f.name in allowed:
+            continue
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+        for v in items:
+            assert not isinstance(v, torch.Tensor), f"{type(result).__name__}.{f.name} is a torch.Tensor"
+
+
+def _deep_linear(device):
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, generator=torch.Generator().manual_seed(0))
+    return train.train_students(sweep.sigma31, hidden=4, init=("aligned", "random"), epochs=40, lr=0.05,
+                                teacher=sweep.teacher, modes=1, n_records=5, dtype=torch.float64,
+                                device=device, generator=torch.Generator().manual_seed(1))
+
+
+def _deep_nonlinear(device):
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, generator=torch.Generator().manual_seed(0))
+    return train.train_students(sweep.sigma31, hidden=4, init="random", epochs=40, lr=0.05,
+                                teacher=sweep.teacher, activation="leaky_relu", n_records=5,
+                                dtype=torch.float64, device=device, check_stability=False,
+                                generator=torch.Generator().manual_seed(1))
+
+
+def _multitask(device):
+    data = mt.draw_tasks([0, 1], n_train_a=30, n_train_b=30, n_val=40, n_features=6, rank=2,
+                         dtype=torch.float64, device=device)
+    w = mt.init_student([0, 1], n_features=6, n_classes=data.n_classes, hidden=5, depth=2,
+                        activation="relu", dtype=torch.float64, device=device)
+    return mt.train_students(data.x_a, data.labels_a([1.0, 2.0]), data.x_val, data.labels_val(), w,
+                             x_b=data.x_b, y_b=data.labels_b([1.0, 2.0], [0.5, 0.5]), activation="relu",
+                             lr=0.1, steps=12, eval_every=4, batch_size=10)
+
+
+def _grid(device):
+    return mt.run_grid(seeds=[0], n_train=[20], s_a=[1.0], s_b=[2.0], relatedness=[0.5], n_features=6, rank=2,
+                       hidden=4, n_val=30, steps=8, eval_every=4, dtype=torch.float64, device=device,
+                       progress=False)
+
+
+def _linear_student(device):
+    return le.simulate_linear_student([0.5, 2.0], 8, 2, [0.0, 1.0, 10.0], snr=4.0, seed=0, device=device)
+
+
+def _random_features(device):
+    return le.random_feature_relu(6, 10, [4, 12], 2, [0.0, 1.0], n_test=20, seed=0, device=device)
+
+
+def _random_features_gd(device):
+    return le.random_feature_gd(6, 10, 8, 2, [0, 5], n_test=20, seed=0, device=device)
+
+
+EXPERIMENTS = {"deep-linear": (_deep_linear, ("weights",)), "deep-nonlinear": (_deep_nonlinear, ("weights",)),
+               "multitask": (_multitask, ()), "grid": (_grid, ()), "linear-student": (_linear_student, ()),
+               "random-features": (_random_features, ()), "random-features-gd": (_random_features_gd, ())}
+
+
+def _numbers(result, allowed):
+    """The numeric arrays of a result, by field name (dicts of arrays flattened)."""
+    out = {}
+    for f in dataclasses.fields(result):
+        v = getattr(result, f.name)
+        if f.name in allowed or f.name == "seconds":
+            continue
+        if isinstance(v, dict):
+            out.update({f"{f.name}.{k}": np.asarray(x) for k, x in v.items()
+                        if isinstance(x, np.ndarray) and x.dtype.kind == "f"})
+        elif isinstance(v, np.ndarray) and v.dtype.kind == "f":
+            out[f.name] = v
+    return out
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_results_are_numpy_on_the_host(name):
+    run, allowed = EXPERIMENTS[name]
+    result = run("cpu")
+    if dataclasses.is_dataclass(result):
+        _assert_on_host(result, allowed)
+    else:  # a dict of arrays
+        assert all(not isinstance(v, torch.Tensor) for v in result.values())
+
+
+def test_online_sgd_results_are_numpy():  # a CPU program by design (numba), results on the host
+    init = committee_sgd.initial_weights(20, 2, 2, runs=2, seed=0)
+    _assert_on_host(committee_sgd.simulate(init, 0.5, 0.0, [0.0, 1.0], seed=0))
+
+
+@cuda
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_cuda_runs_the_same_experiment(name):
+    run, allowed = EXPERIMENTS[name]
+    on_cpu, on_gpu = run("cpu"), run("cuda")
+    if dataclasses.is_dataclass(on_gpu):
+        _assert_on_host(on_gpu, allowed)
+        a, b = _numbers(on_cpu, allowed), _numbers(on_gpu, allowed)
+    else:
+        a, b = on_cpu, on_gpu
+    assert a.keys() == b.keys()
+    for k in a:  # the same draws on both devices; float64 kernels differ only in rounding
+        np.testing.assert_allclose(b[k], a[k], rtol=1e-6, atol=1e-9, err_msg=k)
