@@ -59,6 +59,7 @@ import numpy as np
 import torch
 
 from . import _checks, _random, published_runs
+from .allocator import retain_freed_memory
 
 from .progress import track
 
@@ -758,7 +759,7 @@ class GridResult:
 def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, relatedness=RELATEDNESS_GRID,
              rank=10, n_features=20, hidden=64, depth=1, activation="linear", n_val=1000, lr=0.5, steps=400,
              eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, device="cpu", num_threads=1,
-             workers=1, keep_curves=False, progress=True):
+             workers=1, executor=None, keep_curves=False, progress=True):
     """Train the single-task and multitask students of a grid, one batched program per
     (seed, task-A size), and measure the multitask benefit of every cell.
 
@@ -778,7 +779,13 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
         Processes that run the (seed, size) programs side by side on the CPU (the results do
         not depend on it: every program is seeded on its own and runs on ``num_threads``
         threads wherever it runs). Ignored on a GPU. Workers are spawned, so a script that
-        asks for more than one must call this under ``if __name__ == "__main__":``.
+        asks for more than one must call this under ``if __name__ == "__main__":``. Each worker
+        keeps freed memory (:func:`gendyn.allocator.retain_freed_memory`).
+    executor : concurrent.futures.Executor, optional
+        Runs the programs instead of ``workers`` local processes: any executor whose
+        ``submit`` takes a picklable function, e.g. ``dask.distributed.Client(address)
+        .get_executor()`` for a cluster (there, ``client.run(retain_freed_memory)`` applies
+        the memory setting on every worker). The results are identical for any executor.
     rank, n_features, hidden, depth, activation, n_val, lr, steps, eval_every, init_scale, loss, dtype, \
 device, keep_curves, progress
         As in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`.
@@ -789,6 +796,9 @@ device, keep_curves, progress
     _checks.integer(eval_every, "eval_every", 1)
     _checks.integer(num_threads, "num_threads", 1)
     workers = _checks.integer(workers, "workers", 1)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
+                         f"got {type(executor).__name__}")
     _activation(activation)
     # everything the grid's programs take, checked here rather than in a worker process
     _checks.integer(rank, "rank", 2, meaning=" (also the number of classes)")
@@ -816,13 +826,15 @@ device, keep_curves, progress
     jobs = [(seed, p) for p in n_train for seed in seeds]
     workers = min(workers, len(jobs)) if str(device) == "cpu" else 1
     desc = f"grid depth={depth} {activation}"
-    if workers == 1:
+    if executor is not None:
+        done = _run_on(executor, job, jobs, desc if progress else None)
+    elif workers == 1:
         done = [job(*j) for j in (track(jobs, desc=desc) if progress else jobs)]
     else:
         # spawn, not fork: a forked torch process can hang on the parent's thread pools
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            running = pool.map(job, *zip(*jobs))
-            done = list(track(running, desc=desc, total=len(jobs)) if progress else running)
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=retain_freed_memory) as pool:
+            done = _run_on(pool, job, jobs, desc if progress else None)
     parts = {key: [d[key] for d in done] for key in done[0]}
     bounds = None
     if parts["bounds"][0] is not None:
@@ -834,6 +846,12 @@ device, keep_curves, progress
                       np.concatenate(parts["st"]), bounds, np.concatenate(parts["mt_step"]),
                       np.concatenate(parts["st_step"]), curves, sum(parts["at_end"]) / n_students,
                       sum(parts["seconds"]), n_students, steps)
+
+
+def _run_on(executor, job, jobs, desc):
+    """``job(*j)`` for every ``j`` of ``jobs`` on ``executor``, results in the order of ``jobs``."""
+    futures = [executor.submit(job, *j) for j in jobs]
+    return [f.result() for f in (track(futures, desc=desc) if desc else futures)]
 
 
 def _grid_job(seed, p, *, aux, s_a, combos, settings, keep_curves):

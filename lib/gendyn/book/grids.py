@@ -36,6 +36,8 @@ def book_grid(name, cfg, depth=None):
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
     ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. At paper scale the
     grid's programs run in one process per CPU core (the results do not depend on it).
+    With ``cfg.scheduler`` set (the chapter's ``DASK_SCHEDULER``), the returned arguments
+    carry ``scheduler``, which :func:`cached_grid` turns into an executor on that cluster.
     """
     _checks.choice(name, "name", BOOK_GRIDS)
     _checks.instance(cfg, "cfg", RunConfig, hint=" (from gendyn.book.scales.configure)")
@@ -50,6 +52,8 @@ def book_grid(name, cfg, depth=None):
               relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
               device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every,
               workers=os.cpu_count() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
+    if cfg.scheduler:
+        kw["scheduler"] = cfg.scheduler
     if name == "rank-10":
         kw.update(n_train=cfg.n_train, rank=10)
     elif name == "rank-3":
@@ -87,7 +91,10 @@ def cached_grid(name, scale, **kwargs):
     scale : {"smoke", "paper"}
         The run scale (:data:`gendyn.book.scales.SCALES`); the cache folder of that scale.
     **kwargs
-        Arguments of :func:`gendyn.multitask_train.run_grid`.
+        Arguments of :func:`gendyn.multitask_train.run_grid`, and optionally ``scheduler``:
+        the address of a Dask scheduler whose workers run the grid's programs (``""``:
+        local processes). Neither it nor ``workers`` is part of the key: the result is the
+        same wherever it ran.
     """
     if not (isinstance(name, str) and re.fullmatch(r"[\w.-]+", name)):
         raise ValueError(f"name must be a label for the cache file (letters, digits, '_', '-', '.'); got {name!r}")
@@ -95,15 +102,30 @@ def cached_grid(name, scale, **kwargs):
     # not part of the key (they do not change the result), so checked before a cache hit
     _checks.integer(kwargs.get("workers", 1), "workers", 1)
     _checks.flag(kwargs.get("progress", True), "progress")
+    scheduler = _checks.text(kwargs.pop("scheduler", ""), "scheduler", optional=True) or ""
     key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in ("progress", "workers"))).encode()
                          + _source_hash().encode()).hexdigest()[:16]
     path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
     if path.exists():
         with open(path, "rb") as fh:
             return pickle.load(fh)
-    result = run_grid(**kwargs)
+    if scheduler:
+        result = _on_cluster(scheduler, kwargs)
+    else:
+        result = run_grid(**kwargs)
     tmp = path.with_suffix(f".{os.getpid()}.partial")  # chapters run in parallel (make -j) may race
     with open(tmp, "wb") as fh:
         pickle.dump(result, fh)
     tmp.replace(path)
     return result
+
+
+def _on_cluster(address, kwargs):
+    """:func:`run_grid` with its programs on the workers of the Dask scheduler at ``address``."""
+    from distributed import Client  # the optional dependency of cluster runs
+
+    from ..allocator import retain_freed_memory
+
+    with Client(address) as client:
+        client.run(retain_freed_memory)
+        return run_grid(**kwargs, executor=client.get_executor())

@@ -24,6 +24,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import _checks
+from ..allocator import retain_freed_memory
 
 __all__ = ["SCALES", "CHAPTERS", "RunConfig", "configure", "check_device"]
 
@@ -407,6 +408,8 @@ class RunConfig:
     seed: int
     device: str
     sizes: MappingProxyType = field(repr=False)
+    #: Address of a Dask scheduler that runs the chapter's grids ("" = local processes).
+    scheduler: str = ""
 
     def __getattr__(self, name):
         try:
@@ -418,6 +421,7 @@ class RunConfig:
     def describe(self):
         """One line per setting, for the top of a chapter."""
         rows = [f"scale={self.scale}", f"seed={self.seed}", f"device={self.device}"]
+        rows += [f"scheduler={self.scheduler}"] if self.scheduler else []
         rows += [f"{k}={v}" for k, v in self.sizes.items()]
         return ", ".join(rows)
 
@@ -476,7 +480,7 @@ def _check_parameter_names(namespace, allowed):
                          f"{', '.join(sorted(allowed))}")
 
 
-def configure(chapter, scale, seed, device, *, namespace=None, **overrides):
+def configure(chapter, scale, seed, device, *, namespace=None, scheduler=None, **overrides):
     """Resolve and check a notebook's parameters into a :class:`RunConfig`.
 
     Parameters
@@ -493,6 +497,10 @@ def configure(chapter, scale, seed, device, *, namespace=None, **overrides):
         The notebook's ``globals()``: then every plain value in it must be a parameter of
         this chapter (``SCALE``, ``SEED``, ``DEVICE`` and the upper-case names of
         ``overrides``), so that a mistyped papermill ``-p`` stops the run.
+    scheduler : str, optional
+        A chapter with grids passes its ``DASK_SCHEDULER`` parameter: the address of a
+        Dask scheduler (e.g. ``"tcp://10.0.0.5:8786"``) that runs its grids, or ``""`` for
+        local processes. ``None``: the chapter has no such parameter.
     **overrides
         Sizes to change from the scale's defaults; ``None`` keeps the default. Each must
         have the default's type; integers must be at least 2 (periods ``*_every``: 1),
@@ -501,7 +509,11 @@ def configure(chapter, scale, seed, device, *, namespace=None, **overrides):
     if chapter not in CHAPTERS:
         raise ValueError(f"unknown chapter {chapter!r}; known: {sorted(CHAPTERS)}")
     if namespace is not None:
-        _check_parameter_names(namespace, {"SCALE", "SEED", "DEVICE"} | {k.upper() for k in overrides})
+        _check_parameter_names(namespace, {"SCALE", "SEED", "DEVICE"} | {k.upper() for k in overrides}
+                               | (set() if scheduler is None else {"DASK_SCHEDULER"}))
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise ValueError(f"DASK_SCHEDULER must be a scheduler address (str) or '' for local processes; "
+                         f"got {scheduler!r}")
     if scale not in CHAPTERS[chapter]:
         raise ValueError(f"SCALE must be one of {list(CHAPTERS[chapter])}; got {scale!r}")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
@@ -514,4 +526,5 @@ def configure(chapter, scale, seed, device, *, namespace=None, **overrides):
         if name not in sizes:
             raise ValueError(f"unknown size {name!r} for chapter {chapter!r}; known: {sorted(sizes)}")
         sizes[name] = _check_size(chapter, name, value, sizes[name])
-    return RunConfig(chapter, scale, int(seed), device, MappingProxyType(sizes))
+    retain_freed_memory()  # large tensors without page-fault churn (results bit-identical)
+    return RunConfig(chapter, scale, int(seed), device, MappingProxyType(sizes), scheduler or "")

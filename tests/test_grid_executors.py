@@ -1,0 +1,53 @@
+"""The grids of multitask_train run on any concurrent.futures executor with identical results:
+in-process, local worker processes, and a real Dask cluster (a LocalCluster on this machine)."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import allocator, multitask_train as mt
+
+GRID = dict(seeds=[0, 1], n_train=[20, 30], s_a=[1.0, 4.0], s_b=[2.0], relatedness=[0.0, 1.0], n_features=6,
+            rank=2, hidden=4, n_val=30, steps=8, eval_every=4, dtype=torch.float64, progress=False)
+
+
+def _assert_same(a, b):
+    assert a.cells == b.cells
+    for name in ("mt_loss", "st_loss", "mt_best_step", "st_best_step"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    for x, y in zip(a.bounds, b.bounds):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    return mt.run_grid(**GRID)
+
+
+def test_local_processes_give_the_same_grid(in_process):
+    _assert_same(in_process, mt.run_grid(**GRID, workers=2))
+
+
+def test_any_executor_gives_the_same_grid(in_process):
+    with ThreadPoolExecutor(2) as pool:
+        _assert_same(in_process, mt.run_grid(**GRID, executor=pool))
+
+
+def test_a_dask_cluster_gives_the_same_grid(in_process):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as cluster, distributed.Client(cluster) as client:
+        client.run(allocator.retain_freed_memory)
+        _assert_same(in_process, mt.run_grid(**GRID, executor=client.get_executor()))
+
+
+def test_executor_must_submit():
+    with pytest.raises(ValueError, match="executor"):
+        mt.run_grid(**GRID, executor="tcp://127.0.0.1:8786")
+
+
+def test_retaining_freed_memory_is_harmless():
+    assert allocator.retain_freed_memory() in (True, False)
+    assert allocator.retain_freed_memory() in (True, False)  # idempotent
