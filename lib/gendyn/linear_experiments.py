@@ -179,7 +179,7 @@ def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init
     teacher_var, init_var, noise_var : float or 1-d array_like
         Variances of ``wbar``, ``w(0)`` and ``eps``, broadcast to ``C`` conditions.
     generator : torch.Generator, optional
-        Source of randomness (on ``device``).
+        Source of randomness, on any device (drawn there, then moved to ``device``).
     """
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")

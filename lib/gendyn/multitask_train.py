@@ -60,6 +60,7 @@ import torch
 
 from . import _checks, _random, published_runs
 from .allocator import retain_freed_memory
+from .teachers import random_orthonormal
 
 from .progress import track
 
@@ -206,10 +207,9 @@ class TaskBatch:
                             for sb, rr in zip(s_b.ravel(), r.ravel())], 2)
 
 
-def _orthogonal(n, k, gen, dtype, device, batch):
-    g = _random.randn(batch, n, k, generator=gen, dtype=torch.float64, device=device)
-    q, rr = torch.linalg.qr(g)
-    return (q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)).to(dtype)
+def _haar(n, k, gen, dtype, device):
+    """Haar-random ``n x k`` orthonormal columns, drawn in float64 (one random_orthonormal of a batch of one)."""
+    return random_orthonormal(n, k, batch=(1,), generator=gen, device=device)[0].to(dtype)
 
 
 def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank=10, n_classes=None,
@@ -247,11 +247,11 @@ def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank
     parts = {k: [] for k in ("w1", "w2", "o_a", "o_b", "x_a", "noise_a", "x_b", "noise_b", "x_val")}
     for seed in seeds:
         gen = _generator(seed, "teacher", device)
-        q = _orthogonal(n_features, 2 * rank, gen, dtype, device, 1)[0].mT  # (2 rank, N) orthonormal rows
+        q = _haar(n_features, 2 * rank, gen, dtype, device).mT  # (2 rank, N) orthonormal rows
         parts["w1"].append(q[:rank])
         parts["w2"].append(q[rank:])
-        parts["o_a"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
-        parts["o_b"].append(_orthogonal(n_classes, rank, gen, dtype, device, 1)[0])
+        parts["o_a"].append(_haar(n_classes, rank, gen, dtype, device))
+        parts["o_b"].append(_haar(n_classes, rank, gen, dtype, device))
         for name, n in (("x_a", n_train_a), ("x_b", n_train_b), ("x_val", n_val)):
             parts[name].append(_random.randn(n, n_features, generator=_generator(seed, name, device),
                                            dtype=dtype, device=device))

@@ -62,7 +62,7 @@ def random_orthonormal(n, r, *, batch=(), generator=None, device="cpu", dtype=to
     batch : sequence of int
         Leading batch dimensions (each ``>= 1``); ``()`` for one matrix.
     generator : torch.Generator, optional
-        Source of randomness, on ``device``.
+        Source of randomness, on any device (drawn there, then moved to ``device``).
     device : str or torch.device
         ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
     dtype : torch.dtype
@@ -95,7 +95,7 @@ def low_rank_teacher(svals, n_in, n_out, *, generator=None):
     n_in, n_out : int
         Input and output dimensions ``N1`` and ``N3`` (``1 <= r <= n_out <= n_in``).
     generator : torch.Generator, optional
-        Source of randomness (on the device of ``svals``).
+        Source of randomness, on any device (drawn there, then moved to the device of ``svals``).
     """
     svals = _checks.tensor(svals, "svals", finite=True)
     if svals.ndim < 1 or svals.shape[-1] < 1 or bool((svals < 0).any()):

@@ -1,0 +1,96 @@
+"""Statistics of the book's claims: one copy of each, tested once, called by the chapters.
+
+A claim compares a measured value with a prediction inside a tolerance that comes from
+sampling error; these functions turn samples into those numbers. They are plain numpy/scipy
+and know nothing of the ledger.
+"""
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from .. import _checks
+
+__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "ks_distance"]
+
+
+def _samples(x, name="x", axis=-1):
+    x = np.asarray(x)  # its own dtype: a float32 mean stays a float32 mean
+    if x.dtype.kind not in "fiu" or not np.all(np.isfinite(x)):
+        raise ValueError(f"{name} must be an array of finite real numbers; got dtype {x.dtype}")
+    if x.ndim == 0 or x.shape[axis] < 2:
+        raise ValueError(f"{name} must hold at least 2 samples along axis {axis} to estimate a spread; "
+                         f"got shape {x.shape}")
+    return x
+
+
+def mean_se(x, axis=-1):
+    """Sample mean and its standard error ``std(ddof=1) / sqrt(n)`` along ``axis``."""
+    x = _samples(x, axis=axis)
+    return x.mean(axis), x.std(axis, ddof=1) / np.sqrt(x.shape[axis])
+
+
+def z_score(x, axis=-1):
+    """Mean over its standard error along ``axis``: how many SE the mean lies from zero."""
+    m, se = mean_se(x, axis)
+    return m / se
+
+
+def t_quantile(comparisons, dof, level=1e-3):
+    """Two-sided Student-t quantile at family-wise ``level`` over ``comparisons`` tests (Bonferroni)."""
+    comparisons = _checks.integer(comparisons, "comparisons", 1)
+    dof = _checks.integer(dof, "dof", 1)
+    level = _checks.bounded(level, "level", 0.0, 1.0, open_lower=True, open_upper=True)
+    return stats.t.ppf(1 - level / (2 * comparisons), dof)
+
+
+def t_bound(values, side, confidence=0.99):
+    """One-sided Student-t confidence bound on the mean of ``values`` (1-D, one per seed).
+
+    ``side="lower"``: ``mean - t se``; ``"upper"``: ``mean + t se``, with ``t`` the
+    ``confidence`` quantile at ``n - 1`` degrees of freedom.
+    """
+    values = _samples(values, "values")
+    if values.ndim != 1:
+        raise ValueError(f"values must be 1-D (one value per independent run); got shape {values.shape}")
+    side = _checks.choice(side, "side", ("lower", "upper"))
+    confidence = _checks.bounded(confidence, "confidence", 0.5, 1.0, open_upper=True)
+    t = stats.t.ppf(confidence, len(values) - 1)
+    m, se = values.mean(), values.std(ddof=1) / math.sqrt(len(values))
+    return m - t * se if side == "lower" else m + t * se
+
+
+def late_average(time, values, *, points=100, batches=10):
+    """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and
+    its standard error from ``batches`` batch means (consecutive records are correlated).
+    """
+    time = _checks.real_array(time, "time", ndim=1)
+    values = _checks.real_array(values, "values", ndim=1)
+    if time.shape != values.shape:
+        raise ValueError(f"time and values must have the same length; got {time.shape} and {values.shape}")
+    points = _checks.integer(points, "points", 2)
+    batches = _checks.integer(batches, "batches", 2)
+    if points % batches:
+        raise ValueError(f"points must be a multiple of batches = {batches}; got {points}")
+    x = values[time >= time[-1] / 2][-points:]
+    if x.size != points:
+        raise ValueError(f"the second half of the run holds {x.size} records; {points} are needed")
+    means = x.reshape(batches, points // batches).mean(1)
+    return x.mean(), means.std(ddof=1) / np.sqrt(batches)
+
+
+def ks_distance(samples, cdf):
+    """Kolmogorov-Smirnov distance between ``samples`` and the distribution function ``cdf``.
+
+    ``cdf`` maps sorted sample values (an array) to probabilities, e.g.
+    ``lambda x: rmt.mp_cdf(x, aspect)``.
+    """
+    x = np.sort(_checks.real_array(samples, "samples", ndim=1))
+    if x.size == 0:
+        raise ValueError("samples must hold at least one value")
+    if not callable(cdf):
+        raise ValueError(f"cdf must be a callable (array -> probabilities); got {type(cdf).__name__}")
+    f = np.asarray(cdf(x), dtype=float)
+    n = len(x)
+    return max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))

@@ -1,0 +1,61 @@
+"""The claims' statistics toolkit (gendyn.book.stats) against direct formulas and scipy."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from gendyn.book import stats
+
+
+def test_mean_se_is_the_textbook_formula():
+    x = np.random.default_rng(0).normal(size=(3, 40))
+    m, se = stats.mean_se(x)
+    np.testing.assert_array_equal(m, x.mean(-1))
+    np.testing.assert_array_equal(se, x.std(-1, ddof=1) / np.sqrt(40))
+    m0, se0 = stats.mean_se(x, axis=0)
+    assert m0.shape == (40,) and np.all(se0 > 0)
+    assert stats.mean_se(x.astype(np.float32))[0].dtype == np.float32
+    np.testing.assert_array_equal(stats.z_score(x), m / se)
+
+
+def test_t_quantile_and_bound():
+    assert stats.t_quantile(1, 9, level=0.05) == pytest.approx(sps.t.ppf(0.975, 9))
+    assert stats.t_quantile(10, 9, level=0.05) == pytest.approx(sps.t.ppf(1 - 0.0025, 9))
+    v = np.array([0.1, 0.3, 0.2, 0.4, 0.25])
+    se = v.std(ddof=1) / math.sqrt(5)
+    assert stats.t_bound(v, "lower") == pytest.approx(v.mean() - sps.t.ppf(0.99, 4) * se)
+    assert stats.t_bound(v, "upper", 0.9) == pytest.approx(v.mean() + sps.t.ppf(0.9, 4) * se)
+    # a bound that can fail: the lower bound of a mean-zero sample lies below zero
+    noise = np.random.default_rng(1).normal(size=50)
+    assert stats.t_bound(noise - noise.mean(), "lower") < 0
+
+
+def test_late_average_uses_batch_means():
+    t = np.arange(400.0)
+    y = np.r_[np.zeros(300), np.arange(100.0)]
+    m, se = stats.late_average(t, y)
+    batches = np.arange(100.0).reshape(10, 10).mean(1)
+    assert m == pytest.approx(49.5) and se == pytest.approx(batches.std(ddof=1) / math.sqrt(10))
+
+
+def test_ks_distance_matches_scipy():
+    x = np.random.default_rng(2).normal(size=500)
+    assert stats.ks_distance(x, sps.norm.cdf) == pytest.approx(sps.kstest(x, "norm").statistic)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: stats.mean_se([1.0]), "x"),
+    (lambda: stats.mean_se([1.0, np.nan]), "x"),
+    (lambda: stats.t_bound([1.0, 2.0], "middle"), "side"),
+    (lambda: stats.t_bound([[1.0, 2.0]], "lower"), "values"),
+    (lambda: stats.t_quantile(0, 3), "comparisons"),
+    (lambda: stats.t_quantile(2, 3, level=1.0), "level"),
+    (lambda: stats.late_average(np.arange(10.0), np.arange(10.0)), "records"),
+    (lambda: stats.late_average(np.arange(10.0), np.arange(9.0)), "length"),
+    (lambda: stats.ks_distance([1.0, 2.0], "norm"), "cdf"),
+])
+def test_bad_input_is_named(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
