@@ -1,6 +1,7 @@
 """The grids of multitask_train run on any concurrent.futures executor with identical results:
 in-process, local worker processes, and a real Dask cluster (a LocalCluster on this machine)."""
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -35,7 +36,18 @@ def test_any_executor_gives_the_same_grid(in_process):
         _assert_same(in_process, mt.run_grid(**GRID, executor=pool))
 
 
-def test_a_dask_cluster_gives_the_same_grid(in_process):
+@pytest.fixture
+def environment_kept():
+    """Dask's nannies set OMP_NUM_THREADS=1, PYTHONHASHSEED and more in this process's
+    environment; chapters run later by the same pytest would inherit them (and compute with
+    one thread): put the environment back."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def test_a_dask_cluster_gives_the_same_grid(in_process, environment_kept):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster, distributed.Client(cluster) as client:
@@ -51,3 +63,16 @@ def test_executor_must_submit():
 def test_retaining_freed_memory_is_harmless():
     assert allocator.retain_freed_memory() in (True, False)
     assert allocator.retain_freed_memory() in (True, False)  # idempotent
+
+
+def test_a_dask_cluster_leaves_the_environment_alone(environment_kept):
+    before = dict(os.environ)
+    distributed = pytest.importorskip("distributed")
+    from gendyn.book import grids
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        os.environ.clear()
+        os.environ.update(before)
+        grids._on_cluster(cluster.scheduler_address, dict(GRID, seeds=[0], n_train=[20]))
+    assert dict(os.environ) == before

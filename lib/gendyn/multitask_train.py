@@ -738,6 +738,18 @@ class GridResult:
         return {k: (float(np.mean(v)), float(np.std(v, ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.nan,
                     len(v)) for k, v in groups.items()}
 
+    def benefit_maps(self, by):
+        """Mean benefit over seeds per ``(s_a, s_b, relatedness)``, one map per value of axis ``by``.
+
+        Returns ``{value: {(s_a, s_b, r): mean}}`` (the strips of Figs. A1-A4, e.g. ``by=
+        "n_train"``); the means are those of :meth:`cell_means`.
+        """
+        self._axis(by, "by")
+        maps = {}
+        for (value, *cell), (mean, _, _) in self.cell_means((by, "s_a", "s_b", "relatedness")).items():
+            maps.setdefault(value, {})[tuple(cell)] = mean
+        return maps
+
     def table(self, *, over="seed"):
         """Mean and standard error over ``over`` of the benefit, per remaining cell key.
 

@@ -126,6 +126,11 @@ def _on_cluster(address, kwargs):
 
     from ..allocator import retain_freed_memory
 
-    with Client(address) as client:
-        client.run(retain_freed_memory)
-        return run_grid(**kwargs, executor=client.get_executor())
+    saved = dict(os.environ)  # distributed may set OMP_NUM_THREADS=1 etc. here; the chapter must not inherit it
+    try:
+        with Client(address) as client:
+            client.run(retain_freed_memory)
+            return run_grid(**kwargs, executor=client.get_executor())
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)

@@ -1,0 +1,62 @@
+"""Figures that recur across chapters of the book: one drawing function for each.
+
+Each takes plain results (numpy arrays, dicts of means) and returns a matplotlib figure
+sized for the book's column by :func:`gendyn.book.plotting.subplots`; saving stays with the
+chapter (:func:`gendyn.book.plotting.save`).
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import TwoSlopeNorm
+
+from .plotting import subplots
+
+__all__ = ["benefit_strips"]
+
+
+def benefit_strips(strips, snrs, relatedness, title):
+    """Mean multitask benefits of Lee & Ndirango grids as heat strips (the layout of Figs. A1-A4).
+
+    One strip per ``(label, means)`` of ``strips``, where ``means[(s_a, s_b, r)]`` is the mean
+    benefit of a cell (a value of :meth:`gendyn.multitask_train.GridResult.benefit_maps`):
+    rows are the relatedness ``r``, columns one block of auxiliary SNRs ``s_b`` per main-task
+    SNR ``s_a``, blocks separated by a blank column; a diverging colour map centred on zero,
+    symmetric about the largest benefit shown. Returns the figure.
+    """
+    if not strips:
+        raise ValueError("strips must hold at least one (label, means) pair")
+    missing = [(sa, sb, r) for _, m in strips for sa in snrs for sb in snrs for r in relatedness
+               if (sa, sb, r) not in m]
+    if missing:
+        raise ValueError(f"every strip's means must hold each (s_a, s_b, r) of snrs x snrs x relatedness; "
+                         f"missing e.g. {missing[0]}")
+    lim = max(abs(m[(sa, sb, r)]) for _, m in strips for sa in snrs for sb in snrs for r in relatedness) or 1.0
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("white")
+    nb = len(snrs)
+    height = 1.4 + len(strips) * (0.16 * len(relatedness) + 0.15)
+    fig, axes = subplots(len(strips), 1, height=height, width=6.8, squeeze=False, sharex=True,
+                         layout="constrained")
+    for ax, (label, means) in zip(axes[:, 0], strips):
+        img = np.full((len(relatedness), nb * (nb + 1) - 1), np.nan)
+        for j, sa in enumerate(snrs):
+            for k, sb in enumerate(snrs):
+                img[:, j * (nb + 1) + k] = [means[(sa, sb, r)] for r in relatedness]
+        im = ax.imshow(img, origin="lower", cmap=cmap, norm=TwoSlopeNorm(0.0, -lim, lim), aspect="auto",
+                       interpolation="nearest")
+        ax.set_yticks(range(len(relatedness)), [f"{v:g}" for v in relatedness], fontsize=7)
+        ax.set_ylabel(f"{label}\nr", fontsize=8)
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+    cols = [j * (nb + 1) + k for j in range(nb) for k in range(nb)]
+    axes[-1, 0].set_xticks(cols, [f"{sb:.2g}" for _ in snrs for sb in snrs], rotation=90, fontsize=7)
+    axes[-1, 0].set_xlabel("auxiliary SNR $\\bar s_B$")
+    top = axes[0, 0].secondary_xaxis("top")
+    top.set_xticks([j * (nb + 1) + (nb - 1) / 2 for j in range(nb)], [f"{sa:.2g}" for sa in snrs])
+    top.tick_params(length=0)
+    top.spines["top"].set_visible(False)
+    top.set_xlabel("main-task SNR $\\bar s_A$")
+    fig.colorbar(im, ax=axes[:, 0], fraction=0.04, pad=0.02, label="benefit (nats)")
+    fig.suptitle(title)
+    return fig
