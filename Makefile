@@ -98,6 +98,7 @@ test: $(STAMP)
 
 benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/committee_sgd.py
+	$(BIN)/python benchmarks/trainers.py
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # Refresh the exact pins after changing a dependency in pyproject.toml, and mirror them

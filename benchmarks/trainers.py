@@ -1,0 +1,104 @@
+"""How close the batched trainers come to the machine: FLOP/s against a plain float32 matmul.
+
+    .venv/bin/python benchmarks/trainers.py              # the book's heaviest programs, a slice of each
+    .venv/bin/python benchmarks/trainers.py --repeats 5
+
+The yardstick is what this machine's torch reaches on one large float32 ``torch.mm``
+(2048 x 2048, all threads torch uses), measured in the same process. Each trainer runs a
+slice of a paper-scale program of the book (the first steps of it, same shapes) once under
+``torch.utils.flop_counter.FlopCounterMode``, which counts the FLOPs of every matrix product
+it dispatches, then is timed without the counter; the achieved rate is those FLOPs over the
+median wall time. The elementwise work (activations, losses, softmax) is not counted, so
+the fraction is a lower bound of how busy the arithmetic units are.
+
+Programs (paper scale, ``SEED = 0``, CPU):
+
+* Lee & Ndirango Fig. A4: one (seed, size) program of the deepest grid, a depth-5 ReLU trunk
+  with P = 800, every multitask and single-task student of the grid (``run_grid``), float32;
+* Lampinen & Ganguli Fig. 4: the 200 deep linear students of the chapter (3 hidden layers,
+  N1 = 100, N2 = N3 = 50), gradient descent on Sigma31 (``train.train_students``), float32.
+
+Rows go to ``benchmarks/results.json`` through :func:`run.record` and the tables are rewritten.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import load, record, save  # noqa: E402
+
+from gendyn import allocator, multitask_train as mt, train  # noqa: E402
+from gendyn.book import grids, scales  # noqa: E402
+
+
+def matmul_rate(n=2048, repeats=5):
+    """FLOP/s of one ``n x n`` float32 ``torch.mm`` (median of ``repeats``)."""
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    torch.mm(a, b)  # warm-up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        torch.mm(a, b)
+        times.append(time.perf_counter() - start)
+    return 2 * n**3 / statistics.median(times)
+
+
+def a4_program(steps=24):
+    cfg = scales.configure("ln-aux-depth", "paper", 0, "cpu")
+    kw = grids.book_grid("deep-nonlinear", cfg, depth=5)
+    kw.update(seeds=(0,), n_train=(800,), steps=steps, workers=1, progress=False)
+    return lambda: mt.run_grid(**kw)
+
+
+def lg_fig4_program(epochs=400):
+    cfg = scales.configure("lg-generalisation-deep", "paper", 0, "cpu")
+    gen = torch.Generator().manual_seed(0)
+    sweep = train.snr_sweep(cfg.svms, cfg.ranks, cfg.runs, cfg.n1, cfg.n3, generator=gen)
+    n = len(sweep.rank)
+    data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
+    wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
+    init = ["aligned"] * n + ["random"] * n
+    return lambda: train.train_students(data, hidden=cfg.n2, n_layers=5, lr=cfg.lr, epochs=epochs, init=init,
+                                        eps=1e-5, teacher=wbar, n_records=20, generator=gen, desc=None)
+
+
+def measure(program, repeats):
+    with FlopCounterMode(display=False) as counter:
+        program()
+    flops = counter.get_total_flops()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        program()
+        times.append(time.perf_counter() - start)
+    return flops, statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    allocator.retain_freed_memory()  # as in the book's chapters and grid workers
+    peak = matmul_rate()
+    rows = load()
+    record(rows, f"float32 torch.mm 2048 x 2048 ({torch.get_num_threads()} threads): the yardstick", "-",
+           peak / 1e9, "GFLOP/s")
+    programs = {"Lee & Ndirango Fig. A4 program (depth-5 ReLU, P = 800, 24 steps)": a4_program(),
+                "Lampinen & Ganguli Fig. 4 students (200 deep linear, 400 epochs)": lg_fig4_program()}
+    for name, program in programs.items():
+        flops, seconds = measure(program, args.repeats)
+        rate = flops / seconds
+        print(f"{name}: {flops / 1e9:.1f} GFLOP in {seconds:.2f} s")
+        record(rows, f"{name}: matmul GFLOP/s", "paper", rate / 1e9, "GFLOP/s")
+        record(rows, f"{name}: fraction of the float32 matmul rate", "paper", 100 * rate / peak, "%")
+    save(rows)
+
+
+if __name__ == "__main__":
+    main()
