@@ -76,3 +76,28 @@ def test_a_dask_cluster_leaves_the_environment_alone(environment_kept):
         os.environ.update(before)
         grids._on_cluster(cluster.scheduler_address, dict(GRID, seeds=[0], n_train=[20]))
     assert dict(os.environ) == before
+
+
+def test_blocks_of_runs_give_the_same_grid(in_process):
+    """Training the runs in blocks (cache-sized working sets) changes only float rounding."""
+    blocked = mt.run_grid(**GRID, block=3)
+    assert blocked.cells == in_process.cells
+    np.testing.assert_array_equal(blocked.mt_best_step, in_process.mt_best_step)
+    np.testing.assert_allclose(blocked.mt_loss, in_process.mt_loss, rtol=1e-12)
+    np.testing.assert_allclose(blocked.st_loss, in_process.st_loss, rtol=1e-12)
+
+
+def test_blocks_keep_minibatches_and_curves():
+    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=20, n_features=6, rank=2, dtype=torch.float64)
+    w = mt.init_student([0], n_features=6, n_classes=2, hidden=4, depth=2, activation="relu", dtype=torch.float64)
+    kw = dict(x_b=data.x_b, y_b=data.labels_b([1.0, 2.0, 3.0], [0.5, 0.0, 1.0]), activation="relu", lr=0.1,
+              steps=12, eval_every=4, batch_size=10)
+    whole = mt.train_students(data.x_a, data.labels_a([1.0, 2.0, 3.0]), data.x_val, data.labels_val(), w, **kw)
+    parts = mt.train_students(data.x_a, data.labels_a([1.0, 2.0, 3.0]), data.x_val, data.labels_val(), w,
+                              block=2, **kw)
+    np.testing.assert_allclose(parts.val_loss, whole.val_loss, rtol=1e-12)
+    np.testing.assert_allclose(parts.train_loss, whole.train_loss, rtol=1e-12)
+    np.testing.assert_array_equal(parts.eval_steps, whole.eval_steps)
+    with pytest.raises(ValueError, match="block"):
+        mt.train_students(data.x_a, data.labels_a([1.0]), data.x_val, data.labels_val(), w, x_b=data.x_b,
+                          y_b=data.labels_b([1.0], [0.5]), block=0)

@@ -23,6 +23,12 @@ from .scales import SCALES, RunConfig
 
 __all__ = ["BOOK_GRIDS", "book_grid", "cached_grid"]
 
+#: Runs of the deep ReLU grid trained together on a CPU (``run_grid(block=...)``): their
+#: activations stay in cache, about a fifth less CPU time than all runs at once (float
+#: rounding differs at the 1e-7 level; no gain measured for the linear grids, which keep
+#: all runs at once); a GPU takes every run at once.
+BLOCK = 16
+
 #: The book's grids, by the name of the published file they reproduce.
 BOOK_GRIDS = ("rank-10", "rank-3", "aux-train-pts", "deep-nonlinear")
 
@@ -64,7 +70,8 @@ def book_grid(name, cfg, depth=None):
         if depth not in cfg.deep_depths:
             raise ValueError(f"depth must be one of {cfg.deep_depths} for the deep grid; got {depth!r}")
         kw.update(n_train=cfg.deep_n_train, rank=10, depth=depth, activation="relu", lr=cfg.deep_lr,
-                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every)
+                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every,
+                  block=BLOCK if cfg.device == "cpu" else None)
     return kw
 
 
