@@ -16,10 +16,10 @@ committee_sgd      their online SGD: compiled weight-space loop and exact order-
 softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds
 multitask_train    their batched single-task/multitask students and book grids
 published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
-claims             checked theory-vs-experiment claims and the claims ledger
-scales             run configurations ("smoke" for tests, "paper" for the book) and parameter checks
-plotting           the book's figure style and figure files
+allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks
+book               the book's machinery (claims, scales, stats, plotting, figures, grids); the science
+                   above never imports it (claims, scales, plotting: old names of book modules)
 
 Devices and random numbers
 --------------------------

@@ -501,11 +501,14 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
     block : int, optional
         Train the runs in blocks of ``block`` runs per group, one block after another.
         The runs are independent (a minibatch is drawn per group and shared by its runs, the
-        same in every block), so the results are those of one program; on a CPU a block's
+        same in every block), so the results are those of one program up to float rounding; on a CPU a block's
         activations stay in cache, which makes the memory-bound steps (ReLU, softmax) several
         times faster. ``None``: all ``R`` runs at once (best on a GPU).
     """
-    if block is not None and _checks.integer(block, "block", 1) < y_a.shape[2]:
+    if block is not None:
+        block = _checks.integer(block, "block", 1)
+        _checks.instance(y_a, "y_a", torch.Tensor)
+    if block is not None and y_a.ndim in (3, 4) and block < y_a.shape[2]:  # else the checks below speak
         return _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, dict(
             x_b=x_b, y_b=y_b, mask_a=mask_a, mask_b=mask_b, activation=activation, lr=lr, steps=steps,
             eval_every=eval_every, batch_size=batch_size, loss=loss, batch_seed=batch_seed,
@@ -676,7 +679,8 @@ def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, options):
         def runs(t, axis=2):
             return None if t is None else t[(slice(None),) * axis + (sl,)]
 
-        weights_block = [w[:, sl] if isinstance(w, torch.Tensor) and w.ndim == 4 else w for w in weights]
+        weights_block = [w[:, sl] if isinstance(w, torch.Tensor) and w.ndim == 4 and w.shape[1] == r else w
+                         for w in weights]  # per-run weights of another R are refused by train_students
         y_val_block = runs(y_val) if isinstance(y_val, torch.Tensor) and y_val.ndim >= 3 + (
             options["loss"] == "mse") else y_val
         parts.append(train_students(x_a, runs(y_a), x_val, y_val_block, weights_block,
@@ -782,7 +786,8 @@ class GridResult:
         """Mean benefit over seeds per ``(s_a, s_b, relatedness)``, one map per value of axis ``by``.
 
         Returns ``{value: {(s_a, s_b, r): mean}}`` (the strips of Figs. A1-A4, e.g. ``by=
-        "n_train"``); the means are those of :meth:`cell_means`.
+        "n_train"``); the means are those of :meth:`cell_means` with these keys, so any other
+        axis (e.g. ``n_train_aux`` of a grid with several auxiliary sizes) is averaged over too.
         """
         self._axis(by, "by")
         maps = {}
@@ -837,10 +842,12 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
         Runs the programs instead of ``workers`` local processes: any executor whose
         ``submit`` takes a picklable function, e.g. ``dask.distributed.Client(address)
         .get_executor()`` for a cluster (there, ``client.run(retain_freed_memory)`` applies
-        the memory setting on every worker). The results are identical for any executor.
+        the memory setting on every worker). The results are identical for any executor that
+        runs one program per process at a time (local processes; Dask workers with
+        ``threads_per_worker=1``): a program sets torch's process-wide thread count.
     block : int, optional
         Train each program's runs in blocks of this many (:func:`train_students`): the same
-        results, faster on a CPU.
+        results up to float rounding, faster on a CPU.
     rank, n_features, hidden, depth, activation, n_val, lr, steps, eval_every, init_scale, loss, dtype, \
 device, keep_curves, progress
         As in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`.

@@ -61,7 +61,7 @@ class TaskPairs(NamedTuple):
 
 
 def _check_torch(generator, dtype, device):
-    """The generator (None or on ``device``), dtype (float32/float64) and device of a draw."""
+    """The generator (None or on any device), dtype (float32/float64) and device of a draw."""
     device = _checks.torch_device(device)
     return _checks.torch_generator(generator, device=device), _checks.torch_dtype(dtype), device
 

@@ -4,4 +4,6 @@ claims    checked theory-vs-experiment claims, their records, the ledger page, r
 scales    each chapter's sizes at the smoke and paper scales; the notebooks' parameter checks
 plotting  the book's figure style, column-sized figures, byte-identical figure files
 grids     the Lee & Ndirango grids of the book and their cache shared by chapters
+stats     the claims' statistics: standard errors, Student-t bounds, batch means, KS distance
+figures   figures that recur across chapters (the benefit strips of Figs. A1-A4)
 """

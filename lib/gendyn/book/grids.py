@@ -100,8 +100,8 @@ def cached_grid(name, scale, **kwargs):
     **kwargs
         Arguments of :func:`gendyn.multitask_train.run_grid`, and optionally ``scheduler``:
         the address of a Dask scheduler whose workers run the grid's programs (``""``:
-        local processes). Neither it nor ``workers`` is part of the key: the result is the
-        same wherever it ran.
+        local processes). Neither it nor ``workers``, ``executor`` or ``progress`` is part of
+        the key: the result is the same wherever it ran.
     """
     if not (isinstance(name, str) and re.fullmatch(r"[\w.-]+", name)):
         raise ValueError(f"name must be a label for the cache file (letters, digits, '_', '-', '.'); got {name!r}")
@@ -110,7 +110,8 @@ def cached_grid(name, scale, **kwargs):
     _checks.integer(kwargs.get("workers", 1), "workers", 1)
     _checks.flag(kwargs.get("progress", True), "progress")
     scheduler = _checks.text(kwargs.pop("scheduler", ""), "scheduler", optional=True) or ""
-    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in ("progress", "workers"))).encode()
+    where = ("progress", "workers", "executor")  # where and how it runs: not part of the result
+    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in where)).encode()
                          + _source_hash().encode()).hexdigest()[:16]
     path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
     if path.exists():
