@@ -22,6 +22,7 @@ import pytest
 import torch
 
 from gendyn import _checks, _random, committee_sgd, linear_experiments as le, multitask_train as mt, train
+from gendyn import random_features as rf
 
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib" / "gendyn"
@@ -128,13 +129,18 @@ def _random_features(device):
     return le.random_feature_relu(6, 10, [4, 12], 2, [0.0, 1.0], n_test=20, seed=0, device=device)
 
 
+def _random_feature_students(device):
+    return rf.random_feature_students(6, 10, [4, 12], 2, [0.0, 1.0], n_test=20, decompose=True, seed=0, device=device)
+
+
 def _random_features_gd(device):
     return le.random_feature_gd(6, 10, 8, 2, [0, 5], n_test=20, seed=0, device=device)
 
 
 EXPERIMENTS = {"deep-linear": (_deep_linear, ("weights",)), "deep-nonlinear": (_deep_nonlinear, ("weights",)),
                "multitask": (_multitask, ()), "grid": (_grid, ()), "linear-student": (_linear_student, ()),
-               "random-features": (_random_features, ()), "random-features-gd": (_random_features_gd, ())}
+               "random-features": (_random_features, ()), "random-features-gd": (_random_features_gd, ()),
+               "random-feature-students": (_random_feature_students, ())}
 
 
 def _numbers(result, allowed):

@@ -1,4 +1,4 @@
-"""Fuzz: every public function of gendyn.linear_experiments refuses bad arguments clearly."""
+"""Fuzz: every public function of gendyn.linear_experiments and random_features refuses bad arguments clearly."""
 
 import numpy as np
 import pytest
@@ -6,6 +6,7 @@ import torch
 
 from fuzzing import Case, findings, fuzz
 from gendyn import linear_experiments as le
+from gendyn import random_features as rf
 
 GEN = torch.Generator().manual_seed(0)
 BATCH = le.draw_linear_student([0.5, 1.0], 8, 1, teachers=1, noise_var=0.1, generator=GEN)
@@ -33,6 +34,11 @@ CASES = [
          dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
               **TORCH),
          accepted=dict(steps={"zero"}, snr={"+inf"}, lr={"none"}, seed={"zero"})),
+    Case(rf.random_feature_students,
+         dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=2, times=[0.0, 1.0, 10.0], teacher="relu",
+              teacher_hidden=3, snr=10.0, n_test=10, decompose=True, chunk=1, **TORCH),
+         accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, seed={"zero"}, n_test={"zero"}, decompose={"none"},
+                       chunk={"none"})),
 ]
 
 

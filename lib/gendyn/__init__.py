@@ -11,6 +11,7 @@ deep_linear        Saxe mode dynamics and the Lampinen-Ganguli error theory, any
 train              batched torch trainers for deep linear and leaky-ReLU students
 linear_student     Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
 linear_experiments batched torch simulations of the linear student and of random-feature ReLU nets
+random_features    random-feature ReLU students of a ReLU teacher: exact errors, error decomposition
 committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
 committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
 softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds

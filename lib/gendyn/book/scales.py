@@ -363,6 +363,43 @@ CHAPTERS = {
             inr_sweep_alphas=(0.5, 2.0),
         ),
     },
+    # Advani, Saxe & Sompolinsky (2020), Sec. 6, Figs. 7-9: random-feature students of a ReLU teacher.
+    # Fig. 7 caption: P = 300, 50 seeds; N_i = 15, a 30-unit teacher and SNR = 1 from notes on the
+    # arXiv version (not in the caption text we have). Fig. 9 caption: 20-unit noiseless teacher,
+    # P = 50, 500 trials, 5,000 test examples; its N_i and widths are ours.
+    "as-nonlinear-teacher": {
+        "paper": dict(
+            n_in=15,
+            teacher_hidden=30,
+            n_samples=300,
+            repeats=50,
+            snr=1.0,
+            snrs=(0.1, 10.0),  # Fig. 8: a low and a high SNR (our values)
+            hidden=(10, 14, 19, 26, 36, 49, 67, 92, 126, 150, 173, 238, 300, 326, 448, 600, 845, 1159, 1592,
+                    2185, 3000),
+            t_max=1e5,
+            decomposition_teacher_hidden=20,
+            decomposition_samples=50,
+            decomposition_repeats=500,
+            decomposition_hidden=(5, 7, 9, 13, 17, 23, 32, 43, 50, 58, 79, 108, 146, 199, 271, 368, 500),
+            n_test=5000,
+        ),
+        "smoke": dict(
+            n_in=15,
+            teacher_hidden=30,
+            n_samples=60,
+            repeats=16,
+            snr=1.0,
+            snrs=(0.1, 10.0),
+            hidden=(6, 10, 16, 24, 30, 40, 60, 72, 90, 120, 180, 300, 600),
+            t_max=1e5,
+            decomposition_teacher_hidden=20,
+            decomposition_samples=50,
+            decomposition_repeats=150,
+            decomposition_hidden=(5, 9, 17, 25, 43, 50, 58, 100, 200, 400),
+            n_test=1000,
+        ),
+    },
     # Advani, Saxe & Sompolinsky (2020), slides' memorisation puzzle and bounds (7)-(12).
     "as-bounds": {
         "paper": dict(

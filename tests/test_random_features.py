@@ -1,0 +1,115 @@
+"""gendyn.random_features: the arc-cosine kernel, exact errors and the Fig. 9 decomposition."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy import integrate, stats
+
+from gendyn import random_features as rf
+
+
+def _gaussian_average(a, b, n_samples=400_000, seed=0):
+    """Monte Carlo E[ReLU(a.x) ReLU(b.x)] with x ~ N(0, I/N_i): mean and standard error."""
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(n_samples, a.shape[-1], generator=gen, dtype=torch.float64) / math.sqrt(a.shape[-1])
+    v = torch.relu(x @ a) * torch.relu(x @ b)
+    return v.mean().item(), v.std().item() / math.sqrt(n_samples)
+
+
+@pytest.mark.parametrize("cos", [-0.9, -0.2, 0.0, 0.5, 0.95])
+def test_relu_kernel_against_monte_carlo(cos):
+    n_in = 7
+    a = torch.zeros(n_in, dtype=torch.float64)
+    b = torch.zeros(n_in, dtype=torch.float64)
+    a[0], b[0], b[1] = 1.3, 0.8 * cos, 0.8 * math.sqrt(1 - cos**2)
+    exact = rf.relu_kernel(a[None], b[None])[0, 0].item()
+    mc, se = _gaussian_average(a, b)
+    assert abs(exact - mc) < 5 * se
+
+
+def test_relu_kernel_special_angles():
+    a = torch.tensor([[3.0, 4.0]], dtype=torch.float64)
+    same = rf.relu_kernel(a, a)[0, 0].item()
+    assert same == pytest.approx(25 / 2 / 2)  # |a|^2 / N_i * E ReLU(z)^2
+    assert rf.relu_kernel(a, -a)[0, 0].item() == pytest.approx(0.0, abs=1e-15)  # never both positive
+    batch = torch.randn(3, 4, 5, dtype=torch.float64)
+    k = rf.relu_kernel(batch, batch)
+    assert k.shape == (3, 4, 4) and torch.allclose(k, k.mT)
+    assert torch.linalg.eigvalsh(k).min() > -1e-12  # a covariance
+
+
+def test_relu_kernel_refuses_mismatched_rows():
+    with pytest.raises(ValueError, match="same N_i"):
+        rf.relu_kernel(torch.ones(2, 3), torch.ones(2, 4))
+
+
+def test_relu_feature_moments_by_quadrature():
+    pdf = stats.norm.pdf
+    m = rf.relu_feature_moments()
+    mean = integrate.quad(lambda z: z * pdf(z), 0, np.inf)[0]
+    lin = integrate.quad(lambda z: z * z * pdf(z), 0, np.inf)[0]
+    second = integrate.quad(lambda z: z * z * pdf(z), 0, np.inf)[0]
+    assert m["mean"] == pytest.approx(mean, rel=1e-10)
+    assert m["linear"] == pytest.approx(lin, rel=1e-10)
+    assert m["remainder_var"] == pytest.approx(second - mean**2 - lin**2, rel=1e-10)
+
+
+@pytest.fixture(scope="module")
+def run():
+    return rf.random_feature_students(6, 12, [4, 12, 30], 40, [0.0, 0.3, 3.0, np.inf], teacher_hidden=5, snr=4.0,
+                                      n_test=4000, decompose=True, seed=3)
+
+
+def test_start_and_end_of_the_flow(run):
+    assert np.allclose(run.test_error[..., 0], 1.0 + run.noise_var)  # w = 0 and E f^2 = 1
+    assert np.all(run.train_error[1:, :, -1] < 1e-20)  # N_h >= P interpolates
+    assert np.all(run.train_error[0, :, -1] > 1e-3)  # N_h < P cannot
+    assert np.all(np.diff(run.train_error, axis=-1) <= 1e-12)  # gradient flow never raises the training error
+
+
+def test_exact_error_matches_a_test_set(run):
+    d = (run.test_error_sampled - run.test_error)[..., 1:].reshape(-1, run.test_error.shape[1])
+    z = d.mean(1) / (d.std(1, ddof=1) / np.sqrt(d.shape[1]))
+    assert np.all(np.abs(z) < 4.5), z
+
+
+def test_decomposition_is_exact(run):
+    total = run.approximation + run.null_space + run.over_fitting + run.cross
+    assert np.allclose(total, run.converged(), rtol=1e-8, atol=1e-10)
+    assert np.all(run.null_space[0] < 1e-12)  # N_h < P: nothing out of reach
+    assert np.all(run.approximation >= run.noise_var - 1e-12)
+    assert np.all(run.over_fitting_gaussian > 0) and np.all(run.over_fitting >= 0)
+
+
+def test_wider_students_approximate_better(run):
+    assert np.all(np.diff(run.approximation, axis=0) <= 1e-9)  # nested: a wider student contains the narrower
+
+
+def test_results_do_not_depend_on_chunk():
+    args = (5, 8, [3, 9], 5, [0.0, 1.0, np.inf])
+    kw = dict(teacher_hidden=4, n_test=10, decompose=True, seed=1)
+    one, all_ = rf.random_feature_students(*args, chunk=1, **kw), rf.random_feature_students(*args, chunk=5, **kw)
+    for name in ("test_error", "train_error", "test_error_sampled", "approximation", "over_fitting"):
+        assert np.allclose(getattr(one, name), getattr(all_, name), rtol=1e-12, atol=1e-14), name
+
+
+def test_linear_teacher_moment_against_monte_carlo():
+    run = rf.random_feature_students(4, 30, [200], 1, [np.inf], teacher="linear", decompose=True, seed=0)
+    # a wide random-feature student represents a linear teacher almost exactly (ReLU has a linear part)
+    assert run.approximation[0, 0] < 0.05
+    assert run.test_error.shape == (1, 1, 1) and run.test_error_sampled is None
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(hidden=[8, 4]), "strictly ascending"),
+    (dict(teacher="tanh"), "teacher"),
+    (dict(snr=0.0), "snr"),
+    (dict(times=[-1.0]), "times"),
+])
+def test_bad_arguments(kwargs, match):
+    args = dict(n_in=3, n_samples=5, hidden=[2, 6], repeats=1, times=[1.0])
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        rf.random_feature_students(**args)
