@@ -498,3 +498,53 @@ def test_no_silent_nan_or_inf():
     # a value beyond the float range raises instead of returning inf
     with pytest.raises(OverflowError):
         ls.generalization_error(1e20, 1.0, 1e-300, 0.0)  # ~ 1e10 / 1e-300
+
+
+# ----------------------------------------------------------------------------- ridge
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 2.5])
+@pytest.mark.parametrize("lam", [0.01, 0.5, 3.0])
+def test_mp_stieltjes_against_quadrature(alpha, lam):
+    lo, hi = ls.mp_eigenvalue_edges(alpha)
+    mass = max(0.0, 1.0 - alpha)
+    A_q = quad(lambda l: ls.mp_eigenvalue_density(l, alpha) / (l + lam), lo, hi, limit=200)[0] + mass / lam
+    dA_q = -quad(lambda l: ls.mp_eigenvalue_density(l, alpha) / (l + lam) ** 2, lo, hi,
+                           limit=200)[0] - mass / lam**2
+    A, dA = ls.mp_stieltjes(lam, alpha)
+    assert A == pytest.approx(A_q, rel=1e-9)
+    assert dA == pytest.approx(dA_q, rel=1e-8)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("snr", [0.5, 4.0, 64.0])
+def test_ridge_optimum_is_one_over_snr_and_beats_early_stopping(alpha, snr):
+    lams = np.geomspace(1e-3, 10.0, 4001)
+    grid = ls.ridge_error(alpha, snr, lams)
+    best = ls.ridge_error(alpha, snr)
+    assert best == pytest.approx(ls.ridge_error(alpha, snr, 1.0 / snr), rel=1e-12)
+    assert best <= grid.min() * (1 + 1e-12)
+    _, e_es = ls.optimal_stopping_error(alpha, snr, 0.0)
+    assert e_es >= best * (1 - 1e-9)
+
+
+def test_ridge_limits():
+    assert ls.ridge_error(0.4, np.inf) == pytest.approx(0.6)  # noiseless: only the frozen modes remain
+    assert ls.ridge_error(3.0, np.inf) == 0.0
+    assert ls.ridge_error(2.0, 4.0, 1e-9) == pytest.approx(ls.asymptotic_error(2.0, 4.0, 0.0), rel=1e-6)  # lam -> 0
+
+
+def test_single_dataset_ridge_error_averages_to_the_mp_law():
+    rng = np.random.default_rng(0)
+    n, reps = 300, 16
+    for alpha in (0.5, 2.0):
+        p = int(alpha * n)
+        values = [ls.single_dataset_ridge_error(np.linalg.eigvalsh(x @ x.T), 4.0)
+                  for x in rng.normal(0, 1 / np.sqrt(n), (reps, n, p))]
+        assert np.mean(values) == pytest.approx(ls.ridge_error(alpha, 4.0), rel=3e-3)  # O(1/N) finite size
+        # per dataset, one stopping time for all modes never beats the optimal ridge
+        x = rng.normal(0, 1 / np.sqrt(n), (n, p))
+        ev = np.linalg.eigvalsh(x @ x.T)
+        ts = np.geomspace(0.01, 1e3, 400)
+        assert ls.single_dataset_error(ts[:, None], np.clip(ev, 0, None)[None], 4.0, 0.0).min() >= \
+            ls.single_dataset_ridge_error(np.clip(ev, 0, None), 4.0) * (1 - 1e-12)

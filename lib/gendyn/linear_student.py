@@ -35,7 +35,8 @@ Results (eqs. (5), (6) and what follows from them)
 * Typical-dataset test error eq. (6): :func:`generalization_error`; training error:
   :func:`training_error` (derived here, below); long-time limit :func:`asymptotic_error`;
   early stopping :func:`optimal_stopping_error`; :func:`eigengap`;
-  :func:`frozen_subspace_error`.
+  :func:`frozen_subspace_error`; L2 regularisation (ridge) :func:`ridge_error`,
+  :func:`single_dataset_ridge_error`, through the MP Stieltjes transform :func:`mp_stieltjes`.
 * The generalisation-bound argument, eqs. (7)-(12): :func:`generalization_gap_bound`,
   :func:`rademacher_bound`, :func:`dynamics_weight_norm_bound`, :func:`dynamics_bound`,
   and the mode solution eqs. (4)/(9) with the norm eq. (10): :func:`mode_dynamics`,
@@ -107,6 +108,9 @@ __all__ = [
     "training_error",
     "asymptotic_error",
     "optimal_stopping_error",
+    "mp_stieltjes",
+    "ridge_error",
+    "single_dataset_ridge_error",
     "eigengap",
     "frozen_subspace_error",
     "generalization_gap_bound",
@@ -853,6 +857,109 @@ def optimal_stopping_error(alpha, snr, inr, tau=1.0):
         t_opt[j] = np.exp(best_u) * tau
         e_opt[j] = best_e
     return t_opt.reshape(shape), e_opt.reshape(shape)
+
+
+# ----------------------------------------------------------------------------- L2 regularisation
+
+
+def _check_ridge(lam):
+    return _checks.real_array(lam, "lam", lower=0, open_lower=True, extra=" (the ridge strength)")
+
+
+def mp_stieltjes(lam, alpha):
+    """``A(lam) = int rho^MP(l) / (l + lam) dl`` and its derivative, point mass included.
+
+    The Stieltjes transform ``m(z) = int rho(l)/(l - z) dl`` of the MP law of
+    ``Sigma = X X^T`` (``X_ij ~ N(0, 1/N)``, ``alpha = P/N``) solves
+    ``z m^2 + (z + 1 - alpha) m + 1 = 0``; at ``z = -lam < 0`` its positive root is
+    ``A = 2 / (sqrt(b^2 + 4 lam) - b)`` with ``b = 1 - alpha - lam`` (written so that
+    nothing cancels), and ``dA/dlam = -A (A + 1) / sqrt(b^2 + 4 lam)``.
+
+    Parameters
+    ----------
+    lam : array_like
+        ``lam > 0``.
+    alpha : array_like
+        Load ``alpha > 0``; broadcast against ``lam``.
+
+    Returns
+    -------
+    (A, dA) : tuple of ndarray
+    """
+    lam = _check_ridge(lam)
+    a = _check_alpha(alpha)
+    lam, a = np.broadcast_arrays(lam, a)
+    b = 1.0 - a - lam
+    root = np.sqrt(b * b + 4.0 * lam)
+    with np.errstate(divide="ignore"):
+        A = np.where(b <= 0, 2.0 / (root - b), (b + root) / (2.0 * lam))
+    return A, -A * (A + 1.0) / root
+
+
+def ridge_error(alpha, snr, lam=None):
+    """Test error of L2-regularised least squares (ridge) for a typical dataset, in units of ``sigma_w^2``.
+
+    The ridge student ``w = y X^T (X X^T + lam I)^{-1}`` minimises
+    ``sum_mu (y^mu - w x^mu)^2 + lam |w|^2``; it is also where gradient flow with weight decay
+    ``lam`` ends. Mode ``l`` of ``Sigma`` keeps the fraction ``l/(l + lam)`` of its signal
+    and noise, so (the paper's comparison of early stopping with L2 regularisation)
+
+    ``E_g/sigma_w^2 = int rho^MP(l) [lam^2 + l/SNR] / (l + lam)^2 dl + 1/SNR``
+    ``= (1 + A)/SNR + lam (1/SNR - lam) A'`` with ``A``, ``A'`` from :func:`mp_stieltjes`.
+
+    Per mode the error is smallest at ``lam = 1/SNR`` (the Bayes-optimal estimator for
+    Gaussian teacher and noise), so ``lam = 1/SNR`` is optimal for every spectrum, with
+    ``E_g^*/sigma_w^2 = (1 + A(1/SNR))/SNR``. Early stopping shrinks mode ``l`` by
+    ``1 - e^{-l t}`` with one ``t`` for all modes and can never do better:
+    ``min_t E_g(t) >= E_g^*`` (:func:`optimal_stopping_error`, ``INR = 0``).
+
+    Parameters
+    ----------
+    alpha, snr : array_like
+        As in :func:`generalization_error`.
+    lam : array_like, optional
+        Ridge strength ``> 0``; default ``1/SNR``, the optimal one (then ``SNR = inf`` gives
+        the ``lam -> 0`` limit, the frozen-subspace error ``max(0, 1 - alpha)``).
+
+    Returns
+    -------
+    ndarray
+        Broadcast over the arguments.
+    """
+    a = _check_alpha(alpha)
+    snr = _check_snr(snr)
+    inv = _inverse_snr(snr)
+    if lam is None:
+        a, inv = np.broadcast_arrays(a, inv)
+        A, _ = mp_stieltjes(np.where(inv > 0, inv, 1.0), a)
+        # noiseless: lam -> 0 leaves only the frozen modes
+        out = np.where(inv > 0, inv * (1.0 + A), np.clip(1.0 - a, 0.0, None))
+        return _finite_or_raise(out, np.zeros(out.shape, bool), "ridge_error")
+    lam = _check_ridge(lam)
+    A, dA = mp_stieltjes(lam, a)
+    out = inv * (1.0 + A) + lam * (inv - lam) * dA
+    return _finite_or_raise(np.asarray(out, float), np.zeros(np.shape(out), bool), "ridge_error")
+
+
+def single_dataset_ridge_error(eigvals, snr, lam=None):
+    """Ridge test error of one dataset (averaged over teacher and noise), from its spectrum.
+
+    ``E_g/sigma_w^2 = (1/N) sum_i [lam^2 + lambda_i/SNR] / (lambda_i + lam)^2 + 1/SNR``
+    with the ``N`` eigenvalues of ``Sigma`` (zeros included, as in
+    :func:`single_dataset_error`); ``lam`` defaults to the optimal ``1/SNR`` (``SNR`` finite).
+    """
+    lam_i = _check_eigvals(eigvals)
+    snr = _check_snr(snr)
+    inv = _inverse_snr(snr)
+    if lam is None:
+        if np.any(inv == 0):
+            raise ValueError("snr must be finite when lam is None (the optimal lam = 1/snr)")
+        lam = inv
+    lam = _check_ridge(lam)
+    lam_b = np.asarray(lam)[..., None]
+    per_mode = (lam_b**2 + lam_i * np.asarray(inv)[..., None]) / (lam_i + lam_b) ** 2
+    return _finite_or_raise(per_mode.mean(-1) + inv, np.zeros(np.shape(per_mode)[:-1], bool),
+                            "single_dataset_ridge_error")
 
 
 # ----------------------------------------------------------------------------- bounds, eqs. (7)-(12)

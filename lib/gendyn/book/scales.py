@@ -363,6 +363,34 @@ CHAPTERS = {
             inr_sweep_alphas=(0.5, 2.0),
         ),
     },
+    # Advani, Saxe & Sompolinsky (2020): early stopping against optimal L2 regularisation, the
+    # (alpha, SNR) maps of the early-stopping time and error, and how t_opt grows with SNR.
+    "as-early-stopping-ridge": {
+        "paper": dict(
+            map_points=41,  # alpha and SNR grid points of the maps (log grids through 1)
+            alpha_range=(0.1, 10.0),
+            snr_range=(0.1, 1e4),
+            curve_alphas=(0.5, 1.0, 2.0),
+            curve_snrs=(1.0, 1e5),
+            curve_points=26,
+            n=1000,  # finite-N datasets: dimension N, datasets per load, loads, SNR
+            datasets=24,
+            sim_alphas=(0.5, 2.0),
+            sim_snr=4.0,
+        ),
+        "smoke": dict(
+            map_points=9,
+            alpha_range=(0.1, 10.0),
+            snr_range=(0.1, 1e4),
+            curve_alphas=(0.5, 1.0, 2.0),
+            curve_snrs=(1.0, 1e5),
+            curve_points=6,
+            n=200,
+            datasets=8,
+            sim_alphas=(0.5, 2.0),
+            sim_snr=4.0,
+        ),
+    },
     # Advani, Saxe & Sompolinsky (2020), Sec. 6, Figs. 7-9: random-feature students of a ReLU teacher.
     # Fig. 7 caption: P = 300, 50 seeds; N_i = 15, a 30-unit teacher and SNR = 1 from notes on the
     # arXiv version (not in the caption text we have). Fig. 9 caption: 20-unit noiseless teacher,
