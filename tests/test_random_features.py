@@ -95,11 +95,20 @@ def test_results_do_not_depend_on_chunk():
         assert np.allclose(getattr(one, name), getattr(all_, name), rtol=1e-12, atol=1e-14), name
 
 
-def test_linear_teacher_moment_against_monte_carlo():
-    run = rf.random_feature_students(4, 30, [200], 1, [np.inf], teacher="linear", decompose=True, seed=0)
-    # a wide random-feature student represents a linear teacher almost exactly (ReLU has a linear part)
-    assert run.approximation[0, 0] < 0.05
-    assert run.test_error.shape == (1, 1, 1) and run.test_error_sampled is None
+def test_linear_teacher_against_a_test_set():
+    run = rf.random_feature_students(4, 30, [8, 200], 20, [0.5, np.inf], teacher="linear", n_test=3000,
+                                     decompose=True, seed=0)
+    d = (run.test_error_sampled - run.test_error).reshape(-1, 20)
+    assert np.all(np.abs(d.mean(1) / (d.std(1, ddof=1) / np.sqrt(20))) < 4.5)
+    assert np.all(run.approximation >= -1e-12)  # a mean square (noiseless labels)
+    # a wide student represents a linear teacher almost exactly (the ReLU has a linear part)
+    assert run.approximation[1].mean() < 0.05
+
+
+def test_rank_is_min_of_width_and_samples():
+    run = rf.random_feature_students(15, 60, [30, 60, 120], 10, [np.inf], teacher_hidden=8, seed=2)
+    rank = (run.eigvals > 0).sum(-1)
+    assert np.all(rank == np.array([30, 60, 60])[:, None])  # nothing genuine dropped at N_h = P
 
 
 @pytest.mark.parametrize("kwargs, match", [

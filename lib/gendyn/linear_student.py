@@ -885,6 +885,8 @@ def mp_stieltjes(lam, alpha):
     Returns
     -------
     (A, dA) : tuple of ndarray
+        ``A(lam) > 0`` (the point mass ``max(0, 1 - alpha)`` contributes
+        ``max(0, 1 - alpha)/lam``) and ``dA/dlam < 0``, broadcast over the arguments.
     """
     lam = _check_ridge(lam)
     a = _check_alpha(alpha)
@@ -944,9 +946,21 @@ def ridge_error(alpha, snr, lam=None):
 def single_dataset_ridge_error(eigvals, snr, lam=None):
     """Ridge test error of one dataset (averaged over teacher and noise), from its spectrum.
 
-    ``E_g/sigma_w^2 = (1/N) sum_i [lam^2 + lambda_i/SNR] / (lambda_i + lam)^2 + 1/SNR``
-    with the ``N`` eigenvalues of ``Sigma`` (zeros included, as in
-    :func:`single_dataset_error`); ``lam`` defaults to the optimal ``1/SNR`` (``SNR`` finite).
+    Parameters
+    ----------
+    eigvals : array_like, shape (..., N)
+        The ``N`` eigenvalues of the dataset's ``Sigma = X X^T``, zeros included (as in
+        :func:`single_dataset_error`; round-off of exact zeros is accepted).
+    snr : float or array_like
+        ``SNR > 0`` (``np.inf``: noiseless labels, then ``lam`` must be given).
+    lam : float or array_like, optional
+        Ridge strength ``> 0``; default ``1/SNR``, the optimal one.
+
+    Returns
+    -------
+    ndarray
+        ``E_g/sigma_w^2 = (1/N) sum_i [lam^2 + lambda_i/SNR] / (lambda_i + lam)^2 + 1/SNR``,
+        exact for the given ``X``; shape ``np.broadcast(eigvals[..., 0], snr, lam)``.
     """
     lam_i = _check_eigvals(eigvals)
     snr = _check_snr(snr)

@@ -64,8 +64,6 @@ from .progress import track
 
 __all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students"]
 
-_ACTIVE = 1e-9  # Gram eigenvalues below this fraction of the largest are exact zeros (frozen modes)
-_PINV = 1e-12  # relative cutoff of the pseudo-inverse of the population covariance Sigma
 
 # The ReLU of a standard normal z: mean 1/sqrt(2 pi), linear part z/2 (Stein), mean square 1/2.
 RELU_MEAN = 1.0 / math.sqrt(2.0 * math.pi)
@@ -106,6 +104,8 @@ def relu_kernel(a, b):
     Returns
     -------
     torch.Tensor, shape (..., m, n)
+        The kernel between every row of ``a`` and every row of ``b`` (a covariance matrix
+        when ``a`` is ``b``).
     """
     a = _checks.tensor(a, "a", finite=True)
     b = _checks.tensor(b, "b", finite=True)
@@ -134,9 +134,11 @@ class RandomFeatureRun:
     test_error_sampled : ndarray (G, S, T) or None
         ``E_g`` measured on ``n_test`` fresh inputs (label noise added exactly), if asked for.
     eigvals : ndarray (G, S, P)
-        Spectrum of the Gram matrix ``X_h^T X_h`` (ascending; frozen modes exactly 0). Its
-        nonzero part is that of the hidden covariance ``X_h X_h^T``, which has ``N_h - P``
-        further zeros when ``N_h > P``.
+        Spectrum of the Gram matrix ``X_h^T X_h`` (ascending). Its rank is ``min(N_h, P)``:
+        the other eigenvalues, and any below ``max(P, N_h) * eps * largest`` (the cutoff of
+        ``numpy.linalg.matrix_rank``), are round-off and returned as exact zeros (frozen
+        modes, never trained). The nonzero part is the spectrum of the hidden covariance
+        ``X_h X_h^T``, which has ``N_h - P`` further zeros when ``N_h > P``.
     noise_var : float
         Label-noise variance ``1 / snr``.
     approximation, null_space, over_fitting, cross, over_fitting_gaussian : ndarray (G, S) or None
@@ -210,7 +212,7 @@ def random_feature_students(n_in, n_samples, hidden, repeats, times, *, teacher=
     teacher : {"relu", "linear"}
         The teacher (module docstring).
     teacher_hidden : int
-        Hidden units ``M`` of the ReLU teacher.
+        Hidden units ``M`` of the ReLU teacher (ignored for ``teacher="linear"``).
     snr : float
         Teacher mean square over the label-noise variance (``np.inf``: noiseless labels).
     n_test : int
@@ -221,8 +223,10 @@ def random_feature_students(n_in, n_samples, hidden, repeats, times, *, teacher=
     seed : int
         Seed of every random draw; the same arguments and seed give the same bytes on the CPU.
     device, dtype
-        Torch device and floating dtype of the computation (float64 by default: the
-        converged error near ``N_h = P`` involves inverse squared small eigenvalues).
+        Torch device and floating dtype of the computation. Keep float64 (the default) for
+        widths near ``P``: the converged error there involves inverse squared eigenvalues as
+        small as ``1e-9`` of the largest, below float32's resolution, whose rank cutoff then
+        freezes them.
     chunk : int, optional
         Seeds processed at once (default: as many as keep the features under about 256 MB).
 
@@ -287,6 +291,15 @@ def random_feature_students(n_in, n_samples, hidden, repeats, times, *, teacher=
     )
 
 
+def _rank_mask(eigvals, rank):
+    """Eigenvalues (ascending) that are not round-off: at most the top ``rank`` of them, and above
+    ``size * eps * largest`` (the cutoff of ``numpy.linalg.matrix_rank``)."""
+    size = eigvals.shape[-1]
+    cutoff = max(size, rank) * torch.finfo(eigvals.dtype).eps * eigvals.amax(-1, keepdim=True)
+    top = torch.arange(size, device=eigvals.device) >= size - rank
+    return top & (eigvals > cutoff)
+
+
 def _one_width(phi, kappa, moment, y, clean_test, t, noise_var, P, decompose):
     """Errors of one width for a chunk of seeds (module docstring for the formulas)."""
     n = phi.shape[1]
@@ -294,7 +307,7 @@ def _one_width(phi, kappa, moment, y, clean_test, t, noise_var, P, decompose):
     Sigma, b = kappa / n, moment / math.sqrt(n)  # population covariance and E phi f of X_h's rows
     s, U = torch.linalg.eigh(Xh.mT @ Xh)  # (C, P), ascending
     s = s.clamp_min(0.0)
-    active = s > _ACTIVE * s.amax(-1, keepdim=True)
+    active = _rank_mask(s, min(n, P))  # X_h^T X_h has rank min(N_h, P); the rest is round-off
     inv_s = torch.where(active, 1.0 / s.clamp_min(torch.finfo(s.dtype).tiny), torch.zeros_like(s))
     yt = (y[:, None, :] @ U)[:, 0]  # (C, P): labels on the Gram eigenvectors
     XU = Xh @ U  # (C, N_h, P): columns X_h u_k
@@ -314,12 +327,12 @@ def _one_width(phi, kappa, moment, y, clean_test, t, noise_var, P, decompose):
         res["sampled"] = ((pred - clean_test[:, None, :]) ** 2).mean(-1) + noise_var
     if decompose:
         lam, V = torch.linalg.eigh(Sigma)
-        keep = lam > _PINV * lam.amax(-1, keepdim=True)
+        keep = _rank_mask(lam, n)
         inv_lam = torch.where(keep, 1.0 / lam.clamp_min(torch.finfo(lam.dtype).tiny), torch.zeros_like(lam))
         w_star = ((b[:, None, :] @ V) * inv_lam[:, None, :]) @ V.mT  # (C, 1, N_h): b Sigma^+
         approx = 1.0 + noise_var - (w_star @ b[..., None])[:, 0, 0]
         # projection on the span of the training features: X_h u_k / sqrt(s_k), active k
-        row = (w_star @ XU) * inv_s[:, None, :] @ XU.mT  # (C, 1, N_h)
+        row = ((w_star @ XU) * inv_s[:, None, :]) @ XU.mT  # (C, 1, N_h)
         w_null = w_star - row
         resid = y - (w_star @ Xh)[:, 0]  # (C, P)
         w_fit = (((resid[:, None, :] @ U) * inv_s[:, None, :]) @ XU.mT)  # (C, 1, N_h): r K^+ X_h^T
