@@ -123,7 +123,7 @@ def test_torch_checks_name_the_argument():
     with pytest.raises(ValueError, match=r"^dtype must be torch.float32 or torch.float64; got torch.int64"):
         _checks.torch_dtype(torch.int64)
     gen = torch.Generator()
-    assert _checks.torch_generator(gen, device="cpu") is gen and _checks.torch_generator(None) is None
+    assert _checks.torch_generator(gen) is gen and _checks.torch_generator(None) is None
     with pytest.raises(ValueError, match=r"^generator must be a torch.Generator or None; got int"):
         _checks.torch_generator(0)
 

@@ -237,12 +237,12 @@ def torch_dtype(value, name="dtype", allowed=None):
     return value
 
 
-def torch_generator(value, name="generator", device=None):
+def torch_generator(value, name="generator"):
     """``value`` if it is ``None`` or a ``torch.Generator``.
 
-    A generator may live on any device, whatever ``device`` the computation runs on (kept
-    as a parameter for the callers' sake): the library draws on the generator's device and
-    moves the numbers (``gendyn._random``), so it is never a reason to refuse one.
+    A generator may live on any device, whatever device the computation runs on: the
+    library draws on the generator's device and moves the numbers (``gendyn._random``), so
+    it is never a reason to refuse one.
     """
     import torch
 

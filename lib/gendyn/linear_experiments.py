@@ -188,7 +188,7 @@ def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init
                                 init_var=_condition(init_var, "init_var", lower=0),
                                 noise_var=_condition(noise_var, "noise_var", lower=0))
     device, dtype = _check_torch(device, dtype)
-    generator = _checks.torch_generator(generator, device=device)
+    generator = _checks.torch_generator(generator)
     p_each = np.repeat(p, repeats)
     b, pmax = len(p_each), int(p_each.max())
     kw = dict(generator=generator, device=device, dtype=dtype)

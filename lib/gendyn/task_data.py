@@ -63,7 +63,7 @@ class TaskPairs(NamedTuple):
 def _check_torch(generator, dtype, device):
     """The generator (None or on any device), dtype (float32/float64) and device of a draw."""
     device = _checks.torch_device(device)
-    return _checks.torch_generator(generator, device=device), _checks.torch_dtype(dtype), device
+    return _checks.torch_generator(generator), _checks.torch_dtype(dtype), device
 
 
 def _settings(svals_a, svals_b, overlap):
@@ -273,7 +273,7 @@ def randomised_outputs(sigma31, *, generator=None):
     """
     if not isinstance(sigma31, torch.Tensor) or sigma31.ndim != 3 or not torch.is_floating_point(sigma31):
         raise ValueError("sigma31 must be a floating-point torch.Tensor of shape (B, N3, N1)")
-    generator = _checks.torch_generator(generator, device=sigma31.device)
+    generator = _checks.torch_generator(generator)
     b, n3, n1 = sigma31.shape
     var = sigma31.square().sum((-2, -1), keepdim=True) / n3  # sigma_r^2
     z = _random.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
@@ -326,7 +326,7 @@ def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None
     b, n3, n1 = teacher.shape
     noise_std = _checks.real(noise_std, "noise_std")
     _checks.choice(kind, "kind", INPUT_KINDS)
-    generator = _checks.torch_generator(generator, device=teacher.device)
+    generator = _checks.torch_generator(generator)
     dtype = _checks.torch_dtype(dtype)
     x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
     z = _random.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)

@@ -74,7 +74,7 @@ def random_orthonormal(n, r, *, batch=(), generator=None, device="cpu", dtype=to
     batch = _checks.integers(batch, "batch", 1, nonempty=False)
     device = _checks.torch_device(device)
     dtype = _checks.torch_dtype(dtype)
-    generator = _checks.torch_generator(generator, device=device)
+    generator = _checks.torch_generator(generator)
     return _random_orthonormal(n, r, batch, generator, device, dtype)
 
 
@@ -107,7 +107,7 @@ def low_rank_teacher(svals, n_in, n_out, *, generator=None):
     batch, r = tuple(svals.shape[:-1]), svals.shape[-1]
     if r > n_out:
         raise ValueError(f"svals holds r = {r} singular values per teacher; the rank must be <= n_out = {n_out}")
-    generator = _checks.torch_generator(generator, device=svals.device)
+    generator = _checks.torch_generator(generator)
     args = (batch, generator, svals.device, svals.dtype)
     return LowRankTeacher(_random_orthonormal(n_out, r, *args), svals, _random_orthonormal(n_in, r, *args))
 
@@ -120,7 +120,7 @@ def noisy_training_covariance(teacher, *, noise_std=1.0, generator=None):
     """
     teacher = _check_teacher(teacher)
     noise_std = _checks.real(noise_std, "noise_std")
-    generator = _checks.torch_generator(generator, device=teacher.svals.device)
+    generator = _checks.torch_generator(generator)
     return _noisy(teacher, noise_std, generator)
 
 

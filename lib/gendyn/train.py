@@ -240,10 +240,6 @@ def _eps_tensor(eps, batch, device):
     return e
 
 
-def _check_generator(generator, device):
-    return _checks.torch_generator(generator, device=device)
-
-
 def _resolve_device(device, default):
     return default if device is None else _checks.torch_device(device)
 
@@ -408,7 +404,7 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
     batch, n3, n1 = sigma31.shape
     device = sigma31.device
     inits = _check_inits(init, batch)
-    generator = _check_generator(generator, device)
+    generator = _checks.torch_generator(generator)
     scale = _eps_tensor(eps, batch, device).pow(1.0 / n_w).view(batch, 1, 1)
     m = min(n1, hidden, n3)
     f64 = dict(device=device, dtype=torch.float64)
@@ -648,7 +644,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     if modes and not linear:
         raise ValueError("modes (singular modes of the composite map) need a linear student; "
                          f"got activation={activation!r}")
-    generator = _check_generator(generator, device)
+    generator = _checks.torch_generator(generator)
     if record_at is None:
         grid = log_epoch_grid(epochs, _checks.integer(n_records, "n_records", 2))
     else:
@@ -1013,7 +1009,7 @@ def snr_sweep(svms, ranks, runs, n1, n3, *, generator=None, dtype=torch.float64,
         raise ValueError(f"teacher ranks must be <= N3 = {n3}; got {ranks}")
     dtype = _check_dtype(dtype)
     device = _checks.torch_device(device)
-    generator = _check_generator(generator, device)
+    generator = _checks.torch_generator(generator)
     labels = [(r, s) for r in ranks for s in svms for _ in range(runs)]
     sv = torch.zeros(len(labels), width, dtype=dtype, device=device)
     for b, (r, s) in enumerate(labels):
