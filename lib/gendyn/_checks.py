@@ -168,6 +168,26 @@ def bounded(value, name, lower=None, upper=None, *, open_lower=False, open_upper
                             open_upper=open_upper, ndim=0, extra=extra))
 
 
+def flow_times(value, name="times"):
+    """Times ``t >= 0`` (``np.inf``: converged) as a 1-d float array: one number or a 1-d array."""
+    return np.atleast_1d(real_array(value, name, lower=0, allow_inf=True, ndim=(0, 1),
+                                    extra=" (np.inf: converged)"))
+
+
+def snr(value, name="snr"):
+    """One signal-to-noise ratio ``> 0`` as a ``float`` (``np.inf``: noiseless labels)."""
+    return float(real_array(value, name, lower=0, open_lower=True, allow_inf=True, ndim=0,
+                            extra=" (np.inf: noiseless labels)"))
+
+
+def widths(value, name="hidden"):
+    """Network widths as a 1-d strictly ascending int array (one integer ``>= 1`` or several)."""
+    w = np.atleast_1d(integer_array(value, name, 1, ndim=(0, 1)))
+    if np.any(np.diff(w) <= 0):
+        raise ValueError(f"{name} must be a 1-d strictly ascending array of positive integers; got {w.tolist()}")
+    return w
+
+
 def flag(value, name):
     """``value`` as a ``bool`` if it is ``True`` or ``False`` (numbers, strings and ``None`` are not)."""
     if not isinstance(value, (bool, np.bool_)):

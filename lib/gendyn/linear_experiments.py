@@ -84,12 +84,6 @@ def _condition(value, name, **bounds):
     return _checks.real_array(value, name, ndim=(0, 1), **bounds)
 
 
-def _check_times(times):
-    """Times ``t >= 0`` in units of tau, ``np.inf`` allowed: one number or a 1-d array."""
-    return np.atleast_1d(_checks.real_array(times, "times", lower=0, allow_inf=True, ndim=(0, 1),
-                                            extra=" (np.inf: converged)"))
-
-
 def _check_steps(steps):
     """Ascending step counts, one integer or a 1-d array of them."""
     steps = np.atleast_1d(_checks.integer_array(steps, "steps", 0, ndim=(0, 1)))
@@ -110,12 +104,6 @@ def _check_alphas_n(alphas, n):
     if np.any(p < 1):
         raise ValueError(f"every alpha * n must round to P >= 1; got P = {p.tolist()}")
     return alphas, p
-
-
-def _check_snr(snr):
-    """One signal-to-noise ratio ``> 0`` (``np.inf``: noiseless labels)."""
-    return float(_checks.real_array(snr, "snr", lower=0, open_lower=True, allow_inf=True, ndim=0,
-                                    extra=" (np.inf: noiseless labels)"))
 
 
 def _generator(seed, device):
@@ -280,7 +268,7 @@ def linear_student_flow(batch, times, tau=1.0):
         ``cov_eigvals`` ``(B, N)``, the spectrum of ``X X^T`` (frozen modes set to 0).
     """
     _checks.instance(batch, "batch", LinearStudentBatch, hint=" (from draw_linear_student)")
-    times = _check_times(times)
+    times = _checks.flow_times(times)
     tau = _checks.bounded(tau, "tau", 0, open_lower=True)
     lam, active, d, et, perp = _mode_decomposition(batch)
     t = torch.as_tensor(times / tau, dtype=lam.dtype, device=lam.device)
@@ -389,7 +377,7 @@ def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, t
     snr, inr = _as_conditions(snr=_condition(snr, "snr", lower=0, open_lower=True, allow_inf=True),
                               inr=_condition(inr, "inr", lower=0))
     teachers = _checks.integer(teachers, "teachers")
-    times = _check_times(times)
+    times = _checks.flow_times(times)
     device, dtype = _check_torch(device, dtype)
     noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
     gen = _generator(seed, device)
@@ -491,11 +479,9 @@ def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, 
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
                     ("teachers", teachers), ("block", block)):
         _checks.integer(v, name)
-    hidden = np.atleast_1d(_checks.integer_array(hidden, "hidden", 1, ndim=(0, 1)))
-    if np.any(np.diff(hidden) <= 0):
-        raise ValueError(f"hidden must be a 1-d strictly ascending array of positive integers; got {hidden.tolist()}")
-    times = _check_times(times)
-    snr = _check_snr(snr)
+    hidden = _checks.widths(hidden)
+    times = _checks.flow_times(times)
+    snr = _checks.snr(snr)
     device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
     P = n_samples
@@ -585,7 +571,7 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
                     ("n_test", n_test), ("teachers", teachers)):
         _checks.integer(v, name)
     steps = _check_steps(steps)
-    snr = _check_snr(snr)
+    snr = _checks.snr(snr)
     lr = None if lr is None else _checks.bounded(lr, "lr", 0, open_lower=True, extra=" or None")
     device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)

@@ -241,13 +241,9 @@ def random_feature_students(n_in, n_samples, hidden, repeats, times, *, teacher=
     teacher = _checks.choice(teacher, "teacher", ("relu", "linear"))
     teacher_hidden = _checks.integer(teacher_hidden, "teacher_hidden")
     decompose = _checks.flag(decompose, "decompose")
-    hidden = np.atleast_1d(_checks.integer_array(hidden, "hidden", 1, ndim=(0, 1)))
-    if np.any(np.diff(hidden) <= 0):
-        raise ValueError(f"hidden must be a 1-d strictly ascending array of positive integers; got {hidden.tolist()}")
-    times = np.atleast_1d(_checks.real_array(times, "times", lower=0, allow_inf=True, ndim=(0, 1),
-                                             extra=" (np.inf: converged)"))
-    snr = float(_checks.real_array(snr, "snr", lower=0, open_lower=True, allow_inf=True, ndim=0,
-                                   extra=" (np.inf: noiseless labels)"))
+    hidden = _checks.widths(hidden)
+    times = _checks.flow_times(times)
+    snr = _checks.snr(snr)
     device, dtype = _checks.torch_device(device), _checks.torch_dtype(dtype)
     n_max, n_all = int(hidden[-1]), P + n_test
     if chunk is None:
