@@ -14,9 +14,11 @@ from gendyn.committee import (
     I4,
     J2,
     asymptotic_error,
+    denoising_state,
     generalisation_error,
     integrate_odes,
     order_parameter_derivatives,
+    specialised_state,
 )
 
 MC_SAMPLES = 1_000_000
@@ -433,3 +435,43 @@ def test_order_parameters_are_checked_alike_everywhere():
         generalisation_error(np.triu(np.ones((2, 2))), R, T, 1.0, 1.0, "erf")
     with pytest.raises(ValueError, match="train_second_layer must be True or False"):
         order_parameter_derivatives(Q, R, T, 1.0, 1.0, "erf", 0.1, 0.0, train_second_layer="yes")
+
+
+# ------------------------------------------------------------------- zero-error states
+
+
+@pytest.mark.parametrize("L", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("pair_q", [0.0, 0.3, 5.0])
+def test_specialised_states_have_zero_error_and_are_fixed_points(L, pair_q):
+    M = 2
+    Q, R, T = specialised_state(M, L, pair_q=pair_q)
+    v, v_star = np.ones(M + L), np.ones(M)
+    assert np.all(np.linalg.eigvalsh(Q) > -1e-12)
+    for act in ("erf", "linear"):  # odd activations: the pairs cancel
+        assert generalisation_error(Q, R, T, v, v_star, act) == pytest.approx(0.0, abs=1e-14)
+    dQ, dR, _ = order_parameter_derivatives(Q, R, T, v, v_star, "erf", 0.1, 0.0)
+    assert np.abs(dQ).max() < 1e-12 and np.abs(dR).max() < 1e-12
+    if L >= 2:
+        assert Q[M, M] == pytest.approx(pair_q) and Q[M, M + 1] == pytest.approx(-pair_q)
+
+
+def test_specialised_state_jitter_is_seeded_and_small():
+    a = specialised_state(2, 3, jitter=0.01, seed=4)
+    b = specialised_state(2, 3, jitter=0.01, seed=4)
+    c = specialised_state(2, 3, jitter=0.01, seed=5)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not np.array_equal(a[0], c[0])
+    assert np.abs(a[0] - specialised_state(2, 3)[0]).max() < 0.05
+
+
+@pytest.mark.parametrize("M,K", [(1, 1), (1, 3), (2, 4), (2, 6)])
+def test_denoising_states_have_zero_error_for_any_split(M, K):
+    v_star = 4.0
+    for split in ([0.0, 0.7, -1.5] if K >= 2 * M else [0.0]):
+        Q, R, T, v = denoising_state(M, K, v_star, split=split)
+        assert generalisation_error(Q, R, T, v, np.full(M, v_star), "erf") == pytest.approx(0.0, abs=1e-13)
+        assert v.sum() == pytest.approx(M * v_star)
+    with pytest.raises(ValueError, match="split"):
+        denoising_state(2, 2, split=0.5)
+    with pytest.raises(ValueError, match="K must be a multiple of M"):
+        denoising_state(2, 3)

@@ -32,6 +32,8 @@ generalisation_error       eq. (4) from the order parameters
 order_parameter_derivatives right-hand side of the ODEs (9)
 integrate_odes             adaptive integration of (9) (LSODA), returns an ODEResult
 asymptotic_error           final error: eqs. (10)-(13), (15) (perturbative fixed points)
+specialised_state          zero-error SCM states: specialists + anti-parallel superfluous pairs
+denoising_state            zero-error both-layer states: Z copies per teacher unit
 
 Conventions fixed here (the extracted paper text is ambiguous or silent on them):
 
@@ -67,6 +69,8 @@ __all__ = [
     "integrate_odes",
     "ODEResult",
     "asymptotic_error",
+    "specialised_state",
+    "denoising_state",
 ]
 
 ACTIVATIONS = ("erf", "relu", "linear")
@@ -894,9 +898,16 @@ def asymptotic_error(
       paper's 8 equations, only adds a null direction of ``J`` along which ``eps_g`` does
       not change; we checked that the result is the same). Caveat found here: for
       ``L >= 2`` the odd ``erf`` admits zero-error pairs of anti-parallel superfluous
-      units; the ODE drifts slowly (time scale >~ 1e5 / eta) along that manifold and its
-      error eventually falls below (10). For ``L <= 1`` the ODE converges to (10)
-      (to ~1e-6 relative at ``sigma = 0.01``, see the tests).
+      units (:func:`specialised_state`), a continuum of fixed points at ``sigma = 0``.
+      At ``sigma > 0`` the noise pushes a pair outward along it, ``d ln Q_aa / d alpha
+      ~ 0.13-0.65 eta^2 sigma^2`` (largest for small pairs), while the error falls from
+      (10) (``Q_aa = 0``) towards (10) at ``L mod 2`` (``Q_aa -> inf``, where the saturated
+      pair stops picking up noise). So (10) is reached, within ~1e-4, from
+      near-specialised starts (by ``alpha ~ 1e3-1e4`` at ``eta = 0.05``) and left again on
+      the drift's time scale (``~ 1e7`` at ``eta = 0.05, sigma = 0.01``); from random
+      starts, students pass through (10) to errors below it (the chapter on §2 measures
+      all of this). For ``L <= 1`` the ODE converges to (10) (to ~1e-6 relative at
+      ``sigma = 0.01``, see the tests).
       ``small_lr=True``: eq. (11), ``sigma^2 eta / (2 pi) (L + M / sqrt 3)``, times
       ``v_star^2`` (the ``v_star^2`` factor is derived here and checked against the
       perturbative result).
@@ -993,3 +1004,130 @@ def asymptotic_error(
             "use a smaller lr"
         )
     return eps1 * sigma**2
+
+
+# ------------------------------------------------------------------- zero-error states
+
+
+def _check_jitter(jitter, seed):
+    jitter = _checks.real(jitter, "jitter", extra=" (a standard deviation)")
+    return jitter, _checks.integer(seed, "seed", 0)
+
+
+def _gram(W, W_star):
+    """Order parameters of unit vectors given as rows of ``W`` (students) and ``W_star``."""
+    return W @ W.T, W @ W_star.T, W_star @ W_star.T
+
+
+def specialised_state(M, L, *, pair_q=0.0, jitter=0.0, seed=0):
+    """Order parameters of a zero-error soft committee machine with ``L`` superfluous units.
+
+    Student unit ``k < M`` equals teacher unit ``k`` (orthonormal teacher, ``T = I_M``). The
+    ``L`` superfluous units form ``L // 2`` anti-parallel pairs ``w_a = -w_b``, orthogonal
+    to the teacher and to each other, with ``Q_aa = Q_bb = -Q_ab = pair_q``; for odd ``L``
+    the last one has zero weight. For an odd activation (erf, linear) each pair's outputs
+    cancel, so at ``sigma = 0`` every such state has zero error and is a fixed point of
+    the ODEs (9), for any ``pair_q``: a continuum (derived here; the paper's eq. (10)
+    perturbs the member ``pair_q = 0``). The units are built as vectors in ``K + M``
+    dimensions, so the returned ``Q`` is a Gram matrix (positive semi-definite) also with
+    ``jitter``.
+
+    Parameters
+    ----------
+    M : int
+        Teacher hidden units, ``>= 1``.
+    L : int
+        Superfluous student units, ``>= 0`` (``K = M + L``).
+    pair_q : float (keyword only)
+        Squared norm ``Q_aa >= 0`` of each unit of an anti-parallel pair.
+    jitter : float (keyword only)
+        Standard deviation ``>= 0`` of i.i.d. Gaussian numbers added to every coordinate
+        of every student unit (a start near the state rather than on it).
+    seed : int (keyword only)
+        Seed of the jitter (``numpy.random.default_rng``).
+
+    Returns
+    -------
+    Q, R, T : ndarray
+        Shapes (K, K), (K, M), (M, M); use with ``v = v_star = 1``.
+
+    Examples
+    --------
+    >>> Q, R, T = specialised_state(2, 2, pair_q=0.5)
+    >>> float(generalisation_error(Q, R, T, np.ones(4), np.ones(2), "erf"))
+    0.0
+    """
+    M = _checks.integer(M, "M", 1)
+    L = _checks.integer(L, "L", 0)
+    pair_q = _checks.real(pair_q, "pair_q", extra=" (a squared norm)")
+    jitter, seed = _check_jitter(jitter, seed)
+    K = M + L
+    W = np.zeros((K, K + M))
+    W[:M, :M] = np.eye(M)
+    for p in range(L // 2):
+        W[M + 2 * p, M + p] = np.sqrt(pair_q)
+        W[M + 2 * p + 1, M + p] = -np.sqrt(pair_q)
+    if jitter > 0:
+        W = W + jitter * np.random.default_rng(seed).standard_normal(W.shape)
+    return _gram(W, np.eye(M, K + M))
+
+
+def denoising_state(M, K, v_star=1.0, *, split=0.0, jitter=0.0, v_jitter=0.0, seed=0):
+    """Order parameters and second-layer weights of the denoising state (both layers trained).
+
+    ``K = Z M`` student units; unit ``k`` copies teacher unit ``k mod M`` (orthonormal
+    teacher, ``T = I_M``) with second-layer weight ``v_k = v_star / Z``, the paper's §3
+    ansatz, a zero-error fixed point of the ODEs (9) at ``sigma = 0``. So is every other
+    split of ``v_star`` among the copies of a teacher unit: ``split`` moves that much
+    second-layer weight from unit ``M`` (the second copy of teacher unit 0) to unit 0,
+    which keeps the error zero (derived here: copies compute the same function).
+
+    Parameters
+    ----------
+    M : int
+        Teacher hidden units, ``>= 1``.
+    K : int
+        Student hidden units, a multiple ``Z M`` of ``M`` (``split`` needs ``Z >= 2``).
+    v_star : float
+        Teacher second-layer weight (all equal), nonzero.
+    split : float (keyword only)
+        Second-layer weight moved between two copies of teacher unit 0.
+    jitter : float (keyword only)
+        Standard deviation ``>= 0`` of i.i.d. Gaussian numbers added to every coordinate
+        of every first-layer student unit (vectors in ``K + M`` dimensions, so ``Q`` stays
+        a Gram matrix). Copies that are exactly equal make the Gaussian averages
+        degenerate and the ODE integrator slow; a little jitter avoids that.
+    v_jitter : float (keyword only)
+        Standard deviation ``>= 0`` of Gaussian numbers added to each ``v_k``.
+    seed : int (keyword only)
+        Seed of the jitters (``numpy.random.default_rng``; first layer drawn first).
+
+    Returns
+    -------
+    Q, R, T, v : ndarray
+        Shapes (K, K), (K, M), (M, M), (K,); use with ``v_star`` for every teacher unit.
+    """
+    M = _checks.integer(M, "M", 1)
+    K = _checks.integer(K, "K", 1)
+    if K % M:
+        raise ValueError(f"K must be a multiple of M (Z copies of each teacher unit); got K={K}, M={M}")
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    split = _checks.bounded(split, "split")
+    if split != 0 and K < 2 * M:
+        raise ValueError(f"split needs two copies of teacher unit 0 (K >= 2 M); got K={K}, M={M}")
+    jitter, seed = _check_jitter(jitter, seed)
+    v_jitter = _checks.real(v_jitter, "v_jitter", extra=" (a standard deviation)")
+    W = np.zeros((K, K + M))
+    W[np.arange(K), np.arange(K) % M] = 1.0
+    v = np.full(K, v_star / (K // M))
+    if split:
+        v[0] += split
+        v[M] -= split
+    rng = np.random.default_rng(seed)
+    if jitter > 0:
+        W = W + jitter * rng.standard_normal(W.shape)
+    if v_jitter > 0:
+        v = v + v_jitter * rng.standard_normal(K)
+    return (*_gram(W, np.eye(M, K + M)), v)
