@@ -902,7 +902,7 @@ def asymptotic_error(
       At ``sigma > 0`` the noise pushes a pair outward along it, ``d ln Q_aa / d alpha
       ~ 0.13-0.65 eta^2 sigma^2`` (largest for small pairs), while the error falls from
       (10) (``Q_aa = 0``) towards (10) at ``L mod 2`` (``Q_aa -> inf``, where the saturated
-      pair stops picking up noise). So (10) is reached, within ~1e-4, from
+      pair stops picking up noise). So (10) is reached, within 5e-4 for ``L <= 4``, from
       near-specialised starts (by ``alpha ~ 1e3-1e4`` at ``eta = 0.05``) and left again on
       the drift's time scale (``~ 1e7`` at ``eta = 0.05, sigma = 0.01``); from random
       starts, students pass through (10) to errors below it (the chapter on §2 measures
