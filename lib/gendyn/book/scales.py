@@ -258,8 +258,12 @@ CHAPTERS = {
     "goldt-sec2": {
         "paper": dict(
             n=784,
-            erf_ls=(0, 1, 2),  # L = K - M, M = 2 (L >= 3 needs alpha > 3e5 to settle, see the chapter)
+            erf_ls=(0, 1, 2),  # L = K - M, M = 2 (for L >= 2 there is no settled state: see the long-time section)
             erf_alpha=1e5,
+            long_alpha=1e8,  # long ODE runs along the slow manifold of anti-parallel superfluous units
+            long_ls=(2, 3, 4),
+            long_seeds=3,  # starts drawn like the SGD runs' (i.i.d. N(0, 1) weights)
+            manifold_qs=tuple(float(f"{q:.3g}") for q in np.logspace(-2, 4, 13)),  # squared norms of the pairs
             linear_ls=(0, 1, 2, 3, 4),
             linear_alpha=2000.0,
             relu_ls=(0, 1, 2, 3),
@@ -272,6 +276,10 @@ CHAPTERS = {
             n=200,
             erf_ls=(0, 1),
             erf_alpha=1.5e4,
+            long_alpha=1e8,
+            long_ls=(2, 3),
+            long_seeds=1,
+            manifold_qs=(0.01, 0.1, 1.0, 10.0, 1e3, 1e4),
             linear_ls=(0, 1, 2),
             linear_alpha=500.0,
             relu_ls=(0, 2),
