@@ -260,6 +260,11 @@ CHAPTERS = {
             n=784,
             erf_ls=(0, 1, 2),  # L = K - M, M = 2 (for L >= 2 there is no settled state: see the long-time section)
             erf_alpha=1e5,
+            fig2b_l=3,  # Fig. 2b: K = 5, the paper's (a run of its own when L is not in erf_ls)
+            scaling_l=1,  # eps_g* against sigma and eta in simulation, from near the specialised state
+            scaling_sigmas=(0.005, 0.01, 0.02, 0.04),  # at eta = 0.05
+            scaling_lrs=(0.025, 0.1, 0.2),  # at sigma = 0.01
+            scaling_alpha=2e4,
             long_alpha=1e8,  # long ODE runs along the slow manifold of anti-parallel superfluous units
             long_ls=(2, 3, 4),
             long_seeds=3,  # starts drawn like the SGD runs' (i.i.d. N(0, 1) weights)
@@ -276,6 +281,11 @@ CHAPTERS = {
             n=200,
             erf_ls=(0, 1),
             erf_alpha=1.5e4,
+            fig2b_l=1,
+            scaling_l=1,
+            scaling_sigmas=(0.01, 0.04),
+            scaling_lrs=(0.1,),
+            scaling_alpha=4000.0,
             long_alpha=1e8,
             long_ls=(2, 3),
             long_seeds=1,
@@ -295,6 +305,9 @@ CHAPTERS = {
             n=500,
             ks=(2, 3, 4, 5, 6),  # Fig. 3a, M = 2
             alpha_max=5e4,
+            long_alpha=2e8,  # long ODE runs: the copies' split of v* relaxes on ~2e7 (see the chapter)
+            long_ks=(4, 6),
+            long_seeds=2,  # starts drawn like the SGD runs' (the first is the Fig. 3a run's own)
             theory_ks=(2, 4, 6, 8),  # Fig. 3c (ODE fixed points), M = 1, 2
             ode_alpha=1e6,
             linear_n=100,  # Fig. 4
@@ -306,6 +319,9 @@ CHAPTERS = {
             n=100,
             ks=(2, 4),
             alpha_max=3e4,
+            long_alpha=4e7,
+            long_ks=(4,),
+            long_seeds=1,
             theory_ks=(2, 4),
             ode_alpha=2e4,
             linear_n=50,
