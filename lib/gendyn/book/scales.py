@@ -265,6 +265,8 @@ CHAPTERS = {
             scaling_sigmas=(0.005, 0.01, 0.02, 0.04),  # at eta = 0.05
             scaling_lrs=(0.025, 0.1, 0.2),  # at sigma = 0.01
             scaling_alpha=2e4,
+            decay_ls=(1, 2),  # weight decay, from near the specialised state over scaling_alpha
+            weight_decays=(1e-6, 1e-5, 1e-4),
             long_alpha=1e8,  # long ODE runs along the slow manifold of anti-parallel superfluous units
             long_ls=(2, 3, 4),
             long_seeds=3,  # starts drawn like the SGD runs' (i.i.d. N(0, 1) weights)
@@ -286,6 +288,8 @@ CHAPTERS = {
             scaling_sigmas=(0.01, 0.04),
             scaling_lrs=(0.1,),
             scaling_alpha=4000.0,
+            decay_ls=(1,),
+            weight_decays=(1e-5,),
             long_alpha=1e8,
             long_ls=(2, 3),
             long_seeds=1,
