@@ -437,6 +437,16 @@ def test_order_parameters_are_checked_alike_everywhere():
         order_parameter_derivatives(Q, R, T, 1.0, 1.0, "erf", 0.1, 0.0, train_second_layer="yes")
 
 
+
+@pytest.mark.parametrize("act", ["erf", "relu", "linear"])
+def test_a_rounding_negative_squared_norm_is_zero_but_a_negative_one_raises(act):
+    # a unit that weight decay drives to zero in a long SGD chain can end at Q_kk = -1e-18
+    R, T = np.array([[1.0], [0.0]]), np.eye(1)
+    rounded = generalisation_error(np.diag([1.0, -1e-18]), R, T, 1.0, 1.0, act)
+    assert np.isfinite(rounded) and rounded == generalisation_error(np.diag([1.0, 0.0]), R, T, 1.0, 1.0, act)
+    with pytest.raises(ValueError, match=r"the diagonal of Q \(squared norms / N\) must be >= 0"):
+        generalisation_error(np.diag([1.0, -1e-3]), R, T, 1.0, 1.0, act)
+
 # ------------------------------------------------------------------- zero-error states
 
 

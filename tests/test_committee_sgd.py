@@ -226,3 +226,11 @@ def test_bad_initialisation_inputs_raise(args, kwargs, message):
 def test_simulate_needs_initial_weights():
     with pytest.raises(ValueError, match="initial must be an InitialWeights"):
         cs.simulate(np.zeros((2, 3)), 0.1, 0.0, [0.0, 1.0])
+
+
+def test_the_order_parameter_chain_stops_when_its_state_stops_being_a_gram_matrix():
+    # strong weight decay pulls every student unit onto one direction; rounding then makes the chain's
+    # (Q, R, T) indefinite and the recorded error meaningless (negative): it must raise, not return it
+    init = cs.initial_weights(100, 3, 2, "erf", seed=7, teacher="orthonormal")
+    with pytest.raises(FloatingPointError, match="engine 'order-parameters' lost a valid state.*engine='weights'"):
+        cs.simulate(init, 0.05, 0.01, [0, 1000, 5000], weight_decay=0.01, engine="order-parameters", seed=7)

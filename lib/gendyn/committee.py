@@ -403,14 +403,21 @@ def _check_order_parameters(Q, R, T, v, v_star, *, batch=False):
             continue  # one weight for every unit
         if x.shape[x.ndim - len(tail):] != tail or (not batch and x.ndim != len(tail)):
             raise ValueError(f"{name} must have shape {('(...,' + str(tail)[1:]) if batch else tail}; got {x.shape}")
+    checked = {}
     for name, S in (("Q", Q), ("T", T)):
         St = np.swapaxes(S, -1, -2)
         scale = max(1.0, float(np.max(np.abs(S)))) if S.size else 1.0
         if S.size and np.max(np.abs(S - St)) > 1e-8 * scale:
             raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {np.max(np.abs(S - St)):.3g}")
         diag = np.diagonal(S, axis1=-2, axis2=-1)
-        if np.any(diag < 0):
+        if np.any(diag < -1e-12 * scale):
             raise ValueError(f"the diagonal of {name} (squared norms / N) must be >= 0; got {diag[diag < 0][:5]}")
+        if np.any(diag < 0):  # rounding, e.g. a unit that weight decay drove to zero in a long SGD chain
+            S = S.copy()
+            units = np.arange(S.shape[-1])
+            S[..., units, units] = np.maximum(diag, 0.0)
+        checked[name] = S
+    Q, T = checked["Q"], checked["T"]
     if batch:
         return Q, R, T, v, v_star
     v = np.broadcast_to(v, (K,)) if v.ndim == 0 else v

@@ -512,6 +512,25 @@ class SGDResult:
                                  weight_decay=s["weight_decay"], **kwargs)
 
 
+def _check_gram(Qs, Rs, T, alpha):
+    """Stop if the chain's order parameters stopped being a Gram matrix (they can, in floating point).
+
+    The chain updates (Q, R) without the weights; when student vectors become nearly collinear (e.g.
+    strong weight decay pulls every unit onto one direction), rounding can make the Gram matrix of
+    (w, w*) indefinite, after which the updates amplify the error instead of returning garbage quietly.
+    """
+    T = np.broadcast_to(T[:, None], Rs.shape[:2] + T.shape[1:])
+    gram = np.concatenate([np.concatenate([Qs, Rs], -1), np.concatenate([np.swapaxes(Rs, -1, -2), T], -1)], -2)
+    scale = np.maximum(1.0, np.abs(gram).max(axis=(-2, -1)))
+    bad = np.linalg.eigvalsh(gram)[..., 0] < -1e-6 * scale
+    if bad.any():
+        run, t = np.argwhere(bad)[0]
+        raise FloatingPointError(
+            f"engine 'order-parameters' lost a valid state (the Gram matrix of student and teacher weights became "
+            f"indefinite) in run {run} by alpha = {alpha[t]:.6g}: student units nearly collinear; use "
+            "engine='weights' for this setting")
+
+
 def _record_steps(times, N):
     times = cm._check_times(times)  # the same times as the ODEs take
     steps = np.unique(np.round(times * N).astype(np.int64))
@@ -666,6 +685,8 @@ def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, w
     seconds = time.perf_counter() - start
     Qs, Rs, vs, te = (np.stack(x) for x in zip(*out))
     Q0, R0, T = initial.order_parameters()
+    if engine == "order-parameters":
+        _check_gram(Qs, Rs, T, steps_rec / N)
     eg = cm.generalisation_error(Qs, Rs, T[:, None], vs, initial.v_star[:, None], act)
     settings = dict(lr=lr, sigma=sigma, lr2=lr2, train_second_layer=train2, weight_decay=wd, batch_size=bs,
                     train_set_size=P)
