@@ -1035,9 +1035,11 @@ def specialised_state(M, L, *, pair_q=0.0, jitter=0.0, seed=0):
     the last one has zero weight. For an odd activation (erf, linear) each pair's outputs
     cancel, so at ``sigma = 0`` every such state has zero error and is a fixed point of
     the ODEs (9), for any ``pair_q``: a continuum (derived here; the paper's eq. (10)
-    perturbs the member ``pair_q = 0``). The units are built as vectors in ``K + M``
-    dimensions, so the returned ``Q`` is a Gram matrix (positive semi-definite) also with
-    ``jitter``.
+    perturbs the member ``pair_q = 0``). With noise the continuum becomes a slow manifold:
+    for erf, the pairs' norm grows at a rate of order ``eta^2 sigma^2`` and the error falls
+    below (10) as it grows (measured in the book's Goldt §2 chapter). The units are built as
+    vectors in ``K + M`` dimensions, so the returned ``Q`` is a Gram matrix (positive
+    semi-definite) also with ``jitter``.
 
     Parameters
     ----------
@@ -1087,7 +1089,9 @@ def denoising_state(M, K, v_star=1.0, *, split=0.0, jitter=0.0, v_jitter=0.0, se
     ansatz, a zero-error fixed point of the ODEs (9) at ``sigma = 0``. So is every other
     split of ``v_star`` among the copies of a teacher unit: ``split`` moves that much
     second-layer weight from unit ``M`` (the second copy of teacher unit 0) to unit 0,
-    which keeps the error zero (derived here: copies compute the same function).
+    which keeps the error zero (derived here: copies compute the same function). With noise
+    the equal split is selected, slowly: an unequal split decays at a rate of order
+    ``eta^2 sigma^2`` (measured in the book's Goldt §3 chapter).
 
     Parameters
     ----------
