@@ -1,5 +1,6 @@
 """The book's configuration and its citation records agree with each other."""
 
+import json
 from pathlib import Path
 
 import yaml
@@ -43,3 +44,11 @@ def test_every_chapter_notebook_is_in_the_toc_and_every_static_page_exists():
     for entry in files:
         if not entry.startswith("book/generated/"):
             assert (ROOT / f"{entry}.md").exists() or (ROOT / f"{entry}.ipynb").exists(), entry
+
+
+def test_every_notebook_cell_has_a_unique_id():
+    # nbformat 4.5 requires cell ids (missing ones are a warning today, an error in future nbformat)
+    for notebook in (ROOT / "notebooks").rglob("*.ipynb"):
+        cells = json.loads(notebook.read_text())["cells"]
+        ids = [cell.get("id") for cell in cells]
+        assert None not in ids and len(set(ids)) == len(ids), notebook
