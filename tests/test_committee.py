@@ -17,6 +17,8 @@ from gendyn.committee import (
     denoising_state,
     generalisation_error,
     integrate_odes,
+    linear_effective_rate,
+    linear_stationary_error,
     order_parameter_derivatives,
     specialised_state,
 )
@@ -485,3 +487,39 @@ def test_denoising_states_have_zero_error_for_any_split(M, K):
         denoising_state(2, 2, split=0.5)
     with pytest.raises(ValueError, match="K must be a multiple of M"):
         denoising_state(2, 3)
+
+
+# ------------------------------------------------------------------- linear students: eq. (12) in eta'
+
+
+@pytest.mark.parametrize("M, K, v_star", [(1, 1, 1.0), (2, 3, 1.0), (4, 8, 0.25)])
+def test_linear_stationary_error_is_eq12_in_the_effective_rate(M, K, v_star):
+    eff = linear_effective_rate(0.05, np.full(K, v_star))
+    assert eff == pytest.approx(0.05 * K * v_star**2, rel=1e-15)
+    assert linear_stationary_error(eff, 0.01) == asymptotic_error("linear", M, K, 0.05, 0.01, v_star=v_star)
+    assert linear_stationary_error(eff, 0.01, small_lr=True) == pytest.approx(
+        asymptotic_error("linear", M, K, 0.05, 0.01, v_star=v_star, small_lr=True), rel=1e-15)
+
+
+def test_linear_effective_rate_of_a_trained_second_layer_is_the_mean_eigenvalue_of_the_step():
+    rng = np.random.default_rng(0)
+    N, K = 50, 3
+    w, v = rng.standard_normal((K, N)), rng.standard_normal(K)
+    Q = w @ w.T / N
+    # the step of u = sum_k v_k w_k is the perceptron's times P = sum v^2 I + sum_k w_k w_k^T / N
+    P = np.sum(v**2) * np.eye(N) + w.T @ w / N
+    assert linear_effective_rate(0.1, v, Q, N) == pytest.approx(0.1 * np.trace(P) / N, rel=1e-12)
+    batch = linear_effective_rate(0.1, np.stack([v, 2 * v]), np.stack([Q, Q]), N)
+    assert batch.shape == (2,) and batch[1] > batch[0]
+    assert np.all(linear_stationary_error(np.array([0.1, 0.2]), 0.01) > 0)
+
+
+def test_linear_student_functions_name_their_bad_arguments():
+    with pytest.raises(ValueError, match=r"effective_lr must be real numbers in \(0, 2\).*diverges"):
+        linear_stationary_error(2.0, 0.01)
+    with pytest.raises(ValueError, match="Q and N go together"):
+        linear_effective_rate(0.1, [1.0, 1.0], np.eye(2))
+    with pytest.raises(ValueError, match=r"Q must have shape \(2, 2\)"):
+        linear_effective_rate(0.1, [1.0, 1.0], np.eye(3), 10)
+    with pytest.raises(ValueError, match=r"v must have shape \(\.\.\., K\)"):
+        linear_effective_rate(0.1, 1.0)

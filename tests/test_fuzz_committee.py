@@ -34,6 +34,9 @@ CASES = [
               small_lr=False),
          accepted=dict(sigma={"zero"}, train_second_layer={"bool"}, v_star={"negative"}, lr2={"none", "zero"},
                        small_lr={"bool"})),
+    Case(cm.linear_stationary_error, dict(effective_lr=0.1, sigma=0.1, small_lr=False),
+         accepted=dict(effective_lr={"wrong-shape"}, sigma={"zero"}, small_lr={"bool"})),  # elementwise
+    Case(cm.linear_effective_rate, dict(lr=0.1, v=np.array([0.5, -0.5]), Q=Q, N=100)),
     Case(cm.specialised_state, dict(M=2, L=2, pair_q=0.5, jitter=0.01, seed=0),
          accepted=dict(L={"zero"}, pair_q={"zero"}, jitter={"zero"}, seed={"zero"})),
     Case(cm.denoising_state, dict(M=1, K=2, v_star=2.0, split=0.5, jitter=0.01, v_jitter=0.01, seed=0),

@@ -32,6 +32,8 @@ generalisation_error       eq. (4) from the order parameters
 order_parameter_derivatives right-hand side of the ODEs (9)
 integrate_odes             adaptive integration of (9) (LSODA), returns an ODEResult
 asymptotic_error           final error: eqs. (10)-(13), (15) (perturbative fixed points)
+linear_stationary_error    eq. (12) in the effective rate of a linear student
+linear_effective_rate      that rate, second layer fixed or trained
 specialised_state          zero-error SCM states: specialists + anti-parallel superfluous pairs
 denoising_state            zero-error both-layer states: Z copies per teacher unit
 
@@ -69,6 +71,8 @@ __all__ = [
     "integrate_odes",
     "ODEResult",
     "asymptotic_error",
+    "linear_stationary_error",
+    "linear_effective_rate",
     "specialised_state",
     "denoising_state",
 ]
@@ -988,14 +992,12 @@ def asymptotic_error(
                 "(the paper reports simulations); allowed for 'linear': train_second_layer=False"
             )
         eff = lr * K * v_star**2
-        if small_lr:
-            return eff * sigma**2 / 4.0
-        if eff >= 2.0:
+        if eff >= 2.0 and not small_lr:
             raise ValueError(
                 f"linear SCM diverges for lr * K * v_star^2 >= 2; got lr={lr}, K={K}, "
                 f"v_star={v_star} (allowed: lr < {2.0 / (K * v_star**2):.6g})"
             )
-        return eff * sigma**2 / (4.0 - 2.0 * eff)
+        return eff * sigma**2 / 4.0 if small_lr else linear_stationary_error(eff, sigma)
     # erf
     if both and K % M != 0:
         raise ValueError(f"the denoising ansatz needs K to be a multiple of M (K = Z M); got K={K}, M={M}")
@@ -1024,6 +1026,95 @@ def _check_jitter(jitter, seed):
 def _gram(W, W_star):
     """Order parameters of unit vectors given as rows of ``W`` (students) and ``W_star``."""
     return W @ W.T, W @ W_star.T, W_star @ W_star.T
+
+
+def linear_stationary_error(effective_lr, sigma, *, small_lr=False):
+    """Stationary error of online SGD on a linear student: eq. (12) in its effective rate.
+
+    Every linear student of the paper computes a perceptron ``u = sum_k v_k w_k``. Online
+    SGD with output noise ``sigma`` settles (``N -> inf``) at
+
+    ``eps* = eta' sigma^2 / (4 - 2 eta')`` (eq. 12; eq. 13 for small ``eta'``: ``eta' sigma^2 / 4``),
+
+    where ``eta'`` is the effective learning rate of ``u`` (:func:`linear_effective_rate`).
+    Exact in ``sigma`` (linear dynamics).
+
+    Parameters
+    ----------
+    effective_lr : float or array_like
+        ``eta'`` in ``(0, 2)``: SGD on the perceptron diverges at ``eta' >= 2``. Arrays
+        are evaluated elementwise.
+    sigma : float
+        Output-noise standard deviation, ``>= 0``.
+    small_lr : bool (keyword only)
+        Return eq. (13) instead.
+
+    Returns
+    -------
+    float or ndarray
+        ``eps*``, with the shape of ``effective_lr``.
+
+    Examples
+    --------
+    >>> from gendyn import committee as cm
+    >>> cm.linear_stationary_error(0.05 * 3, 0.01) == cm.asymptotic_error("linear", 2, 3, 0.05, 0.01)
+    True
+    """
+    eff = _checks.real_array(effective_lr, "effective_lr", lower=0, upper=2, open_lower=True, open_upper=True,
+                             extra=" (SGD on the perceptron diverges at eta' >= 2)")
+    sigma = _checks.real(sigma, "sigma")
+    small_lr = _checks.flag(small_lr, "small_lr")
+    out = eff * sigma**2 / 4.0 if small_lr else eff * sigma**2 / (4.0 - 2.0 * eff)
+    return float(out) if out.ndim == 0 else out
+
+
+def linear_effective_rate(lr, v, Q=None, N=None):
+    """Effective learning rate ``eta'`` of a linear two-layer student ``u = sum_k v_k w_k``.
+
+    Second layer fixed: a first-layer SGD step moves ``u`` by the perceptron's step times
+    ``sum_k v_k^2``, so ``eta' = eta sum_k v_k^2`` (``eta K v^2`` for equal weights, the
+    soft committee machines of eqs. 12-13). Second layer trained too (step ``eta / N``,
+    eq. 3; pass ``Q`` and ``N``): the step is the perceptron's multiplied by the matrix
+    ``P = sum_k v_k^2 I + sum_k w_k w_k^T / N``, and repeating the derivation of (12) with
+    this preconditioner, the stationary error depends on ``P`` only through its mean
+    eigenvalue: ``eta' = eta (sum_k v_k^2 + tr Q / N)`` (derived here, after the paper's
+    supplementary section F on the imbalance of the two layers; checked against SGD in
+    the book's Goldt et al. §3 chapter). ``v`` and ``Q`` are not fixed by the data: gradient
+    flow conserves each unit's balance ``v_k^2 - Q_kk``.
+
+    Parameters
+    ----------
+    lr : float
+        First-layer rate ``eta > 0``.
+    v : array_like (..., K)
+        Second-layer weights (any sign); leading axes are batched.
+    Q : array_like (..., K, K), optional
+        Student overlaps ``w w^T / N``; give it (with ``N``) when the second layer is trained.
+    N : int, optional
+        Input dimension, with ``Q``.
+
+    Returns
+    -------
+    float or ndarray (...)
+        ``eta'``.
+    """
+    lr = _checks.real(lr, "lr", positive=True)
+    v = _checks.real_array(v, "v", extra=", shape (..., K) with K >= 1")
+    if v.ndim < 1 or v.shape[-1] < 1:
+        raise ValueError(f"v must have shape (..., K) with K >= 1 (second-layer weights); got shape {v.shape}")
+    rate = lr * np.sum(v**2, axis=-1)
+    if (Q is None) != (N is None):
+        raise ValueError("Q and N go together (second layer trained) or are both None (second layer fixed); "
+                         f"got Q={'None' if Q is None else 'an array'}, N={N!r}")
+    if Q is not None:
+        Q = _checks.real_array(Q, "Q", extra=", shape (..., K, K)")
+        if Q.shape != v.shape + v.shape[-1:]:
+            raise ValueError(f"Q must have shape {v.shape + v.shape[-1:]} (v's shape plus K); got {Q.shape}")
+        if np.any(np.diagonal(Q, axis1=-2, axis2=-1) < 0):
+            raise ValueError("the diagonal of Q (squared norms / N) must be >= 0")
+        N = _checks.integer(N, "N", 1)
+        rate = rate + lr * np.trace(Q, axis1=-2, axis2=-1) / N
+    return float(rate) if np.ndim(rate) == 0 else rate
 
 
 def specialised_state(M, L, *, pair_q=0.0, jitter=0.0, seed=0):
