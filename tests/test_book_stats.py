@@ -59,3 +59,20 @@ def test_ks_distance_matches_scipy():
 def test_bad_input_is_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_batch_means_interval_widens_for_correlated_batches():
+    rng = np.random.default_rng(0)
+    noise = rng.standard_normal((20, 11))
+    walk = noise[:, 1:] + 0.6 * noise[:, :-1]  # moving average: lag-1 correlation about 0.44
+    mean, half, rho = stats.batch_means_interval(walk)
+    x = walk.ravel()
+    expected_rho = np.corrcoef(walk[:, :-1].ravel(), walk[:, 1:].ravel())[0, 1]
+    assert 0 < rho < 0.8 and rho == pytest.approx(expected_rho)
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    assert mean == pytest.approx(x.mean())
+    assert half == pytest.approx(sps.t.ppf(1 - 5e-4, x.size - 1) * se * np.sqrt((1 + rho) / (1 - rho)))
+    anti = np.tile([1.0, -1.0], (3, 5)) + 0.01 * rng.standard_normal((3, 10))  # negative rho: not narrowed
+    assert stats.batch_means_interval(anti)[2] == 0.0
+    with pytest.raises(ValueError, match="batches must be 2-D"):
+        stats.batch_means_interval(x)

@@ -383,6 +383,19 @@ def I4(C, activation):
 # ---------------------------------------------------------------- order parameters
 
 
+def _nonnegative_diagonal(S, name, scale=1.0):
+    """``S`` with a diagonal of squared norms ``>= 0``: rounding (a unit that weight decay drove to
+    zero in a long SGD chain, ``-1e-18``) is set to zero, anything below ``-1e-12 scale`` raises."""
+    diag = np.diagonal(S, axis1=-2, axis2=-1)
+    if np.any(diag < -1e-12 * scale):
+        raise ValueError(f"the diagonal of {name} (squared norms / N) must be >= 0; got {diag[diag < 0][:5]}")
+    if np.any(diag < 0):
+        S = S.copy()
+        units = np.arange(S.shape[-1])
+        S[..., units, units] = np.maximum(diag, 0.0)
+    return S
+
+
 def _check_order_parameters(Q, R, T, v, v_star, *, batch=False):
     """Order parameters as float arrays, checked the same way by every function of this module.
 
@@ -413,14 +426,7 @@ def _check_order_parameters(Q, R, T, v, v_star, *, batch=False):
         scale = max(1.0, float(np.max(np.abs(S)))) if S.size else 1.0
         if S.size and np.max(np.abs(S - St)) > 1e-8 * scale:
             raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {np.max(np.abs(S - St)):.3g}")
-        diag = np.diagonal(S, axis1=-2, axis2=-1)
-        if np.any(diag < -1e-12 * scale):
-            raise ValueError(f"the diagonal of {name} (squared norms / N) must be >= 0; got {diag[diag < 0][:5]}")
-        if np.any(diag < 0):  # rounding, e.g. a unit that weight decay drove to zero in a long SGD chain
-            S = S.copy()
-            units = np.arange(S.shape[-1])
-            S[..., units, units] = np.maximum(diag, 0.0)
-        checked[name] = S
+        checked[name] = _nonnegative_diagonal(S, name, scale)
     Q, T = checked["Q"], checked["T"]
     if batch:
         return Q, R, T, v, v_star
@@ -992,12 +998,12 @@ def asymptotic_error(
                 "(the paper reports simulations); allowed for 'linear': train_second_layer=False"
             )
         eff = lr * K * v_star**2
-        if eff >= 2.0 and not small_lr:
+        if eff >= 2.0:
             raise ValueError(
                 f"linear SCM diverges for lr * K * v_star^2 >= 2; got lr={lr}, K={K}, "
                 f"v_star={v_star} (allowed: lr < {2.0 / (K * v_star**2):.6g})"
             )
-        return eff * sigma**2 / 4.0 if small_lr else linear_stationary_error(eff, sigma)
+        return linear_stationary_error(eff, sigma, small_lr=small_lr)
     # erf
     if both and K % M != 0:
         raise ValueError(f"the denoising ansatz needs K to be a multiple of M (K = Z M); got K={K}, M={M}")
@@ -1110,8 +1116,7 @@ def linear_effective_rate(lr, v, Q=None, N=None):
         Q = _checks.real_array(Q, "Q", extra=", shape (..., K, K)")
         if Q.shape != v.shape + v.shape[-1:]:
             raise ValueError(f"Q must have shape {v.shape + v.shape[-1:]} (v's shape plus K); got {Q.shape}")
-        if np.any(np.diagonal(Q, axis1=-2, axis2=-1) < 0):
-            raise ValueError("the diagonal of Q (squared norms / N) must be >= 0")
+        Q = _nonnegative_diagonal(Q, "Q", max(1.0, float(np.max(np.abs(Q)))) if Q.size else 1.0)
         N = _checks.integer(N, "N", 1)
         rate = rate + lr * np.trace(Q, axis1=-2, axis2=-1) / N
     return float(rate) if np.ndim(rate) == 0 else rate

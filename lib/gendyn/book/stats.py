@@ -12,7 +12,7 @@ from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "ks_distance"]
+__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance"]
 
 
 def _samples(x, name="x", axis=-1):
@@ -78,6 +78,23 @@ def late_average(time, values, *, points=100, batches=10):
         raise ValueError(f"the second half of the run holds {x.size} records; {points} are needed")
     means = x.reshape(batches, points // batches).mean(1)
     return x.mean(), means.std(ddof=1) / np.sqrt(batches)
+
+
+def batch_means_interval(batches, level=1e-3):
+    """Mean of batch means ``(runs, batches)`` and the half-width of its two-sided t-interval.
+
+    Adjacent batch means of one run are slightly correlated; the standard error is widened
+    by the batch-means factor ``sqrt((1 + rho) / (1 - rho))``, ``rho`` the pooled lag-1
+    correlation within runs, clipped to ``[0, 0.8]``. Returns ``(mean, half_width, rho)``.
+    """
+    batches = _samples(batches, "batches")
+    if batches.ndim != 2:
+        raise ValueError(f"batches must be 2-D (runs, batch means of each run); got shape {batches.shape}")
+    level = _checks.bounded(level, "level", 0.0, 1.0, open_lower=True, open_upper=True)
+    x = batches.ravel()
+    rho = float(np.clip(np.corrcoef(batches[:, :-1].ravel(), batches[:, 1:].ravel())[0, 1], 0.0, 0.8))
+    se = x.std(ddof=1) / np.sqrt(x.size) * np.sqrt((1 + rho) / (1 - rho))
+    return x.mean(), stats.t.ppf(1 - level / 2, x.size - 1) * se, rho
 
 
 def ks_distance(samples, cdf):
