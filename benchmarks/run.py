@@ -6,6 +6,9 @@
         # clone the repository afresh, time the README's two commands there (each creates
         # its own .venv), and collect every chapter's time from that clone
     .venv/bin/python benchmarks/run.py --tables-only   # rewrite the tables, measure nothing
+    .venv/bin/python benchmarks/run.py --runs-from DIR --device cuda --machine "one NVIDIA H200, 16 cores"
+        # collect the times of runs made on another machine (DIR/_build/runs, e.g. copied
+        # back from a GPU machine after `make runs DEVICE=cuda`) into the table's GPU columns
 
 Every chapter run (``make runs`` or the notebook tests) writes ``<chapter>.seconds`` beside
 its executed notebook in ``_build/runs/<scale>/``; this script gathers them, so nothing is
@@ -41,22 +44,29 @@ def load():
     return json.loads(RESULTS.read_text()) if RESULTS.exists() else []
 
 
-def record(rows, what, scale, value, unit="s"):
-    """Replace the row (what, scale) by a new measurement."""
-    rows[:] = [r for r in rows if (r["what"], r["scale"]) != (what, scale)]
+def _device(row):
+    return row.get("device", "cpu")  # rows measured before devices were recorded ran on the CPU
+
+
+def record(rows, what, scale, value, unit="s", device="cpu", where=None):
+    """Replace the row (what, scale, device) by a new measurement; ``where`` names the machine
+    (default: this one)."""
+    rows[:] = [r for r in rows if (r["what"], r["scale"], _device(r)) != (what, scale, device)]
     rows.append(dict(what=what, scale=scale, value=round(float(value), 1), unit=unit,
-                     date=str(date.today()), machine=machine()))
-    print(f"{what} [{scale}]: {value:.1f} {unit}")
+                     date=str(date.today()), machine=where or machine(), device=device))
+    print(f"{what} [{scale}, {device}]: {value:.1f} {unit}")
 
 
-def collect_chapter_times(rows, root):
+def collect_chapter_times(rows, root, device="cpu", where=None, note=""):
+    """Every accepted run's time under ``root/_build/runs`` (``<chapter>.seconds``)."""
     for path in sorted((root / "_build" / "runs").glob("*/**/*.seconds")):
         scale = path.relative_to(root / "_build" / "runs").parts[0]
         chapter = path.relative_to(root / "_build" / "runs" / scale).with_suffix(".ipynb")
         what = f"chapter `{chapter}`"
         # a new time replaces older, annotated ones (e.g. "... (single run under load)")
-        rows[:] = [r for r in rows if not (r["scale"] == scale and r["what"].startswith(what))]
-        record(rows, what, scale, float(path.read_text()))
+        rows[:] = [r for r in rows if not (r["scale"] == scale and _device(r) == device
+                                           and r["what"].startswith(what))]
+        record(rows, what + (f" {note}" if note else ""), scale, float(path.read_text()), device=device, where=where)
 
 
 def timed(cmd, cwd, log):
@@ -96,6 +106,10 @@ def _when(rows):
     return "; ".join(sorted({f"{r['date']}, {r['machine']}" for r in rows}))
 
 
+def _column(scale, device):
+    return scale if device == "cpu" else f"{scale}, {device.upper() if device == 'cuda' else device}"
+
+
 def render(rows):
     """Markdown: the two commands, then one row per chapter (smoke and paper side by side),
     then every other measurement; each table says when and where it was measured."""
@@ -111,10 +125,16 @@ def render(rows):
         cells = {}
         for r in chapters:
             name, _, note = r["what"][len("chapter "):].partition(" ")
-            cells.setdefault(name, {})[r["scale"]] = fmt(r) + (f" {note}" if note else "")
-        out += ["| chapter | smoke | paper |", "|---|---|---|"]
-        out += [f"| {name} | {c.get('smoke', '–')} | {c.get('paper', '–')} |" for name, c in sorted(cells.items())]
-        out += ["", f"Measured {_when(chapters)}.", ""]
+            cells.setdefault(name, {})[_column(r["scale"], _device(r))] = fmt(r) + (f" {note}" if note else "")
+        devices = sorted({_device(r) for r in chapters}, key=lambda d: (d != "cpu", d))
+        columns = [_column(scale, d) for d in devices for scale in ("smoke", "paper")]
+        out += ["| chapter | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+        out += [f"| {name} | " + " | ".join(c.get(col, "–") for col in columns) + " |"
+                for name, c in sorted(cells.items())]
+        for d in devices:
+            label = "" if len(devices) == 1 else f" ({'CPU' if d == 'cpu' else _column('', d).strip(', ')} columns)"
+            out += ["", f"Measured{label} {_when([r for r in chapters if _device(r) == d])}."]
+        out += [""]
     if others:
         out += ["| what | measured |", "|---|---|"]
         out += [f"| {r['what']} | {fmt(r)} |" for r in sorted(others, key=lambda r: r["what"])]
@@ -143,12 +163,21 @@ def main():
                         help="time the README's two commands on a fresh clone and collect its chapter times")
     parser.add_argument("--tables-only", action="store_true",
                         help="only rewrite the tables from benchmarks/results.json")
+    parser.add_argument("--runs-from", type=Path, metavar="DIR",
+                        help="collect the chapter times under DIR/_build/runs (runs made on another machine)")
+    parser.add_argument("--device", default="cpu", help="the device those runs used (with --runs-from)")
+    parser.add_argument("--machine", help="the machine those runs used, in words (with --runs-from)")
+    parser.add_argument("--note", default="", help="a note for each collected time, e.g. '(4 at a time)'")
     args = parser.parse_args()
     rows = load()
     if args.tables_only:
         pass
     elif args.clean_clone:
         clean_clone(rows)
+    elif args.runs_from:
+        if args.device != "cpu" and not args.machine:
+            parser.error("--machine is required with --device other than cpu (name the GPU)")
+        collect_chapter_times(rows, args.runs_from, args.device, args.machine, args.note)
     else:
         collect_chapter_times(rows, ROOT)
     save(rows)

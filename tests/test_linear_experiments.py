@@ -184,3 +184,14 @@ def test_bad_arguments_raise():
         le.random_feature_relu(5, 10, [20, 10], 1, [1.0])
     with pytest.raises(ValueError, match="seed"):
         le.random_feature_gd(5, 10, 20, 1, [1], seed=-1)
+
+
+def test_label_power_on_the_null_space_does_not_depend_on_the_basis():
+    # P = 10 > N_h = 6: the Gram matrix has a 4-dimensional null space, any basis of which is an
+    # eigenbasis; the teacher's power there is reported as its mean, equal over those modes.
+    out = le.random_feature_gd(5, 10, 6, 3, [0, 2], n_test=20, seed=0)
+    power, s = out["label_power"][0], out["eigvals"]
+    null = s <= s.max(-1, keepdims=True) * 1e-10
+    assert (null.sum(-1) == 4).all()
+    for row, mask in zip(power, null):
+        np.testing.assert_allclose(row[mask], row[mask][0], rtol=1e-12)

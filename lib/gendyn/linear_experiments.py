@@ -566,6 +566,8 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
         draws of ``ytilde_k^2`` on the Gram eigenvectors ``u_k`` (``u_k^T (X^T X + noise_var)
         u_k`` for the teacher, ``1 + noise_var`` for random labels), so that the mean
         training error after ``k`` steps is ``(1/P) sum_k (1 - lr s_k)^(2k) label_power_k``.
+        On the Gram matrix's null space (``P > N_h``), where the eigenvectors are not unique,
+        the teacher's power is its mean over that space, the same for any choice of basis.
     """
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
                     ("n_test", n_test), ("teachers", teachers)):
@@ -610,6 +612,12 @@ def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, 
     test = torch.stack(test, -1).reshape(shape).transpose(0, 1)
     xtx = x[..., :P].mT @ x[..., :P]  # (S, P, P)
     power_teacher = (U * (xtx @ U)).sum(-2) + noise_var  # u_k^T (X^T X) u_k + noise_var
+    # For P > N_h the Gram matrix has a null space of dimension P - N_h whose eigenvectors are
+    # any orthonormal basis (CPU and CUDA pick different ones); only the total power there is
+    # defined, so it is spread evenly over those modes (they all decay as (1 - 0)^(2k) = 1).
+    null = s <= s.amax(-1, keepdim=True) * P * torch.finfo(dtype).eps
+    null_mean = (power_teacher * null).sum(-1, keepdim=True) / null.sum(-1, keepdim=True).clamp_min(1)
+    power_teacher = torch.where(null, null_mean, power_teacher)
     power = torch.stack([power_teacher, torch.full_like(power_teacher, label_var)])
     return dict(train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), times=steps * lr, lr=lr,
                 eigvals=s.cpu().numpy(), label_power=power.cpu().numpy(), label_var=label_var)
