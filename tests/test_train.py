@@ -424,3 +424,24 @@ def test_helpers_refuse_what_they_cannot_use():
         train.snr_sweep([1.0], [True], 1, 6, 3)
     with pytest.raises(ValueError, match=r"^the teachers need n3 <= n1"):
         train.snr_sweep([1.0], [1], 1, 3, 6)
+
+
+def test_overfitting_onset_reads_the_rise_after_the_minimum():
+    t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    curves = np.array([[5.0, 1.0, 1.5, 2.5, 4.0, 6.0],   # min 1 at t = 1; 2 is crossed between t = 2 and 3
+                       [5.0, 3.0, 1.0, 1.1, 1.2, 1.3],   # never doubles: NaN
+                       [9.0, 4.0, 2.0, 1.0, 3.0, 3.0]])  # above 2 x min before its minimum: not a rise
+    onset = train.overfitting_onset(t, curves)
+    np.testing.assert_allclose(onset[0], 2.5)
+    assert np.isnan(onset[1])
+    np.testing.assert_allclose(onset[2], 3.5)
+    np.testing.assert_allclose(train.overfitting_onset(t, curves[0], factor=4.0), 4.0)
+    assert train.overfitting_onset(t, curves[None]).shape == (1, 3)
+
+
+@pytest.mark.parametrize("kwargs, match", [(dict(factor=1.0), "factor"), (dict(factor=np.nan), "factor"),
+                                           (dict(test_error=[[1.0, 0.0, 2.0]]), "test_error")])
+def test_overfitting_onset_rejects_bad_input(kwargs, match):
+    args = {"time": [0.0, 1.0, 2.0], "test_error": [[3.0, 1.0, 2.0]], **kwargs}
+    with pytest.raises(ValueError, match=match):
+        train.overfitting_onset(**args)

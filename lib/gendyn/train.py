@@ -112,6 +112,7 @@ __all__ = [
     "train_students",
     "first_crossing",
     "empirical_optimal_stopping",
+    "overfitting_onset",
     "SnrSweep",
     "snr_sweep",
 ]
@@ -909,6 +910,40 @@ def first_crossing(time, values, level, direction="up"):
     out = time[jm] + np.clip(frac, 0.0, 1.0) * (time[j] - time[jm])
     out = np.where(j == 0, time[0], out)
     return np.where(hit, out, np.nan)
+
+
+def overfitting_onset(time, test_error, factor=2.0):
+    """When overfitting has set in: the first time after its minimum that a test-error curve
+    has risen to ``factor`` times that minimum.
+
+    The time *of* the minimum says little about how fast a network overfits: a flat minimum
+    (a long plateau) puts it anywhere on the plateau. The time to reach a fixed multiple of
+    the minimum measures the onset of the rise itself (Lampinen & Ganguli's "begin to overfit").
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times ``>= 0`` (e.g. :attr:`TrainResult.time`).
+    test_error : array_like, shape (..., T)
+        Positive (finite) test-error curves.
+    factor : float
+        The rise that counts as overfitting, ``> 1`` (default 2: the error has doubled).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        The crossing time, interpolated linearly between records (:func:`first_crossing`);
+        NaN where a curve stays below ``factor`` times its minimum up to its last record (the
+        onset is then later than ``time[-1]``).
+    """
+    time, err = _check_curves(time, test_error, "test_error", positive=True)
+    factor = _checks.bounded(factor, "factor", 1.0, open_lower=True)
+    i = err.argmin(-1)
+    e_min = np.take_along_axis(err, i[..., None], -1)[..., 0]
+    after = np.arange(time.size) >= i[..., None]
+    # before its minimum a curve may sit above factor x min (it is still learning): only a rise
+    # after the minimum counts, so the earlier records are set below every level
+    return first_crossing(time, np.where(after, err, 0.0), factor * e_min)
 
 
 def empirical_optimal_stopping(time, test_error):
