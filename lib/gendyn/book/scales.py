@@ -158,12 +158,12 @@ CHAPTERS = {
         "paper": dict(
             n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=10,
             lr=1e-2, horizon=10.0, n_records=300,  # the authors' horizon (10,000 epochs at 1e-3)
-            finite_size_n1=(100, 200, 400, 800), finite_size_runs=50,  # 3 SE of the exponents < their size
+            finite_size_n1=(100, 200, 400, 800), finite_size_runs=400,  # 3 SE of the exponents: 0.07-0.2
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=30,
             lr=1e-2, horizon=10.0, n_records=200,
-            finite_size_n1=(50, 100, 200, 400), finite_size_runs=60,
+            finite_size_n1=(50, 100, 200, 400), finite_size_runs=120,
         ),
     },
     # Lampinen & Ganguli (2019) §4 and App. D, Figs. 8 and 10: transfer between two tasks.
