@@ -172,7 +172,7 @@ CHAPTERS = {
             n1=100, n2=50, n3=50, sbar_a=(0.84, 3.0, 100.0), sbar_b=(0.84, 3.0, 10.0, 30.0, 100.0),
             q_steps=11, runs=10,  # the authors' grid: q in {0, 0.1, ..., 1}, 10 runs
             lr=5e-3, horizon=5.0, n_records=300,  # the authors' horizon (5000 epochs at 1e-3)
-            theorem_runs=10, general_runs=10, finite_size_n1=(100, 200, 400), finite_size_draws=40,
+            theorem_runs=10, general_runs=10, finite_size_n1=(100, 200, 400), finite_size_draws=160,
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, sbar_a=(0.84, 3.0, 100.0), sbar_b=(0.84, 10.0, 100.0),
