@@ -141,7 +141,7 @@ def shrinkage_estimator(sigma31, aspect=None, *, noise_std=1.0, full_output=Fals
     m = _check_matrix(sigma31, "sigma31")
     full_output = _checks.flag(full_output, "full_output")
     u, s, vh, x, eta, scale, sigma, aspect = _shrink(m, aspect, noise_std)
-    estimate = (u * eta[..., None, :]) @ vh
+    estimate = (u * eta[..., None, : u.shape[-1]]) @ vh  # u, vh: the kept modes (and a few zeros)
     if not full_output:
         return estimate
     outlier = x > 1.0 + np.sqrt(aspect)
@@ -156,7 +156,7 @@ def _shrink(m, aspect, noise_std):
     if aspect is None:
         aspect = n_small / n_big
     aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True, extra=" or None")
-    u, s, vh = np.linalg.svd(m, full_matrices=False)
+    s, gram_vecs = _gram_eigh(m)
     unit = np.sqrt(n1 / n_big)  # singular values of noise with variance 1/N1, in units of variance 1/n
     if isinstance(noise_std, str):
         if noise_std != "estimate":
@@ -171,7 +171,32 @@ def _shrink(m, aspect, noise_std):
     scale = (unit / sigma)[..., None]  # data -> standardised units
     x = s * scale
     eta = optimal_shrinker(x, aspect) / scale
+    u, vh = _kept_vectors(m, s, gram_vecs, max(1, int((eta > 0).sum(-1).max(initial=0))))
     return u, s, vh, x, eta, scale, sigma, aspect
+
+
+def _gram_eigh(m):
+    """All singular values (descending) of ``m`` and the eigenvectors of its smaller Gram matrix.
+
+    The symmetric eigenproblem of ``m m^T`` (or ``m^T m``) is about four times as fast as a full
+    SVD; squaring costs accuracy only for the smallest singular values, which the shrinker drops.
+    """
+    wide = m.shape[-2] <= m.shape[-1]
+    gram = m @ np.swapaxes(m, -1, -2) if wide else np.swapaxes(m, -1, -2) @ m
+    evals, evecs = np.linalg.eigh(gram)
+    return np.sqrt(np.clip(evals[..., ::-1], 0.0, None)), evecs[..., ::-1]
+
+
+def _kept_vectors(m, s, gram_vecs, k):
+    """The top ``k`` left and right singular vectors, ``(..., N3, k)`` and ``(..., k, N1)``: one side
+    from the Gram eigenvectors, the other as ``m^T u / s`` (``m v / s``); ``k`` covers every kept mode,
+    whose singular value is above the noise edge and so far from 0."""
+    top = gram_vecs[..., :k]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(s[..., None, :k] > 0, 1.0 / s[..., None, :k], 0.0)
+    if m.shape[-2] <= m.shape[-1]:
+        return top, np.swapaxes((np.swapaxes(m, -1, -2) @ top) * inv, -1, -2)
+    return (m @ top) * inv, np.swapaxes(top, -1, -2)
 
 
 def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
@@ -211,6 +236,7 @@ def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
         raise ValueError("the teacher is zero for some matrix: the relative excess is undefined")
     u, _, vh, _, eta, _, _, _ = _shrink(m, aspect, noise_std)
     c = np.einsum("...ia,...ij,...aj->...a", u, w, vh)
+    eta = eta[..., : u.shape[-1]]  # every kept mode (eta > 0) is among the vectors returned
     return np.where(eta > 0, (eta - c) ** 2, 0.0).sum(-1) / norm
 
 
