@@ -62,6 +62,7 @@ CASES = [
          dict(time=_TIME, values=[[0.0, 0.5, 1.0, 1.5], [0.0, 0.2, 0.9, 2.0]], level=0.7, direction="up"),
          accepted={"level": {"negative", "zero"}}),
     Case(train.empirical_optimal_stopping, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 0.9]])),
+    Case(train.overfitting_onset, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 1.1]], factor=2.0)),
     Case(train.snr_sweep,
          dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, generator=_gen(), dtype=torch.float64,
               device="cpu"),
