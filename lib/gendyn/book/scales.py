@@ -124,11 +124,18 @@ CHAPTERS = {
             n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), ranks=(1, 3), runs=10,
             lr=4e-3, horizon=150.0, n_records=150,  # the authors' horizon: 150,000 epochs at 1e-3
             mc_draws=100, side_lr=1e-3, side_horizon=115.0,  # covers the svm = 2 random optimum
+            # random students' excess over TA, measured: more data sets at the contested SNRs, and larger
+            # initial scales (less time to align in the small-weight regime), each over a horizon that
+            # covers its optimum
+            excess_svms=(2.0, 4.0), excess_runs=24, excess_horizon=200.0,
+            excess_eps=(1e-4, 1e-3, 1e-2), excess_eps_horizons=(60.0, 25.0, 15.0),
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, svms=(2.0, 4.0), ranks=(1, 3), runs=4,
             lr=1e-2, horizon=150.0, n_records=100,
             mc_draws=50, side_lr=5e-3, side_horizon=45.0,
+            excess_svms=(2.0,), excess_runs=24, excess_horizon=200.0,
+            excess_eps=(1e-3, 1e-2), excess_eps_horizons=(25.0, 15.0),
         ),
     },
     # Lampinen & Ganguli (2019) App. B, Fig. 9: alignment lag of random students.
