@@ -106,8 +106,12 @@ def _when(rows):
     return "; ".join(sorted({f"{r['date']}, {r['machine']}" for r in rows}))
 
 
+def _device_name(device):
+    return {"cpu": "CPU", "cuda": "CUDA"}.get(device, device)
+
+
 def _column(scale, device):
-    return scale if device == "cpu" else f"{scale}, {device.upper() if device == 'cuda' else device}"
+    return scale if device == "cpu" else f"{scale}, {_device_name(device)}"
 
 
 def render(rows):
@@ -132,7 +136,7 @@ def render(rows):
         out += [f"| {name} | " + " | ".join(c.get(col, "–") for col in columns) + " |"
                 for name, c in sorted(cells.items())]
         for d in devices:
-            label = "" if len(devices) == 1 else f" ({'CPU' if d == 'cpu' else _column('', d).strip(', ')} columns)"
+            label = "" if len(devices) == 1 else f" ({_device_name(d)} columns)"
             out += ["", f"Measured{label} {_when([r for r in chapters if _device(r) == d])}."]
         out += [""]
     if others:

@@ -76,3 +76,26 @@ def test_batch_means_interval_widens_for_correlated_batches():
     assert stats.batch_means_interval(anti)[2] == 0.0
     with pytest.raises(ValueError, match="batches must be 2-D"):
         stats.batch_means_interval(x)
+
+
+def test_fitted_exponent_recovers_a_power_law_and_its_spread():
+    rng = np.random.default_rng(1)
+    sizes = np.array([100.0, 200.0, 400.0, 800.0])
+    samples = [n ** -0.5 * (1 + 0.1 * rng.standard_normal(400)) for n in sizes]
+    b, se = stats.fitted_exponent(sizes, samples, seed=3)
+    assert abs(b + 0.5) < 4 * se and 0 < se < 0.01
+    # an offset: the fit goes through |mean - offset|
+    shifted = [v + 2.0 for v in samples]
+    assert stats.fitted_exponent(sizes, shifted, offsets=[2.0] * 4, seed=3) == pytest.approx((b, se))
+    assert stats.fitted_exponent(sizes, samples, seed=3) == (b, se)  # the seed fixes the resamples
+
+
+@pytest.mark.parametrize("kwargs, match", [(dict(sizes=[1.0]), "sizes"), (dict(sizes=[1.0, -2.0]), "sizes"),
+                                           (dict(offsets=[0.0]), "offsets"), (dict(n_boot=1), "n_boot"),
+                                           (dict(offsets=[1.0, 1.0]), "power law")])
+def test_fitted_exponent_rejects_bad_input(kwargs, match):
+    args = {"sizes": [1.0, 2.0], "samples": [np.ones(3), np.ones(3) * 0.5], **kwargs}
+    if len(args["sizes"]) != 2:
+        args["samples"] = args["samples"][: len(args["sizes"])]
+    with pytest.raises(ValueError, match=match):
+        stats.fitted_exponent(**args)

@@ -12,7 +12,8 @@ from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance"]
+__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance",
+           "fitted_exponent"]
 
 
 def _samples(x, name="x", axis=-1):
@@ -111,3 +112,31 @@ def ks_distance(samples, cdf):
     f = np.asarray(cdf(x), dtype=float)
     n = len(x)
     return max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))
+
+
+def fitted_exponent(sizes, samples, offsets=None, *, n_boot=400, seed=0):
+    """Exponent ``b`` of ``|mean - offset| ~ size^b`` fitted in log-log, and its bootstrap standard error.
+
+    ``samples[k]`` holds independent values measured at ``sizes[k]`` (one per run or data set);
+    the fit goes through ``|mean(samples[k]) - offsets[k]|`` (``offsets`` default 0: the means
+    themselves). The standard error resamples the values within each size ``n_boot`` times.
+    Returns ``(exponent, standard_error)``.
+    """
+    sizes = _checks.real_array(sizes, "sizes", lower=0.0, open_lower=True, ndim=1)
+    if sizes.size < 2 or len(samples) != sizes.size:
+        raise ValueError(f"sizes must hold at least 2 values and samples one array per size; got {sizes.size} "
+                         f"sizes and {len(samples)} sample arrays")
+    samples = [_samples(np.asarray(v, dtype=float), f"samples[{k}]") for k, v in enumerate(samples)]
+    offsets = np.zeros(sizes.size) if offsets is None else _checks.real_array(offsets, "offsets", ndim=1)
+    if offsets.shape != sizes.shape:
+        raise ValueError(f"offsets must have one value per size ({sizes.size}); got shape {offsets.shape}")
+    n_boot = _checks.integer(n_boot, "n_boot", 2)
+    rng = np.random.default_rng(seed)
+    x = np.log(sizes)
+    level = np.abs(np.array([v.mean() for v in samples]) - offsets)
+    boot = np.abs(np.stack([v[rng.integers(0, v.size, (n_boot, v.size))].mean(-1) for v in samples])
+                  - offsets[:, None])  # (size, draw)
+    if np.any(level <= 0) or np.any(boot <= 0):
+        raise ValueError("|mean - offset| is 0 at some size (or in a resample): no power law can be fitted")
+    exponent = np.polyfit(x, np.log(level), 1)[0]
+    return float(exponent), float(np.std(np.polyfit(x, np.log(boot), 1)[0], ddof=1))
