@@ -254,9 +254,10 @@ def _simpson_mp(g, theta_a, aspect, n=2**17):
     return integrate.simpson(w * g(s), x=theta) / integrate.simpson(w, x=theta)
 
 
-@pytest.mark.parametrize("n_layers, eps, aspect, rank_frac", [(5, 1e-5, 0.98, 1.0), (4, 1e-12, 0.5, 0.5),
-                                                              (3, 1e-5, 1.0, 0.5)])
-def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_frac):
+@pytest.mark.parametrize("n_layers, eps, aspect, rank_frac, r_in", [
+    (5, 1e-5, 0.98, 1.0, "corrected"), (4, 1e-12, 0.5, 0.5, "corrected"), (3, 1e-5, 1.0, 0.5, "corrected"),
+    (3, 1e-5, 1.0, 0.1, "literal"), (4, 1e-12, 0.5, 0.3, "literal")])
+def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_frac, r_in):
     """Eqs. (14)-(15) against an independent brute-force average over eq. (13), at times
     when the noise modes are being learned (the sharpest integrands), and R_in's split
     point f against scipy.quad + brentq on the MP density."""
@@ -266,7 +267,8 @@ def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_
     sbar = np.array([2.5, 1.5])
     r = sbar.size
     lo, hi = rmt.mp_edges(aspect)
-    q = (n2 - r) / (n3 - r)  # R_in holds the learned share of the noise modes
+    # corrected: R_in holds the learned share of the noise modes; literal: the paper's 1 - N2/N3
+    q = (n2 - r) / (n3 - r) if r_in == "corrected" else 1 - n2 / n3
 
     def mass(a, b, g=lambda x: 1.0):
         return integrate.quad(lambda x: g(x) * rmt.mp_density(x, aspect), a, b, epsabs=1e-15, limit=500)[0]
@@ -277,7 +279,7 @@ def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_
     in2 = mass(f, hi, np.square) / q
     shat, overlap = rmt.spike_singular_value(sbar, aspect), rmt.spike_overlap(sbar, aspect)
     t = np.array([dl.mode_time(0.5 * x, x, eps, n_layers=n_layers) for x in (1.2, 0.5)])
-    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers, r_in=r_in)
     for i, ti in enumerate(t):
         def mode(x):
             return dl.mode_strength(ti, x, eps, n_layers=n_layers)
@@ -290,6 +292,18 @@ def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_
         ref_test = ((n2 - r) * s2 + ((sa - sbar) ** 2 + 2 * sa * sbar * (1 - overlap)).sum()) / (sbar**2).sum()
         assert train[i] == pytest.approx(ref_train, rel=1e-9)
         assert test[i] == pytest.approx(ref_test, rel=1e-9)
+
+
+def test_literal_r_in_is_refused_at_full_rank_and_changes_low_rank_optimum():
+    """The paper's literal R_in has no mass for a full-rank student; for a low-rank one it
+    averages over most of the sea instead of its top, so it predicts less learned noise."""
+    with pytest.raises(ValueError, match="full-rank"):
+        dl.theory_errors([1.0], [2.0], 100, 100, 100, 1e-5, r_in="literal")
+    with pytest.raises(ValueError, match="r_in must be"):
+        dl.optimal_early_stopping([2.0], 100, 5, 100, 1e-5, r_in="paper")
+    corrected = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5)[1]
+    literal = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5, r_in="literal")[1]
+    assert literal < 0.95 * corrected
 
 
 @pytest.mark.parametrize("n_layers", [3, 5])

@@ -676,7 +676,7 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
 # ----------------------------------------------------------------------------------------
 
 
-def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
+def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, r_in="corrected"):
     """Theoretical train and test errors of a TA student, eqs. (14) and (15).
 
     Parameters
@@ -691,6 +691,12 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
         App. H) and outputs ``N3``, with ``Nbar2 <= N2 <= N3 <= N1``. ``A = N3/N1``.
     eps, tau, n_layers
         Initial singular value, time constant and depth, as in :func:`mode_strength`.
+    r_in : {"corrected", "literal"}
+        Which MP mass the learned region ``R_in`` holds (see Notes): ``"corrected"``
+        (default) the learned share ``(N2 - Nbar2)/(N3 - Nbar2)`` of the noise modes;
+        ``"literal"`` the paper's §3.3 wording, ``1 - N2/N3``. The literal reading is
+        kept only to show that it disagrees with simulations; it is undefined for a
+        full-rank student (``N2 = N3`` leaves no mass for ``N3 - Nbar2`` learned modes).
 
     Returns
     -------
@@ -736,6 +742,9 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
     t = _check_array(t, "t (training times)")
     shape = t.shape
     t = t.ravel()
+    rank = sbar.size
+    n_bulk, n_in, n_out = n3 - rank, n2 - rank, n3 - n2
+    mass_in = _learned_mass(r_in, n_in, n_bulk, n2, n3)
 
     shat_a = rmt.spike_singular_value(sbar, aspect)
     overlap = rmt.spike_overlap(sbar, aspect)
@@ -744,10 +753,8 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
     train_den = np.full(t.shape, (shat_a**2).sum())
     test_num = ((s_a - sbar) ** 2 + 2.0 * s_a * sbar * (1.0 - overlap)).sum(axis=1)
 
-    rank = sbar.size
-    n_bulk, n_in, n_out = n3 - rank, n2 - rank, n3 - n2
     if n_bulk > 0:
-        theta_f = _split_angle(n_in / n_bulk, aspect)
+        theta_f = _split_angle(mass_in, aspect)
         if n_out > 0:
             s_out, w_out = _mp_rule(0.0, theta_f, aspect)
             mean_out = (w_out * s_out**2).sum() / w_out.sum()
@@ -767,7 +774,20 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3):
     return (train_num / train_den).reshape(shape), test.reshape(shape)
 
 
-def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, t_max=None):
+def _learned_mass(r_in, n_in, n_bulk, n2, n3):
+    """MP mass of ``R_in`` under the corrected or the paper's literal definition."""
+    if r_in == "corrected":
+        return n_in / n_bulk if n_bulk > 0 else 0.0
+    if r_in == "literal":
+        if n_in > 0 and n2 == n3:
+            raise ValueError("r_in='literal' is undefined for a full-rank student (n2 = n3): the paper's "
+                             "R_in then has no MP mass for its n3 - Nbar2 learned noise modes")
+        return 1.0 - n2 / n3
+    raise ValueError(f"r_in must be 'corrected' or 'literal'; got {r_in!r}")
+
+
+def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, t_max=None,
+                           r_in="corrected"):
     """Optimal stopping time and the minimal theoretical test error, from eq. (15).
 
     Parameters
@@ -777,6 +797,8 @@ def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, 
     t_max : float, optional
         Longest training time considered. Default: ten times the time at which the
         median MP noise mode is half learned, by when the noise has long dominated.
+    r_in : {"corrected", "literal"}
+        Definition of the learned region, as in :func:`theory_errors`.
 
     Returns
     -------
@@ -812,7 +834,7 @@ def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, 
     special_times = mode_time(ideal[fits], shat[fits], eps, tau, n_layers) if np.any(fits) else []
 
     def test_error(times):
-        return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers)[1]
+        return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers, r_in)[1]
 
     return _minimum_over_time(test_error, t_lo, t_max, special_times)
 
