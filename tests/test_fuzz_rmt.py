@@ -30,6 +30,8 @@ CASES = [
          accepted={"shat": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
     Case(rmt.spike_overlap, dict(sbar=2.0, aspect=0.5),
          accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
+    Case(rmt.spike_vector_overlaps, dict(sbar=2.0, aspect=0.5),
+         accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
 ]
 
 

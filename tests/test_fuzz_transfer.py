@@ -19,6 +19,7 @@ CASES = [
     # KINDS is a constant, not a function.
     # a zero svals_a with a nonzero svals_b is a valid pair of teachers
     Case(transfer.composite_modes, dict(_TASKS), accepted={"svals_a": {"zero"}, **_TASKS_OK}),
+    Case(transfer.composite_input_alignment, dict(_TASKS), accepted={"svals_a": {"zero"}, **_TASKS_OK}),
     Case(transfer.head_test_error, dict(t=[0.5, 2.0], **_TASKS, **_SIZES),
          accepted={"t": {"zero", "wrong-shape"}, **_TASKS_OK}),
     Case(transfer.joint_optimal_error, dict(**_TASKS, **_SIZES, t_max=50.0),

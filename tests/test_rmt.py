@@ -136,3 +136,22 @@ def test_bad_aspect_raises_with_value(bad):
 def test_negative_singular_value_raises():
     with pytest.raises(ValueError, match=r"sbar \(teacher singular values\) must be real numbers in \[0, inf\); got -1.0"):
         rmt.spike_overlap(-1.0, 0.5)
+
+
+def test_spike_vector_overlaps_split_eq12_and_match_sampled_vectors():
+    """L R = O^2 (eq. 12), zero below threshold, and the right overlap matches sampled data."""
+    sbar = np.array([0.5, 1.2, 2.0, 5.0])
+    left, right = rmt.spike_vector_overlaps(sbar, 0.5)
+    np.testing.assert_allclose(np.sqrt(left * right), rmt.spike_overlap(sbar, 0.5), rtol=1e-14)
+    assert left[0] == right[0] == 0.0
+    rng = np.random.default_rng(0)
+    n1, n3, s = 800, 400, 2.0
+    measured = []
+    for _ in range(20):
+        u, v = rng.standard_normal(n3), rng.standard_normal(n1)
+        u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+        data = s * np.outer(u, v) + rng.standard_normal((n3, n1)) / np.sqrt(n1)
+        uh, _, vh = np.linalg.svd(data)
+        measured.append(((uh[:, 0] @ u) ** 2, (vh[0] @ v) ** 2))
+    expected = rmt.spike_vector_overlaps(s, n3 / n1)
+    np.testing.assert_allclose(np.mean(measured, axis=0), np.ravel(expected), atol=0.02)

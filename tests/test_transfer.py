@@ -151,3 +151,22 @@ def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
     assert np.allclose(res.head_test_error[:, 0], exact, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="whole numbers of epochs"):
         transfer.sampled_head_errors(res.time + 1e-3, tp.sigma31, tp.teacher, n3, n2=n3, lr=lr)
+
+
+def test_composite_input_alignment_app_d1_and_explicit_svd():
+    """(1 +- q)/2 for equal rank-1 tasks (App. D.1), and ||Vbar^A^T v_k||^2 from an explicit SVD."""
+    align = transfer.composite_input_alignment([3.0], [3.0], 0.4)
+    np.testing.assert_allclose(align, [0.7, 0.3], rtol=1e-12)
+    rng = np.random.default_rng(1)
+    n1, sa, sb = 30, np.array([4.0, 1.5]), np.array([2.5, 2.0, 0.7])
+    basis = np.linalg.qr(rng.standard_normal((n1, 5)))[0]
+    va = basis[:, :2]
+    vb = np.linalg.qr(va @ rng.standard_normal((2, 3)) + 0.8 * basis[:, 2:])[0]
+    q = va.T @ vb
+    ua = np.linalg.qr(rng.standard_normal((6, 2)))[0]
+    ub = np.linalg.qr(rng.standard_normal((7, 3)))[0]
+    w = np.vstack([ua @ np.diag(sa) @ va.T, ub @ np.diag(sb) @ vb.T])
+    _, svals, vt = np.linalg.svd(w)
+    np.testing.assert_allclose(transfer.composite_modes(sa, sb, q)[0], svals[:5], rtol=1e-10)
+    np.testing.assert_allclose(transfer.composite_input_alignment(sa, sb, q),
+                               ((va.T @ vt[:5].T) ** 2).sum(0), atol=1e-10)

@@ -11,7 +11,8 @@ With the aspect ratio ``A = N3/N1`` in ``(0, 1]`` and ``N1 -> inf`` at fixed ``r
   of the bulk at ``shat(sbar)``, eq. (11): :func:`spike_singular_value`;
   :func:`spike_teacher_value` inverts it;
 * its singular vectors overlap the teacher's by ``O(sbar)``, eq. (12):
-  :func:`spike_overlap`.
+  :func:`spike_overlap`; the left and right vectors separately by
+  :func:`spike_vector_overlaps`.
 
 All functions are pure numpy, vectorised, and broadcast their arguments.
 """
@@ -31,6 +32,7 @@ __all__ = [
     "spike_singular_value",
     "spike_teacher_value",
     "spike_overlap",
+    "spike_vector_overlaps",
 ]
 
 #: How the messages name an aspect ratio.
@@ -316,3 +318,28 @@ def spike_overlap(sbar, aspect):
     x, a, above, inv2 = _supercritical(sbar, aspect)
     overlap = (1.0 - a * inv2**2) / np.sqrt((1.0 + a * inv2) * (1.0 + inv2))
     return np.where(above, overlap, 0.0)
+
+
+def spike_vector_overlaps(sbar, aspect):
+    """Squared overlaps of a spike's left and right singular vectors with the teacher's.
+
+    Parameters
+    ----------
+    sbar : array_like
+        Teacher singular values (``>= 0``).
+    aspect : array_like
+        Aspect ratio ``A`` in ``(0, 1]``.
+
+    Returns
+    -------
+    left, right : ndarray
+        ``L = |uhat . ubar|^2 = (sbar^4 - A) / (sbar^2 (sbar^2 + A))`` (outputs, ``N3``
+        side) and ``R = |vhat . vbar|^2 = (sbar^4 - A) / (sbar^2 (sbar^2 + 1))`` (inputs,
+        ``N1`` side): the two brackets of eq. (12), so ``sqrt(L R)`` is
+        :func:`spike_overlap`. Both are zero up to the threshold ``A**(1/4)``.
+    """
+    x, a, above, inv2 = _supercritical(sbar, aspect)
+    gap = 1.0 - a * inv2**2
+    left = gap / (1.0 + a * inv2)
+    right = gap / (1.0 + inv2)
+    return np.where(above, left, 0.0), np.where(above, right, 0.0)

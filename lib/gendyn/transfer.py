@@ -43,6 +43,8 @@ noise modes with the teacher.
 Functions
 ---------
 * :func:`composite_modes` -- ``sigma_k`` and ``a_k`` from ``(Sbar^A, Sbar^B, Q)``.
+* :func:`composite_input_alignment` -- ``||Vbar^A^T v_k||^2``, how far each composite mode's
+  input direction has left task A's (App. D.1).
 * :func:`head_test_error` -- ``eps_{A<-B}(t)`` above.
 * :func:`joint_optimal_error` -- its minimum over ``t``.
 * :func:`transfer_benefit_general` -- ``T^{A<-B}`` for any ranks and ``Q``.
@@ -60,6 +62,7 @@ from . import _checks, deep_linear, rmt
 __all__ = [
     "KINDS",
     "composite_modes",
+    "composite_input_alignment",
     "head_test_error",
     "joint_optimal_error",
     "transfer_benefit_general",
@@ -108,6 +111,27 @@ def _sizes(n1, n2, n3_a, n3_b, rank):
 # ----------------------------------------------------------------------------------------
 
 
+def _composite_eigen(svals_a, svals_b, overlap):
+    """Checked inputs and the eigenpairs ``(sigma_k, y_k)`` of ``D^(1/2) G D^(1/2)``, descending,
+    zero modes dropped; also returns ``Sbar^A``, ``Sbar^B`` and ``Q``."""
+    sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
+    sb = rmt.check_singular_values(svals_b, "svals_b", vector=True)
+    q = _overlap_matrix(overlap, sa.size, sb.size)
+    r_a, r_b = sa.size, sb.size
+    gram = np.eye(r_a + r_b)
+    gram[:r_a, r_a:], gram[r_a:, :r_a] = q, q.T
+    root = np.concatenate([sa, sb])
+    top = root.max()
+    if top == 0:
+        return np.zeros(0), np.zeros((r_a + r_b, 0)), sa, sb, q
+    d = root / top  # work in units of the largest singular value (no overflow)
+    lam, y = np.linalg.eigh(d[:, None] * gram * d[None, :])
+    order = np.argsort(lam)[::-1]
+    lam, y = lam[order], y[:, order]
+    keep = lam > 1e-13 * max(lam[0], 1e-300)
+    return top * np.sqrt(lam[keep]), y[:, keep], sa, sb, q
+
+
 def composite_modes(svals_a, svals_b, overlap):
     """Singular values of the two-task teacher and the share of each in head A (App. D).
 
@@ -135,24 +159,40 @@ def composite_modes(svals_a, svals_b, overlap):
     (module docstring). For rank-1 tasks with ``sbar_A = sbar_B = s`` the eigenvalues are
     ``s^2 (1 +- q)``, App. D's shared and difference modes.
     """
-    sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
-    sb = rmt.check_singular_values(svals_b, "svals_b", vector=True)
-    q = _overlap_matrix(overlap, sa.size, sb.size)
-    r_a, r_b = sa.size, sb.size
-    gram = np.eye(r_a + r_b)
-    gram[:r_a, r_a:], gram[r_a:, :r_a] = q, q.T
-    root = np.concatenate([sa, sb])
-    top = root.max()
-    if top == 0:
-        return np.zeros(0), np.zeros(0)
-    d = root / top  # work in units of the largest singular value (no overflow)
-    lam, y = np.linalg.eigh(d[:, None] * gram * d[None, :])
-    order = np.argsort(lam)[::-1]
-    lam, y = lam[order], y[:, order]
-    keep = lam > 1e-13 * max(lam[0], 1e-300)
-    sigma = top * np.sqrt(lam[keep])
-    share = (y[:r_a, keep] ** 2).sum(0)
+    sigma, y, sa, _, _ = _composite_eigen(svals_a, svals_b, overlap)
+    share = (y[: sa.size] ** 2).sum(0)
     return sigma, np.clip(share, 0.0, 1.0)
+
+
+def composite_input_alignment(svals_a, svals_b, overlap):
+    """Share of each composite mode's input direction that lies in task A's input modes (App. D.1).
+
+    Parameters
+    ----------
+    svals_a, svals_b, overlap
+        As in :func:`composite_modes`.
+
+    Returns
+    -------
+    ndarray, shape (r,)
+        ``||Vbar^A^T v_k||^2`` for the right singular vectors ``v_k`` of ``Wbar^{A+B}``, in
+        the order of :func:`composite_modes`. For rank-1 tasks with ``sbar_A = sbar_B`` it
+        is ``(1 + q)/2`` for the shared mode and ``(1 - q)/2`` for the difference mode: the
+        shared mode is stronger than task A's own but, unless ``q = 1``, no longer aligned
+        with it (App. D.1).
+
+    Notes
+    -----
+    ``v_k = Vbar^{AB} D^(1/2) y_k / sigma_k`` (module docstring) and
+    ``Vbar^A^T Vbar^{AB} = [I, Q]``, so ``Vbar^A^T v_k = [I, Q] D^(1/2) y_k / sigma_k``.
+    """
+    sigma, y, sa, sb, q = _composite_eigen(svals_a, svals_b, overlap)
+    scale = max(sa.max(initial=0.0), sb.max(initial=0.0))
+    if sigma.size == 0:
+        return np.zeros(0)
+    weighted = np.concatenate([sa, sb])[:, None] / scale * y  # D^(1/2) y_k, in units of scale
+    projected = weighted[: sa.size] + q @ weighted[sa.size:]
+    return np.clip((projected**2).sum(0) / (sigma / scale) ** 2, 0.0, 1.0)
 
 
 def _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b):
@@ -166,9 +206,7 @@ def _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b):
     f_a = n3_a / (n3_a + n3_b)
     shat = rmt.spike_singular_value(sigma, aspect)
     ovl = rmt.spike_overlap(sigma, aspect)
-    above = sigma > aspect**0.25
-    x = np.where(above, sigma, 1.0)
-    left = np.where(above, (1.0 - aspect / x**4) / (1.0 + aspect / x**2), 0.0)  # |uhat . u|^2
+    left = rmt.spike_vector_overlaps(sigma, aspect)[0]  # |uhat . u|^2
     scale = sa.max()
     norm = ((sa / scale) ** 2).sum()  # ||Sbar^A||^2 / scale^2
     return dict(sigma=sigma, share=share, shat=shat, ovl=ovl, left=left, f_a=f_a, aspect=aspect,
