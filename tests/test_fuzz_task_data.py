@@ -18,7 +18,8 @@ CASES = [
               output_vectors="independent", **TORCH),
          accepted=dict(noise_std={"zero"}, generator={"none"})),
     Case(td.leaky_relu_task_pairs,
-         dict(svm_a=[1.0], svm_b=[2.0], q=[0.5], n1=8, n3=4, runs=1, rank=2, slope=0.2, noise_std=1.0, **TORCH),
+         dict(svm_a=[1.0], svm_b=[2.0], q=[0.5], n1=8, n3=4, runs=1, rank=2, slope=0.2, noise_std=1.0,
+              branches=False, **TORCH),
          accepted=dict(svm_a={"zero"}, svm_b={"zero"}, q={"negative", "zero"},  # one setting G = 1; q in [-1, 1]
                        slope={"zero"}, noise_std={"zero"}, generator={"none"})),
     Case(td.randomised_outputs, dict(sigma31=TEACHER, generator=GEN), accepted=dict(generator={"none"})),

@@ -43,6 +43,9 @@ CASES = [
          dict(sigma31=_DATA, hidden=2, n_layers=3, init="aligned", eps=1e-3, generator=_gen(),
               dtype=torch.float64, num_threads=1),
          accepted={"generator": {"none"}, "num_threads": {"none"}}),
+    Case(train.fan_average_weights, dict(batch=2, sizes=(4, 3, 2), factor=0.01, generator=_gen(),
+                                         dtype=torch.float64, device="cpu"),
+         accepted={"generator": {"none"}}),
     Case(train.composite_map, dict(weights=_WEIGHTS)),
     # teacher and test_data are alternatives (None: no test error); the valid call has a
     # teacher, so any test_data is refused as a second test set

@@ -103,3 +103,21 @@ def test_padding_examples_changes_nothing_and_converged_map_is_where_gd_ends():
     w0 = train.composite_map(train.init_weights(small[1] @ small[0].mT, 8, 3, "aligned", 1e-3, dtype=torch.float64))
     w_inf = task_data.converged_map(*small, w0)
     assert torch.allclose(train.composite_map(alone.weights), w_inf, atol=1e-6)
+
+
+def test_leaky_relu_branches_are_the_authors_sum_of_rank_one_networks():
+    """branches=True: with slope 1 each task is a sum of rank-one maps, of rank `rank`; at q = 1
+    the two tasks share every branch's input direction, at q = 0 they do not."""
+    tp = task_data.leaky_relu_task_pairs([2.0, 2.0], [3.0, 3.0], [1.0, 0.0], 40, 12, 1, slope=1.0,
+                                         branches=True, generator=gen(3))
+    clean = tp.teacher.numpy()
+    for g, shared in ((0, True), (1, False)):
+        head_a, head_b = clean[g, :12], clean[g, 12:]
+        assert np.linalg.matrix_rank(head_a, tol=1e-10) == 4
+        basis = np.linalg.svd(head_a)[2][:4]  # input directions of task A
+        residual = np.linalg.norm(head_b - head_b @ basis.T @ basis) / np.linalg.norm(head_b)
+        assert (residual < 1e-12) if shared else (residual > 0.5)
+    # the default construction is unchanged by the new option
+    a = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], 40, 12, 1, generator=gen(4))
+    b = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], 40, 12, 1, branches=False, generator=gen(4))
+    assert torch.equal(a.sigma31, b.sigma31)

@@ -445,3 +445,22 @@ def test_overfitting_onset_rejects_bad_input(kwargs, match):
     args = {"time": [0.0, 1.0, 2.0], "test_error": [[3.0, 1.0, 2.0]], **kwargs}
     with pytest.raises(ValueError, match=match):
         train.overfitting_onset(**args)
+
+
+def test_fan_average_weights_variance_truncation_and_seed():
+    sizes, factor = (60, 30, 20), 0.01
+    draw = train.fan_average_weights(400, sizes, factor, generator=torch.Generator().manual_seed(0),
+                                     dtype=torch.float64)
+    again = train.fan_average_weights(400, sizes, factor, generator=torch.Generator().manual_seed(0),
+                                      dtype=torch.float64)
+    assert all(torch.equal(x, y) for x, y in zip(draw, again))
+    for w, (n_in, n_out) in zip(draw, zip(sizes[:-1], sizes[1:])):
+        assert w.shape == (400, n_out, n_in)
+        target = factor / ((n_in + n_out) / 2)
+        assert float(w.var()) == pytest.approx(target, rel=0.02)
+        # truncated at two standard deviations of the untruncated law (unit SD 0.8796)
+        assert float(w.abs().max()) <= 2 / 0.8796 * np.sqrt(target) * (1 + 1e-9)
+    with pytest.raises(ValueError, match="sizes"):
+        train.fan_average_weights(2, (10,), factor)
+    with pytest.raises(ValueError, match="factor"):
+        train.fan_average_weights(2, (10, 5), -1.0)

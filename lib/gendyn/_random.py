@@ -23,6 +23,13 @@ def randn(*size, generator=None, device="cpu", dtype=torch.float64):
     return z.to(device)
 
 
+def rand(*size, generator=None, device="cpu", dtype=torch.float64):
+    """Uniform ``[0, 1)`` tensor of ``size`` drawn on ``generator``'s device, then moved to ``device``."""
+    generator = _checks.torch_generator(generator)
+    u = torch.rand(*size, generator=generator, device=_source(generator), dtype=dtype)
+    return u.to(device)
+
+
 def randperm(n, generator=None, device="cpu"):
     """Random permutation of ``range(n)`` drawn on ``generator``'s device, then moved to ``device``."""
     generator = _checks.torch_generator(generator)

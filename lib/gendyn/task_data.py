@@ -192,8 +192,8 @@ def _leaky(x, slope):
     return torch.where(x > 0, x, slope * x)
 
 
-def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, noise_std=1.0, generator=None,
-                          dtype=torch.float64, device="cpu"):
+def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, noise_std=1.0, branches=False,
+                          generator=None, dtype=torch.float64, device="cpu"):
     """Two leaky-ReLU teacher tasks on one-hot inputs (App. F, Fig. 12).
 
     Teacher ``X`` (``X = A, B``) is the network ``f_X(x) = lrelu(Ubar^X S^X lrelu(Vbar^X^T x))``
@@ -208,6 +208,11 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
         Singular-value multipliers and the input alignment of ``G`` settings.
     n1, n3, runs, rank, slope, noise_std, generator, dtype, device
         As in :func:`task_pairs`; ``rank`` hidden units of each teacher.
+    branches : bool
+        Build each task as the authors' script did: a *sum* of ``rank`` rank-one branches
+        ``lrelu(ubar_i s_i lrelu(vbar_i^T x))``, each with its own random unit directions
+        (``vbar_i^A . vbar_i^B = q`` within a branch, independent across branches), and the
+        output nonlinearity inside the sum. Default: the single network of App. F.
 
     Returns
     -------
@@ -220,9 +225,10 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
 
     Notes
     -----
-    The authors' script builds each task as a sum of ``rank`` separate rank-one leaky-ReLU
-    branches with independent random directions; this is the single network with
-    ``Nbar2 = rank`` hidden units that App. F describes.
+    The default is the single network with ``Nbar2 = rank`` hidden units that App. F
+    describes; ``branches=True`` is the construction of the authors' script, in which the
+    branches' directions are independent, not orthonormal, and each branch has its own
+    output nonlinearity.
     """
     svm_a, svm_b = (np.atleast_1d(_checks.real_array(x, name, lower=0, ndim=(0, 1)))
                     for x, name in ((svm_a, "svm_a"), (svm_b, "svm_b")))
@@ -237,17 +243,25 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
     generator, dtype, device = _check_torch(generator, dtype, device)
     g_count = q.size
     f64 = dict(dtype=torch.float64, device=device)
-    qmat = q[:, None, None] * np.eye(rank)[None]
-    v_a, v_b = _input_modes(qmat, n1, runs, generator, torch.float64, device)
-    u_a, u_b = _output_modes(n3, rank, rank, runs, "independent", generator, torch.float64, device)
-    z = _random.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    branches = _checks.flag(branches, "branches")
     profile = torch.arange(rank, 0, -1, **f64) / rank
-    s_a = torch.as_tensor(svm_a, **f64)[:, None, None, None] * profile  # (G, 1, 1, rank)
-    s_b = torch.as_tensor(svm_b, **f64)[:, None, None, None] * profile
-    # one-hot inputs: the hidden pre-activations are Vbar^T itself
-    y_a = _leaky((u_a[None] * s_a) @ _leaky(v_a[None].mT, slope), slope)  # (G, R, n3, n1)
-    y_b = _leaky((u_b[None] * s_b) @ _leaky(v_b.mT, slope), slope)
-    y = torch.cat([y_a, y_b], dim=-2)
+    if branches:  # rank independent rank-one networks, each with q-aligned input directions
+        parts = [(_input_modes(q[:, None, None], n1, runs, generator, torch.float64, device),
+                  _output_modes(n3, 1, 1, runs, "independent", generator, torch.float64, device))
+                 for _ in range(rank)]
+    else:
+        qmat = q[:, None, None] * np.eye(rank)[None]
+        parts = [(_input_modes(qmat, n1, runs, generator, torch.float64, device),
+                  _output_modes(n3, rank, rank, runs, "independent", generator, torch.float64, device))]
+    z = _random.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
+    y = torch.zeros(g_count, runs, 2 * n3, n1, **f64)
+    for i, ((v_a, v_b), (u_a, u_b)) in enumerate(parts):
+        weight = profile[i : i + 1] if branches else profile
+        s_a = torch.as_tensor(svm_a, **f64)[:, None, None, None] * weight  # (G, 1, 1, rank or 1)
+        s_b = torch.as_tensor(svm_b, **f64)[:, None, None, None] * weight
+        # one-hot inputs: the hidden pre-activations are Vbar^T itself
+        y[..., :n3, :] += _leaky((u_a[None] * s_a) @ _leaky(v_a[None].mT, slope), slope)  # (G, R, n3, n1)
+        y[..., n3:, :] += _leaky((u_b[None] * s_b) @ _leaky(v_b.mT, slope), slope)
     clean = y.reshape(g_count * runs, 2 * n3, n1)
     noisy = (y + z[None]).reshape(g_count * runs, 2 * n3, n1)
     return TaskPairs(noisy.to(dtype), clean.to(dtype), n3, runs)
