@@ -143,10 +143,12 @@ CHAPTERS = {
         "paper": dict(
             n1=100, n2=50, n3=50, svm=2.0, ranks=(1, 3), runs=10,
             depths=(3, 5), lrs=(1e-3, 2e-2), horizons=(10.0, 150.0), n_records=200,
+            side_lr=1e-3,  # the authors' rate, for a side-by-side of the deep students
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, svm=2.0, ranks=(1, 3), runs=4,
             depths=(3, 5), lrs=(5e-3, 2e-2), horizons=(10.0, 150.0), n_records=150,
+            side_lr=5e-3,
         ),
     },
     # Lampinen & Ganguli (2019) App. H, Fig. 14: students of lower rank, N1 = N3 = 100.
@@ -239,11 +241,12 @@ CHAPTERS = {
         "paper": dict(
             n1=100, n2=50, n3=50, svm_a=(0.84, 3.0, 100.0), svm_b=(0.84, 3.0, 10.0, 30.0, 100.0),
             q_steps=6, runs=10, eps=1e-4,  # q in {0, 0.2, ..., 1} as the authors' nonlinear script
-            lr=5e-3, horizon=5.0, n_records=200,
+            lr=5e-3, horizon=5.0, n_records=200, authors_runs=10, init_runs=20,
         ),
         "smoke": dict(
             n1=40, n2=20, n3=20, svm_a=(0.84, 3.0, 100.0), svm_b=(0.84, 10.0, 100.0),
-            q_steps=3, runs=4, eps=1e-4, lr=5e-3, horizon=5.0, n_records=150,
+            q_steps=3, runs=4, eps=1e-4, lr=5e-3, horizon=5.0, n_records=150, authors_runs=8,
+            init_runs=48,
         ),
     },
     # Goldt, Advani, Saxe, Krzakala & Zdeborova (2019) §1, Fig. 1: SGD vs the ODEs (9).
