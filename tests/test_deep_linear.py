@@ -299,7 +299,7 @@ def test_literal_r_in_is_refused_at_full_rank_and_changes_low_rank_optimum():
     averages over most of the sea instead of its top, so it predicts less learned noise."""
     with pytest.raises(ValueError, match="full-rank"):
         dl.theory_errors([1.0], [2.0], 100, 100, 100, 1e-5, r_in="literal")
-    with pytest.raises(ValueError, match="r_in must be"):
+    with pytest.raises(ValueError, match="r_in must be one of"):
         dl.optimal_early_stopping([2.0], 100, 5, 100, 1e-5, r_in="paper")
     corrected = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5)[1]
     literal = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5, r_in="literal")[1]

@@ -20,8 +20,8 @@ CASES = [
          accepted={"t": {"zero", "+inf"} | ANY_SHAPE, "s_hat": {"zero"} | ANY_SHAPE}),
     Case(dl.mode_time, dict(s=0.5, s_hat=2.0, eps=1e-3, tau=1.0, n_layers=3),
          accepted={"s": ANY_SHAPE, "s_hat": ANY_SHAPE}),
-    Case(dl.theory_errors, dict(t=[0.5, 2.0], **_ARCH), accepted={"t": {"zero"} | ANY_SHAPE}),
-    Case(dl.optimal_early_stopping, dict(**_ARCH, t_max=50.0), accepted={"t_max": {"none"}}),
+    Case(dl.theory_errors, dict(t=[0.5, 2.0], **_ARCH, r_in="corrected"), accepted={"t": {"zero"} | ANY_SHAPE}),
+    Case(dl.optimal_early_stopping, dict(**_ARCH, t_max=50.0, r_in="corrected"), accepted={"t_max": {"none"}}),
     # s = None is the maximum delay; a strength the mode does not pass has no delay (0)
     Case(dl.gd_lag, dict(s_hat=2.0, eps=1e-3, lr=0.01, n_layers=3, s=0.5),
          accepted={"s_hat": {"zero"} | ANY_SHAPE, "s": {"none", "zero"} | ANY_SHAPE}),
@@ -30,7 +30,7 @@ CASES = [
          dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, n2=2, tau=1.0, n_layers=3,
               delay=np.full((2, 4), 0.01)),
          accepted={"n2": {"none"}, "delay": {"none", "zero", "negative"}}),
-    # NoiseAverages is a record type (a NamedTuple), not a function.
+    # NoiseAverages is a record type (a NamedTuple) and R_IN a constant: not functions.
     Case(dl.noise_mode_averages,
          dict(t=[0.5, 2.0], aspect=0.5, eps=1e-3, tau=1.0, n_layers=3, fraction=0.5, scale=1.0),
          accepted={"t": {"zero"} | ANY_SHAPE}),
@@ -38,7 +38,7 @@ CASES = [
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"NoiseAverages"} == set(dl.__all__)
+    assert {c.func.__name__ for c in CASES} | {"NoiseAverages", "R_IN"} == set(dl.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -53,7 +53,11 @@ __all__ = [
     "sampled_ta_errors",
     "NoiseAverages",
     "noise_mode_averages",
+    "R_IN",
 ]
+
+#: Definitions of the learned region R_in of the MP law (see :func:`theory_errors`).
+R_IN = ("corrected", "literal")
 
 
 # ----------------------------------------------------------------------------------------
@@ -776,14 +780,12 @@ def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, r_in="
 
 def _learned_mass(r_in, n_in, n_bulk, n2, n3):
     """MP mass of ``R_in`` under the corrected or the paper's literal definition."""
-    if r_in == "corrected":
+    if _checks.choice(r_in, "r_in", R_IN) == "corrected":
         return n_in / n_bulk if n_bulk > 0 else 0.0
-    if r_in == "literal":
-        if n_in > 0 and n2 == n3:
-            raise ValueError("r_in='literal' is undefined for a full-rank student (n2 = n3): the paper's "
-                             "R_in then has no MP mass for its n3 - Nbar2 learned noise modes")
-        return 1.0 - n2 / n3
-    raise ValueError(f"r_in must be 'corrected' or 'literal'; got {r_in!r}")
+    if n_in > 0 and n2 == n3:
+        raise ValueError("r_in='literal' is undefined for a full-rank student (n2 = n3): the paper's "
+                         "R_in then has no MP mass for its n3 - Nbar2 learned noise modes")
+    return 1.0 - n2 / n3
 
 
 def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, t_max=None,
@@ -824,6 +826,7 @@ def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, 
     k = _check_depth(n_layers)
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
+    _learned_mass(r_in, n2 - sbar.size, n3 - sbar.size, n2, n3)  # refuse a bad r_in before any work
     shat = rmt.spike_singular_value(sbar, aspect)
     ideal = sbar * rmt.spike_overlap(sbar, aspect)  # s_a minimising the mode's own term
     if t_max is None:

@@ -315,9 +315,8 @@ def spike_overlap(sbar, aspect):
     ``O = (sbar^4 - A) / (sbar^2 sqrt((A + sbar^2)(1 + sbar^2)))``,
     evaluated here in powers of ``1/sbar^2`` (no overflow, no cancellation).
     """
-    x, a, above, inv2 = _supercritical(sbar, aspect)
-    overlap = (1.0 - a * inv2**2) / np.sqrt((1.0 + a * inv2) * (1.0 + inv2))
-    return np.where(above, overlap, 0.0)
+    above, gap, left_den, right_den = _overlap_brackets(sbar, aspect)
+    return np.where(above, gap / np.sqrt(left_den * right_den), 0.0)
 
 
 def spike_vector_overlaps(sbar, aspect):
@@ -338,8 +337,12 @@ def spike_vector_overlaps(sbar, aspect):
         ``N1`` side): the two brackets of eq. (12), so ``sqrt(L R)`` is
         :func:`spike_overlap`. Both are zero up to the threshold ``A**(1/4)``.
     """
-    x, a, above, inv2 = _supercritical(sbar, aspect)
-    gap = 1.0 - a * inv2**2
-    left = gap / (1.0 + a * inv2)
-    right = gap / (1.0 + inv2)
-    return np.where(above, left, 0.0), np.where(above, right, 0.0)
+    above, gap, left_den, right_den = _overlap_brackets(sbar, aspect)
+    return np.where(above, gap / left_den, 0.0), np.where(above, gap / right_den, 0.0)
+
+
+def _overlap_brackets(sbar, aspect):
+    """The mask ``sbar > A**(1/4)`` and the pieces of eq. (12): ``L = gap / left_den``,
+    ``R = gap / right_den``, in powers of ``1/sbar^2`` (no overflow, no cancellation)."""
+    _, a, above, inv2 = _supercritical(sbar, aspect)
+    return above, 1.0 - a * inv2**2, 1.0 + a * inv2, 1.0 + inv2

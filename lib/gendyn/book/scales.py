@@ -246,7 +246,7 @@ CHAPTERS = {
         "smoke": dict(
             n1=40, n2=20, n3=20, svm_a=(0.84, 3.0, 100.0), svm_b=(0.84, 10.0, 100.0),
             q_steps=3, runs=4, eps=1e-4, lr=5e-3, horizon=5.0, n_records=150, authors_runs=8,
-            init_runs=48,
+            init_runs=48,  # more than at paper scale: the smaller networks separate the two inits less
         ),
     },
     # Goldt, Advani, Saxe, Krzakala & Zdeborova (2019) §1, Fig. 1: SGD vs the ODEs (9).
