@@ -23,7 +23,7 @@ import pytest
 import torch
 
 from gendyn import _checks, _random, committee_sgd, linear_experiments as le, multitask_train as mt, train
-from gendyn import random_features as rf
+from gendyn import interleaved_sgd as il, random_features as rf
 
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib" / "gendyn"
@@ -140,13 +140,23 @@ def _random_features_gd(device):
     return le.random_feature_gd(6, 10, 8, 2, [0, 5], n_test=20, seed=0, device=device)
 
 
+def _interleaved(device):
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(2, 20, 6, generator=g, dtype=torch.float64).to(device)
+    y = torch.randint(0, 3, (2, 20), generator=g).to(device)
+    params = il.orthogonal_students(2, 6, 3, hidden=5, heads=2, generator=torch.Generator().manual_seed(1),
+                                    device=device)
+    return il.train_interleaved(params, x, y, x, y, x_b=x, y_b=y, seeds=[3, 4], lr=0.1, epochs=3, batch_size=8)
+
+
 # The student's alignment with the data's modes is not a function of the state while its
 # singular values are degenerate (all eps at t = 0, TrainResult.alignment): the SVDs of CPU
 # and CUDA pick different singular vectors there, so it is left out of the comparison.
 EXPERIMENTS = {"deep-linear": (_deep_linear, ("weights", "alignment")), "deep-nonlinear": (_deep_nonlinear, ("weights",)),
                "multitask": (_multitask, ()), "grid": (_grid, ()), "linear-student": (_linear_student, ()),
                "random-features": (_random_features, ()), "random-features-gd": (_random_features_gd, ()),
-               "random-feature-students": (_random_feature_students, ())}
+               "random-feature-students": (_random_feature_students, ()),
+               "interleaved-sgd": (_interleaved, ("params",))}
 
 
 def _numbers(result, allowed):

@@ -16,6 +16,7 @@ committee          Goldt et al. soft committee machines: Gaussian averages, ODEs
 committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
 softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds
 multitask_train    their batched single-task/multitask students and book grids
+interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-headed students, batched
 published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
 allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks
@@ -33,8 +34,9 @@ the same call on either device is the same experiment.
   CPU. A CPU generator therefore gives the same data, initial weights and minibatches on any
   device, and a generator on one device is never an error for a computation on another.
 - **Where results live.** Every result object holds numpy arrays on the host, whatever the
-  device. The one exception is ``train.TrainResult.weights``, the final torch weights on the
-  training device, kept so that training can continue from them.
+  device. The exceptions are ``train.TrainResult.weights`` and
+  ``interleaved_sgd.InterleavedResult.params``, the final torch weights on the training
+  device, kept so that training can continue from them.
 - **Inputs** (tensors of data, teachers, weights) may live on any device: a trainer moves
   them to its ``device``.
 

@@ -1,0 +1,299 @@
+"""Lee & Ndirango's training protocol: interleaved minibatch SGD of a two-headed classifier.
+
+Lee & Ndirango (2019) trained their students differently from the gradient flow their theory
+describes (and that :func:`gendyn.multitask_train.train_students` integrates). Their public
+trainer (repository ``tyler-nervana/mt-theory``, ``multitask/train.py``; read, not copied):
+
+* **Network.** A shared trunk of ``n_layers`` fully connected layers of ``hidden`` units, each
+  followed by a ReLU (none with ``activation="linear"``), and one linear head per task; every
+  layer has a bias; every weight matrix starts orthogonal (``torch.nn.init.orthogonal_``), every
+  bias uniform in ``+-1/sqrt(fan_in)`` (PyTorch's default for ``nn.Linear``).
+* **Loss.** Softmax cross-entropy, the mean over a minibatch.
+* **Steps.** Plain SGD with one learning rate for trunk and heads. Each epoch shuffles task A's
+  training set into minibatches of ``batch_size`` (the last one smaller); after each task-A
+  minibatch, head A and the trunk take one step, then ``P_B // P_A`` task-B minibatches each
+  step head B and the trunk. Task B's minibatches come from a stream of shuffled passes over
+  its training set that runs on across epochs. A single-task student takes only the task-A
+  steps.
+* **Records.** After every epoch, the cross-entropy and accuracy of head A on a validation set.
+
+Here ``S`` such students train as one batched tensor program in lock-step (the same
+``P_A``, ``P_B`` and ``batch_size``, so the same sequence of minibatch sizes), each with its own
+data, parameters and shuffles. Student ``s``'s shuffles are drawn from generators seeded by
+``seeds[s]`` alone, so a student's result does not depend on which other students share its
+batch (:func:`batch_schedule` gives them). Torch, any device.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from . import _checks, _random
+from .teachers import _random_orthonormal
+
+__all__ = ["ACTIVATIONS", "InterleavedResult", "orthogonal_students", "batch_schedule", "train_interleaved"]
+
+#: Trunk nonlinearities.
+ACTIVATIONS = ("relu", "linear")
+
+
+@dataclass(frozen=True)
+class InterleavedResult:
+    """Records of :func:`train_interleaved` (numpy arrays) and the final parameters.
+
+    Attributes
+    ----------
+    epochs : ndarray, shape (E,)
+        Epochs after which the validation set was scored (0: before training).
+    val_loss, val_acc : ndarray, shape (S, E)
+        Head A's mean cross-entropy and accuracy on each student's validation set.
+    train_loss : ndarray, shape (S, epochs)
+        Mean of head A's minibatch losses over each epoch (as the authors' ``training-1/loss``).
+    params : tuple of torch.Tensor
+        Final parameters, in the layout of :func:`orthogonal_students`.
+    """
+
+    epochs: np.ndarray
+    val_loss: np.ndarray
+    val_acc: np.ndarray
+    train_loss: np.ndarray
+    params: tuple
+
+
+def _stream_generator(seed, stream):
+    # independent streams per student and purpose; 2 streams: task A and task B shuffles
+    return _random.seeded(1_000_003 * int(seed) + 7919 * stream + 29)
+
+
+def orthogonal_students(n_students, n_features, n_classes, *, hidden=64, n_layers=2, heads=2, generator=None,
+                        dtype=torch.float64, device="cpu"):
+    """Initial parameters of ``S`` students as the authors' trainer draws them.
+
+    Parameters
+    ----------
+    n_students : int
+        ``S``.
+    n_features, n_classes, hidden : int
+        Inputs ``N``, classes ``K`` per head and trunk width.
+    n_layers : int
+        Trunk layers (``>= 1``).
+    heads : int
+        1 (single-task) or 2 (tasks A and B).
+    generator : torch.Generator, optional
+    dtype, device
+        Of the returned tensors.
+
+    Returns
+    -------
+    tuple of torch.Tensor
+        ``(W_1, b_1, ..., W_L, b_L, W_A, b_A[, W_B, b_B])`` with ``W`` of shape
+        ``(S, fan_out, fan_in)`` (orthonormal rows or columns, whichever are fewer) and ``b`` of
+        shape ``(S, fan_out)``, uniform in ``+-1/sqrt(fan_in)``.
+    """
+    n_students = _checks.integer(n_students, "n_students", 1, " (number of students)")
+    n_features = _checks.integer(n_features, "n_features", 1)
+    n_classes = _checks.integer(n_classes, "n_classes", 2)
+    hidden = _checks.integer(hidden, "hidden", 1)
+    n_layers = _checks.integer(n_layers, "n_layers", 1, " (trunk layers)")
+    heads = _checks.integer(heads, "heads", 1, " (1: task A only, 2: tasks A and B)")
+    if heads > 2:
+        raise ValueError(f"heads must be 1 (task A only) or 2 (tasks A and B); got {heads}")
+    dtype = _checks.torch_dtype(dtype)
+    device = _checks.torch_device(device)
+    generator = _checks.torch_generator(generator)
+    shapes = [(hidden, n_features)] + [(hidden, hidden)] * (n_layers - 1) + [(n_classes, hidden)] * heads
+    params = []
+    for fan_out, fan_in in shapes:
+        if fan_out >= fan_in:
+            w = _random_orthonormal(fan_out, fan_in, (n_students,), generator, "cpu", torch.float64)
+        else:
+            w = _random_orthonormal(fan_in, fan_out, (n_students,), generator, "cpu", torch.float64).mT
+        bound = 1.0 / math.sqrt(fan_in)
+        b = (2.0 * _random.rand(n_students, fan_out, generator=generator) - 1.0) * bound
+        params += [w.to(device=device, dtype=dtype).contiguous(), b.to(device=device, dtype=dtype)]
+    return tuple(params)
+
+
+def batch_schedule(n_train_a, n_train_b, batch_size, epochs, seed):
+    """Minibatches of one student, in the order the protocol uses them.
+
+    Parameters
+    ----------
+    n_train_a, n_train_b : int
+        Training-set sizes ``P_A`` and ``P_B`` (``n_train_b = 0``: a single-task student).
+    batch_size, epochs : int
+    seed : int
+        The student's seed: its shuffles depend on nothing else.
+
+    Returns
+    -------
+    list of list of (str, torch.Tensor)
+        For each epoch, the steps in order: ``("A", indices)`` of a task-A minibatch, each
+        followed by ``P_B // P_A`` steps ``("B", indices)``.
+    """
+    n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
+    n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
+    batch_size = _checks.integer(batch_size, "batch_size", 1)
+    epochs = _checks.integer(epochs, "epochs", 1)
+    seed = _checks.integer(seed, "seed", 0)
+    gen_a, gen_b = _stream_generator(seed, 0), _stream_generator(seed, 1)
+    per_a = n_train_b // n_train_a
+    stream_b = []
+    schedule = []
+    for _ in range(epochs):
+        steps = []
+        for idx in _random.randperm(n_train_a, gen_a).split(batch_size):
+            steps.append(("A", idx))
+            for _ in range(per_a):
+                if not stream_b:  # a new shuffled pass over task B
+                    stream_b = list(_random.randperm(n_train_b, gen_b).split(batch_size))
+                steps.append(("B", stream_b.pop(0)))
+        schedule.append(steps)
+    return schedule
+
+
+def _forward(params, x, n_layers, head, relu):
+    h = x
+    for i in range(n_layers):
+        h = torch.baddbmm(params[2 * i + 1].unsqueeze(1), h, params[2 * i].mT)
+        if relu:
+            h = torch.relu(h)
+    w, b = params[2 * (n_layers + head)], params[2 * (n_layers + head) + 1]
+    return torch.baddbmm(b.unsqueeze(1), h, w.mT)
+
+
+def _cross_entropy(logits, labels):
+    """Mean cross-entropy of each student, shape (S,)."""
+    logp = torch.log_softmax(logits, dim=-1)
+    return -logp.gather(-1, labels.unsqueeze(-1)).squeeze(-1).mean(-1)
+
+
+def _check_task(x, y, name, s, n):
+    x = _checks.tensor(x, f"x_{name}", 3, finite=True)
+    _checks.instance(y, f"y_{name}", torch.Tensor)
+    if x.shape[0] != s or x.shape[2] != n:
+        raise ValueError(f"x_{name} must have shape ({s}, P, {n}); got {tuple(x.shape)}")
+    if y.shape != x.shape[:2] or y.dtype != torch.int64:
+        raise ValueError(f"y_{name} must be int64 labels of shape {tuple(x.shape[:2])}; got {y.dtype} "
+                         f"{tuple(y.shape)}")
+    return x, y
+
+
+def train_interleaved(params, x_a, y_a, x_val, y_val, *, seeds, x_b=None, y_b=None, lr=1e-3, epochs=2000,
+                      batch_size=128, activation="relu", record_every=1):
+    """Train ``S`` students by the authors' interleaved minibatch SGD (module docstring).
+
+    Parameters
+    ----------
+    params : sequence of torch.Tensor
+        Initial parameters (copied), as :func:`orthogonal_students` returns them; with
+        ``x_b`` they must include head B.
+    x_a, y_a : torch.Tensor, shapes (S, P_A, N) and (S, P_A) int64
+        Task A's training inputs and (noisy) labels of each student.
+    x_val, y_val : torch.Tensor, shapes (S, V, N) and (S, V) int64
+        Task A's validation set of each student.
+    seeds : sequence of int
+        One per student: the seed of its shuffles (:func:`batch_schedule`).
+    x_b, y_b : torch.Tensor, optional
+        Task B's training set ``(S, P_B, N)``, ``(S, P_B)``; ``None`` for single-task students.
+    lr : float
+        Learning rate of every parameter.
+    epochs, batch_size : int
+    activation : {"relu", "linear"}
+        Trunk nonlinearity.
+    record_every : int
+        Score the validation set before training and after every ``record_every``-th epoch (and
+        the last).
+
+    Returns
+    -------
+    InterleavedResult
+    """
+    x_a = _checks.tensor(x_a, "x_a", 3, finite=True)
+    s, p_a, n = x_a.shape
+    x_a, y_a = _check_task(x_a, y_a, "a", s, n)
+    x_val, y_val = _check_task(x_val, y_val, "val", s, n)
+    multitask = x_b is not None
+    if multitask:
+        x_b, y_b = _check_task(x_b, y_b, "b", s, n)
+    elif y_b is not None:
+        raise ValueError("y_b needs x_b (task B's inputs)")
+    seeds = _checks.integers(seeds, "seeds", 0)
+    if len(seeds) != s:
+        raise ValueError(f"seeds must hold one seed per student ({s}); got {len(seeds)}")
+    lr = _checks.positive(lr, "lr")
+    epochs = _checks.integer(epochs, "epochs", 1)
+    batch_size = _checks.integer(batch_size, "batch_size", 1)
+    relu = _checks.choice(activation, "activation", ACTIVATIONS) == "relu"
+    record_every = _checks.integer(record_every, "record_every", 1)
+    try:
+        params = [p.detach().clone() for p in params]
+    except (TypeError, AttributeError):
+        raise ValueError("params must be a sequence of torch tensors (see orthogonal_students)") from None
+    n_heads = 2 if multitask else 1
+    n_layers = (len(params) - 2 * n_heads) // 2
+    if len(params) % 2 or n_layers < 1:
+        raise ValueError(f"params must hold (W, b) of each trunk layer and of {n_heads} head(s); got "
+                         f"{len(params)} tensors")
+    hidden = params[0].shape[-2] if params[0].ndim == 3 else -1
+    trunk_ok = all(w.ndim == 3 and w.shape[-2] == hidden for w in params[0 : 2 * n_layers : 2])
+    heads_ok = all(w.ndim == 3 and w.shape[-1] == hidden and w.shape == params[2 * n_layers].shape
+                   for w in params[2 * n_layers :: 2])
+    if not (trunk_ok and heads_ok):
+        raise ValueError(f"params must hold (W, b) of each trunk layer and of {n_heads} head(s) "
+                         f"({'multitask students, x_b given, need head B' if multitask else 'single-task students have head A only'}); "
+                         f"got shapes {[tuple(p.shape) for p in params]}")
+    device, dtype = x_a.device, x_a.dtype
+    params = [p.to(device=device, dtype=dtype).requires_grad_(True) for p in params]
+    if any(p.shape[0] != s for p in params) or params[0].shape[-1] != n:
+        raise ValueError(f"params must be batched over the {s} students with {n} input features")
+    p_b = x_b.shape[1] if multitask else 0
+    schedules = [batch_schedule(p_a, p_b, batch_size, epochs, seed) for seed in seeds]
+    rows = torch.arange(s, device=device)[:, None]
+    trunk = list(range(2 * n_layers))
+    head_of = {"A": [2 * n_layers, 2 * n_layers + 1], "B": [2 * n_layers + 2, 2 * n_layers + 3]}
+    data = {"A": (x_a, y_a), "B": (x_b, y_b)}
+
+    def validate():
+        with torch.no_grad():
+            logits = _forward(params, x_val, n_layers, 0, relu)
+            loss = _cross_entropy(logits, y_val)
+            acc = (logits.argmax(-1) == y_val).to(dtype).mean(-1)
+        return loss.cpu().numpy(), acc.cpu().numpy()
+
+    record_epochs, val_loss, val_acc = [0], [], []
+    loss0, acc0 = validate()
+    val_loss.append(loss0)
+    val_acc.append(acc0)
+    train_loss = np.zeros((s, epochs))
+    for epoch in range(epochs):
+        steps = zip(*(schedule[epoch] for schedule in schedules))
+        count = 0
+        for step in steps:
+            task = step[0][0]
+            idx = torch.stack([i for _, i in step]).to(device)  # (S, batch): same size for all
+            x, y = data[task]
+            loss = _cross_entropy(_forward(params, x[rows, idx], n_layers, 0 if task == "A" else 1, relu), y[rows, idx])
+            moving = [params[i] for i in trunk + head_of[task]]
+            grads = torch.autograd.grad(loss.sum(), moving)
+            with torch.no_grad():
+                for p, g in zip(moving, grads):
+                    p.sub_(lr * g)
+            if task == "A":
+                train_loss[:, epoch] += loss.detach().cpu().numpy()
+                count += 1
+        train_loss[:, epoch] /= count
+        if (epoch + 1) % record_every == 0 or epoch + 1 == epochs:
+            loss_e, acc_e = validate()
+            record_epochs.append(epoch + 1)
+            val_loss.append(loss_e)
+            val_acc.append(acc_e)
+    if not np.all(np.isfinite(val_loss)):
+        raise FloatingPointError("the validation loss is not finite: the learning rate is too large for "
+                                 "these students")
+    return InterleavedResult(np.array(record_epochs), np.stack(val_loss, 1), np.stack(val_acc, 1), train_loss,
+                             tuple(p.detach() for p in params))

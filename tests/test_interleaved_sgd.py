@@ -1,0 +1,123 @@
+"""The authors' interleaved minibatch SGD (Lee & Ndirango): batched students against one network
+trained step by step with torch.nn and torch.optim.SGD, as the authors' trainer does."""
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from gendyn import interleaved_sgd as il
+
+N, K, H = 12, 3, 10
+
+
+def _data(s, p_a, p_b, v=60, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    out = dict(x_a=torch.randn(s, p_a, N, generator=g, dtype=torch.float64),
+               y_a=torch.randint(0, K, (s, p_a), generator=g),
+               x_val=torch.randn(s, v, N, generator=g, dtype=torch.float64),
+               y_val=torch.randint(0, K, (s, v), generator=g))
+    if p_b:
+        out.update(x_b=torch.randn(s, p_b, N, generator=g, dtype=torch.float64),
+                   y_b=torch.randint(0, K, (s, p_b), generator=g))
+    return out
+
+
+def _reference(params, data, student, seed, *, n_layers, lr, epochs, batch_size, relu=True):
+    """One network, the authors' loop: SGD per minibatch, head + trunk, in the schedule's order."""
+    layers = []
+    for i in range(n_layers):
+        layers.append(nn.Linear(N if i == 0 else H, H).double())
+        if relu:
+            layers.append(nn.ReLU())
+    trunk = nn.Sequential(*layers)
+    heads = [nn.Linear(H, K).double() for _ in range((len(params) - 2 * n_layers) // 2)]
+    linears = [m for m in trunk if isinstance(m, nn.Linear)] + heads
+    with torch.no_grad():
+        for i, m in enumerate(linears):
+            m.weight.copy_(params[2 * i][student])
+            m.bias.copy_(params[2 * i + 1][student])
+    opt_trunk = torch.optim.SGD(trunk.parameters(), lr=lr)
+    opt_heads = [torch.optim.SGD(h.parameters(), lr=lr) for h in heads]
+    loss_fn = nn.CrossEntropyLoss()
+    p_b = data["x_b"].shape[1] if "x_b" in data else 0
+    curve = []
+    for epoch in il.batch_schedule(data["x_a"].shape[1], p_b, batch_size, epochs, seed):
+        for task, idx in epoch:
+            k = 0 if task == "A" else 1
+            x, y = (data["x_a"], data["y_a"]) if task == "A" else (data["x_b"], data["y_b"])
+            opt_trunk.zero_grad()
+            opt_heads[k].zero_grad()
+            loss_fn(heads[k](trunk(x[student, idx])), y[student, idx]).backward()
+            opt_heads[k].step()
+            opt_trunk.step()
+        with torch.no_grad():
+            curve.append(loss_fn(heads[0](trunk(data["x_val"][student])), data["y_val"][student]).item())
+    return np.array(curve)
+
+
+@pytest.mark.parametrize("p_a, p_b, n_layers, relu", [(40, 80, 2, True), (30, 105, 1, True), (40, 0, 3, True),
+                                                      (25, 50, 2, False)])
+def test_batched_students_follow_the_authors_loop(p_a, p_b, n_layers, relu):
+    """Multitask (P_B = 2 P_A), a task-B stream that wraps mid-epoch (P_B = 3.5 P_A), single-task,
+    and a linear trunk: every student's validation curve equals the step-by-step reference."""
+    s, seeds, lr, epochs, batch = 3, [11, 12, 13], 0.05, 6, 16
+    data = _data(s, p_a, p_b)
+    params = il.orthogonal_students(s, N, K, hidden=H, n_layers=n_layers, heads=2 if p_b else 1,
+                                    generator=torch.Generator().manual_seed(1))
+    res = il.train_interleaved(params, **data, seeds=seeds, lr=lr, epochs=epochs, batch_size=batch,
+                               activation="relu" if relu else "linear")
+    assert res.val_loss.shape == (s, epochs + 1) and list(res.epochs) == list(range(epochs + 1))
+    for student, seed in enumerate(seeds):
+        ref = _reference(params, data, student, seed, n_layers=n_layers, lr=lr, epochs=epochs,
+                         batch_size=batch, relu=relu)
+        np.testing.assert_allclose(res.val_loss[student, 1:], ref, rtol=1e-12)
+
+
+def test_a_student_does_not_depend_on_its_batch_mates():
+    data = _data(3, 40, 80)
+    params = il.orthogonal_students(3, N, K, hidden=H, generator=torch.Generator().manual_seed(2))
+    together = il.train_interleaved(params, **data, seeds=[5, 6, 7], lr=0.05, epochs=4, batch_size=16)
+    alone = il.train_interleaved([p[1:2] for p in params], **{k: v[1:2] for k, v in data.items()}, seeds=[6],
+                                 lr=0.05, epochs=4, batch_size=16)
+    np.testing.assert_allclose(together.val_loss[1], alone.val_loss[0], rtol=1e-12)
+
+
+def test_batch_schedule_covers_each_pass_once():
+    schedule = il.batch_schedule(50, 175, 16, 3, seed=4)
+    b_seen = []
+    for epoch in schedule:
+        a = [idx for task, idx in epoch if task == "A"]
+        assert sorted(torch.cat(a).tolist()) == list(range(50))
+        assert [len(i) for i in a] == [16, 16, 16, 2]
+        assert len(epoch) == 4 * (1 + 175 // 50)
+        b_seen += [idx for task, idx in epoch if task == "B"]
+    # the task-B stream runs on across epochs: its first pass is a permutation of range(175)
+    first_pass = torch.cat(b_seen[:11])
+    assert sorted(first_pass.tolist()) == list(range(175))
+
+
+def test_orthogonal_students_layout():
+    params = il.orthogonal_students(4, N, K, hidden=H, n_layers=2, heads=2, generator=torch.Generator().manual_seed(0))
+    shapes = [tuple(p.shape) for p in params]
+    assert shapes == [(4, H, N), (4, H), (4, H, H), (4, H), (4, K, H), (4, K), (4, K, H), (4, K)]
+    for w, b in zip(params[::2], params[1::2]):
+        small = min(w.shape[1:])
+        gram = w @ w.mT if w.shape[1] == small else w.mT @ w
+        torch.testing.assert_close(gram, torch.eye(small, dtype=w.dtype).expand_as(gram), rtol=0, atol=1e-12)
+        assert float(b.abs().max()) <= 1 / np.sqrt(w.shape[2])
+
+
+def test_bad_inputs_are_named():
+    data = _data(2, 20, 0)
+    params = il.orthogonal_students(2, N, K, hidden=H, heads=1)
+    with pytest.raises(ValueError, match="seeds"):
+        il.train_interleaved(params, **data, seeds=[1], epochs=1)
+    with pytest.raises(ValueError, match="need head B"):
+        il.train_interleaved(params, **_data(2, 20, 40), seeds=[1, 2], epochs=1)
+    with pytest.raises(ValueError, match="head A only"):
+        il.train_interleaved(il.orthogonal_students(2, N, K, hidden=H, heads=2), **data, seeds=[1, 2], epochs=1)
+    with pytest.raises(ValueError, match="y_a"):
+        il.train_interleaved(params, **{**data, "y_a": data["y_a"].float()}, seeds=[1, 2], epochs=1)
+    with pytest.raises(FloatingPointError, match="learning rate"):
+        il.train_interleaved(params, **{**data, "x_a": 1e6 * data["x_a"]}, seeds=[1, 2], lr=1e300, epochs=3)
