@@ -41,6 +41,9 @@ CASES = [
     Case(sm.off_diagonal_ratio, dict(s=1.0, u=U), accepted=dict(s=S_OK)),
     Case(sm.ta_generalization_loss, dict(s=1.0, u=U, u_teacher=U, overlap=0.5),
          accepted=dict(s=S_OK, overlap={"negative", "zero"})),  # overlap is a cosine in [-1, 1]
+    Case(sm.noisy_argmax_probabilities, dict(z=[0.3, -0.1, 0.2], noise_std=0.5), accepted=dict(z={"wrong-shape"})),
+    Case(sm.noisy_label_entropy, dict(s=0.5, n_classes=3, noise_std=0.5, n_samples=8, seed=0, return_stderr=False),
+         accepted=dict(s=S_OK, seed={"zero"}, return_stderr={"bool"})),
     Case(sm.relatedness, dict(v_a=V, v_b=V[:, ::-1])),
     Case(sm.cross_entropy, dict(w=W, x=X, y=Y)),
     Case(sm.benefit_bounds, dict(w_st=W, w_mt=W * 1.1, x=X, y=Y)),

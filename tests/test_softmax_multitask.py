@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from scipy import integrate
+from scipy import integrate, stats
 
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
@@ -248,3 +248,44 @@ def test_train_students_refuses_labels_outside_the_classes():
         y_bad[0, 0, 0] = bad
         with pytest.raises(ValueError, match=r"y_a must be integer class labels in \[0, 2\)"):
             mt.train_students(data.x_a, y_bad, data.x_val, data.labels_val(), w0, steps=1)
+
+
+def test_noisy_argmax_probabilities_match_sampling_and_the_two_class_closed_form():
+    z = np.array([0.3, -0.2, 0.1, 0.0])
+    p = sm.noisy_argmax_probabilities(z, 0.5)
+    assert abs(p.sum() - 1) < 1e-12
+    rng = np.random.default_rng(1)
+    n = 400_000
+    freq = np.bincount((z + 0.5 * rng.standard_normal((n, 4))).argmax(1), minlength=4) / n
+    assert np.all(np.abs(freq - p) < 4 * np.sqrt(p * (1 - p) / n))
+    # K = 2: P(z_1 + s xi_1 > z_2 + s xi_2) = Phi((z_1 - z_2) / (s sqrt 2))
+    for gap, std in ((0.8, 0.3), (-2.0, 0.1), (0.0, 1.0)):
+        p2 = sm.noisy_argmax_probabilities([gap, 0.0], std)
+        assert abs(p2[0] - stats.norm.cdf(gap / (std * np.sqrt(2)))) < 1e-12
+
+
+def test_noisy_label_entropy_limits_and_monotone_in_snr():
+    s = np.array([0.0, 0.01, 0.1, 1.0, 10.0])
+    h, se = sm.noisy_label_entropy(s, 10, 1 / np.sqrt(20), n_samples=512, return_stderr=True)
+    assert abs(h[0] - np.log(10)) < 1e-12 and se[0] < 1e-12  # no signal: uniform labels
+    assert np.all(np.diff(h) < 0) and h[-1] < 0.06  # clean labels: entropy -> 0
+    # only s / noise_std matters (the logits scale together)
+    assert np.allclose(sm.noisy_label_entropy([0.2], 3, 0.5, n_samples=256),
+                       sm.noisy_label_entropy([0.4], 3, 1.0, n_samples=256))
+
+
+def test_noisy_label_entropy_is_the_sampled_conditional_entropy():
+    # draw inputs' logits, then many labels per input: the plug-in entropy per input, averaged
+    rng = np.random.default_rng(3)
+    s, std, k = 0.3, 0.25, 3
+    z = rng.standard_normal((200, k))
+    labels = (s * z[:, None, :] + std * rng.standard_normal((200, 20_000, k))).argmax(-1)
+    freq = np.stack([np.bincount(row, minlength=k) for row in labels]) / labels.shape[1]
+    plug_in = -(freq * np.log(np.where(freq > 0, freq, 1))).sum(-1)
+    exact = -(lambda p: (p * np.log(p)).sum(-1))(sm.noisy_argmax_probabilities(s * z, std))
+    # per input the plug-in estimate has sampling error ~ sqrt(Var(log p) / 20000) ~ 0.005
+    diff = plug_in - exact
+    assert abs(diff.mean()) < 4 * diff.std() / np.sqrt(len(diff)) + (k - 1) / (2 * labels.shape[1])
+    assert np.abs(diff).max() < 0.03
+    h, se = sm.noisy_label_entropy(s, k, std, n_samples=4096, return_stderr=True)
+    assert abs(h - exact.mean()) < 4 * np.hypot(se, exact.std() / np.sqrt(len(exact)))
