@@ -22,6 +22,22 @@ def test_benefits_pair_every_multitask_run_with_its_single_task_baseline():
     assert np.array_equal(ref["benefit"], mt.reference_benefits("rank-3")["benefit"])  # the old name
 
 
+def test_single_task_rows_are_independent_seeds_of_each_cell():
+    for name in published_runs.FILES:
+        st = published_runs.single_task(name)
+        cells = set(zip(st["nlayers"], st["main_train_pts"], st["s_a"]))
+        assert len(st["loss"]) == 5 * len(cells)  # seeds 0-4 of every cell, once each
+        assert np.all(np.isfinite(st["loss"])) and st["runs"].min() >= 1
+    ref = published_runs.load("deep-nonlinear")
+    st = published_runs.single_task("deep-nonlinear")
+    assert sorted(st["loss"]) == sorted(ref["loss"][ref["single_task"]])  # one run per seed there
+    # the benefits' baselines are these rows
+    b, st = published_runs.benefits("rank-10"), published_runs.single_task("rank-10")
+    i = np.flatnonzero((st["main_train_pts"] == b["main_train_pts"][0]) & (st["s_a"] == b["s_a"][0])
+                       & (st["train_seed"] == b["train_seed"][0]))
+    assert len(i) == 1 and np.isclose(st["loss"][i[0]], b["st_loss"][0])
+
+
 def test_missing_folder_raises_naming_where_it_looked(tmp_path):
     with pytest.raises(FileNotFoundError, match="GENDYN_DATA_DIR"):
         published_runs.data_dir(tmp_path)

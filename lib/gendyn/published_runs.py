@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["FILES", "data_dir", "verify", "load", "benefits"]
+__all__ = ["FILES", "N_CLASSES", "NOISE_STD", "data_dir", "verify", "load", "benefits", "single_task"]
 
 #: Files of the published per-run results and the figures they belong to.
 FILES = {
@@ -28,6 +28,14 @@ FILES = {
     "aux-train-pts": "Fig. 3 left, A3",
     "deep-nonlinear": "Fig. 3 right, A4",
 }
+
+#: Number of classes of each file's tasks (not recorded): the teacher's rank, which the paper
+#: sets equal to it ("set both to 10"); the losses without signal sit at ``ln K``.
+N_CLASSES = {"rank-10": 10, "rank-3": 3, "aux-train-pts": 10, "deep-nonlinear": 10}
+
+#: Standard deviation of the logit noise of the authors' labels with their code's default of
+#: 20 input features, ``1/sqrt(20)`` (not recorded in the files).
+NOISE_STD = 20**-0.5
 
 _FOLDER = "lee-ndirango-2019"
 
@@ -118,4 +126,28 @@ def benefits(name, directory=None):
     out["mt_loss"] = out.pop("loss")
     out["st_loss"] = np.array([st[key(i)] for i in rows])
     out["benefit"] = out["st_loss"] - out["mt_loss"]
+    return out
+
+
+def single_task(name, directory=None):
+    """The published single-task runs, one row per (depth, size, ``s_a``, seed).
+
+    A file lists each single-task run once per ``(s_b, r)`` of its grid; some seeds were
+    also run more than once with different losses (``rank-10`` and ``rank-3``). Each row here
+    is the mean of a seed's distinct recorded losses, so the rows of one cell are its
+    independent seeds. Returns a dict of arrays: ``nlayers`` (1 where not recorded),
+    ``main_train_pts``, ``s_a``, ``train_seed``, ``loss`` and ``runs`` (distinct losses
+    averaged).
+    """
+    ref = load(name, directory)
+    depth = ref.get("nlayers", np.ones(len(ref["loss"])))
+    runs = {}
+    for i in np.flatnonzero(ref["single_task"]):
+        key = (depth[i], ref["main_train_pts"][i], ref["s_a"][i], ref["train_seed"][i])
+        runs.setdefault(key, set()).add(ref["loss"][i])
+    keys = sorted(runs)
+    out = {col: np.array([k[j] for k in keys]) for j, col in
+           enumerate(("nlayers", "main_train_pts", "s_a", "train_seed"))}
+    out["loss"] = np.array([np.mean(sorted(runs[k])) for k in keys])
+    out["runs"] = np.array([len(runs[k]) for k in keys])
     return out

@@ -62,8 +62,9 @@ CHAPTERS = {
                       deep_lr=0.25, deep_steps=100, deep_eval_every=4),
     },
     "ln-published": {  # comparison with the authors' published per-run results
-        "paper": dict(bootstrap=2000),
-        "smoke": dict(bootstrap=200),
+        # floor_samples: Monte Carlo inputs of the label-entropy floor H(y|x)
+        "paper": dict(bootstrap=2000, floor_samples=4096),
+        "smoke": dict(bootstrap=200, floor_samples=512),
     },
     "ln-relation": {  # the benefit here vs the transfer benefit of Lampinen & Ganguli §4
         "paper": dict(seeds=5, n_train=100, steps=300, mse_lr=0.02, mse_steps=5000),
