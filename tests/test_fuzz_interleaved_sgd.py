@@ -23,6 +23,17 @@ def _train(**kwargs):
 
 _train.__name__ = "train_interleaved"
 
+
+def _cells(**kwargs):
+    """train_cells' curves (numpy)."""
+    result = il.train_cells(**kwargs)
+    return {"multitask": result.multitask, "single_task": result.single_task}
+
+
+_cells.__name__ = "train_cells"
+_CELLS = [dict(n_train_a=4, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5),
+          dict(n_train_a=4, n_train_b=4, s_a=0.5, s_b=0.0, relatedness=0.0)]  # (single-task cells: NaN multitask curves)
+
 CASES = [
     # ACTIVATIONS is a constant and InterleavedResult a record type: no functions.
     Case(il.orthogonal_students, dict(n_students=2, n_features=4, n_classes=2, hidden=3, n_layers=1, heads=2,
@@ -32,11 +43,15 @@ CASES = [
          accepted={"n_train_b": {"zero"}, "seed": {"zero", "false"}}),
     Case(_train, dict(params=_PARAMS, x_a=_X, y_a=_Y, x_val=_X, y_val=_Y, seeds=[1, 2], x_b=_X, y_b=_Y, lr=0.1,
                       epochs=1, batch_size=4, activation="relu", record_every=1)),
+    Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, n_layers=1,
+                      activation="relu", n_val=5, lr=0.1, epochs=1, batch_size=4, record_every=1,
+                      dtype=torch.float64, device="cpu"),
+         accepted={"n_classes": {"none"}, "seeds": {"zero"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"ACTIVATIONS", "InterleavedResult"} == set(il.__all__)
+    assert {c.func.__name__ for c in CASES} | {"ACTIVATIONS", "InterleavedResult", "CellRuns"} == set(il.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -121,3 +121,32 @@ def test_bad_inputs_are_named():
         il.train_interleaved(params, **{**data, "y_a": data["y_a"].float()}, seeds=[1, 2], epochs=1)
     with pytest.raises(FloatingPointError, match="learning rate"):
         il.train_interleaved(params, **{**data, "x_a": 1e6 * data["x_a"]}, seeds=[1, 2], lr=1e300, epochs=3)
+
+
+def test_train_cells_results_do_not_depend_on_the_batch_and_pair_the_baselines():
+    cells = [dict(n_train_a=20, n_train_b=40, s_a=sa, s_b=2.0, relatedness=r) for sa in (0.5, 3.0) for r in (0.0, 1.0)]
+    cells.append(dict(n_train_a=20, s_a=0.5))  # a single-task cell
+    opts = dict(n_features=8, rank=2, hidden=5, n_layers=1, activation="relu", n_val=30, lr=0.05, epochs=6,
+                batch_size=8, record_every=2)
+    runs = il.train_cells(cells, [3, 4], **opts)
+    assert runs.multitask.shape == runs.single_task.shape == (5, 2, 4)
+    assert np.isnan(runs.multitask[4]).all() and np.isfinite(runs.multitask[:4]).all()
+    # the single-task baseline depends on (n_train_a, s_a, seed) only: every cell of s_a = 0.5 shares it
+    assert np.array_equal(runs.single_task[0], runs.single_task[1])
+    assert np.array_equal(runs.single_task[0], runs.single_task[4])
+    assert not np.array_equal(runs.single_task[0], runs.single_task[2])
+    # one cell and one seed alone: the same numbers as inside the batch
+    alone = il.train_cells([cells[3]], [4], **opts)
+    assert np.array_equal(alone.multitask[0, 0], runs.multitask[3, 1])
+    assert np.array_equal(alone.single_task[0, 0], runs.single_task[3, 1])
+    # relatedness matters only through task B: unrelated and related cells differ
+    assert not np.array_equal(runs.multitask[2], runs.multitask[3])
+
+
+def test_train_cells_rejects_malformed_cells():
+    with pytest.raises(ValueError, match="cells\\[0\\]"):
+        il.train_cells([dict(n_train_a=10)], [0])
+    with pytest.raises(ValueError, match="relatedness in"):
+        il.train_cells([dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.5)], [0])
+    with pytest.raises(ValueError, match="non-empty sequence"):
+        il.train_cells([], [0])

@@ -35,7 +35,8 @@ import torch
 from . import _checks, _random
 from .teachers import _random_orthonormal
 
-__all__ = ["ACTIVATIONS", "InterleavedResult", "orthogonal_students", "batch_schedule", "train_interleaved"]
+__all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students", "batch_schedule", "train_interleaved",
+           "train_cells"]
 
 #: Trunk nonlinearities.
 ACTIVATIONS = ("relu", "linear")
@@ -297,3 +298,136 @@ def train_interleaved(params, x_a, y_a, x_val, y_val, *, seeds, x_b=None, y_b=No
                                  "these students")
     return InterleavedResult(np.array(record_epochs), np.stack(val_loss, 1), np.stack(val_acc, 1), train_loss,
                              tuple(p.detach() for p in params))
+
+
+@dataclass(frozen=True)
+class CellRuns:
+    """Validation curves of grid cells trained by :func:`train_cells`.
+
+    Attributes
+    ----------
+    cells : tuple of dict
+        The cells as given (keys ``n_train_a``, ``n_train_b``, ``s_a``, ``s_b``, ``relatedness``).
+    seeds : tuple of int
+    epochs : ndarray, shape (E,)
+        Epochs after which task A's validation set was scored (0: before training).
+    multitask : ndarray, shape (C, S, E)
+        Task A's validation loss of the two-headed student of each cell and seed (NaN for a
+        single-task cell, ``n_train_b = 0``).
+    single_task : ndarray, shape (C, S, E)
+        Task A's validation loss of the single-task student with the same task-A data, initial
+        trunk and head A, and task-A minibatches (the paired baseline).
+    """
+
+    cells: tuple
+    seeds: tuple
+    epochs: np.ndarray
+    multitask: np.ndarray
+    single_task: np.ndarray
+
+
+def _cell(cell, i):
+    if not isinstance(cell, dict):
+        raise ValueError(f"cells[{i}] must be a dict with n_train_a, s_a and, for a multitask cell, n_train_b, "
+                         f"s_b and relatedness; got {type(cell).__name__}")
+    try:
+        p_a, p_b = int(cell["n_train_a"]), int(cell.get("n_train_b", 0))
+        s_a = float(cell["s_a"])
+        s_b, r = (float(cell["s_b"]), float(cell["relatedness"])) if p_b else (0.0, 0.0)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise ValueError(f"cells[{i}] must be a dict with n_train_a, s_a and, for a multitask cell, n_train_b, "
+                         f"s_b and relatedness; got {cell!r}") from None
+    if p_a < 1 or p_b < 0 or min(s_a, s_b) < 0 or not 0 <= r <= 1 or not all(map(math.isfinite, (s_a, s_b))):
+        raise ValueError(f"cells[{i}]: need n_train_a >= 1, n_train_b >= 0, SNRs >= 0 and relatedness in "
+                         f"[0, 1]; got {cell!r}")
+    return p_a, p_b, s_a, s_b, r
+
+
+def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=64, n_layers=2, activation="relu",
+                n_val=1000, lr=1e-3, epochs=2000, batch_size=128, record_every=10, dtype=torch.float64,
+                device="cpu"):
+    """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
+
+    For each seed, one draw of the teachers, training pools and validation inputs
+    (:func:`gendyn.multitask_train.draw_tasks`, so the data are those of the full-batch grids
+    of the same seed) serves every cell; a cell uses the first ``n_train_a`` and ``n_train_b``
+    examples of the pools. Task A's validation labels are noisy, as in the authors' default
+    (``argmax(s_a z + noise)`` with noise of the training labels' law, drawn once per seed).
+    Students of one seed start from the same trunk and heads and take the same task-A
+    minibatches, so the benefit ``single_task - multitask`` is a paired difference. The
+    multitask students of equal sizes train as one batch, and each single-task student
+    (one per ``n_train_a``, ``s_a`` and seed) once (:func:`train_interleaved`).
+
+    Parameters
+    ----------
+    cells : sequence of dict
+        Each with ``n_train_a`` and ``s_a``; a multitask cell also ``n_train_b >= 1``, ``s_b``
+        and ``relatedness`` (without them, or with ``n_train_b = 0``, a single-task cell).
+    seeds : sequence of int
+    n_features, rank, n_classes, hidden, n_layers, activation
+        Data (``n_classes = rank`` by default) and students (:func:`orthogonal_students`).
+    n_val : int
+        Validation examples of task A.
+    lr, epochs, batch_size, record_every
+        As in :func:`train_interleaved`.
+    dtype, device
+
+    Returns
+    -------
+    CellRuns
+    """
+    from .multitask_train import draw_tasks  # the data of the full-batch grids
+
+    if isinstance(cells, dict) or not hasattr(cells, "__len__") or len(cells) == 0:
+        raise ValueError(f"cells must be a non-empty sequence of dicts (one per grid cell); got {cells!r}")
+    parsed = [_cell(c, i) for i, c in enumerate(cells)]
+    seeds = _checks.integers(seeds, "seeds", 0)
+    n_val = _checks.integer(n_val, "n_val", 1)
+    data = draw_tasks(seeds, n_train_a=max(c[0] for c in parsed), n_train_b=max(c[1] for c in parsed),
+                      n_val=n_val, n_features=n_features, rank=rank, n_classes=n_classes, dtype=dtype,
+                      device=device)
+    k, n_seeds = data.n_classes, len(seeds)
+    noise_val = torch.stack([data.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
+                                                            dtype=dtype, device=device) for seed in seeds])
+    z_val = data.x_val @ data.teacher_a.mT  # (S, V, K) at unit SNR
+    init = [orthogonal_students(1, n_features, k, hidden=hidden, n_layers=n_layers, heads=2,
+                                generator=_stream_generator(seed, 3), dtype=dtype, device=device)
+            for seed in seeds]
+    init = [torch.cat(parts) for parts in zip(*init)]  # (S, ...) per tensor
+    common = dict(lr=lr, epochs=epochs, batch_size=batch_size, activation=activation, record_every=record_every)
+
+    def copies(t, m, n=None):  # m copies of each seed's tensor (first n rows), copies outermost
+        t = t if n is None else t[:, :n]
+        return t.repeat(m, *([1] * (t.ndim - 1)))
+
+    def task_a(p_a, snrs):
+        s = torch.tensor(snrs, dtype=dtype, device=device).repeat_interleave(n_seeds)[:, None, None]
+        m = len(snrs)
+        y_a = (s * (copies(data.x_a, m, p_a) @ copies(data.teacher_a, m).mT) + copies(data.noise_a, m, p_a)).argmax(-1)
+        y_val = (s * copies(z_val, m) + copies(noise_val, m)).argmax(-1)
+        return copies(data.x_a, m, p_a), y_a, copies(data.x_val, m), y_val
+
+    single, multi, record = {}, {}, None
+    for p_a in sorted({c[0] for c in parsed}):
+        snrs = sorted({c[2] for c in parsed if c[0] == p_a})
+        res = train_interleaved([copies(p, len(snrs)) for p in init[:-2]], *task_a(p_a, snrs),
+                                seeds=list(seeds) * len(snrs), **common)
+        record = res.epochs
+        for j, s_a in enumerate(snrs):
+            single[p_a, s_a] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    groups = {}
+    for i, c in enumerate(parsed):
+        if c[1]:
+            groups.setdefault(c[:2], []).append(i)
+    for (p_a, p_b), members in sorted(groups.items()):
+        y_b = torch.cat([(parsed[i][3] * data.x_b[:, :p_b] @ data.teacher_b(parsed[i][4]).mT
+                          + data.noise_b[:, :p_b]).argmax(-1) for i in members])
+        res = train_interleaved([copies(p, len(members)) for p in init], *task_a(p_a, [parsed[i][2] for i in members]),
+                                x_b=copies(data.x_b, len(members), p_b), y_b=y_b, seeds=list(seeds) * len(members),
+                                **common)
+        for j, i in enumerate(members):
+            multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    blank = np.full((n_seeds, len(record)), np.nan)
+    return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
+                    np.stack([multi.get(i, blank) for i in range(len(parsed))]),
+                    np.stack([single[c[0], c[2]] for c in parsed]))
