@@ -63,8 +63,13 @@ CHAPTERS = {
     },
     "ln-published": {  # comparison with the authors' published per-run results
         # floor_samples: Monte Carlo inputs of the label-entropy floor H(y|x)
-        "paper": dict(bootstrap=2000, floor_samples=4096),
-        "smoke": dict(bootstrap=200, floor_samples=512),
+        # authors_groups: (file, P_A, P_B, trunk depth) of the cells rerun by the authors' protocol
+        "paper": dict(bootstrap=2000, floor_samples=4096, authors_seeds=5, authors_epochs=2000,
+                      authors_groups=(("rank-10", 100, 100, 1), ("rank-10", 400, 400, 1), ("rank-3", 100, 100, 1),
+                                      ("aux-train-pts", 100, 400, 1), ("deep-nonlinear", 200, 200, 1),
+                                      ("deep-nonlinear", 200, 200, 3))),
+        "smoke": dict(bootstrap=200, floor_samples=512, authors_seeds=3, authors_epochs=200,
+                      authors_groups=(("rank-10", 100, 100, 1),)),
     },
     "ln-relation": {  # the benefit here vs the transfer benefit of Lampinen & Ganguli §4
         "paper": dict(seeds=5, n_train=100, steps=300, mse_lr=0.02, mse_steps=5000),
