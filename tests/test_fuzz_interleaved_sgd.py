@@ -45,8 +45,8 @@ CASES = [
                       epochs=1, batch_size=4, activation="relu", record_every=1)),
     Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, n_layers=1,
                       activation="relu", n_val=5, lr=0.1, epochs=1, batch_size=4, record_every=1,
-                      dtype=torch.float64, device="cpu"),
-         accepted={"n_classes": {"none"}, "seeds": {"zero"}}),
+                      dtype=torch.float64, device="cpu", executor=None),
+         accepted={"n_classes": {"none"}, "seeds": {"zero"}, "executor": {"none"}}),
 ]
 
 

@@ -101,3 +101,29 @@ def test_blocks_keep_minibatches_and_curves():
     with pytest.raises(ValueError, match="block"):
         mt.train_students(data.x_a, data.labels_a([1.0]), data.x_val, data.labels_val(), w, x_b=data.x_b,
                           y_b=data.labels_b([1.0], [0.5]), block=0)
+
+
+def test_the_authors_protocol_runs_on_local_processes_and_a_dask_cluster(environment_kept):
+    """interleaved_sgd.train_cells through gendyn.book.grids.job_executor: the same numbers anywhere."""
+    from gendyn import interleaved_sgd as il
+    from gendyn.book import grids
+
+    cells = [dict(n_train_a=12, n_train_b=24, s_a=1.0, s_b=3.0, relatedness=0.5), dict(n_train_a=12, s_a=2.0)]
+    opts = dict(n_features=6, rank=2, hidden=4, n_layers=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
+    here = il.train_cells(cells, [3, 4], **opts)
+    with grids.job_executor("", workers=1) as in_process:
+        np.testing.assert_array_equal(in_process.submit(il.train_cells, cells, [3, 4], **opts).result().multitask,
+                                      here.multitask)
+        with pytest.raises(ValueError, match="cells"):
+            in_process.submit(il.train_cells, [], [3]).result()
+    with grids.job_executor("", workers=2) as pool:
+        local = il.train_cells(cells, [3, 4], executor=pool, **opts)
+    np.testing.assert_array_equal(local.single_task, here.single_task)
+    np.testing.assert_array_equal(local.multitask, here.multitask)
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        with grids.job_executor(cluster.scheduler_address) as client:
+            remote = il.train_cells(cells, [3, 4], executor=client, **opts)
+    np.testing.assert_array_equal(remote.single_task, here.single_task)
+    np.testing.assert_array_equal(remote.multitask, here.multitask)

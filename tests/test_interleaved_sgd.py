@@ -150,3 +150,30 @@ def test_train_cells_rejects_malformed_cells():
         il.train_cells([dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.5)], [0])
     with pytest.raises(ValueError, match="non-empty sequence"):
         il.train_cells([], [0])
+
+
+def test_train_cells_on_an_executor_gives_the_same_numbers():
+    from concurrent.futures import ThreadPoolExecutor
+
+    cells = [dict(n_train_a=12, n_train_b=24, s_a=1.0, s_b=3.0, relatedness=0.5), dict(n_train_a=12, s_a=2.0)]
+    opts = dict(n_features=6, rank=2, hidden=4, n_layers=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
+    here = il.train_cells(cells, [7, 8, 9], **opts)
+    with ThreadPoolExecutor(2) as pool:
+        there = il.train_cells(cells, [7, 8, 9], executor=pool, **opts)
+    assert np.array_equal(here.multitask, there.multitask, equal_nan=True)
+    assert np.array_equal(here.single_task, there.single_task)
+    assert there.seeds == (7, 8, 9)
+
+
+def test_cell_runs_join_seeds_and_refuse_different_cells():
+    cells = [dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.0)]
+    opts = dict(n_features=6, rank=2, hidden=3, n_layers=1, n_val=8, lr=0.05, epochs=2, batch_size=4)
+    both = il.train_cells(cells, [1, 2], **opts)
+    joined = il.CellRuns.join([il.train_cells(cells, [1], **opts), il.train_cells(cells, [2], **opts)])
+    assert joined.seeds == (1, 2)
+    np.testing.assert_array_equal(joined.multitask, both.multitask)
+    other = il.train_cells([dict(cells[0], s_a=2.0)], [3], **opts)
+    with pytest.raises(ValueError, match="same cells"):
+        il.CellRuns.join([both, other])
+    with pytest.raises(ValueError, match="non-empty"):
+        il.CellRuns.join([])

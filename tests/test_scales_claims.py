@@ -107,3 +107,10 @@ def test_ledger_page_summarises_then_lists_every_chapter():
     assert "| 1 | 1 | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
     assert "(ledger-two)=\n## Title two" in page
     assert "| pass | `x`: s | 1 | 1 | 0 (absolute) | why |" in page
+
+
+def test_word_sizes_take_only_their_choices():
+    cfg = scales.configure("ln-published", "smoke", 0, "cpu", authors_cells="all")
+    assert cfg.authors_cells == "all"
+    with pytest.raises(ValueError, match="AUTHORS_CELLS='everything'.*'subset', 'all'"):
+        scales.configure("ln-published", "smoke", 0, "cpu", authors_cells="everything")

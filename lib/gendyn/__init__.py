@@ -14,9 +14,11 @@ linear_experiments batched torch simulations of the linear student and of random
 random_features    random-feature ReLU students of a ReLU teacher: exact errors, error decomposition
 committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
 committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
-softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds
+softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds,
+                   the cross-entropy floor of noisy argmax labels
 multitask_train    their batched single-task/multitask students and book grids
-interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-headed students, batched
+interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-headed students, batched;
+                   grid cells with paired single-task baselines (train_cells)
 published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
 allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks

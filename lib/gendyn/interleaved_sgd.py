@@ -325,6 +325,17 @@ class CellRuns:
     multitask: np.ndarray
     single_task: np.ndarray
 
+    @classmethod
+    def join(cls, parts):
+        """The runs of the same cells for different seeds (e.g. one job per seed), seeds side by side."""
+        parts = list(parts)
+        if not parts or any(not isinstance(p, cls) for p in parts):
+            raise ValueError("parts must be a non-empty sequence of CellRuns")
+        if any(p.cells != parts[0].cells or not np.array_equal(p.epochs, parts[0].epochs) for p in parts):
+            raise ValueError("parts must hold the same cells and record epochs (they differ in seeds only)")
+        return cls(parts[0].cells, tuple(s for p in parts for s in p.seeds), parts[0].epochs,
+                   np.concatenate([p.multitask for p in parts], 1), np.concatenate([p.single_task for p in parts], 1))
+
 
 def _cell(cell, i):
     if not isinstance(cell, dict):
@@ -345,7 +356,7 @@ def _cell(cell, i):
 
 def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=64, n_layers=2, activation="relu",
                 n_val=1000, lr=1e-3, epochs=2000, batch_size=128, record_every=10, dtype=torch.float64,
-                device="cpu"):
+                device="cpu", executor=None):
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
     For each seed, one draw of the teachers, training pools and validation inputs
@@ -371,6 +382,11 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
     lr, epochs, batch_size, record_every
         As in :func:`train_interleaved`.
     dtype, device
+    executor : concurrent.futures.Executor, optional
+        Runs each seed as its own job (``executor.submit``), e.g. a process pool or
+        ``dask.distributed.Client(address).get_executor()``. A student's numbers depend only on
+        its seed and cell, not on the batch it trains in, so the result is the same with or
+        without an executor (bit for bit in float64 on a CPU).
 
     Returns
     -------
@@ -383,6 +399,15 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
     parsed = [_cell(c, i) for i, c in enumerate(cells)]
     seeds = _checks.integers(seeds, "seeds", 0)
     n_val = _checks.integer(n_val, "n_val", 1)
+    if executor is not None:
+        if not callable(getattr(executor, "submit", None)):
+            raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
+                             f"got {type(executor).__name__}")
+        options = dict(n_features=n_features, rank=rank, n_classes=n_classes, hidden=hidden, n_layers=n_layers,
+                       activation=activation, n_val=n_val, lr=lr, epochs=epochs, batch_size=batch_size,
+                       record_every=record_every, dtype=dtype, device=device)
+        jobs = [executor.submit(train_cells, [dict(c) for c in cells], [seed], **options) for seed in seeds]
+        return CellRuns.join(job.result() for job in jobs)
     data = draw_tasks(seeds, n_train_a=max(c[0] for c in parsed), n_train_b=max(c[1] for c in parsed),
                       n_val=n_val, n_features=n_features, rank=rank, n_classes=n_classes, dtype=dtype,
                       device=device)

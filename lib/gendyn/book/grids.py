@@ -6,8 +6,10 @@ Book machinery on top of :mod:`gendyn.multitask_train`: :func:`book_grid` turns 
 scale and configuration and keeps the result under :func:`gendyn.book.claims.cache_dir`.
 """
 
+import contextlib
 import hashlib
 import math
+import multiprocessing
 import os
 import pickle
 import re
@@ -21,7 +23,7 @@ from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, SNR_GRID, run_grid
 from .claims import cache_dir
 from .scales import SCALES, RunConfig
 
-__all__ = ["BOOK_GRIDS", "book_grid", "cached_grid"]
+__all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "job_executor"]
 
 #: Runs of the deep ReLU grid trained together on a CPU (``run_grid(block=...)``): their
 #: activations stay in cache, about a fifth less CPU time than all runs at once (float
@@ -130,15 +132,61 @@ def cached_grid(name, scale, **kwargs):
 
 def _on_cluster(address, kwargs):
     """:func:`run_grid` with its programs on the workers of the Dask scheduler at ``address``."""
-    from distributed import Client  # the optional dependency of cluster runs
+    with job_executor(address) as executor:
+        return run_grid(**kwargs, executor=executor)
+
+
+@contextlib.contextmanager
+def job_executor(scheduler="", workers=1):
+    """An executor for a chapter's independent jobs: the Dask cluster at ``scheduler``, else
+    ``workers`` local processes, else (``workers == 1``) this process (each job runs when
+    submitted).
+
+    Every worker keeps freed memory (:func:`gendyn.allocator.retain_freed_memory`); a local
+    worker computes on one thread (the processes share the cores). The chapter's environment is
+    restored after a cluster run (``distributed`` may set thread variables).
+    """
+    from concurrent.futures import ProcessPoolExecutor
 
     from ..allocator import retain_freed_memory
 
-    saved = dict(os.environ)  # distributed may set OMP_NUM_THREADS=1 etc. here; the chapter must not inherit it
-    try:
-        with Client(address) as client:
-            client.run(retain_freed_memory)
-            return run_grid(**kwargs, executor=client.get_executor())
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    workers = _checks.integer(workers, "workers", 1)
+    if scheduler:
+        from distributed import Client  # the optional dependency of cluster runs
+
+        saved = dict(os.environ)
+        try:
+            with Client(scheduler) as client:
+                client.run(retain_freed_memory)
+                yield client.get_executor()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+    elif workers > 1:
+        # spawn, not fork: a forked torch process can hang on the parent's thread pools
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_one_thread_worker) as pool:
+            yield pool
+    else:
+        yield _InProcess()
+
+
+def _one_thread_worker():
+    from ..allocator import retain_freed_memory
+
+    retain_freed_memory()
+    torch.set_num_threads(1)
+
+
+class _InProcess:
+    """The trivial executor: ``submit`` runs the job at once and returns its finished future."""
+
+    def submit(self, fn, *args, **kwargs):
+        from concurrent.futures import Future
+
+        future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # delivered by result(), as a real executor would
+            future.set_exception(error)
+        return future

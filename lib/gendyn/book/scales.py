@@ -64,11 +64,13 @@ CHAPTERS = {
     "ln-published": {  # comparison with the authors' published per-run results
         # floor_samples: Monte Carlo inputs of the label-entropy floor H(y|x)
         # authors_groups: (file, P_A, P_B, trunk depth) of the cells rerun by the authors' protocol
-        "paper": dict(bootstrap=2000, floor_samples=4096, authors_seeds=5, authors_epochs=2000,
+        # authors_cells: "subset" (authors_groups, eight multitask cells each) or "all" (every cell of
+        # the four files: hours on two cores; a GPU or a Dask cluster, DASK_SCHEDULER)
+        "paper": dict(bootstrap=2000, floor_samples=4096, authors_seeds=5, authors_epochs=2000, authors_cells="subset",
                       authors_groups=(("rank-10", 100, 100, 1), ("rank-10", 400, 400, 1), ("rank-3", 100, 100, 1),
                                       ("aux-train-pts", 100, 400, 1), ("deep-nonlinear", 200, 200, 1),
                                       ("deep-nonlinear", 200, 200, 3))),
-        "smoke": dict(bootstrap=200, floor_samples=512, authors_seeds=3, authors_epochs=200,
+        "smoke": dict(bootstrap=200, floor_samples=512, authors_seeds=3, authors_epochs=200, authors_cells="subset",
                       authors_groups=(("rank-10", 100, 100, 1),)),
     },
     "ln-relation": {  # the benefit here vs the transfer benefit of Lampinen & Ganguli §4
@@ -565,11 +567,20 @@ def _minimum(name, default):
     return 1 if name.endswith("_every") else 2
 
 
+#: Sizes that are a choice among words rather than a number, and their allowed values.
+CHOICES = {"authors_cells": ("subset", "all")}
+
+
 def _check_size(chapter, name, value, default, *, item_of=None):
     """An override must have the type of the default and a value that can serve (sizes, counts)."""
     def bad(allowed):
         what = f"an item of {name.upper()}" if item_of is not None else name.upper()
         return ValueError(f"{what}={value!r} (size {name} of chapter {chapter!r}) is not allowed: {allowed}")
+
+    if name in CHOICES and item_of is None:
+        if value not in CHOICES[name]:
+            raise bad(f"expected one of {list(CHOICES[name])}")
+        return value
 
     if isinstance(default, tuple):
         if not isinstance(value, (tuple, list)) or len(value) == 0:
