@@ -52,3 +52,23 @@ def test_every_notebook_cell_has_a_unique_id():
         cells = json.loads(notebook.read_text())["cells"]
         ids = [cell.get("id") for cell in cells]
         assert None not in ids and len(set(ids)) == len(ids), notebook
+
+
+def test_the_advani_saxe_figure_map_names_claims_its_chapters_check():
+    """Every claim the figure map lists is checked by the chapter of its row (a rename shows up here)."""
+    import re
+
+    page = (ROOT / "book" / "advani-saxe-figures.md").read_text()
+    rows = [line for line in page.splitlines() if line.startswith("| ") and "{doc}" in line]
+    assert len(rows) >= 7
+    for row in rows:
+        chapter = re.search(r"\{doc\}`generated/advani-saxe/([a-z-]+)`", row).group(1)
+        nb = json.loads((ROOT / "notebooks" / "advani-saxe" / f"{chapter}.ipynb").read_text())
+        code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        # a claim id, with each {expression} of an f-string id matching any value
+        checked = [re.compile("[a-z0-9.-]+".join(map(re.escape, re.split(r"\{[^}]*\}", c))))
+                   for c in re.findall(r"check\(\s*f?\"([^\"]+)\"", code)]
+        listed = re.findall(r"`([a-z0-9{}-]+)`", row.split("|")[4])
+        for claim in listed:
+            name = re.sub(r"\{[^}]*\}", "x", claim)  # the page's {placeholder}: any value
+            assert any(p.fullmatch(name) for p in checked), (chapter, claim)
