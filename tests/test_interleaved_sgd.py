@@ -144,12 +144,33 @@ def test_train_cells_results_do_not_depend_on_the_batch_and_pair_the_baselines()
 
 
 def test_train_cells_rejects_malformed_cells():
-    with pytest.raises(ValueError, match="cells\\[0\\]"):
-        il.train_cells([dict(n_train_a=10)], [0])
-    with pytest.raises(ValueError, match="relatedness in"):
-        il.train_cells([dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.5)], [0])
+    bad = [
+        (dict(n_train_a=10), "cells\\[0\\] must be a dict with n_train_a and s_a"),
+        (dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.5), "relatedness.*\\[0, 1\\]"),
+        (dict(n_train_a=2.7, s_a=1.0), "n_train_a"),  # not silently truncated
+        (dict(n_train_a=10, s_a=1.0, s_b=1.0, relatedness=0.5), "need n_train_b >= 1"),  # not silently single-task
+        (dict(n_train_a=10, s_a=1.0, relatednes=0.5), "unknown keys"),
+        (dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0), "cells\\[0\\]"),
+    ]
+    for cell, message in bad:
+        with pytest.raises(ValueError, match=message):
+            il.train_cells([cell], [0])
     with pytest.raises(ValueError, match="non-empty sequence"):
         il.train_cells([], [0])
+    with pytest.raises(ValueError, match="distinct"):
+        il.train_cells([dict(n_train_a=10, s_a=1.0)], [3, 3])
+
+
+def test_a_cells_numbers_do_not_depend_on_the_sizes_of_the_other_cells():
+    """Pools drawn at the largest size would differ in their last values (torch's randn), so each
+    cell draws at its own sizes."""
+    opts = dict(n_features=6, rank=2, hidden=3, n_layers=1, n_val=9, lr=0.05, epochs=2, batch_size=4)
+    small = dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=2.0, relatedness=0.5)
+    alone = il.train_cells([small], [5], **opts)
+    mixed = il.train_cells([small, dict(n_train_a=30, n_train_b=30, s_a=1.0, s_b=2.0, relatedness=0.5),
+                            dict(n_train_a=23, s_a=1.0)], [5], **opts)
+    np.testing.assert_array_equal(mixed.multitask[0], alone.multitask[0])
+    np.testing.assert_array_equal(mixed.single_task[0], alone.single_task[0])
 
 
 def test_train_cells_on_an_executor_gives_the_same_numbers():

@@ -114,3 +114,12 @@ def test_word_sizes_take_only_their_choices():
     assert cfg.authors_cells == "all"
     with pytest.raises(ValueError, match="AUTHORS_CELLS='everything'.*'subset', 'all'"):
         scales.configure("ln-published", "smoke", 0, "cpu", authors_cells="everything")
+
+
+def test_record_sizes_take_lists_of_records_of_the_same_form():
+    groups = [["rank-3", 100, 100, 1]]
+    cfg = scales.configure("ln-published", "smoke", 0, "cpu", authors_groups=groups)
+    assert cfg.authors_groups == (("rank-3", 100, 100, 1),)
+    for bad in ([["rank-3", 100, 100]], [["rank-3", 100, 100, 0]], [[3, 100, 100, 1]], "rank-3"):
+        with pytest.raises(ValueError, match="AUTHORS_GROUPS=.*records like \\['rank-10', 100, 100, 1\\]"):
+            scales.configure("ln-published", "smoke", 0, "cpu", authors_groups=bad)

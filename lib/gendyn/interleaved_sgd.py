@@ -337,20 +337,32 @@ class CellRuns:
                    np.concatenate([p.multitask for p in parts], 1), np.concatenate([p.single_task for p in parts], 1))
 
 
+_CELL_KEYS = ("n_train_a", "s_a", "n_train_b", "s_b", "relatedness")
+
+
 def _cell(cell, i):
+    """``(P_A, P_B, s_a, s_b, r)`` of ``cells[i]`` (``P_B = 0``: a single-task cell)."""
+    what = (f"cells[{i}] must be a dict with n_train_a and s_a, and for a multitask cell also n_train_b >= 1, s_b "
+            f"and relatedness")
     if not isinstance(cell, dict):
-        raise ValueError(f"cells[{i}] must be a dict with n_train_a, s_a and, for a multitask cell, n_train_b, "
-                         f"s_b and relatedness; got {type(cell).__name__}")
-    try:
-        p_a, p_b = int(cell["n_train_a"]), int(cell.get("n_train_b", 0))
-        s_a = float(cell["s_a"])
-        s_b, r = (float(cell["s_b"]), float(cell["relatedness"])) if p_b else (0.0, 0.0)
-    except (AttributeError, KeyError, TypeError, ValueError):
-        raise ValueError(f"cells[{i}] must be a dict with n_train_a, s_a and, for a multitask cell, n_train_b, "
-                         f"s_b and relatedness; got {cell!r}") from None
-    if p_a < 1 or p_b < 0 or min(s_a, s_b) < 0 or not 0 <= r <= 1 or not all(map(math.isfinite, (s_a, s_b))):
-        raise ValueError(f"cells[{i}]: need n_train_a >= 1, n_train_b >= 0, SNRs >= 0 and relatedness in "
-                         f"[0, 1]; got {cell!r}")
+        raise ValueError(f"{what}; got {type(cell).__name__}")
+    unknown = sorted(set(cell) - set(_CELL_KEYS))
+    if unknown or "n_train_a" not in cell or "s_a" not in cell:
+        raise ValueError(f"{what}; got {cell!r}" + (f" (unknown keys {unknown})" if unknown else ""))
+    p_a = _checks.integer(cell["n_train_a"], f"cells[{i}]['n_train_a']", 1)
+    p_b = _checks.integer(cell.get("n_train_b", 0), f"cells[{i}]['n_train_b']", 0)
+    s_a = _checks.real(cell["s_a"], f"cells[{i}]['s_a']")
+    if p_b == 0:
+        if "s_b" in cell or "relatedness" in cell:
+            raise ValueError(f"{what}: s_b and relatedness need n_train_b >= 1; got {cell!r}")
+        s_b, r = 0.0, 0.0
+    else:
+        if "s_b" not in cell or "relatedness" not in cell:
+            raise ValueError(f"{what}; got {cell!r}")
+        s_b = _checks.real(cell["s_b"], f"cells[{i}]['s_b']")
+        r = _checks.bounded(cell["relatedness"], f"cells[{i}]['relatedness']", 0.0, 1.0)
+    if min(s_a, s_b) < 0:
+        raise ValueError(f"cells[{i}]: the SNRs s_a and s_b must be >= 0; got {cell!r}")
     return p_a, p_b, s_a, s_b, r
 
 
@@ -359,11 +371,12 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
                 device="cpu", executor=None):
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
-    For each seed, one draw of the teachers, training pools and validation inputs
-    (:func:`gendyn.multitask_train.draw_tasks`, so the data are those of the full-batch grids
-    of the same seed) serves every cell; a cell uses the first ``n_train_a`` and ``n_train_b``
-    examples of the pools. Task A's validation labels are noisy, as in the authors' default
-    (``argmax(s_a z + noise)`` with noise of the training labels' law, drawn once per seed).
+    For each seed, the teachers and validation inputs of
+    :func:`gendyn.multitask_train.draw_tasks` serve every cell, and each cell's training sets
+    are drawn at its own sizes, so a cell's numbers depend only on the cell and the seed (not on
+    the other cells of the call). Task A's validation labels are noisy, as in the authors'
+    default (``argmax(s_a z + noise)`` with noise of the training labels' law, drawn once per
+    seed).
     Students of one seed start from the same trunk and heads and take the same task-A
     minibatches, so the benefit ``single_task - multitask`` is a paired difference. The
     multitask students of equal sizes train as one batch, and each single-task student
@@ -392,12 +405,14 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
     -------
     CellRuns
     """
-    from .multitask_train import draw_tasks  # the data of the full-batch grids
+    from .multitask_train import draw_tasks  # the teachers and data of the full-batch grids
 
     if isinstance(cells, dict) or not hasattr(cells, "__len__") or len(cells) == 0:
         raise ValueError(f"cells must be a non-empty sequence of dicts (one per grid cell); got {cells!r}")
     parsed = [_cell(c, i) for i, c in enumerate(cells)]
     seeds = _checks.integers(seeds, "seeds", 0)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct (each is an independent run); got {list(seeds)}")
     n_val = _checks.integer(n_val, "n_val", 1)
     if executor is not None:
         if not callable(getattr(executor, "submit", None)):
@@ -408,34 +423,38 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
                        record_every=record_every, dtype=dtype, device=device)
         jobs = [executor.submit(train_cells, [dict(c) for c in cells], [seed], **options) for seed in seeds]
         return CellRuns.join(job.result() for job in jobs)
-    data = draw_tasks(seeds, n_train_a=max(c[0] for c in parsed), n_train_b=max(c[1] for c in parsed),
-                      n_val=n_val, n_features=n_features, rank=rank, n_classes=n_classes, dtype=dtype,
-                      device=device)
-    k, n_seeds = data.n_classes, len(seeds)
-    noise_val = torch.stack([data.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
+
+    def tasks(p_a, p_b):
+        # drawn at the cell's own sizes: a pool's first rows would depend on the largest size asked for
+        return draw_tasks(seeds, n_train_a=p_a, n_train_b=p_b, n_val=n_val, n_features=n_features, rank=rank,
+                          n_classes=n_classes, dtype=dtype, device=device)
+
+    base = tasks(1, 0)  # teachers and validation inputs do not depend on the sizes
+    k, n_seeds = base.n_classes, len(seeds)
+    noise_val = torch.stack([base.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
                                                             dtype=dtype, device=device) for seed in seeds])
-    z_val = data.x_val @ data.teacher_a.mT  # (S, V, K) at unit SNR
+    z_val = base.x_val @ base.teacher_a.mT  # (S, V, K) at unit SNR
     init = [orthogonal_students(1, n_features, k, hidden=hidden, n_layers=n_layers, heads=2,
                                 generator=_stream_generator(seed, 3), dtype=dtype, device=device)
             for seed in seeds]
     init = [torch.cat(parts) for parts in zip(*init)]  # (S, ...) per tensor
     common = dict(lr=lr, epochs=epochs, batch_size=batch_size, activation=activation, record_every=record_every)
 
-    def copies(t, m, n=None):  # m copies of each seed's tensor (first n rows), copies outermost
-        t = t if n is None else t[:, :n]
+    def copies(t, m):  # m copies of each seed's tensor, copies outermost: student j * S + seed
         return t.repeat(m, *([1] * (t.ndim - 1)))
 
-    def task_a(p_a, snrs):
+    def runs_outermost(y):  # (S, P, R) labels in the same student order
+        return y.permute(2, 0, 1).reshape(-1, y.shape[1])
+
+    def task_a(data, snrs):
         s = torch.tensor(snrs, dtype=dtype, device=device).repeat_interleave(n_seeds)[:, None, None]
-        m = len(snrs)
-        y_a = (s * (copies(data.x_a, m, p_a) @ copies(data.teacher_a, m).mT) + copies(data.noise_a, m, p_a)).argmax(-1)
-        y_val = (s * copies(z_val, m) + copies(noise_val, m)).argmax(-1)
-        return copies(data.x_a, m, p_a), y_a, copies(data.x_val, m), y_val
+        y_val = (s * copies(z_val, len(snrs)) + copies(noise_val, len(snrs))).argmax(-1)  # noisy, as the authors'
+        return copies(data.x_a, len(snrs)), runs_outermost(data.labels_a(snrs)), copies(base.x_val, len(snrs)), y_val
 
     single, multi, record = {}, {}, None
     for p_a in sorted({c[0] for c in parsed}):
         snrs = sorted({c[2] for c in parsed if c[0] == p_a})
-        res = train_interleaved([copies(p, len(snrs)) for p in init[:-2]], *task_a(p_a, snrs),
+        res = train_interleaved([copies(p, len(snrs)) for p in init[:-2]], *task_a(tasks(p_a, 0), snrs),
                                 seeds=list(seeds) * len(snrs), **common)
         record = res.epochs
         for j, s_a in enumerate(snrs):
@@ -445,11 +464,11 @@ def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=
         if c[1]:
             groups.setdefault(c[:2], []).append(i)
     for (p_a, p_b), members in sorted(groups.items()):
-        y_b = torch.cat([(parsed[i][3] * data.x_b[:, :p_b] @ data.teacher_b(parsed[i][4]).mT
-                          + data.noise_b[:, :p_b]).argmax(-1) for i in members])
-        res = train_interleaved([copies(p, len(members)) for p in init], *task_a(p_a, [parsed[i][2] for i in members]),
-                                x_b=copies(data.x_b, len(members), p_b), y_b=y_b, seeds=list(seeds) * len(members),
-                                **common)
+        data = tasks(p_a, p_b)
+        y_b = runs_outermost(data.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members]))
+        res = train_interleaved([copies(p, len(members)) for p in init],
+                                *task_a(data, [parsed[i][2] for i in members]), x_b=copies(data.x_b, len(members)),
+                                y_b=y_b, seeds=list(seeds) * len(members), **common)
         for j, i in enumerate(members):
             multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
     blank = np.full((n_seeds, len(record)), np.nan)

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["FILES", "N_CLASSES", "NOISE_STD", "data_dir", "verify", "load", "benefits", "single_task"]
+__all__ = ["FILES", "N_CLASSES", "NOISE_STD", "data_dir", "verify", "load", "benefits", "single_task", "select"]
 
 #: Files of the published per-run results and the figures they belong to.
 FILES = {
@@ -132,12 +132,22 @@ def benefits(name, directory=None):
 def single_task(name, directory=None):
     """The published single-task runs, one row per (depth, size, ``s_a``, seed).
 
-    A file lists each single-task run once per ``(s_b, r)`` of its grid; some seeds were
-    also run more than once with different losses (``rank-10`` and ``rank-3``). Each row here
-    is the mean of a seed's distinct recorded losses, so the rows of one cell are its
-    independent seeds. Returns a dict of arrays: ``nlayers`` (1 where not recorded),
-    ``main_train_pts``, ``s_a``, ``train_seed``, ``loss`` and ``runs`` (distinct losses
-    averaged).
+    A file lists each single-task run once per ``(s_b, r)`` of its grid, and some runs with
+    losses that differ in the seventh digit (float32 rounding of the same run). Each row here is
+    the mean of a seed's distinct recorded values, so the rows of one cell are its seeds.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`FILES`.
+    directory : path-like, optional
+        As in :func:`load`.
+
+    Returns
+    -------
+    dict of ndarray
+        ``nlayers`` (1 where not recorded), ``main_train_pts``, ``s_a``, ``train_seed`` and
+        ``loss``, one entry per row.
     """
     ref = load(name, directory)
     depth = ref.get("nlayers", np.ones(len(ref["loss"])))
@@ -149,5 +159,18 @@ def single_task(name, directory=None):
     out = {col: np.array([k[j] for k in keys]) for j, col in
            enumerate(("nlayers", "main_train_pts", "s_a", "train_seed"))}
     out["loss"] = np.array([np.mean(sorted(runs[k])) for k in keys])
-    out["runs"] = np.array([len(runs[k]) for k in keys])
     return out
+
+
+def select(table, **columns):
+    """Rows of ``table`` (a dict of arrays, as :func:`load`, :func:`benefits` or
+    :func:`single_task` return) whose columns equal the given values; floats compare with
+    ``np.isclose``. Returns a boolean mask.
+    """
+    n = len(next(iter(table.values())))
+    mask = np.ones(n, dtype=bool)
+    for col, value in columns.items():
+        if col not in table:
+            raise ValueError(f"no column {col!r}; the table has {sorted(table)}")
+        mask &= np.isclose(table[col], value, rtol=1e-9, atol=0.0)
+    return mask

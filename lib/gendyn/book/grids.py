@@ -138,9 +138,21 @@ def _on_cluster(address, kwargs):
 
 @contextlib.contextmanager
 def job_executor(scheduler="", workers=1):
-    """An executor for a chapter's independent jobs: the Dask cluster at ``scheduler``, else
-    ``workers`` local processes, else (``workers == 1``) this process (each job runs when
-    submitted).
+    """An executor for a chapter's independent jobs (a context manager).
+
+    Parameters
+    ----------
+    scheduler : str
+        Address of a Dask scheduler (the chapter's ``DASK_SCHEDULER``); ``""`` or ``None``: this
+        machine.
+    workers : int
+        Local worker processes when there is no scheduler; 1: run each job in this process
+        when it is submitted.
+
+    Yields
+    ------
+    An object with ``submit(fn, *args, **kwargs)`` returning a ``concurrent.futures.Future``:
+    ``Client(scheduler).get_executor()``, a spawned process pool, or the in-process executor.
 
     Every worker keeps freed memory (:func:`gendyn.allocator.retain_freed_memory`); a local
     worker computes on one thread (the processes share the cores). The chapter's environment is
@@ -187,6 +199,6 @@ class _InProcess:
         future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as error:  # delivered by result(), as a real executor would
+        except Exception as error:  # delivered by result(), as a real executor would
             future.set_exception(error)
         return future

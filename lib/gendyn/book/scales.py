@@ -582,6 +582,17 @@ def _check_size(chapter, name, value, default, *, item_of=None):
             raise bad(f"expected one of {list(CHOICES[name])}")
         return value
 
+    if isinstance(default, tuple) and default and isinstance(default[0], tuple):  # a list of records
+        like = list(default[0])
+        if not isinstance(value, (tuple, list)) or len(value) == 0:
+            raise bad(f"expected a non-empty list of records like {like}")
+        for item in value:
+            if (not isinstance(item, (tuple, list)) or len(item) != len(like)
+                    or any(isinstance(v, bool) or not isinstance(v, type(d)) or (isinstance(d, int) and v < 1)
+                           for v, d in zip(item, like))):
+                raise bad(f"expected records like {like} (text where it has text, integers >= 1 where it has "
+                          f"numbers)")
+        return tuple(tuple(item) for item in value)
     if isinstance(default, tuple):
         if not isinstance(value, (tuple, list)) or len(value) == 0:
             raise bad(f"expected a non-empty list like {list(default)}")
