@@ -289,3 +289,10 @@ def test_noisy_label_entropy_is_the_sampled_conditional_entropy():
     assert np.abs(diff).max() < 0.03
     h, se = sm.noisy_label_entropy(s, k, std, n_samples=4096, return_stderr=True)
     assert abs(h - exact.mean()) < 4 * np.hypot(se, exact.std() / np.sqrt(len(exact)))
+
+
+def test_noisy_label_entropy_needs_antithetic_pairs():
+    with pytest.raises(ValueError, match="n_samples must be even"):
+        sm.noisy_label_entropy(0.5, 3, 0.5, n_samples=7)
+    with pytest.raises(ValueError, match="n_samples"):
+        sm.noisy_label_entropy(0.5, 3, 0.5, n_samples=2)

@@ -413,9 +413,20 @@ def noisy_argmax_probabilities(z, noise_std):
     the winning logit), by 64-node Gauss-Hermite quadrature; the integrand is a product of
     normal CDFs in ``u``, smooth on the scale 1 whatever ``z``, so the rule is accurate to
     ~1e-9 (tested against sampling and the closed form for ``K = 2``). The probabilities are
-    then normalised to sum to 1.
+    then normalised to sum to 1. This is the ``p_k`` of the label-entropy floor in the book's
+    published-data chapter.
 
-    ``z``: logits ``(..., K)``; ``noise_std > 0``. Returns ``(..., K)``.
+    Parameters
+    ----------
+    z : array_like, (..., K)
+        Noise-free logits (the teacher's ``Wbar x``).
+    noise_std : float
+        Standard deviation of the Gaussian noise on each logit, ``> 0``.
+
+    Returns
+    -------
+    ndarray, (..., K)
+        The probability of each label.
     """
     z = _array(z, "z")
     noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
@@ -448,7 +459,8 @@ def noisy_label_entropy(s, n_classes, noise_std, *, n_samples=2**12, seed=0, ret
     noise_std : float
         Standard deviation of the logit noise (``1/sqrt(n_features)`` in the authors' code).
     n_samples : int
-        Draws of ``z`` (even; half are the antithetic partners ``-z``).
+        Draws of ``z``: even and at least 4 (half are the antithetic partners ``-z``; two pairs
+        give a standard error).
     seed : int
         Seed of the numpy generator.
     return_stderr : bool
@@ -461,7 +473,9 @@ def noisy_label_entropy(s, n_classes, noise_std, *, n_samples=2**12, seed=0, ret
     s = _checks.real_array(s, "s", lower=0, extra=" (teacher strengths)")
     k = _checks.integer(n_classes, "n_classes", 2)
     noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
-    n_samples = _checks.integer(n_samples, "n_samples", 2)
+    n_samples = _checks.integer(n_samples, "n_samples", 4, " (even: antithetic pairs)")
+    if n_samples % 2:
+        raise ValueError(f"n_samples must be even (antithetic pairs z, -z); got {n_samples}")
     seed = _checks.integer(seed, "seed", 0)
     return_stderr = _checks.flag(return_stderr, "return_stderr")
     rng = np.random.default_rng(seed)
