@@ -59,7 +59,7 @@ def test_the_advani_saxe_figure_map_names_claims_its_chapters_check():
     import re
 
     page = (ROOT / "book" / "advani-saxe-figures.md").read_text()
-    rows = [line for line in page.splitlines() if line.startswith("| ") and "{doc}" in line]
+    rows = [line for line in page.splitlines() if line.startswith("- **") and "{doc}" in line]
     assert len(rows) >= 7
     for row in rows:
         chapter = re.search(r"\{doc\}`generated/advani-saxe/([a-z-]+)`", row).group(1)
@@ -68,7 +68,7 @@ def test_the_advani_saxe_figure_map_names_claims_its_chapters_check():
         # a claim id, with each {expression} of an f-string id matching any value
         checked = [re.compile("[a-z0-9.-]+".join(map(re.escape, re.split(r"\{[^}]*\}", c))))
                    for c in re.findall(r"check\(\s*f?\"([^\"]+)\"", code)]
-        listed = re.findall(r"`([a-z0-9{}-]+)`", row.split("|")[4])
+        listed = re.findall(r"`([a-z0-9{}-]+)`", row.split("Claims:")[1])
         for claim in listed:
             name = re.sub(r"\{[^}]*\}", "x", claim)  # the page's {placeholder}: any value
             assert any(p.fullmatch(name) for p in checked), (chapter, claim)
