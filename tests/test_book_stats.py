@@ -99,3 +99,20 @@ def test_fitted_exponent_rejects_bad_input(kwargs, match):
         args["samples"] = args["samples"][: len(args["sizes"])]
     with pytest.raises(ValueError, match=match):
         stats.fitted_exponent(**args)
+
+
+def test_paired_agreement_statistics():
+    ma, sa = np.array([1.0, -1.0, 0.1, 3.0]), np.array([0.1, 0.1, 0.1, 0.1])
+    mb, sb = np.array([1.1, 1.0, 0.0, 3.5]), np.array([0.1, 0.1, 0.2, 0.1])
+    # |diff| vs 2 hypot: 0.1 <= 0.28 yes; 2 > 0.28 no; 0.1 <= 0.45 yes; 0.5 > 0.28 no
+    assert stats.within_combined_se(ma, sa, mb, sb) == 0.5
+    # both significant: cells 0, 1, 3 (cell 2: 0.1 is not > 0.2); signs agree on 0 and 3
+    assert stats.sign_agreement(ma, sa, mb, sb) == (pytest.approx(2 / 3), 3)
+    assert math.isnan(stats.sign_agreement(ma[2:3], sa[2:3], mb[2:3], sb[2:3])[0])
+    assert math.isnan(stats.within_combined_se([], [], [], []))
+    assert stats.rank_correlation([1, 2, 3, 4], [10, 30, 20, 40]) == pytest.approx(0.8)
+    assert math.isnan(stats.rank_correlation([1, 2], [2, 1]))
+    with pytest.raises(ValueError, match="one value per cell"):
+        stats.sign_agreement(ma, sa, mb[:2], sb)
+    with pytest.raises(ValueError, match="se_a and se_b"):
+        stats.within_combined_se(ma, -sa, mb, sb)

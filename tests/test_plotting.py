@@ -26,3 +26,27 @@ def test_saved_figures_are_byte_identical_across_processes(tmp_path):
         first = (tmp_path / "a" / "figures" / f"demo.{ext}").read_bytes()
         assert first == (tmp_path / "b" / "figures" / f"demo.{ext}").read_bytes(), ext
         assert b"CreationDate" not in first
+
+
+def test_save_lays_out_the_figure_as_asked(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pytest
+
+    from gendyn.book import plotting
+
+    monkeypatch.setenv("GENDYN_RUN_DIR", str(tmp_path))
+    positions = {}
+    for tight in (False, True, (0, 0.2, 1, 1)):
+        fig, ax = plt.subplots()
+        ax.set(xlabel="x", title="t")
+        plotting.save(fig, "layout", "smoke", tight=tight)
+        positions[str(tight)] = ax.get_position().bounds
+        plt.close(fig)
+    assert positions["False"] != positions["True"]  # tight_layout moved the axes
+    assert positions["(0, 0.2, 1, 1)"][1] > positions["True"][1]  # inside the rectangle: room below
+    fig, _ = plt.subplots()
+    with pytest.raises(ValueError, match="tight must be True, False or a rectangle"):
+        plotting.save(fig, "bad", "smoke", tight=(0, 0, 1))

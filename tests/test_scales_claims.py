@@ -123,3 +123,19 @@ def test_record_sizes_take_lists_of_records_of_the_same_form():
     for bad in ([["rank-3", 100, 100]], [["rank-3", 100, 100, 0]], [[3, 100, 100, 1]], "rank-3"):
         with pytest.raises(ValueError, match="AUTHORS_GROUPS=.*records like \\['rank-10', 100, 100, 1\\]"):
             scales.configure("ln-published", "smoke", 0, "cpu", authors_groups=bad)
+
+
+def test_chapter_start_checks_opens_the_ledger_styles_and_shows_the_settings(tmp_path, monkeypatch, capsys):
+    import matplotlib as mpl
+
+    from gendyn.book import chapter, plotting
+
+    monkeypatch.setenv("GENDYN_RUN_DIR", str(tmp_path))
+    mpl.rcParams["font.size"] = 3.0
+    cfg, ledger = chapter.start("lg-rmt", "smoke", 4, "cpu", n1=None, repeats=None)
+    assert cfg.chapter == "lg-rmt" and cfg.seed == 4 and ledger.chapter == "lg-rmt"
+    assert ledger.path == (tmp_path / "lg-rmt.claims.json").resolve()
+    assert mpl.rcParams["font.size"] == plotting.STYLE["font.size"]
+    assert capsys.readouterr().out.strip() == cfg.describe()
+    with pytest.raises(ValueError, match="SCALE must be one of"):
+        chapter.start("lg-rmt", "huge", 0, "cpu")

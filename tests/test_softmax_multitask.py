@@ -189,6 +189,59 @@ def test_masks_equal_smaller_pools_and_relu_runs():
     assert relu.bounds is None and np.all(np.isfinite(relu.benefit))
 
 
+def _autograd_reference(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_b=None, loss, lr, steps):
+    """Full-batch gradient descent on the ReLU students' loss by autograd: validation curve and train losses."""
+    params = [w.clone().requires_grad_(True) for w in weights]
+    n_heads = 2 if x_b is not None else 1
+    trunk, heads = params[:-n_heads], params[-n_heads:]
+    s, p_a, r = y_a.shape[:3]
+    w_a = torch.full((s, p_a, r), 1.0 / p_a, dtype=x_a.dtype)
+    tasks = [(x_a, y_a, w_a)]
+    if x_b is not None:
+        w_b = mask_b / mask_b.sum(1, keepdim=True) if mask_b is not None else torch.full(
+            (s, x_b.shape[1], r), 1.0 / x_b.shape[1], dtype=x_a.dtype)
+        tasks.append((x_b, y_b, w_b))
+    val_w = torch.full(y_val.shape[:3], 1.0 / y_val.shape[1], dtype=x_a.dtype)
+    val, train = [], []
+    for _ in range(steps + 1):
+        with torch.no_grad():
+            val.append(mt._weighted_loss(mt._logits(x_val, trunk, heads[0], "relu"), y_val, val_w, loss))
+        total = 0
+        for t, (x, y, w) in enumerate(tasks):
+            task_loss = mt._weighted_loss(mt._logits(x, trunk, heads[t], "relu"), y, w, loss)
+            if t == 0:
+                train.append(task_loss.detach())
+            total = total + task_loss.sum()
+        grads = torch.autograd.grad(total, params)
+        with torch.no_grad():
+            for w, g in zip(params, grads):
+                w.sub_(lr * g)
+    return torch.stack(val, -1).numpy(), torch.stack(train, -1).numpy()
+
+
+@pytest.mark.parametrize("multitask, loss", [(True, "ce"), (False, "ce"), (True, "mse")])
+def test_relu_gradients_written_out_equal_autograd(multitask, loss):
+    data = mt.draw_tasks([4], n_train_a=30, n_train_b=50, n_val=40, n_features=10, rank=3, dtype=torch.float64)
+    w0 = mt.init_student([4], n_features=10, n_classes=3, hidden=8, depth=3, activation="relu", init_scale=1.0,
+                         n_heads=2 if multitask else 1, dtype=torch.float64)
+    if loss == "ce":
+        y_a, y_b, y_val = data.labels_a([0.5, 4.0]), data.labels_b([1.0, 3.0], [0.0, 1.0]), data.labels_val()
+        y_val_runs = y_val[:, :, None].expand(-1, -1, 2)
+    else:
+        y_a, y_b = data.regression_targets_a([0.5, 4.0]), data.regression_targets_b([1.0, 3.0], [0.0, 1.0])
+        z = data.x_val @ data.teacher_a.mT
+        y_val = y_val_runs = torch.tensor([0.5, 4.0], dtype=torch.float64)[None, None, :, None] * z[:, :, None, :]
+    mask_b = (torch.arange(50)[None, :, None] < torch.tensor([30, 50])[None, None, :]).double()
+    extra = dict(x_b=data.x_b, y_b=y_b, mask_b=mask_b) if multitask else {}
+    ours = mt.train_students(data.x_a, y_a, data.x_val, y_val, w0, activation="relu", loss=loss, lr=0.3, steps=12,
+                             eval_every=1, **extra)
+    val, train = _autograd_reference(data.x_a, y_a, data.x_val, y_val_runs, [w[:, None].expand(-1, 2, *w.shape[1:])
+                                     for w in w0], loss=loss, lr=0.3, steps=12, **extra)
+    np.testing.assert_allclose(ours.val_loss, val, rtol=1e-12)
+    np.testing.assert_allclose(ours.train_loss, train, rtol=1e-12)
+    assert np.all(ours.train_loss[..., -1] < ours.train_loss[..., 0])  # the runs did train
+
+
 def test_worker_processes_give_the_same_grid():
     kw = dict(seeds=[0, 1], n_train=[40, 60], s_a=(0.5, 4.0), s_b=(2.0,), relatedness=(0.0, 1.0), **SMALL)
     one, two = mt.run_grid(**kw), mt.run_grid(**kw, workers=2)

@@ -407,16 +407,14 @@ def _weighted_loss(logits, target, weight, loss):
     return (per * weight).sum(1)
 
 
-def _linear_data_grad(x, y, w, weight, loss):
-    """Loss ``(S, R)`` and its gradient ``(S, R, K, N)`` with respect to the composite ``w``.
+def _residual_(z, y, weight, loss):
+    """Turn logits ``z`` in place into the gradient of the weighted loss; return the weighted per-example loss.
 
-    Written out (softmax minus one-hot, then one matrix product with the inputs) rather
-    than through autograd: about twice as fast, the step being memory-bound on the
-    ``(S, P, R, K)`` logits.
+    ``z`` is ``(..., K)``; ``y`` holds labels ``(...)`` (``"ce"``) or targets ``(..., K)``
+    (``"mse"``) and ``weight`` ``(...)`` the examples' weights (1/P_run on a run's examples).
+    Written out (softmax minus one-hot) rather than through autograd: the steps are
+    memory-bound on these tensors, and this touches each of them the fewest times.
     """
-    s, p, n = x.shape
-    r, k = w.shape[1], w.shape[2]
-    z = (x @ w.reshape(s, r * k, n).mT).view(s, p, r, k)
     if loss == "ce":
         picked = z.gather(-1, y.unsqueeze(-1)).squeeze(-1)
         top = z.amax(-1, keepdim=True)
@@ -429,8 +427,46 @@ def _linear_data_grad(x, y, w, weight, loss):
         z.sub_(y)
         per = 0.5 * (z * z).sum(-1)
     z.mul_(weight.unsqueeze(-1))
+    return per * weight
+
+
+def _linear_data_grad(x, y, w, weight, loss):
+    """Loss ``(S, R)`` and its gradient ``(S, R, K, N)`` with respect to the composite ``w``."""
+    s, p, n = x.shape
+    r, k = w.shape[1], w.shape[2]
+    z = (x @ w.reshape(s, r * k, n).mT).view(s, p, r, k)
+    per = _residual_(z, y, weight, loss)
     grad = (z.view(s, p, r * k).mT @ x).view(s, r, k, n)
-    return (per * weight).sum(1), grad
+    return per.sum(1), grad
+
+
+def _relu_data_grad(x, y, trunk, head, weight, loss):
+    """Loss ``(S, R)`` of ReLU students and its gradients for ``trunk`` (a list) and ``head``.
+
+    Forward and backward written out in the ``(S, R, P, H)`` layout of :func:`_logits`: each
+    activation is stored once and the ReLU applied in place (autograd would keep a second
+    copy and pass over both), the loss gradient comes from :func:`_residual_`. The same
+    arithmetic as autograd on :func:`_logits` up to float rounding (tested).
+    """
+    s, p, n = x.shape
+    r, hidden = head.shape[1], trunk[0].shape[-2]
+    first = (x @ trunk[0].reshape(s, r * hidden, n).mT).view(s, p, r, hidden).transpose(1, 2)
+    acts = [torch.clamp_min(first, 0.0, out=torch.empty(s, r, p, hidden, dtype=x.dtype, device=x.device))]
+    for layer in trunk[1:]:
+        acts.append((acts[-1] @ layer.mT).relu_())
+    z = acts[-1] @ head.mT  # (S, R, P, K)
+    y_runs = y.transpose(1, 2)  # (S, R, P) labels or (S, R, P, K) targets
+    per = _residual_(z, y_runs, weight.transpose(1, 2), loss)
+    grad_head = z.mT @ acts[-1]
+    back = z @ head
+    grads = [None] * len(trunk)
+    for i in range(len(trunk) - 1, 0, -1):
+        back = torch.ops.aten.threshold_backward(back, acts[i], 0)
+        grads[i] = back.mT @ acts[i - 1]
+        back = back @ trunk[i]
+    back = torch.ops.aten.threshold_backward(back, acts[0], 0)
+    grads[0] = back.mT @ x[:, None]
+    return per.sum(2), grads, grad_head
 
 
 def _check_mask(mask, name, shape):
@@ -561,7 +597,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
             w = w[:, None].expand(w.shape[0], r, *w.shape[1:])
         if w.shape[:2] != (s, r):
             raise ValueError(f"initial weights must be (S, ...) or (S, R, ...) with S={s}, R={r}; got {tuple(w.shape)}")
-        return w.clone().requires_grad_(True)
+        return w.clone().requires_grad_(activation == "linear")  # ReLU students: gradients by hand
 
     params = [per_run(w) for w in weights]
     if multitask:
@@ -603,12 +639,15 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
         raise ValueError("keep_trajectory needs a linear trunk (a ReLU student has no composite map)")
     best_w, trajectory = None, []
     batch_gen = _generator(batch_seed, "batches", str(device)) if batch_size else None
+    minibatches = batch_size is not None and batch_size < p_a  # else a step's task-A loss is the training loss
 
-    def evaluate(index, step):
+    def evaluate(index, step, train_loss=None):
         nonlocal best_w
         with torch.no_grad():
             v = _weighted_loss(_logits(x_val, trunk, heads[0], activation), y_val, val_weight, loss).double().cpu()
-            tr = _weighted_loss(_logits(x_a, trunk, heads[0], activation), y_a, w_a, loss).double().cpu()
+            if train_loss is None:
+                train_loss = _weighted_loss(_logits(x_a, trunk, heads[0], activation), y_a, w_a, loss)
+            tr = train_loss.double().cpu()
             if not bool(torch.isfinite(v).all()):
                 raise FloatingPointError(f"validation loss became non-finite at step {step}: lr={lr} is too "
                                          f"large for these students (reduce lr)")
@@ -635,10 +674,7 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
         if progress:
             steps_iter = track(steps_iter, desc=progress)
         for step in steps_iter:
-            if eval_steps[next_eval] == step:
-                evaluate(next_eval, step)
-                next_eval += 1
-            outputs, grad_outputs = [], []
+            outputs, grad_outputs, grads = [], [], [None] * len(params)
             for t, (x, y, mask, wt) in enumerate(tasks):
                 head = heads[t]
                 if batch_size is not None and batch_size < x.shape[1]:
@@ -650,13 +686,21 @@ def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_
                     wt = mb / mb.sum(1, keepdim=True).clamp_min(1.0)
                 if activation == "linear":
                     comp = _composite(trunk, head)
-                    _, g = _linear_data_grad(x, y, comp.detach(), wt, loss)
+                    task_loss, g = _linear_data_grad(x, y, comp.detach(), wt, loss)
                     outputs.append(comp)
                     grad_outputs.append(g)
                 else:
-                    outputs.append(_weighted_loss(_logits(x, trunk, head, activation), y, wt, loss).sum())
-                    grad_outputs.append(None)
-            grads = torch.autograd.grad(outputs, params, grad_outputs)
+                    with torch.no_grad():
+                        task_loss, g_trunk, g_head = _relu_data_grad(x, y, trunk, head, wt, loss)
+                    grads[:len(trunk)] = g_trunk if t == 0 else [a.add_(b) for a, b in zip(grads, g_trunk)]
+                    grads[len(trunk) + t] = g_head
+                if t == 0:
+                    step_loss = task_loss
+            if eval_steps[next_eval] == step:  # before the update: the weights the step's loss was taken at
+                evaluate(next_eval, step, None if minibatches else step_loss)
+                next_eval += 1
+            if activation == "linear":
+                grads = torch.autograd.grad(outputs, params, grad_outputs)
             with torch.no_grad():
                 for w, g in zip(params, grads):
                     w.sub_(lr * g)

@@ -1,9 +1,10 @@
 """The book's machinery, on top of the science in :mod:`gendyn` (never the other way round).
 
+chapter   a chapter's start-up in one call: sizes, claims ledger, figure style
 claims    checked theory-vs-experiment claims, their records, the ledger page, run folders
 scales    each chapter's sizes at the smoke and paper scales; the notebooks' parameter checks
 plotting  the book's figure style, column-sized figures, byte-identical figure files
 grids     the Lee & Ndirango grids of the book and their cache shared by chapters
-stats     the claims' statistics: standard errors, Student-t bounds, batch means, KS distance
+stats     the claims' statistics: standard errors, Student-t bounds, batch means, KS distance, agreement
 figures   figures that recur across chapters (the benefit strips of Figs. A1-A4)
 """

@@ -60,12 +60,24 @@ def subplots(nrows=1, ncols=1, *, height=None, width=COLUMN, **kwargs):
     return plt.subplots(nrows, ncols, figsize=(width, height), **kwargs)
 
 
-def save(fig, name, scale):
-    """Save ``fig`` as ``<run dir>/figures/<name>.{png,pdf}``, byte-identical run to run.
+def save(fig, name, scale, *, tight=True):
+    """Lay out ``fig`` and save it as ``<run dir>/figures/<name>.{png,pdf}``, byte-identical run to run.
+
+    ``tight``: ``True`` applies ``fig.tight_layout()`` first; a rectangle ``(left, bottom,
+    right, top)`` in figure coordinates applies it inside that rectangle (room for a legend
+    or a title outside the panels); ``False`` keeps the figure's layout as it is.
 
     Returns nothing, so that a cell ending in ``save(...)`` shows only the figure (a path
     would differ from machine to machine and break the output comparison of nbval).
     """
+    if tight is True:
+        fig.tight_layout()
+    elif tight is not False:
+        rect = tuple(tight) if isinstance(tight, (tuple, list)) else ()
+        if len(rect) != 4 or not all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in rect):
+            raise ValueError(f"tight must be True, False or a rectangle (left, bottom, right, top) in [0, 1]; "
+                             f"got {tight!r}")
+        fig.tight_layout(rect=rect)
     folder = run_dir(scale) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):

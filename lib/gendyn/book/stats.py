@@ -13,7 +13,7 @@ from scipy import stats
 from .. import _checks
 
 __all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance",
-           "fitted_exponent"]
+           "fitted_exponent", "within_combined_se", "sign_agreement", "rank_correlation"]
 
 
 def _samples(x, name="x", axis=-1):
@@ -140,3 +140,45 @@ def fitted_exponent(sizes, samples, offsets=None, *, n_boot=400, seed=0):
         raise ValueError("|mean - offset| is 0 at some size (or in a resample): no power law can be fitted")
     exponent = np.polyfit(x, np.log(level), 1)[0]
     return float(exponent), float(np.std(np.polyfit(x, np.log(boot), 1)[0], ddof=1))
+
+
+def _paired_estimates(mean_a, se_a, mean_b, se_b):
+    """Four equal-length 1-d arrays of finite values (standard errors >= 0)."""
+    arrays = [_checks.real_array(v, name, ndim=1) for v, name in
+              ((mean_a, "mean_a"), (se_a, "se_a"), (mean_b, "mean_b"), (se_b, "se_b"))]
+    if len({a.size for a in arrays}) != 1:
+        raise ValueError(f"mean_a, se_a, mean_b and se_b must have one value per cell each; got sizes "
+                         f"{[a.size for a in arrays]}")
+    if np.any(arrays[1] < 0) or np.any(arrays[3] < 0):
+        raise ValueError("se_a and se_b must be standard errors (>= 0)")
+    return arrays
+
+
+def within_combined_se(mean_a, se_a, mean_b, se_b, z=2.0):
+    """Fraction of cells whose two estimates differ by at most ``z`` combined standard errors.
+
+    Cell ``i`` agrees when ``|mean_a[i] - mean_b[i]| <= z * hypot(se_a[i], se_b[i])`` (two
+    independent estimates of the same quantity); ``nan`` for no cells.
+    """
+    ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
+    return float(np.mean(np.abs(ma - mb) <= z * np.hypot(sa, sb))) if ma.size else float("nan")
+
+
+def sign_agreement(mean_a, se_a, mean_b, se_b, z=2.0):
+    """Same sign of two estimates where both are significant: ``(fraction, number of such cells)``.
+
+    A cell counts when both means lie more than ``z`` of their standard errors from zero;
+    the fraction is ``nan`` when no cell does.
+    """
+    ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
+    both = (np.abs(ma) > z * sa) & (np.abs(mb) > z * sb)
+    n = int(both.sum())
+    return (float(np.mean(np.sign(ma[both]) == np.sign(mb[both]))) if n else float("nan")), n
+
+
+def rank_correlation(x, y):
+    """Spearman's rank correlation of ``x`` and ``y``; ``nan`` for fewer than 3 pairs."""
+    x, y = _checks.real_array(x, "x", ndim=1), _checks.real_array(y, "y", ndim=1)
+    if x.size != y.size:
+        raise ValueError(f"x and y must have the same length; got {x.size} and {y.size}")
+    return float(stats.spearmanr(x, y).statistic) if x.size > 2 else float("nan")
