@@ -14,7 +14,7 @@ the fraction is a lower bound of how busy the arithmetic units are.
 Programs (paper scale, ``SEED = 0``, CPU):
 
 * Lee & Ndirango Fig. A4: one (seed, size) program of the deepest grid, a depth-5 ReLU trunk
-  with P = 800, every multitask and single-task student of the grid (``run_grid``), float32;
+  with P = 800, every multitask and single-task student of the grid (``run_grid``), float64 as in the book;
 * Lampinen & Ganguli Fig. 4: the 200 deep linear students of the chapter (3 hidden layers,
   N1 = 100, N2 = N3 = 50), gradient descent on Sigma31 (``train.train_students``), float32;
 * Lee & Ndirango's own protocol (``interleaved_sgd.train_interleaved``): 60 two-headed students

@@ -116,3 +116,13 @@ def test_paired_agreement_statistics():
         stats.sign_agreement(ma, sa, mb[:2], sb)
     with pytest.raises(ValueError, match="se_a and se_b"):
         stats.within_combined_se(ma, -sa, mb, sb)
+
+
+def test_z_quantile_is_the_bonferroni_normal_quantile():
+    assert stats.z_quantile(10) == sps.norm.ppf(1 - 1e-3 / 20)
+    assert stats.z_quantile(4, sides=1, level=0.01) == sps.norm.ppf(1 - 0.01 / 4)
+    assert stats.z_quantile(1, sides=1) == sps.norm.ppf(1 - 1e-3)
+    with pytest.raises(ValueError, match="sides"):
+        stats.z_quantile(3, sides=3)
+    with pytest.raises(ValueError, match="comparisons"):
+        stats.z_quantile(0)

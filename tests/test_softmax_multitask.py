@@ -242,6 +242,19 @@ def test_relu_gradients_written_out_equal_autograd(multitask, loss):
     assert np.all(ours.train_loss[..., -1] < ours.train_loss[..., 0])  # the runs did train
 
 
+def test_draw_dtype_separates_the_draws_from_the_arithmetic():
+    kw = dict(SMALL, seeds=[1], n_train=[40], s_a=(0.5, 4.0), s_b=(3.0,), relatedness=(0.0, 1.0), depth=2,
+              activation="relu")
+    f64 = mt.run_grid(**kw, dtype=torch.float64)
+    assert np.array_equal(mt.run_grid(**kw, dtype=torch.float64, draw_dtype=torch.float64).mt_loss, f64.mt_loss)
+    f32 = mt.run_grid(**kw, dtype=torch.float32, draw_dtype=torch.float64)  # same data, float32 arithmetic
+    plain32 = mt.run_grid(**kw, dtype=torch.float32)  # float32 draws: torch draws other numbers
+    assert np.abs(f32.benefit - f64.benefit).max() < 1e-4 and not np.array_equal(f32.mt_loss, f64.mt_loss)
+    assert np.abs(plain32.benefit - f64.benefit).max() > 1e-3
+    with pytest.raises(ValueError, match="dtype"):
+        mt.run_grid(**kw, draw_dtype=torch.int64)
+
+
 def test_worker_processes_give_the_same_grid():
     kw = dict(seeds=[0, 1], n_train=[40, 60], s_a=(0.5, 4.0), s_b=(2.0,), relatedness=(0.0, 1.0), **SMALL)
     one, two = mt.run_grid(**kw), mt.run_grid(**kw, workers=2)

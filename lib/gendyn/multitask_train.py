@@ -859,8 +859,8 @@ class GridResult:
 
 def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, relatedness=RELATEDNESS_GRID,
              rank=10, n_features=20, hidden=64, depth=1, activation="linear", n_val=1000, lr=0.5, steps=400,
-             eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, device="cpu", num_threads=1,
-             workers=1, executor=None, block=None, keep_curves=False, progress=True):
+             eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, draw_dtype=None, device="cpu",
+             num_threads=1, workers=1, executor=None, block=None, keep_curves=False, progress=True):
     """Train the single-task and multitask students of a grid, one batched program per
     (seed, task-A size), and measure the multitask benefit of every cell.
 
@@ -892,6 +892,12 @@ def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, re
     block : int, optional
         Train each program's runs in blocks of this many (:func:`train_students`): the same
         results up to float rounding, faster on a CPU.
+    draw_dtype : torch dtype, optional
+        Draw the data and initial weights and compute the labels in this precision, then
+        train in ``dtype``: two grids with ``draw_dtype=torch.float64`` and different
+        ``dtype`` see the same examples, labels and initial weights and differ only by the
+        arithmetic's rounding. ``None``: ``dtype`` (torch draws other numbers in float32 than in
+        float64, so a float32 grid and a float64 grid of the same seeds see different data).
     rank, n_features, hidden, depth, activation, n_val, lr, steps, eval_every, init_scale, loss, dtype, \
 device, keep_curves, progress
         As in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`.
@@ -917,6 +923,7 @@ device, keep_curves, progress
     _checks.positive(init_scale, "init_scale")
     _checks.choice(loss, "loss", ("ce", "mse"))
     dtype, device = _torch(dtype, device)
+    draw_dtype = dtype if draw_dtype is None else _torch(draw_dtype, device)[0]
     keep_curves = _checks.flag(keep_curves, "keep_curves")
     progress = _checks.flag(progress, "progress")
     n_train = _checks.integers(n_train, "n_train", 1)
@@ -929,7 +936,8 @@ device, keep_curves, progress
     job = partial(_grid_job, aux=aux, s_a=s_a, combos=[(a, b, rr) for a in s_a for b in s_b for rr in rel],
                   settings=dict(rank=rank, n_features=n_features, hidden=hidden, depth=depth, activation=activation,
                                 n_val=n_val, lr=lr, steps=steps, eval_every=eval_every, init_scale=init_scale,
-                                loss=loss, dtype=dtype, device=str(device), num_threads=num_threads, block=block),
+                                loss=loss, dtype=dtype, draw_dtype=draw_dtype, device=str(device),
+                                num_threads=num_threads, block=block),
                   keep_curves=keep_curves)
     jobs = [(seed, p) for p in n_train for seed in seeds]
     workers = min(workers, len(jobs)) if str(device) == "cpu" else 1
@@ -973,11 +981,11 @@ def _grid_job(seed, p, *, aux, s_a, combos, settings, keep_curves):
 
 
 def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, hidden, depth, activation, n_val,
-                   lr, steps, eval_every, init_scale, loss, dtype, device, num_threads, block):
+                   lr, steps, eval_every, init_scale, loss, dtype, draw_dtype, device, num_threads, block):
     aux_sizes = aux if aux else (p,)
     pool_b = max(aux_sizes)
     data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
-                      dtype=dtype, device=device)
+                      dtype=draw_dtype, device=device)
     k = data.n_classes
     # multitask runs: (aux size, s_a, s_b, r)
     run_keys = [(pb, a, b, rr) for pb in aux_sizes for (a, b, rr) in combos]
@@ -996,18 +1004,25 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
         sizes = torch.tensor([key[0] for key in run_keys], device=device)
         mask_b = (torch.arange(pool_b, device=device)[None, :, None] < sizes[None, None, :]).to(dtype)
     w0 = init_student([seed], n_features=n_features, n_classes=k, hidden=hidden, depth=depth,
-                      activation=activation, init_scale=init_scale, n_heads=2, dtype=dtype, device=device)
+                      activation=activation, init_scale=init_scale, n_heads=2, dtype=draw_dtype, device=device)
     y_val = data.labels_val()
     y_val_st = y_val
     if loss == "mse":  # noise-free logits of task A, per run
         z_val = data.x_val @ data.teacher_a.mT
-        sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=dtype, device=device)
+        sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=draw_dtype, device=device)
         y_val_st = sa_t[None, None, :, None] * z_val[:, :, None, :]
         y_val = y_val_st[:, :, ia]
     common = dict(activation=activation, lr=lr, steps=steps, eval_every=eval_every, loss=loss,
                   num_threads=num_threads, block=block)
-    res_mt = train_students(data.x_a, y_a, data.x_val, y_val, w0, x_b=data.x_b, y_b=y_b, mask_b=mask_b, **common)
-    res_st = train_students(data.x_a, ya_all, data.x_val, y_val_st, w0[:-1], **common)
+    # labels and targets above are taken in draw_dtype; training runs in dtype
+    x_a, x_b, x_val = (t.to(dtype) for t in (data.x_a, data.x_b, data.x_val))
+    w0 = [w.to(dtype) for w in w0]
+    if loss == "mse":
+        y_a, y_b, ya_all, y_val, y_val_st = (t.to(dtype) for t in (y_a, y_b, ya_all, y_val, y_val_st))
+    if mask_b is not None:
+        mask_b = mask_b.to(dtype)
+    res_mt = train_students(x_a, y_a, x_val, y_val, w0, x_b=x_b, y_b=y_b, mask_b=mask_b, **common)
+    res_st = train_students(x_a, ya_all, x_val, y_val_st, w0[:-1], **common)
     out = dict(cells=[dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed)
                       for key in run_keys],
                mt=res_mt.best_val[0], st=res_st.best_val[0, ia], mt_step=res_mt.best_step[0],

@@ -31,6 +31,11 @@ __all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "job_executor"]
 #: all runs at once); a GPU takes every run at once.
 BLOCK = 16
 
+#: Precision of the deep ReLU grid (Fig. A4). In float32 the deepest students' per-cell benefits
+#: move by about half their seed-to-seed spread, with a bias, when only the rounding changes
+#: (the aux-data-and-depth chapter measures it); in float64 they do not move.
+DEEP_DTYPE = torch.float64
+
 #: The book's grids, by the name of the published file they reproduce.
 BOOK_GRIDS = ("rank-10", "rank-3", "aux-train-pts", "deep-nonlinear")
 
@@ -42,7 +47,8 @@ def book_grid(name, cfg, depth=None):
     ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
     Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
-    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. At paper scale the
+    ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. The deep ReLU grid
+    trains in :data:`DEEP_DTYPE` (float64), the linear ones in float32. At paper scale the
     grid's programs run in one process per CPU core (the results do not depend on it).
     With ``cfg.scheduler`` set (the chapter's ``DASK_SCHEDULER``), the returned arguments
     carry ``scheduler``, which :func:`cached_grid` turns into an executor on that cluster.
@@ -72,7 +78,7 @@ def book_grid(name, cfg, depth=None):
         if depth not in cfg.deep_depths:
             raise ValueError(f"depth must be one of {cfg.deep_depths} for the deep grid; got {depth!r}")
         kw.update(n_train=cfg.deep_n_train, rank=10, depth=depth, activation="relu", lr=cfg.deep_lr,
-                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every,
+                  steps=cfg.deep_steps, eval_every=cfg.deep_eval_every, dtype=DEEP_DTYPE,
                   block=BLOCK if cfg.device == "cpu" else None)
     return kw
 

@@ -12,7 +12,7 @@ from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance",
+__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance",
            "fitted_exponent", "within_combined_se", "sign_agreement", "rank_correlation"]
 
 
@@ -36,6 +36,17 @@ def z_score(x, axis=-1):
     """Mean over its standard error along ``axis``: how many SE the mean lies from zero."""
     m, se = mean_se(x, axis)
     return m / se
+
+
+def z_quantile(comparisons, level=1e-3, sides=2):
+    """Normal quantile at family-wise ``level`` over ``comparisons`` tests (Bonferroni).
+
+    ``sides=2`` for ``|deviation| <= z se`` tests, ``sides=1`` for one-sided ones.
+    """
+    comparisons = _checks.integer(comparisons, "comparisons", 1)
+    level = _checks.bounded(level, "level", 0.0, 1.0, open_lower=True, open_upper=True)
+    sides = _checks.choice(sides, "sides", (1, 2))
+    return float(stats.norm.ppf(1 - level / (sides * comparisons)))
 
 
 def t_quantile(comparisons, dof, level=1e-3):
