@@ -31,12 +31,16 @@ CASES = [
                        eps_tilde={"negative", "zero"})),  # one number for every mode
     Case(ls.single_dataset_error, dict(t=1.0, eigvals=LAM, snr=10.0, inr=0.1, tau=1.0),
          accepted=dict(ONE, eigvals=ANY)),  # a batch of datasets
+    Case(ls.single_dataset_gd_error, dict(steps=[0, 5], lr=0.1, eigvals=LAM, snr=10.0, inr=0.1),
+         accepted=dict(eigvals=ANY, snr={"+inf"}, inr={"zero"})),
     Case(ls.single_dataset_training_error, dict(t=1.0, gram_eigvals=LAM, snr=10.0, inr=0.1, tau=1.0),
          accepted=dict(ONE, gram_eigvals=ANY)),
     Case(ls.generalization_error, CURVE, accepted=CURVE_OK),
     Case(ls.training_error, CURVE, accepted=CURVE_OK),
     Case(ls.asymptotic_error, dict(alpha=0.5, snr=10.0, inr=0.1),
          accepted=dict(snr={"+inf"} | ANY, inr={"zero"} | ANY)),
+    Case(ls.finite_size_asymptotic_error, dict(n_samples=20, n_features=50, snr=10.0, inr=0.1),
+         accepted=dict(n_samples=ANY, snr={"+inf"} | ANY, inr={"zero"} | ANY)),
     Case(ls.optimal_stopping_error, dict(alpha=0.5, snr=10.0, inr=0.1, tau=1.0),
          accepted=dict(alpha=ANY, snr=ANY, inr={"zero"} | ANY)),
     Case(ls.eigengap, dict(alpha=0.5, tau=1.0), accepted=dict(tau=ANY)),

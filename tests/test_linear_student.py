@@ -548,3 +548,52 @@ def test_single_dataset_ridge_error_averages_to_the_mp_law():
         ts = np.geomspace(0.01, 1e3, 400)
         assert ls.single_dataset_error(ts[:, None], np.clip(ev, 0, None)[None], 4.0, 0.0).min() >= \
             ls.single_dataset_ridge_error(np.clip(ev, 0, None), 4.0) * (1 - 1e-12)
+
+
+def test_finite_size_asymptotic_error_wishart_moments_and_large_n_limit():
+    rng = np.random.default_rng(0)
+    n = 30
+    for p in (10, 60):  # the noise factor is the mean of tr(Gram^{-1}) / N over Gaussian datasets
+        x = rng.standard_normal((4000, n, p)) / np.sqrt(n)
+        gram = x.transpose(0, 2, 1) @ x if p < n else x @ x.transpose(0, 2, 1)
+        sampled = np.trace(np.linalg.inv(gram), axis1=1, axis2=2) / n
+        exact = ls.finite_size_asymptotic_error(p, n, 1.0, 0.0) - max(0.0, 1 - p / n) - 1.0
+        assert abs(sampled.mean() - exact) < 4 * sampled.std(ddof=1) / np.sqrt(sampled.size)
+    alpha = np.array([0.5, 2.0])
+    big = ls.finite_size_asymptotic_error((alpha * 10**5).astype(int), 10**5, 4.0, 0.5)
+    np.testing.assert_allclose(big, ls.asymptotic_error(alpha, 4.0, 0.5), rtol=1e-4)
+    assert np.isinf(ls.finite_size_asymptotic_error(30, 30, 4.0, 0.0))
+    assert ls.finite_size_asymptotic_error(30, 30, np.inf, 0.5) == 0.0  # noiseless: no noise to fit
+    with pytest.raises(ValueError, match="n_samples"):
+        ls.finite_size_asymptotic_error(2.5, 30, 4.0, 0.0)
+    with pytest.raises(ValueError, match="n_features"):
+        ls.finite_size_asymptotic_error(20, 0, 4.0, 0.0)
+
+
+def test_gd_error_is_the_flow_error_with_discrete_decay_and_matches_simulated_descent():
+    rng = np.random.default_rng(1)
+    n, p, lr, snr, inr = 40, 25, 0.05, 4.0, 0.3
+    x = rng.standard_normal((n, p)) / np.sqrt(n)
+    lam = np.linalg.eigvalsh(x @ x.T)
+    steps = np.array([0, 1, 10, 100, 1000])
+    gd = ls.single_dataset_gd_error(steps, lr, lam, snr, inr)
+    assert gd.shape == (5,) and gd[0] == pytest.approx(1 + inr + 1 / snr)
+    # small steps: the flow at t = k lr
+    tiny = ls.single_dataset_gd_error(steps * 1000, lr / 1000, lam, snr, inr)
+    np.testing.assert_allclose(tiny, ls.single_dataset_error(steps * lr, lam, snr, inr), rtol=1e-3)
+    # simulated descent, averaged over teachers, noise and initial weights (sigma_w = 1)
+    draws = 20000
+    wbar = rng.standard_normal((draws, n))
+    w = np.sqrt(inr) * rng.standard_normal((draws, n))
+    y = wbar @ x + rng.standard_normal((draws, p)) / np.sqrt(snr)
+    errors = []
+    for k in range(101):
+        if k in (10, 100):
+            errors.append(((w - wbar) ** 2).mean(1) + 1 / snr)
+        w = w + lr * (y - w @ x) @ x.T
+    for e, want in zip(errors, gd[2:4]):
+        assert abs(e.mean() - want) < 4 * e.std(ddof=1) / np.sqrt(draws)
+    with pytest.raises(ValueError, match="single numbers"):
+        ls.single_dataset_gd_error(steps, lr, lam, [1.0, 2.0], inr)
+    with pytest.raises(ValueError, match="steps"):
+        ls.single_dataset_gd_error([[1, 2]], lr, lam, snr, inr)

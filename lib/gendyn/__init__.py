@@ -25,6 +25,17 @@ progress           terminal progress bars that stay out of rendered notebooks
 book               the book's machinery (claims, scales, stats, plotting, figures, grids); the science
                    above never imports it (claims, scales, plotting: old names of book modules)
 
+Conventions
+-----------
+- **Types.** Every public function states its types (PEP 484 hints; ``ArrayLike`` for inputs
+  numpy converts); ``tests/test_layers.py`` checks that each has them.
+- **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
+  raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
+- **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by
+  default for speed); use float64 where rounding reaches the result (the book's deep ReLU
+  grid of Lee & Ndirango: ``multitask_train.run_grid(draw_dtype=...)`` separates the draws
+  from the arithmetic, so the two precisions can be compared on the same data).
+
 Devices and random numbers
 --------------------------
 Every experiment runs on the CPU or on CUDA (``device="cpu"``, ``"cuda"`` or ``"cuda:N"``);

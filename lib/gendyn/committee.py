@@ -52,9 +52,12 @@ Conventions fixed here (the extracted paper text is ambiguous or silent on them)
 * ReLU derivative at a field of zero variance: ``g'(0) = 0`` (the PyTorch convention).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 from scipy.special import expit
 
@@ -314,7 +317,7 @@ _TABLE = {
 }
 
 
-def I2(C, activation):
+def I2(C: ArrayLike, activation: str) -> np.ndarray:
     """``I2 = <g(a) g(b)>`` for zero-mean Gaussian fields ``(a, b)`` with covariance ``C``.
 
     Parameters
@@ -335,7 +338,7 @@ def I2(C, activation):
     return _TABLE[_check_activation(activation)][0](_check_cov(C, 2))
 
 
-def J2(C, activation):
+def J2(C: ArrayLike, activation: str) -> np.ndarray:
     """``J2 = <g'(a) g'(b)>`` for Gaussian ``(a, b)`` with covariance ``C`` (..., 2, 2).
 
     ``erf``: ``(2/pi) (1 + C11 + C22 + C11 C22 - C12^2)^(-1/2)``; ``relu``: the orthant
@@ -345,7 +348,7 @@ def J2(C, activation):
     return _TABLE[_check_activation(activation)][3](_check_cov(C, 2))
 
 
-def I3(C, activation):
+def I3(C: ArrayLike, activation: str) -> np.ndarray:
     """``I3 = <g'(a) b g(c)>`` for Gaussian ``(a, b, c)`` with covariance ``C`` (..., 3, 3).
 
     ``erf``: ``(2/pi) (C23 (1+C11) - C12 C13) / ((1+C11) sqrt((1+C11)(1+C33) - C13^2))``.
@@ -356,7 +359,7 @@ def I3(C, activation):
     return _TABLE[_check_activation(activation)][1](_check_cov(C, 3))
 
 
-def I4(C, activation):
+def I4(C: ArrayLike, activation: str) -> np.ndarray:
     """``I4 = <g'(a) g'(b) g(c) g(d)>`` for Gaussian ``(a, b, c, d)``, ``C`` of shape (..., 4, 4).
 
     ``erf``: the closed form of Saad & Solla (1995) (``Lambda_0..Lambda_4`` in the facts
@@ -474,7 +477,9 @@ def _i2_matrix(C, act, tup):
     return out
 
 
-def generalisation_error(Q, R, T, v, v_star, activation):
+def generalisation_error(
+    Q: ArrayLike, R: ArrayLike, T: ArrayLike, v: ArrayLike, v_star: ArrayLike, activation: str
+) -> float | np.ndarray:
     """Generalisation error eq. (4), ``eps_g = <(phi(x; student) - phi(x; teacher))^2> / 2``.
 
     ``eps_g = 1/2 sum_ik v_i v_k I2(i,k) + 1/2 sum_nm v*_n v*_m I2(n,m) - sum_in v_i v*_n I2(i,n)``
@@ -552,8 +557,9 @@ def _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma2, wd, train2):
 
 
 def order_parameter_derivatives(
-    Q, R, T, v, v_star, activation, lr, sigma, lr2=None, train_second_layer=False, weight_decay=0.0
-):
+    Q: ArrayLike, R: ArrayLike, T: ArrayLike, v: ArrayLike, v_star: ArrayLike, activation: str, lr: float,
+    sigma: float, lr2: float | None = None, train_second_layer: bool = False, weight_decay: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Right-hand side of the ODEs (9) for the order parameters.
 
     Derived from the SGD updates (2)-(3) with ``Delta_0 = sum_m v*_m g(rho_m) - sum_k v_k
@@ -662,23 +668,23 @@ def _unpack(y, K, M, iu):
 
 
 def integrate_odes(
-    Q,
-    R,
-    T,
-    v,
-    v_star,
-    activation,
-    lr,
-    sigma,
-    times,
-    lr2=None,
-    train_second_layer=False,
-    weight_decay=0.0,
+    Q: ArrayLike,
+    R: ArrayLike,
+    T: ArrayLike,
+    v: ArrayLike,
+    v_star: ArrayLike,
+    activation: str,
+    lr: float,
+    sigma: float,
+    times: ArrayLike,
+    lr2: float | None = None,
+    train_second_layer: bool = False,
+    weight_decay: float = 0.0,
     *,
-    rtol=1e-9,
-    atol=1e-12,
-    method="LSODA",
-):
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    method: str = "LSODA",
+) -> ODEResult:
     """Integrate the ODEs (9) from ``alpha = 0`` and return the state at ``times``.
 
     The state is the upper triangle of ``Q`` (so ``Q`` stays exactly symmetric), ``R``
@@ -888,8 +894,9 @@ def _perturbative_fixed_point(K, M, lr, lr2, v_star, both, act="erf"):
 
 
 def asymptotic_error(
-    activation, M, K, lr, sigma, train_second_layer=False, v_star=1.0, *, lr2=None, small_lr=False
-):
+    activation: str, M: int, K: int, lr: float, sigma: float, train_second_layer: bool = False, v_star: float = 1.0,
+    *, lr2: float | None = None, small_lr: bool = False
+) -> float:
     """Asymptotic generalisation error ``eps_g*`` for small output noise.
 
     Teacher: ``T = I_M`` (orthonormal teacher vectors, the large-``N`` limit of i.i.d.
@@ -1034,7 +1041,7 @@ def _gram(W, W_star):
     return W @ W.T, W @ W_star.T, W_star @ W_star.T
 
 
-def linear_stationary_error(effective_lr, sigma, *, small_lr=False):
+def linear_stationary_error(effective_lr: ArrayLike, sigma: float, *, small_lr: bool = False) -> float | np.ndarray:
     """Stationary error of online SGD on a linear student: eq. (12) in its effective rate.
 
     Every linear student of the paper computes a perceptron ``u = sum_k v_k w_k``. Online
@@ -1074,7 +1081,9 @@ def linear_stationary_error(effective_lr, sigma, *, small_lr=False):
     return float(out) if out.ndim == 0 else out
 
 
-def linear_effective_rate(lr, v, Q=None, N=None):
+def linear_effective_rate(
+    lr: float, v: ArrayLike, Q: ArrayLike | None = None, N: int | None = None
+) -> float | np.ndarray:
     """Effective learning rate ``eta'`` of a linear two-layer student ``u = sum_k v_k w_k``.
 
     Second layer fixed: a first-layer SGD step moves ``u`` by the perceptron's step times
@@ -1122,7 +1131,9 @@ def linear_effective_rate(lr, v, Q=None, N=None):
     return float(rate) if np.ndim(rate) == 0 else rate
 
 
-def specialised_state(M, L, *, pair_q=0.0, jitter=0.0, seed=0):
+def specialised_state(
+    M: int, L: int, *, pair_q: float = 0.0, jitter: float = 0.0, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Order parameters of a zero-error soft committee machine with ``L`` superfluous units.
 
     Student unit ``k < M`` equals teacher unit ``k`` (orthonormal teacher, ``T = I_M``). The
@@ -1177,7 +1188,10 @@ def specialised_state(M, L, *, pair_q=0.0, jitter=0.0, seed=0):
     return _gram(W, np.eye(M, K + M))
 
 
-def denoising_state(M, K, v_star=1.0, *, split=0.0, jitter=0.0, v_jitter=0.0, seed=0):
+def denoising_state(
+    M: int, K: int, v_star: float = 1.0, *, split: float = 0.0, jitter: float = 0.0, v_jitter: float = 0.0,
+    seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Order parameters and second-layer weights of the denoising state (both layers trained).
 
     ``K = Z M`` student units; unit ``k`` copies teacher unit ``k mod M`` (orthonormal

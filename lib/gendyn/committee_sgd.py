@@ -74,6 +74,8 @@ SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
 """
 
+from __future__ import annotations
+
 import math
 import time
 from dataclasses import dataclass, field
@@ -82,6 +84,7 @@ import numpy as np
 import scipy.special
 import torch
 from numba import njit
+from numpy.typing import ArrayLike
 
 from . import _checks, _random, committee as cm
 from .progress import track
@@ -139,20 +142,20 @@ class InitialWeights:
     activation: str
 
     @property
-    def runs(self):
+    def runs(self) -> int:
         return self.w.shape[0]
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int, int]:
         """``(N, K, M)``."""
         return self.w.shape[2], self.w.shape[1], self.w_star.shape[1]
 
-    def order_parameters(self):
+    def order_parameters(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(Q, R, T)`` of every run, shapes (runs, K, K), (runs, K, M), (runs, M, M)."""
         return order_parameters(self.w, self.w_star)
 
 
-def order_parameters(w, w_star):
+def order_parameters(w: ArrayLike, w_star: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``Q = w w^T / N``, ``R = w w*^T / N``, ``T = w* w*^T / N`` (eq. 5), batched.
 
     Parameters
@@ -177,8 +180,9 @@ def _default_init_var(activation, N):
     return 1.0 if activation == "erf" else 1.0 / N
 
 
-def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None, teacher="gaussian",
-                    v=1.0, v_star=1.0, v_var=1.0):
+def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: int = 1, seed: int = 0,
+                    init_var: float | None = None, teacher: str = "gaussian", v: float | str = 1.0,
+                    v_star: float = 1.0, v_var: float = 1.0) -> InitialWeights:
     """Draw teacher and student weights for ``runs`` independent networks.
 
     Parameters
@@ -242,7 +246,7 @@ def initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None,
     return InitialWeights(w, ws, vv, np.full((runs, M), v_star), act)
 
 
-def log_times(alpha_max, n_points=60, alpha_min=0.01, N=None):
+def log_times(alpha_max: float, n_points: int = 60, alpha_min: float = 0.01, N: int | None = None) -> np.ndarray:
     """Log-spaced times ``alpha`` from ``alpha_min`` to ``alpha_max``, with ``alpha = 0`` first.
 
     With ``N`` given, the times are rounded to whole steps (``alpha = steps / N``) and
@@ -482,7 +486,7 @@ class SGDResult:
     seconds: float = 0.0
 
     @property
-    def steps_per_second(self):
+    def steps_per_second(self) -> float:
         """SGD steps per second, summed over the runs."""
         return self.steps * self.eg.shape[0] / self.seconds if self.seconds > 0 else math.inf
 
@@ -493,12 +497,12 @@ class SGDResult:
             raise ValueError(f"run must be an integer in [0, {runs}); got {run!r}")
         return int(run)
 
-    def initial_state(self, run=0):
+    def initial_state(self, run: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(Q, R, T, v, v_star)`` at ``alpha = 0`` of one run: the ODEs' initial condition."""
         run = self._run(run)
         return self.Q0[run], self.R0[run], self.T[run], self.v0[run], self.v_star[run]
 
-    def ode(self, run=0, times=None, **kwargs):
+    def ode(self, run: int = 0, times: ArrayLike | None = None, **kwargs: float | str) -> cm.ODEResult:
         """Integrate eqs. (9) from this run's initial state with the run's settings.
 
         ``times`` defaults to :attr:`alpha`; other keywords go to
@@ -612,8 +616,10 @@ def _run_order_parameters(init, r, act, lr, lr2, sigma, wd, train2, steps_rec, c
     return outQ, outR, outv, np.full(n_rec, np.nan)
 
 
-def simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, weight_decay=0.0, batch_size=1,
-             train_set_size=None, engine="weights", seed=0, block=2048, progress=None):
+def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *, lr2: float | None = None,
+             train_second_layer: bool = False, weight_decay: float = 0.0, batch_size: int = 1,
+             train_set_size: int | None = None, engine: str = "weights", seed: int = 0, block: int = 2048,
+             progress: str | None = None) -> SGDResult:
     """Train the students of ``initial`` by SGD (eqs. 2-3) and record their order parameters.
 
     Parameters

@@ -37,9 +37,12 @@ calculation gives ``T = k F(v)``, ``F(v) = int_0^v y^(2k-3) / (1 - y^k) dy``, ev
 its power series for small ``v`` and by the roots-of-unity form otherwise.
 """
 
+from __future__ import annotations
+
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize, special
 
 from . import _checks, rmt
@@ -336,7 +339,7 @@ def _strength_zero(t, eps, tau, k):
     return eps * np.exp(-np.log1p((2 * k - 2) * eps**p * t / tau) / p)
 
 
-def mode_strength(t, s_hat, eps, tau=1.0, n_layers=3):
+def mode_strength(t: ArrayLike, s_hat: ArrayLike, eps: float, tau: float = 1.0, n_layers: int = 3) -> np.ndarray:
     """Singular value ``s(t, shat)`` of a training-aligned deep linear network, eq. (9) / App. A.
 
     Solves ``tau du/dt = (N_l - 1) u^(2 - 2/(N_l - 1)) (shat - u)`` with ``u(0) = eps``,
@@ -474,7 +477,7 @@ def _time_unchecked(s, shat, eps, tau, k):
     return out
 
 
-def mode_time(s, s_hat, eps, tau=1.0, n_layers=3):
+def mode_time(s: ArrayLike, s_hat: ArrayLike, eps: float, tau: float = 1.0, n_layers: int = 3) -> np.ndarray:
     """Training time ``t(s, shat)`` at which a TA mode reaches ``s``, eq. (9) / App. A.
 
     The inverse of :func:`mode_strength` in its first argument.
@@ -680,7 +683,8 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
 # ----------------------------------------------------------------------------------------
 
 
-def theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, r_in="corrected"):
+def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float, tau: float = 1.0,
+                  n_layers: int = 3, r_in: str = "corrected") -> tuple[np.ndarray, np.ndarray]:
     """Theoretical train and test errors of a TA student, eqs. (14) and (15).
 
     Parameters
@@ -788,8 +792,9 @@ def _learned_mass(r_in, n_in, n_bulk, n2, n3):
     return 1.0 - n2 / n3
 
 
-def optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, t_max=None,
-                           r_in="corrected"):
+def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float, tau: float = 1.0,
+                           n_layers: int = 3, t_max: float | None = None,
+                           r_in: str = "corrected") -> tuple[float, float]:
     """Optimal stopping time and the minimal theoretical test error, from eq. (15).
 
     Parameters
@@ -886,7 +891,7 @@ def _minimum_over_time(error, t_lo, t_max, special_times):
 # ----------------------------------------------------------------------------------------
 
 
-def gd_lag(s_hat, eps, lr, n_layers=3, s=None):
+def gd_lag(s_hat: ArrayLike, eps: float, lr: float, n_layers: int = 3, s: ArrayLike | None = None) -> np.ndarray:
     """Delay of a TA mode trained by gradient descent behind eq. (9) / App. A, in units of tau.
 
     Gradient descent with learning rate ``lr`` is the forward-Euler method, in steps
@@ -939,7 +944,9 @@ def gd_lag(s_hat, eps, lr, n_layers=3, s=None):
     return _scalar_or_array(np.maximum(out, 0.0))
 
 
-def sampled_ta_errors(t, sigma31, teacher, eps, n2=None, tau=1.0, n_layers=3, delay=None):
+def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, n2: int | None = None,
+                      tau: float = 1.0, n_layers: int = 3,
+                      delay: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Exact train and test errors of TA students on *sampled* training data, eqs. (6)-(7).
 
     The finite-size counterpart of :func:`theory_errors`: instead of the random-matrix
@@ -1021,7 +1028,8 @@ class NoiseAverages(NamedTuple):
     data_sq_out: float  # <shat^2>_out (0 when fraction = 1)
 
 
-def noise_mode_averages(t, aspect, eps, tau=1.0, n_layers=3, fraction=1.0, scale=1.0):
+def noise_mode_averages(t: ArrayLike, aspect: float, eps: float, tau: float = 1.0, n_layers: int = 3,
+                        fraction: float = 1.0, scale: float = 1.0) -> NoiseAverages:
     """MP averages over the noise modes a TA student learns: the bulk terms of eqs. (14)-(15).
 
     The noise singular values of the data follow the Marchenko-Pastur law (13) of aspect

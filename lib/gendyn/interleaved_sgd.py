@@ -27,6 +27,8 @@ batch (:func:`batch_schedule` gives them). Torch, any device.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,8 +72,9 @@ def _stream_generator(seed, stream):
     return _random.seeded(1_000_003 * int(seed) + 7919 * stream + 29)
 
 
-def orthogonal_students(n_students, n_features, n_classes, *, hidden=64, n_layers=2, heads=2, generator=None,
-                        dtype=torch.float64, device="cpu"):
+def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hidden: int = 64, n_layers: int = 2,
+                        heads: int = 2, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
+                        device: str | torch.device = "cpu") -> tuple[torch.Tensor, ...]:
     """Initial parameters of ``S`` students as the authors' trainer draws them.
 
     Parameters
@@ -119,7 +122,8 @@ def orthogonal_students(n_students, n_features, n_classes, *, hidden=64, n_layer
     return tuple(params)
 
 
-def batch_schedule(n_train_a, n_train_b, batch_size, epochs, seed):
+def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
+                   seed: int) -> list[list[tuple[str, torch.Tensor]]]:
     """Minibatches of one student, in the order the protocol uses them.
 
     Parameters
@@ -184,8 +188,10 @@ def _check_task(x, y, name, s, n):
     return x, y
 
 
-def train_interleaved(params, x_a, y_a, x_val, y_val, *, seeds, x_b=None, y_b=None, lr=1e-3, epochs=2000,
-                      batch_size=128, activation="relu", record_every=1):
+def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor,
+                      y_val: torch.Tensor, *, seeds: Sequence[int], x_b: torch.Tensor | None = None,
+                      y_b: torch.Tensor | None = None, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
+                      activation: str = "relu", record_every: int = 1) -> InterleavedResult:
     """Train ``S`` students by the authors' interleaved minibatch SGD (module docstring).
 
     Parameters
@@ -326,7 +332,7 @@ class CellRuns:
     single_task: np.ndarray
 
     @classmethod
-    def join(cls, parts):
+    def join(cls, parts: Iterable[CellRuns]) -> CellRuns:
         """The runs of the same cells for different seeds (e.g. one job per seed), seeds side by side."""
         parts = list(parts)
         if not parts or any(not isinstance(p, cls) for p in parts):
@@ -366,9 +372,11 @@ def _cell(cell, i):
     return p_a, p_b, s_a, s_b, r
 
 
-def train_cells(cells, seeds, *, n_features=20, rank=10, n_classes=None, hidden=64, n_layers=2, activation="relu",
-                n_val=1000, lr=1e-3, epochs=2000, batch_size=128, record_every=10, dtype=torch.float64,
-                device="cpu", executor=None):
+def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_features: int = 20, rank: int = 10,
+                n_classes: int | None = None, hidden: int = 64, n_layers: int = 2, activation: str = "relu",
+                n_val: int = 1000, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
+                record_every: int = 10, dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
+                executor: Executor | None = None) -> CellRuns:
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
     For each seed, the teachers and validation inputs of

@@ -45,10 +45,13 @@ seed shares its first layer, its data and its labels) and trains by exact gradie
 and with random labels (the memorisation puzzle).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 
@@ -141,17 +144,19 @@ class LinearStudentBatch:
     noise_var: torch.Tensor
 
     @property
-    def n(self):
+    def n(self) -> int:
         return self.X.shape[-2]
 
-    def weights(self):
+    def weights(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``wbar, w0`` of shape ``(B, C, K, N)`` and ``eps`` of shape ``(B, C, K, Pmax)``."""
         tv, iv, nv = (v.sqrt()[None, :, None, None] for v in (self.teacher_var, self.init_var, self.noise_var))
         return tv * self.g_w[:, None], iv * self.g_0[:, None], nv * self.g_e[:, None]
 
 
-def draw_linear_student(alphas, n, repeats, *, teachers=1, teacher_var=1.0, init_var=0.0, noise_var=0.0,
-                        generator=None, device="cpu", dtype=torch.float64):
+def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: int = 1, teacher_var: ArrayLike = 1.0,
+                        init_var: ArrayLike = 0.0, noise_var: ArrayLike = 0.0, generator: torch.Generator | None = None,
+                        device: str | torch.device = "cpu",
+                        dtype: torch.dtype = torch.float64) -> LinearStudentBatch:
     """Draw ``len(alphas) * repeats`` datasets (alpha-major) with their teachers, noise and inits.
 
     Parameters
@@ -245,7 +250,7 @@ def _errors_from_factors(lam, active, d, et, perp, p, noise_var, f):
                 frozen=frozen[..., None].expand_as(scale))
 
 
-def linear_student_flow(batch, times, tau=1.0):
+def linear_student_flow(batch: LinearStudentBatch, times: ArrayLike, tau: float = 1.0) -> dict[str, torch.Tensor]:
     """Exact gradient flow of every student of ``batch``, measured at ``times``.
 
     Parameters
@@ -279,7 +284,7 @@ def linear_student_flow(batch, times, tau=1.0):
     return out
 
 
-def gd_decay_factors(eigvals, lr, steps):
+def gd_decay_factors(eigvals: ArrayLike, lr: float, steps: ArrayLike) -> np.ndarray:
     """Mode decay factors ``(1 - lr lambda_i)^k`` of gradient descent after ``k`` steps.
 
     Gradient descent ``w <- w + lr (y - wX) X^T`` solves each mode of eq. (3) with
@@ -292,7 +297,7 @@ def gd_decay_factors(eigvals, lr, steps):
     return (1.0 - lr * lam) ** k
 
 
-def linear_student_gd(batch, lr, steps):
+def linear_student_gd(batch: LinearStudentBatch, lr: float, steps: ArrayLike) -> dict[str, torch.Tensor]:
     """Full-batch gradient descent ``w <- w + lr (y - w X) X^T`` on every student of ``batch``.
 
     Parameters
@@ -339,8 +344,10 @@ def linear_student_gd(batch, lr, steps):
                 times=torch.as_tensor(steps * lr, dtype=X.dtype, device=X.device))
 
 
-def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, teachers=1, seed=0,
-                            device="cpu", chunk=16, dtype=torch.float64):
+def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: ArrayLike, *, snr: ArrayLike = np.inf,
+                            inr: ArrayLike = 0.0, teachers: int = 1, seed: int = 0,
+                            device: str | torch.device = "cpu", chunk: int = 16,
+                            dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray]:
     """Gradient flow of linear students over a grid of loads, datasets and (SNR, INR) conditions.
 
     Parameters
@@ -400,7 +407,8 @@ def simulate_linear_student(alphas, n, repeats, times, *, snr=np.inf, inr=0.0, t
     return result
 
 
-def sample_spectra(alphas, n, repeats, *, seed=0, device="cpu", chunk=16, dtype=torch.float64):
+def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, device: str | torch.device = "cpu",
+                   chunk: int = 16, dtype: torch.dtype = torch.float64) -> np.ndarray:
     """Eigenvalues of ``Sigma = X X^T`` for ``repeats`` Gaussian datasets per load (no students).
 
     The input of eq. (5) (:func:`gendyn.linear_student.single_dataset_error`) averaged over
@@ -436,8 +444,10 @@ def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dty
     return x, clean, y, noise_var
 
 
-def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, n_test=1000, teachers=1,
-                        seed=0, device="cpu", block=256, dtype=torch.float64):
+def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: int, times: ArrayLike, *,
+                        snr: float = np.inf, n_test: int = 1000, teachers: int = 1, seed: int = 0,
+                        device: str | torch.device = "cpu", block: int = 256,
+                        dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray | float]:
     """Gradient flow of the second layer of random-feature ReLU networks over a sweep of widths.
 
     Parameters
@@ -531,8 +541,10 @@ def random_feature_relu(n_in, n_samples, hidden, repeats, times, *, snr=np.inf, 
     )
 
 
-def random_feature_gd(n_in, n_samples, n_hidden, repeats, steps, *, snr=np.inf, lr=None, n_test=1000,
-                      teachers=1, seed=0, device="cpu", dtype=torch.float64):
+def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, steps: ArrayLike, *,
+                      snr: float = np.inf, lr: float | None = None, n_test: int = 1000, teachers: int = 1,
+                      seed: int = 0, device: str | torch.device = "cpu",
+                      dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray | float]:
     """Gradient descent on the second layer of random-feature ReLU networks: teacher vs random labels.
 
     Each of the ``repeats`` draws of inputs and first layer is trained ``2 * teachers`` times

@@ -88,9 +88,12 @@ quadrature stays accurate (relative error ~1e-12) from ``t = 0`` to ``t ~ 1e300`
 All functions are pure numpy/scipy and broadcast their arguments.
 """
 
+from __future__ import annotations
+
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import minimize_scalar
 
 from . import _checks
@@ -103,10 +106,12 @@ __all__ = [
     "data_spectrum",
     "mode_dynamics",
     "single_dataset_error",
+    "single_dataset_gd_error",
     "single_dataset_training_error",
     "generalization_error",
     "training_error",
     "asymptotic_error",
+    "finite_size_asymptotic_error",
     "optimal_stopping_error",
     "mp_stieltjes",
     "ridge_error",
@@ -217,7 +222,7 @@ def _mp_parameters(alpha):
     return root, 2.0 * root, lam_minus
 
 
-def mp_eigenvalue_edges(alpha):
+def mp_eigenvalue_edges(alpha: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Edges of the continuous Marchenko-Pastur law of ``Sigma = X X^T``.
 
     Parameters
@@ -236,7 +241,7 @@ def mp_eigenvalue_edges(alpha):
     return lam_minus, (1.0 + root) ** 2
 
 
-def mp_point_mass(alpha):
+def mp_point_mass(alpha: ArrayLike) -> np.ndarray:
     """Fraction ``max(0, 1 - alpha)`` of zero eigenvalues of ``Sigma`` (the frozen subspace).
 
     For ``alpha < 1`` only ``P`` of the ``N`` directions are seen by the data; the other
@@ -246,7 +251,7 @@ def mp_point_mass(alpha):
     return np.clip(1.0 - a, 0.0, None)
 
 
-def mp_eigenvalue_density(lam, alpha):
+def mp_eigenvalue_density(lam: ArrayLike, alpha: ArrayLike) -> np.ndarray:
     """Continuous part of the eigenvalue density of the data covariance ``X X^T``.
 
     Parameters
@@ -285,7 +290,7 @@ def mp_eigenvalue_density(lam, alpha):
     return np.where(inside, dens, 0.0)
 
 
-def mp_eigenvalue_cdf(lam, alpha):
+def mp_eigenvalue_cdf(lam: ArrayLike, alpha: ArrayLike) -> np.ndarray:
     """Cumulative distribution ``F(lam) = Prob(eigenvalue <= lam)`` of the full MP law.
 
     Closed form, point mass included: with ``theta = 2 arctan(sqrt(lam - lam_-),
@@ -430,7 +435,7 @@ def _inverse_moment(alpha):
 # ----------------------------------------------------------------------------- one dataset
 
 
-def data_spectrum(X):
+def data_spectrum(X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Eigenvalues of the data covariance ``X X^T`` and of the Gram matrix ``X^T X``.
 
     Parameters
@@ -462,7 +467,8 @@ def data_spectrum(X):
     return cov, gram
 
 
-def mode_dynamics(t, eigvals, zbar, z0, eps_tilde, tau=1.0):
+def mode_dynamics(t: ArrayLike, eigvals: ArrayLike, zbar: ArrayLike, z0: ArrayLike, eps_tilde: ArrayLike,
+                  tau: float = 1.0) -> np.ndarray:
     """Student weights in the data eigenbasis along gradient flow, eqs. (4) and (9).
 
     Parameters
@@ -501,7 +507,8 @@ def mode_dynamics(t, eigvals, zbar, z0, eps_tilde, tau=1.0):
     return zbar * one_minus + z0 * e + eps_tilde * noise_gain
 
 
-def single_dataset_error(t, eigvals, snr, inr, tau=1.0):
+def single_dataset_error(t: ArrayLike, eigvals: ArrayLike, snr: ArrayLike, inr: ArrayLike,
+                         tau: float = 1.0) -> np.ndarray:
     """Test error of one dataset, averaged over teacher, label noise and initialisation, eq. (5).
 
     Parameters
@@ -555,7 +562,52 @@ def single_dataset_error(t, eigvals, snr, inr, tau=1.0):
     return _finite_or_raise(out, np.zeros(np.shape(out), bool), "single_dataset_error")
 
 
-def single_dataset_training_error(t, gram_eigvals, snr, inr, tau=1.0):
+def single_dataset_gd_error(steps: ArrayLike, lr: float, eigvals: ArrayLike, snr: float,
+                            inr: float) -> np.ndarray:
+    """Test error of one dataset after ``k`` steps of full-batch gradient descent, eq. (5′).
+
+    The discrete-time twin of :func:`single_dataset_error`: gradient descent
+    ``w <- w + lr (y - w X) X^T`` multiplies each mode's distance to its fixed point by
+    ``f_i = 1 - lr lambda_i`` per step, so ``e^{-lambda_i t/tau}`` of eq. (5) becomes
+    ``f_i^k`` (time ``t = k lr`` in units of ``tau``).
+
+    Parameters
+    ----------
+    steps : array_like of int
+        Step counts ``k >= 0``, 1-D.
+    lr : float
+        Learning rate ``> 0``; stable for ``lr < 2 / lambda_max`` (beyond, the error grows
+        with ``k`` and raises ``OverflowError`` once it leaves float64).
+    eigvals : array_like, shape (..., N)
+        As in :func:`single_dataset_error` (zeros of the frozen modes included).
+    snr, inr : float
+        As in :func:`single_dataset_error`.
+
+    Returns
+    -------
+    ndarray, shape (..., len(steps))
+        ``(1/N) sum_i [(1 + INR) f_i^{2k} + (1 - f_i^k)^2 / (lambda_i SNR)] + 1/SNR``; zero
+        modes contribute ``1 + INR`` and no noise term.
+    """
+    k = _checks.integer_array(steps, "steps", 0).astype(float)
+    if k.ndim != 1:
+        raise ValueError(f"steps must be a 1-D array of step counts; got shape {k.shape}")
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
+    lam = _check_eigvals(eigvals)[..., None]
+    snr, inr = _check_snr(snr), _check_inr(inr)
+    if snr.ndim or inr.ndim:
+        raise ValueError(f"snr and inr must be single numbers; got shapes {snr.shape} and {inr.shape}")
+    inv, inr = float(_inverse_snr(snr)), float(inr)
+    active = lam > 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = np.where(active, (1.0 - lr * lam) ** k, 1.0)
+        noise = np.where(active, (1.0 - f) ** 2 / np.where(active, lam, 1.0), 0.0)
+        out = ((1.0 + inr) * f**2 + inv * noise).mean(-2) + inv
+    return _finite_or_raise(out, np.zeros(out.shape, bool), "single_dataset_gd_error")
+
+
+def single_dataset_training_error(t: ArrayLike, gram_eigvals: ArrayLike, snr: ArrayLike, inr: ArrayLike,
+                                  tau: float = 1.0) -> np.ndarray:
     """Training error ``E_t = (1/P) sum_mu (y^mu - yhat^mu)^2`` of one dataset, averaged.
 
     Parameters
@@ -613,7 +665,7 @@ def _checked_curve_args(t, alpha, snr, inr, tau):
                            _check_positive(tau, "tau"))
 
 
-def frozen_subspace_error(alpha, inr):
+def frozen_subspace_error(alpha: ArrayLike, inr: ArrayLike) -> np.ndarray:
     """Contribution ``max(0, 1 - alpha) (1 + INR)`` of the frozen subspace to ``E_g / sigma_w^2``.
 
     For ``alpha < 1`` a fraction ``1 - alpha`` of the eigenvalues of ``Sigma`` vanish
@@ -628,7 +680,8 @@ def frozen_subspace_error(alpha, inr):
     return np.clip(1.0 - a, 0.0, None) * (1.0 + r)
 
 
-def generalization_error(t, alpha, snr, inr, tau=1.0):
+def generalization_error(t: ArrayLike, alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
+                         tau: ArrayLike = 1.0) -> np.ndarray:
     """Test error of a typical dataset, eq. (6), in units of ``sigma_w^2``.
 
     Parameters
@@ -684,7 +737,8 @@ def generalization_error(t, alpha, snr, inr, tau=1.0):
     return out.reshape(shape)
 
 
-def training_error(t, alpha, snr, inr, tau=1.0):
+def training_error(t: ArrayLike, alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
+                   tau: ArrayLike = 1.0) -> np.ndarray:
     """Training error ``E_t = (1/P) sum_mu (y^mu - yhat^mu)^2`` of a typical dataset.
 
     Parameters
@@ -714,7 +768,7 @@ def training_error(t, alpha, snr, inr, tau=1.0):
     return out.reshape(shape)
 
 
-def asymptotic_error(alpha, snr, inr):
+def asymptotic_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike) -> np.ndarray:
     """Long-time (``t -> inf``) test error of a typical dataset, in units of ``sigma_w^2``.
 
     Parameters
@@ -756,7 +810,56 @@ def asymptotic_error(alpha, snr, inr):
     return _finite_or_raise(out, allowed, "asymptotic_error")
 
 
-def eigengap(alpha, tau=1.0):
+def finite_size_asymptotic_error(n_samples: ArrayLike, n_features: int, snr: ArrayLike,
+                                 inr: ArrayLike) -> np.ndarray:
+    """Long-time test error averaged over Gaussian datasets of finite size, in units of ``sigma_w^2``.
+
+    The finite-``N`` counterpart of :func:`asymptotic_error`: the mean over datasets
+    ``X`` (``N x P``, entries ``N(0, 1/N)``) of the test error of the gradient-descent
+    solution at ``t -> inf``, exact at any ``N`` and ``P`` through the inverse moments of the
+    Wishart matrices ``X^T X`` and ``X X^T``.
+
+    Parameters
+    ----------
+    n_samples : array_like of int
+        ``P``, the number of examples (``>= 1``).
+    n_features : int
+        ``N``, the input dimension (``>= 1``).
+    snr, inr : array_like
+        As in :func:`generalization_error` (broadcast with ``n_samples``).
+
+    Returns
+    -------
+    ndarray
+        ``(1 - P/N)_+ (1 + INR) + (1/SNR) m + 1/SNR`` with the noise factor
+        ``m = P/(N - P - 1)`` for ``P < N - 1`` and ``m = N/(P - N - 1)`` for ``P > N + 1``;
+        ``+inf`` for ``N - 1 <= P <= N + 1`` at finite SNR (the inverse moment diverges),
+        where the noise term is absent for ``SNR = inf``.
+
+    Notes
+    -----
+    The trained weights fit the noise through ``(X^T X)^{-1}`` (``P < N``) or ``(X X^T)^{-1}``
+    (``P > N``); ``E (X^T X)^{-1} = N/(N - P - 1)`` times the identity for ``X^T X ~
+    W_P(N, I/N)``, so the noise term is ``(1/SNR) tr E (X^T X)^{-1} / N``. As ``N -> inf`` at
+    fixed ``alpha = P/N`` this tends to :func:`asymptotic_error`; at ``N = 100`` the two
+    differ by a few per cent near ``alpha = 1`` (the double-descent chapter shows both).
+    """
+    p = np.asarray(n_samples)
+    if p.dtype.kind not in "iu" or np.any(p < 1):
+        raise ValueError(f"n_samples must be integers >= 1 (the number of examples P); got {n_samples!r}")
+    n = _checks.integer(n_features, "n_features", 1, meaning=" (the input dimension N)")
+    snr = _check_snr(snr)
+    inr = _check_inr(inr)
+    p, snr, inr = np.broadcast_arrays(p.astype(float), snr, inr)
+    inv = _inverse_snr(snr)
+    with np.errstate(divide="ignore"):
+        moment = np.where(p < n - 1, p / (n - p - 1), np.where(p > n + 1, n / (p - n - 1), np.inf))
+    with np.errstate(invalid="ignore"):
+        noise = np.where(inv > 0, inv * moment, 0.0)
+    return np.clip(1.0 - p / n, 0.0, None) * (1.0 + inr) + noise + inv
+
+
+def eigengap(alpha: ArrayLike, tau: ArrayLike = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Smallest nonzero eigenvalue of ``Sigma`` and the slowest learning time scale.
 
     Parameters
@@ -792,7 +895,8 @@ def _log1p_scaled(x, log_c):
     return math.log1p(math.exp(log_xc)) if log_xc < 30 else log_xc + math.log1p(math.exp(-log_xc))
 
 
-def optimal_stopping_error(alpha, snr, inr, tau=1.0):
+def optimal_stopping_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
+                           tau: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Early-stopping time and test error: ``min_t E_g(t)`` for a typical dataset.
 
     Parameters
@@ -866,7 +970,7 @@ def _check_ridge(lam):
     return _checks.real_array(lam, "lam", lower=0, open_lower=True, extra=" (the ridge strength)")
 
 
-def mp_stieltjes(lam, alpha):
+def mp_stieltjes(lam: ArrayLike, alpha: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """``A(lam) = int rho^MP(l) / (l + lam) dl`` and its derivative, point mass included.
 
     The Stieltjes transform ``m(z) = int rho(l)/(l - z) dl`` of the MP law of
@@ -898,7 +1002,7 @@ def mp_stieltjes(lam, alpha):
     return A, -A * (A + 1.0) / root
 
 
-def ridge_error(alpha, snr, lam=None):
+def ridge_error(alpha: ArrayLike, snr: ArrayLike, lam: ArrayLike | None = None) -> np.ndarray:
     """Test error of L2-regularised least squares (ridge) for a typical dataset, in units of ``sigma_w^2``.
 
     The ridge student ``w = y X^T (X X^T + lam I)^{-1}`` minimises
@@ -943,7 +1047,7 @@ def ridge_error(alpha, snr, lam=None):
     return _finite_or_raise(np.asarray(out, float), np.zeros(np.shape(out), bool), "ridge_error")
 
 
-def single_dataset_ridge_error(eigvals, snr, lam=None):
+def single_dataset_ridge_error(eigvals: ArrayLike, snr: ArrayLike, lam: ArrayLike | None = None) -> np.ndarray:
     """Ridge test error of one dataset (averaged over teacher and noise), from its spectrum.
 
     Parameters
@@ -979,7 +1083,7 @@ def single_dataset_ridge_error(eigvals, snr, lam=None):
 # ----------------------------------------------------------------------------- bounds, eqs. (7)-(12)
 
 
-def generalization_gap_bound(rademacher, n_samples, delta=0.05):
+def generalization_gap_bound(rademacher: ArrayLike, n_samples: ArrayLike, delta: ArrayLike = 0.05) -> np.ndarray:
     """Classical bound eq. (7): ``E_g - E_t <= 2 R(H) + sqrt(log(1/delta) / (2P))``.
 
     Parameters
@@ -998,7 +1102,8 @@ def generalization_gap_bound(rademacher, n_samples, delta=0.05):
     return 2.0 * r + np.sqrt(np.log(1.0 / d) / (2.0 * p))
 
 
-def rademacher_bound(n_hidden, n_samples, b1=1.0, b2=1.0, c=1.0):
+def rademacher_bound(n_hidden: ArrayLike, n_samples: ArrayLike, b1: ArrayLike = 1.0, b2: ArrayLike = 1.0,
+                     c: ArrayLike = 1.0) -> np.ndarray:
     """Norm-based Rademacher bound of a one-hidden-layer ReLU network, eq. (8).
 
     Parameters
@@ -1025,7 +1130,8 @@ def rademacher_bound(n_hidden, n_samples, b1=1.0, b2=1.0, c=1.0):
     return b2 * b1 * c * np.sqrt(nh / p)
 
 
-def weight_norm_sq(t, eigvals, ztilde_sq, z0_sq, tau=1.0):
+def weight_norm_sq(t: ArrayLike, eigvals: ArrayLike, ztilde_sq: ArrayLike, z0_sq: ArrayLike,
+                   tau: float = 1.0) -> np.ndarray:
     """Squared norm of the second-layer weights along gradient flow, eq. (10).
 
     Parameters
@@ -1068,7 +1174,8 @@ def _hidden_min_eigval(n_hidden, n_samples):
     return ((1.0 - ah) / (1.0 + np.sqrt(ah))) ** 2
 
 
-def dynamics_weight_norm_bound(n_hidden, n_samples, max_ztilde_sq=1.0, min_eigval=None):
+def dynamics_weight_norm_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_ztilde_sq: ArrayLike = 1.0,
+                               min_eigval: ArrayLike | None = None) -> np.ndarray:
     """Bound ``B_2`` on ``||w(t)||/sqrt(N_h)`` at every time from the dynamics, eq. (11).
 
     Parameters
@@ -1109,7 +1216,8 @@ def dynamics_weight_norm_bound(n_hidden, n_samples, max_ztilde_sq=1.0, min_eigva
     return np.sqrt(ratio * np.minimum(p, nh) / nh)
 
 
-def dynamics_bound(n_hidden, n_samples, max_ztilde_sq=1.0, min_eigval=None, b1=1.0, c=1.0):
+def dynamics_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_ztilde_sq: ArrayLike = 1.0,
+                   min_eigval: ArrayLike | None = None, b1: ArrayLike = 1.0, c: ArrayLike = 1.0) -> np.ndarray:
     """Rademacher bound from the dynamics, eq. (12).
 
     Parameters

@@ -43,6 +43,8 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 ``P_run`` examples of the pool).
 """
 
+from __future__ import annotations
+
 import hashlib
 import math
 import multiprocessing
@@ -53,10 +55,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random, published_runs
 from .allocator import retain_freed_memory
@@ -77,7 +82,6 @@ __all__ = [
     "run_grid",
     "GridResult",
     "INIT_SCALE",
-    "BOOK_GRIDS",
     "REFERENCE_FILES",
     "reference_data_dir",
     "load_reference",
@@ -152,10 +156,10 @@ class TaskBatch:
     x_val: torch.Tensor  # (S, V, N)
 
     @property
-    def teacher_a(self):
+    def teacher_a(self) -> torch.Tensor:
         return self.o_a @ self.w1
 
-    def teacher_b(self, r):
+    def teacher_b(self, r: float) -> torch.Tensor:
         """Task B's unit-SNR composite at relatedness ``r`` in [0, 1]: ``(S, K, N)``."""
         r = _checks.bounded(r, "r", 0, 1, extra=" (relatedness)")
         return self.o_b @ (r * self.w1 + math.sqrt(max(0.0, 1 - r * r)) * self.w2)
@@ -174,13 +178,13 @@ class TaskBatch:
             raise ValueError(f"s_b and r must broadcast (one pair per run); got shapes {s_b.shape} and "
                              f"{r.shape}") from None
 
-    def labels_a(self, s_a):
+    def labels_a(self, s_a: ArrayLike) -> torch.Tensor:
         """Noisy training labels of task A for SNRs ``s_a`` (length R): ``(S, P_a, R)``."""
         s = torch.as_tensor(self._snrs_a(s_a), dtype=self.x_a.dtype, device=self.x_a.device)
         z = self.x_a @ self.teacher_a.mT  # (S, P, K)
         return (s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]).argmax(-1)
 
-    def labels_b(self, s_b, r):
+    def labels_b(self, s_b: ArrayLike, r: ArrayLike) -> torch.Tensor:
         """Noisy training labels of task B for pairs ``(s_b, r)``: ``(S, P_b, R)``."""
         s_b, r = self._pairs_b(s_b, r)
         out = []
@@ -189,18 +193,18 @@ class TaskBatch:
             out.append((float(sb) * z + self.noise_b).argmax(-1))
         return torch.stack(out, -1)
 
-    def labels_val(self):
+    def labels_val(self) -> torch.Tensor:
         """Noise-free validation labels of task A (independent of ``s_a > 0``): ``(S, V)``."""
         return (self.x_val @ self.teacher_a.mT).argmax(-1)
 
-    def regression_targets_a(self, s_a):
+    def regression_targets_a(self, s_a: ArrayLike) -> torch.Tensor:
         """Noisy logits of task A as regression targets ``(S, P_a, R, K)`` (the Lampinen-Ganguli
         setting with Gaussian inputs)."""
         s = torch.as_tensor(self._snrs_a(s_a), dtype=self.x_a.dtype, device=self.x_a.device)
         z = self.x_a @ self.teacher_a.mT
         return s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]
 
-    def regression_targets_b(self, s_b, r):
+    def regression_targets_b(self, s_b: ArrayLike, r: ArrayLike) -> torch.Tensor:
         """Noisy logits of task B for pairs ``(s_b, r)``: ``(S, P_b, R, K)``."""
         s_b, r = self._pairs_b(s_b, r)
         return torch.stack([float(sb) * (self.x_b @ self.teacher_b(float(rr)).mT) + self.noise_b
@@ -212,8 +216,9 @@ def _haar(n, k, gen, dtype, device):
     return random_orthonormal(n, k, batch=(1,), generator=gen, device=device)[0].to(dtype)
 
 
-def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank=10, n_classes=None,
-               noise_std=None, dtype=torch.float32, device="cpu"):
+def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_val: int = 1000, n_features: int = 20,
+               rank: int = 10, n_classes: int | None = None, noise_std: float | None = None,
+               dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> TaskBatch:
     """Teachers, training pools and validation inputs of tasks A and B, one group per seed.
 
     Parameters
@@ -267,8 +272,9 @@ def draw_tasks(seeds, *, n_train_a, n_train_b=0, n_val=1000, n_features=20, rank
 # ----------------------------------------------------------------------------------------
 
 
-def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation="linear", init_scale=1.0,
-                 n_heads=2, dtype=torch.float32, device="cpu"):
+def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, hidden: int = 64, depth: int = 1,
+                 activation: str = "linear", init_scale: float = 1.0, n_heads: int = 2,
+                 dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> list[torch.Tensor]:
     """Initial weights of one student per seed: ``[trunk_1, ..., trunk_depth, head_A, head_B...]``.
 
     Shapes ``(S, H, N)``, ``(S, H, H)``..., ``(S, K, H)``; entries ``N(0, init_scale^2 c / fan_in)``
@@ -299,7 +305,8 @@ def init_student(seeds, *, n_features, n_classes, hidden=64, depth=1, activation
     return [torch.stack(w) for w in out]
 
 
-def training_aligned_init(x, y, n_classes, *, s0=1e-3, hidden=4):
+def training_aligned_init(x: torch.Tensor, y: torch.Tensor, n_classes: int, *, s0: float = 1e-3, hidden: int = 4
+                          ) -> tuple[list[torch.Tensor], np.ndarray, np.ndarray, np.ndarray]:
     """Training-aligned (TA) rank-one students, one per run, for (3).
 
     The top singular triplet ``(sigma_hat, u, v)`` of each run's centred label-feature
@@ -491,10 +498,13 @@ def _mask_weights(mask, shape, dtype, device):
     return m / counts
 
 
-def train_students(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_a=None, mask_b=None,
-                   activation="linear", lr=0.5, steps=400, eval_every=4, batch_size=None, loss="ce",
-                   batch_seed=0, num_threads=1, keep_composite=True, keep_trajectory=False, progress=None,
-                   block=None):
+def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_val: torch.Tensor,
+                   weights: Sequence[torch.Tensor], *, x_b: torch.Tensor | None = None, y_b: torch.Tensor | None = None,
+                   mask_a: torch.Tensor | None = None, mask_b: torch.Tensor | None = None, activation: str = "linear",
+                   lr: float = 0.5, steps: int = 400, eval_every: int = 4, batch_size: int | None = None,
+                   loss: str = "ce", batch_seed: int = 0, num_threads: int | None = 1, keep_composite: bool = True,
+                   keep_trajectory: bool = False, progress: str | None = None, block: int | None = None
+                   ) -> TrainResult:
     """Train ``S x R`` single-task (no ``x_b``) or multitask students as one tensor program.
 
     Parameters
@@ -776,19 +786,19 @@ class GridResult:
     steps: int = 0
 
     @property
-    def benefit(self):
+    def benefit(self) -> np.ndarray:
         """Single-task minus multitask validation loss of task A, per cell."""
         return self.st_loss - self.mt_loss
 
     def _axis(self, name, what="name"):
         return _checks.choice(name, what, tuple(self.axes))
 
-    def column(self, name):
+    def column(self, name: str) -> np.ndarray:
         """The value of axis ``name`` (a key of :attr:`axes`) in every cell."""
         self._axis(name)
         return np.array([c[name] for c in self.cells])
 
-    def where(self, **conditions):
+    def where(self, **conditions: float | Sequence[float] | Callable[[float], bool]) -> np.ndarray:
         """Boolean mask of the cells meeting every condition: a value (compared with
         ``isclose``), a collection of values, or a predicate."""
         mask = np.ones(len(self.cells), dtype=bool)
@@ -802,7 +812,7 @@ class GridResult:
                 mask &= np.isclose(col, cond)
         return mask
 
-    def per_seed(self, mask, values=None):
+    def per_seed(self, mask: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
         """Mean of ``values`` (default: the benefit) over the masked cells, per seed: ``(n_seeds,)``."""
         mask = _checks.instance(mask, "mask", np.ndarray, hint=" (a boolean array, e.g. from where)")
         if mask.dtype != bool or mask.shape != (len(self.cells),):
@@ -814,7 +824,8 @@ class GridResult:
         seeds = self.column("seed")
         return np.array([values[mask & (seeds == sd)].mean() for sd in self.axes["seed"]])
 
-    def cell_means(self, keys=("n_train", "n_train_aux", "s_a", "s_b", "relatedness")):
+    def cell_means(self, keys: Sequence[str] = ("n_train", "n_train_aux", "s_a", "s_b", "relatedness")
+                   ) -> dict[tuple, tuple[float, float, int]]:
         """Per-cell benefit over seeds: ``{key tuple: (mean, standard error, n)}``."""
         if isinstance(keys, (str, bytes)) or not isinstance(keys, (tuple, list)) or not keys:
             raise ValueError(f"keys must be a non-empty tuple of axis names from {tuple(self.axes)}; got {keys!r}")
@@ -826,7 +837,7 @@ class GridResult:
         return {k: (float(np.mean(v)), float(np.std(v, ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.nan,
                     len(v)) for k, v in groups.items()}
 
-    def benefit_maps(self, by):
+    def benefit_maps(self, by: str) -> dict[float, dict[tuple[float, float, float], float]]:
         """Mean benefit over seeds per ``(s_a, s_b, relatedness)``, one map per value of axis ``by``.
 
         Returns ``{value: {(s_a, s_b, r): mean}}`` (the strips of Figs. A1-A4, e.g. ``by=
@@ -839,7 +850,7 @@ class GridResult:
             maps.setdefault(value, {})[tuple(cell)] = mean
         return maps
 
-    def table(self, *, over="seed"):
+    def table(self, *, over: str = "seed") -> tuple[list[tuple], np.ndarray, np.ndarray, np.ndarray]:
         """Mean and standard error over ``over`` of the benefit, per remaining cell key.
 
         Returns ``(keys, mean, stderr, n)`` with ``keys`` a list of tuples of the other axes
@@ -857,10 +868,14 @@ class GridResult:
         return keys, mean, se, np.array([len(v) for v in vals])
 
 
-def run_grid(*, seeds, n_train, n_train_aux=None, s_a=SNR_GRID, s_b=SNR_GRID, relatedness=RELATEDNESS_GRID,
-             rank=10, n_features=20, hidden=64, depth=1, activation="linear", n_val=1000, lr=0.5, steps=400,
-             eval_every=4, init_scale=1.0, loss="ce", dtype=torch.float32, draw_dtype=None, device="cpu",
-             num_threads=1, workers=1, executor=None, block=None, keep_curves=False, progress=True):
+def run_grid(*, seeds: Sequence[int], n_train: Sequence[int], n_train_aux: Sequence[int] | None = None,
+             s_a: Sequence[float] = SNR_GRID, s_b: Sequence[float] = SNR_GRID,
+             relatedness: Sequence[float] = RELATEDNESS_GRID, rank: int = 10, n_features: int = 20, hidden: int = 64,
+             depth: int = 1, activation: str = "linear", n_val: int = 1000, lr: float = 0.5, steps: int = 400,
+             eval_every: int = 4, init_scale: float = 1.0, loss: str = "ce", dtype: torch.dtype = torch.float32,
+             draw_dtype: torch.dtype | None = None, device: str | torch.device = "cpu", num_threads: int = 1,
+             workers: int = 1, executor: Executor | None = None, block: int | None = None, keep_curves: bool = False,
+             progress: bool = True) -> GridResult:
     """Train the single-task and multitask students of a grid, one batched program per
     (seed, task-A size), and measure the multitask benefit of every cell.
 
@@ -1053,16 +1068,16 @@ INIT_SCALE = 1 / math.sqrt(3)
 REFERENCE_FILES = published_runs.FILES
 
 
-def reference_data_dir(directory=None):
+def reference_data_dir(directory: str | os.PathLike | None = None) -> Path:
     """Same as :func:`gendyn.published_runs.data_dir`."""
     return published_runs.data_dir(directory)
 
 
-def load_reference(name, directory=None):
+def load_reference(name: str, directory: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
     """Same as :func:`gendyn.published_runs.load`."""
     return published_runs.load(name, directory)
 
 
-def reference_benefits(name, directory=None):
+def reference_benefits(name: str, directory: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
     """Same as :func:`gendyn.published_runs.benefits`."""
     return published_runs.benefits(name, directory)

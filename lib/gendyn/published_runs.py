@@ -10,6 +10,8 @@ The folder is found in this order: the ``directory`` argument, the environment v
 the source tree this module was imported from (an editable install or a checkout).
 """
 
+from __future__ import annotations
+
 import csv
 import hashlib
 import os
@@ -40,7 +42,7 @@ NOISE_STD = 20**-0.5
 _FOLDER = "lee-ndirango-2019"
 
 
-def data_dir(directory=None):
+def data_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding the published files (see the module docstring for the search order).
 
     Raises ``FileNotFoundError`` naming the places looked at if none holds the files.
@@ -61,7 +63,7 @@ def data_dir(directory=None):
         + "; pass directory=, or set GENDYN_DATA_DIR to a folder holding lee-ndirango-2019/")
 
 
-def verify(directory=None):
+def verify(directory: str | os.PathLike[str] | None = None) -> list[str]:
     """Check every file against the folder's ``SHA256SUMS``; returns the names checked.
 
     Raises ``ValueError`` naming the file whose content differs from the published one.
@@ -77,7 +79,7 @@ def verify(directory=None):
     return names
 
 
-def load(name, directory=None):
+def load(name: str, directory: str | os.PathLike[str] | None = None) -> dict[str, np.ndarray]:
     """Rows of one published file (see :data:`FILES`) as a dict of arrays, one per column.
 
     Numeric columns become floats, ``single_task`` a bool array; ``loss`` is the recorded
@@ -99,7 +101,7 @@ def load(name, directory=None):
     return out
 
 
-def benefits(name, directory=None):
+def benefits(name: str, directory: str | os.PathLike[str] | None = None) -> dict[str, np.ndarray]:
     """Per-run published benefits: for every multitask row, the single-task loss of the
     same (sizes, s_a, seed, depth) minus its loss.
 
@@ -129,7 +131,7 @@ def benefits(name, directory=None):
     return out
 
 
-def single_task(name, directory=None):
+def single_task(name: str, directory: str | os.PathLike[str] | None = None) -> dict[str, np.ndarray]:
     """The published single-task runs, one row per (depth, size, ``s_a``, seed).
 
     A file lists each single-task run once per ``(s_b, r)`` of its grid, and some runs with
@@ -162,7 +164,7 @@ def single_task(name, directory=None):
     return out
 
 
-def select(table, **columns):
+def select(table: dict[str, np.ndarray], **columns: float) -> np.ndarray:
     """Rows of ``table`` (a dict of arrays, as :func:`load`, :func:`benefits` or
     :func:`single_task` return) whose columns equal the given values; floats compare with
     ``np.isclose``. Returns a boolean mask.

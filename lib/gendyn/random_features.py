@@ -53,11 +53,14 @@ Batched: every width of a sweep (nested networks: width ``N_h`` uses the first `
 hidden units of one draw of ``W1``) and every seed, in float64 by default.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 from .progress import track
@@ -71,7 +74,7 @@ RELU_LINEAR = 0.5
 RELU_SECOND_MOMENT = 0.5
 
 
-def relu_feature_moments():
+def relu_feature_moments() -> dict[str, float]:
     """Decomposition of ``ReLU(z)``, ``z ~ N(0, 1)``, into mean, linear part and remainder.
 
     ``ReLU(z) = mu_0 + mu_1 z + r(z)`` with ``mu_0 = E ReLU(z) = 1/sqrt(2 pi)``,
@@ -89,7 +92,7 @@ def relu_feature_moments():
                 remainder_var=RELU_SECOND_MOMENT - RELU_MEAN**2 - RELU_LINEAR**2)
 
 
-def relu_kernel(a, b):
+def relu_kernel(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``E_x[ReLU(a . x) ReLU(b . x)]`` for ``x ~ N(0, I / N_i)``: the degree-1 arc-cosine kernel.
 
     For rows ``a``, ``b`` at angle ``theta``,
@@ -158,11 +161,11 @@ class RandomFeatureRun:
     cross: np.ndarray | None = None
     over_fitting_gaussian: np.ndarray | None = None
 
-    def early_stopped(self):
+    def early_stopped(self) -> np.ndarray:
         """Minimum over the sampled times of the exact test error, ``(G, S)``."""
         return self.test_error.min(-1)
 
-    def converged(self):
+    def converged(self) -> np.ndarray:
         """Test error at the last time (the converged one when ``times`` ends with ``inf``), ``(G, S)``."""
         return self.test_error[..., -1]
 
@@ -191,9 +194,10 @@ def _feature_teacher_moment(kind, W1, rows, v):
     return (relu_kernel(W1, rows) @ v[..., None])[..., 0]
 
 
-def random_feature_students(n_in, n_samples, hidden, repeats, times, *, teacher="relu", teacher_hidden=30,
-                            snr=np.inf, n_test=0, decompose=False, seed=0, device="cpu", dtype=torch.float64,
-                            chunk=None):
+def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeats: int, times: ArrayLike, *,
+                            teacher: str = "relu", teacher_hidden: int = 30, snr: float = np.inf, n_test: int = 0,
+                            decompose: bool = False, seed: int = 0, device: str | torch.device = "cpu",
+                            dtype: torch.dtype = torch.float64, chunk: int | None = None) -> RandomFeatureRun:
     """Exact gradient flow of random-feature ReLU students of a ReLU (or linear) teacher.
 
     Parameters

@@ -22,14 +22,17 @@ eq. (9) reaches it later: the training error falls later.
 The structured curve is :func:`gendyn.deep_linear.theory_errors`. Pure numpy.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _checks, deep_linear, rmt
 
 __all__ = ["randomised_scale", "stretched_mp_density", "randomised_train_error"]
 
 
-def randomised_scale(teacher_svals, n3, noise_std=1.0):
+def randomised_scale(teacher_svals: ArrayLike, n3: int, noise_std: float = 1.0) -> np.ndarray:
     """Stretch ``sigma_r = sqrt(sigma_z^2 + sum_a sbar_a^2 / N3)`` of randomised data (§3.6).
 
     Parameters
@@ -53,7 +56,7 @@ def randomised_scale(teacher_svals, n3, noise_std=1.0):
     return out[()] if out.ndim == 0 else out
 
 
-def stretched_mp_density(s, aspect, scale):
+def stretched_mp_density(s: ArrayLike, aspect: ArrayLike, scale: ArrayLike) -> np.ndarray:
     """Singular-value density of i.i.d. data of variance ``scale^2 / N1`` per entry (§3.6).
 
     ``P(s) = P_MP(s / scale) / scale`` with ``P_MP`` eq. (13): supported on
@@ -66,7 +69,8 @@ def stretched_mp_density(s, aspect, scale):
     return rmt.mp_density(s / c, aspect) / c
 
 
-def randomised_train_error(t, teacher_svals, n1, n2, n3, eps, tau=1.0, n_layers=3, noise_std=1.0):
+def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float,
+                           tau: float = 1.0, n_layers: int = 3, noise_std: float = 1.0) -> np.ndarray:
     """Training error of a TA student on randomised data, eq. (14) without teacher modes.
 
     Parameters

@@ -17,7 +17,10 @@ With the aspect ratio ``A = N3/N1`` in ``(0, 1]`` and ``N1 -> inf`` at fixed ``r
 All functions are pure numpy, vectorised, and broadcast their arguments.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _checks
 
@@ -39,7 +42,7 @@ __all__ = [
 _ASPECT = "aspect (the aspect ratio A = N3/N1)"
 
 
-def check_aspect(aspect):
+def check_aspect(aspect: ArrayLike) -> np.ndarray:
     """Return ``aspect`` as a float array, or raise if any value is outside (0, 1].
 
     The aspect ratio is ``A = N3/N1`` (outputs over inputs); the theory needs
@@ -53,7 +56,7 @@ def _scalar_aspect(aspect):
     return _checks.bounded(aspect, _ASPECT, 0.0, 1.0, open_lower=True)
 
 
-def check_singular_values(svals, name="teacher_svals", *, vector=False):
+def check_singular_values(svals: ArrayLike, name: str = "teacher_svals", *, vector: bool = False) -> np.ndarray:
     """Return singular values as a float array of at least one dimension, or raise.
 
     Every value must be finite and ``>= 0``. With ``vector=True`` the input must be one
@@ -74,13 +77,13 @@ def _check_nonnegative(x, name):
     return _checks.real_array(x, name, lower=0.0)
 
 
-def mp_edges(aspect):
+def mp_edges(aspect: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Edges ``(1 - sqrt(A), 1 + sqrt(A))`` of the Marchenko-Pastur singular-value law."""
     root = np.sqrt(check_aspect(aspect))
     return 1.0 - root, 1.0 + root
 
 
-def mp_density(s, aspect):
+def mp_density(s: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Marchenko-Pastur density of the noise singular values, eq. (13).
 
     Parameters
@@ -157,7 +160,7 @@ def _theta_of(s, root):
     return np.arccos(np.clip((1.0 - s) / root, -1.0, 1.0))
 
 
-def mp_cdf(s, aspect):
+def mp_cdf(s: ArrayLike, aspect: float) -> np.ndarray:
     """Cumulative distribution ``F(s) = P(s' <= s)`` of the MP singular-value law.
 
     Parameters
@@ -188,7 +191,7 @@ def mp_cdf(s, aspect):
     return out[()] if out.ndim == 0 else out
 
 
-def mp_quantile(q, aspect):
+def mp_quantile(q: ArrayLike, aspect: float) -> np.ndarray:
     """Inverse of :func:`mp_cdf`: the singular value below which a fraction ``q`` lies.
 
     Parameters
@@ -231,7 +234,7 @@ def mp_quantile(q, aspect):
     return out[()] if out.ndim == 0 else out
 
 
-def detection_threshold(aspect):
+def detection_threshold(aspect: ArrayLike) -> np.ndarray:
     """Teacher singular value ``A**(1/4)`` above which a mode leaves the MP sea."""
     return check_aspect(aspect) ** 0.25
 
@@ -250,7 +253,7 @@ def _supercritical(sbar, aspect):
     return x, a, above, (1.0 / x) ** 2
 
 
-def spike_singular_value(sbar, aspect):
+def spike_singular_value(sbar: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Training-data singular value produced by a teacher singular value, eq. (11).
 
     Parameters
@@ -273,7 +276,7 @@ def spike_singular_value(sbar, aspect):
     return np.where(above, spike, 1.0 + np.sqrt(a))
 
 
-def spike_teacher_value(shat, aspect):
+def spike_teacher_value(shat: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Invert eq. (11): the teacher singular value that produces ``shat``.
 
     ``shat^2 = sbar^2 + 1 + A + A / sbar^2`` is a quadratic in ``sbar^2``; its larger
@@ -292,7 +295,7 @@ def spike_teacher_value(shat, aspect):
     return np.where(above, np.sqrt(sbar2), a**0.25)
 
 
-def spike_overlap(sbar, aspect):
+def spike_overlap(sbar: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Teacher/training singular-vector overlap ``|u.ubar| |v.vbar|``, eq. (12).
 
     Parameters
@@ -319,7 +322,7 @@ def spike_overlap(sbar, aspect):
     return np.where(above, gap / np.sqrt(left_den * right_den), 0.0)
 
 
-def spike_vector_overlaps(sbar, aspect):
+def spike_vector_overlaps(sbar: ArrayLike, aspect: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Squared overlaps of a spike's left and right singular vectors with the teacher's.
 
     Parameters

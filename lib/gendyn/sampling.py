@@ -41,7 +41,10 @@ Functions: :func:`test_error` (any ``P``), :func:`optimal_test_error`,
 Pure numpy.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _checks, deep_linear, rmt
 
@@ -58,7 +61,7 @@ def _check(teacher_svals, n1, n_examples):
     return sb, int(n1), int(n_examples)
 
 
-def density(n1, n_examples):
+def density(n1: int, n_examples: int) -> float:
     """Data density ``D = P / N1`` (App. G)."""
     _, n1, p = _check([1.0], n1, n_examples)
     return p / n1
@@ -76,7 +79,8 @@ def _under_parts(t, sb, n1, p, eps, tau, n_layers):
     return d, s, ovl, bulk
 
 
-def test_error(t, teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3, as_printed=False):
+def test_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n_examples: int, eps: float, tau: float = 1.0,
+               n_layers: int = 3, as_printed: bool = False) -> np.ndarray:
     """Test error of a full-rank TA student trained on ``P`` examples, App. G.
 
     Parameters
@@ -118,7 +122,8 @@ def test_error(t, teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3, as_pr
     return out.reshape(shape)
 
 
-def optimal_test_error(teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3):
+def optimal_test_error(teacher_svals: ArrayLike, n1: int, n_examples: int, eps: float, tau: float = 1.0,
+                       n_layers: int = 3) -> tuple[float, float]:
     """Optimal early-stopping time and minimal test error for ``P`` examples (App. G, Fig. 13).
 
     Returns
@@ -142,7 +147,7 @@ def optimal_test_error(teacher_svals, n1, n_examples, eps, tau=1.0, n_layers=3):
     return t_opt, d * e_span + (1.0 - d) + (n1 - p) * eps**2 / (sb**2).sum()
 
 
-def asymptotic_test_error(teacher_svals, n1, n_examples, eps=0.0):
+def asymptotic_test_error(teacher_svals: ArrayLike, n1: int, n_examples: int, eps: float = 0.0) -> float:
     """Test error after training to convergence, ``t -> inf`` (App. G.3).
 
     Every learnable mode reaches its data value ``shat`` and the noise modes their mean

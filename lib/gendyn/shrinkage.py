@@ -31,9 +31,12 @@ value that crosses the edge by a finite-size fluctuation is shrunk to almost not
 Pure numpy, vectorised over leading batch dimensions.
 """
 
+from __future__ import annotations
+
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _checks, rmt
 
@@ -57,7 +60,7 @@ class ShrinkageResult(NamedTuple):
     aspect: float  # the aspect ratio used
 
 
-def optimal_shrinker(shat, aspect):
+def optimal_shrinker(shat: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Optimal student singular value for a data singular value ``shat`` (§3.7).
 
     Parameters
@@ -97,7 +100,8 @@ def _check_matrix(x, name):
     return m
 
 
-def shrinkage_estimator(sigma31, aspect=None, *, noise_std=1.0, full_output=False):
+def shrinkage_estimator(sigma31: ArrayLike, aspect: float | None = None, *, noise_std: float | str = 1.0,
+                        full_output: bool = False) -> np.ndarray | ShrinkageResult:
     """Non-gradient estimate of the teacher from noisy data by optimal shrinkage (§3.7, App. E).
 
     Parameters
@@ -199,7 +203,8 @@ def _kept_vectors(m, s, gram_vecs, k):
     return (m @ top) * inv, np.swapaxes(top, -1, -2)
 
 
-def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
+def estimation_excess(sigma31: ArrayLike, teacher: ArrayLike, aspect: float | None = None, *,
+                      noise_std: float | str = 1.0) -> np.ndarray:
     """Squared error the estimator pays for estimating ``sbar O(sbar)`` from the data.
 
     With the data modes ``(shat_a, uhat_a, vhat_a)`` the estimate is
@@ -240,7 +245,7 @@ def estimation_excess(sigma31, teacher, aspect=None, *, noise_std=1.0):
     return np.where(eta > 0, (eta - c) ** 2, 0.0).sum(-1) / norm
 
 
-def nongradient_optimal_error(teacher_svals, aspect):
+def nongradient_optimal_error(teacher_svals: ArrayLike, aspect: ArrayLike) -> np.ndarray:
     """Test error of the optimal non-gradient (shrinkage) student, eq. (16).
 
     Parameters

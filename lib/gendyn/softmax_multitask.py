@@ -79,10 +79,14 @@ whose bracket depends on the single-task student only. The bounds hold sample by
 (convexity is pointwise in ``x``), so they hold exactly for losses measured on any test set.
 """
 
+from __future__ import annotations
+
 import math
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, optimize, special
 
 from . import _checks
@@ -169,7 +173,7 @@ def _unit_centred(u, name="u"):
     return u / norm
 
 
-def softmax(z, axis=-1):
+def softmax(z: ArrayLike, axis: int | None = -1) -> np.ndarray:
     """Numerically stable softmax along ``axis``.
 
     Parameters
@@ -197,7 +201,7 @@ def _softmax(z, axis=-1):
 # ----------------------------------------------------------------------------------------
 
 
-def label_feature_covariance(x, y, n_classes):
+def label_feature_covariance(x: ArrayLike, y: ArrayLike, n_classes: int) -> np.ndarray:
     """``Sigma^{yx} = (1/P) sum_mu e_{y_mu} x_mu^T`` (7): shape ``(..., K, N)``.
 
     ``x``: ``(..., P, N)`` inputs; ``y``: ``(..., P)`` integer labels in ``[0, K)``.
@@ -209,7 +213,7 @@ def label_feature_covariance(x, y, n_classes):
     return np.swapaxes(onehot, -1, -2) @ x / x.shape[-2]
 
 
-def softmax_feature_covariance(w, x):
+def softmax_feature_covariance(w: ArrayLike, x: ArrayLike) -> np.ndarray:
     """Empirical ``Sigma^{px}(W) = (1/P) sum_mu softmax(W x_mu) x_mu^T`` (7).
 
     ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)`` (broadcast against ``w``'s batch).
@@ -220,7 +224,8 @@ def softmax_feature_covariance(w, x):
     return np.swapaxes(p, -1, -2) @ x / x.shape[-2]
 
 
-def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=False):
+def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int = 2**16, seed: int = 0,
+                      return_stderr: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The matrix function ``M(W) = E[diag p - p p^T]``, ``x ~ N(0, Sigma)`` (13), by Monte Carlo.
 
     Antithetic pairs ``(x, -x)`` halve the variance of the odd part. Vectorised over the
@@ -270,7 +275,8 @@ def softmax_curvature(w, sigma=None, *, n_samples=2**16, seed=0, return_stderr=F
     return m
 
 
-def gaussian_softmax_feature_covariance(w, sigma=None, **kwargs):
+def gaussian_softmax_feature_covariance(w: ArrayLike, sigma: ArrayLike | None = None,
+                                        **kwargs: int | bool) -> np.ndarray:
     """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs go to
     :func:`softmax_curvature`."""
     w = _array(w, "w", 2)
@@ -278,7 +284,8 @@ def gaussian_softmax_feature_covariance(w, sigma=None, **kwargs):
     return softmax_curvature(w, sigma, **kwargs) @ w @ sig
 
 
-def composite_flow(weights, sigma_yx, sigma=None, **kwargs):
+def composite_flow(weights: Sequence[ArrayLike], sigma_yx: ArrayLike, sigma: ArrayLike | None = None,
+                   **kwargs: int | bool) -> np.ndarray:
     """Right-hand side of (2): ``tau dW/dt`` of the composite ``W = W_D ... W_1``.
 
     ``weights``: list ``[W_1, ..., W_D]`` (first layer first, each ``(..., n_out, n_in)``);
@@ -340,7 +347,7 @@ def _half_line_rule(lo=1e-12, hi=12.0):
     return g, wts
 
 
-def rank1_curvature(s, u):
+def rank1_curvature(s: ArrayLike, u: ArrayLike) -> np.ndarray:
     """``M(s u v^T)`` for ``Sigma = I``, exactly (1-d quadrature over ``g = v . x``).
 
     ``s``: array of singular values (any shape ``S``); ``u``: unit vector(s) ``(..., K)``
@@ -362,7 +369,7 @@ def rank1_curvature(s, u):
     return total
 
 
-def ta_curvature(s, u):
+def ta_curvature(s: ArrayLike, u: ArrayLike) -> float | np.ndarray:
     """``f(s) = u^T M(s u v^T) u = E_g[Var_{softmax(s g u)}(u)]`` (15), ``Sigma = I``.
 
     ``u`` must be orthogonal to the all-ones vector (the logit mode of a trained student
@@ -384,14 +391,14 @@ def _ta_curvature(s, u):
     return total
 
 
-def ta_signal(s, u):
+def ta_signal(s: ArrayLike, u: ArrayLike) -> float | np.ndarray:
     """``f(s) s``: the softmax term of (3) along the student's mode."""
     u = _unit_centred(u)
     s = _singular_values(s, u)
     return _ta_curvature(s, u) * s
 
 
-def clean_rank1_signal(u):
+def clean_rank1_signal(u: ArrayLike) -> float | np.ndarray:
     """``sigma`` of clean labels from a rank-one teacher ``sbar u v^T``: ``(max u - min u)/sqrt(2 pi)``.
 
     With ``y = argmax(sbar g u)`` the label is ``argmax u`` for ``g > 0`` and ``argmin u`` for
@@ -406,7 +413,7 @@ _HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(64)
 _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # weights of E_u over u ~ N(0, 1)
 
 
-def noisy_argmax_probabilities(z, noise_std):
+def noisy_argmax_probabilities(z: ArrayLike, noise_std: float) -> np.ndarray:
     """``p_k = P(argmax_j (z_j + noise_std xi_j) = k)``, ``xi ~ N(0, I)``: the noisy teacher's label law.
 
     ``p_k = E_u[prod_{j != k} Phi((z_k - z_j)/noise_std + u)]``, ``u ~ N(0, 1)`` (the noise of
@@ -438,7 +445,8 @@ def noisy_argmax_probabilities(z, noise_std):
     return p / p.sum(-1, keepdims=True)
 
 
-def noisy_label_entropy(s, n_classes, noise_std, *, n_samples=2**12, seed=0, return_stderr=False):
+def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_samples: int = 2**12, seed: int = 0,
+                        return_stderr: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The cross-entropy floor ``H(y | x)`` of the authors' noisy labels, by Monte Carlo over inputs.
 
     The authors' teachers (``n_classes = K`` equal to the rank, both layers with orthonormal
@@ -501,7 +509,7 @@ def noisy_label_entropy(s, n_classes, noise_std, *, n_samples=2**12, seed=0, ret
     return h
 
 
-def ta_rate(s, sigma_hat, u, n_layers=3):
+def ta_rate(s: ArrayLike, sigma_hat: ArrayLike, u: ArrayLike, n_layers: int = 3) -> float | np.ndarray:
     """Right-hand side of (3), ``tau ds/dt``, for ``D = n_layers - 1`` balanced weight matrices.
 
     ``n_layers`` counts layers of units, input and output included (3 = one hidden layer),
@@ -523,7 +531,8 @@ def _ta_rate(s, sigma_hat, u, d):
     return d * np.power(s, 2 - 2 / d) * (sigma_hat - _ta_curvature(s, u) * s)
 
 
-def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
+def ta_trajectory(t: ArrayLike, s0: float, sigma_hat: float, u: ArrayLike, n_layers: int = 3,
+                  tau: float = 1.0) -> np.ndarray:
     """Solve (3) from ``s(0) = s0``; returns ``s`` at the times ``t`` (same units as ``tau``).
 
     Integrated in ``ln s`` (the growth is exponential at small ``s``) with LSODA (switching
@@ -552,7 +561,7 @@ def ta_trajectory(t, s0, sigma_hat, u, n_layers=3, tau=1.0):
     return np.exp(sol.y[0])
 
 
-def off_diagonal_ratio(s, u):
+def off_diagonal_ratio(s: ArrayLike, u: ArrayLike) -> float | np.ndarray:
     """Size of what (16) neglects for ``W = s u v^T``: ``||(I - u u^T) M u|| / (u^T M u)``.
 
     Zero when ``u`` is an eigenvector of ``M`` (e.g. two classes, or ``u`` symmetric under a
@@ -565,7 +574,8 @@ def off_diagonal_ratio(s, u):
     return np.linalg.norm(mu - along[..., None] * u, axis=-1) / along
 
 
-def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
+def ta_generalization_loss(s: ArrayLike, u: ArrayLike, u_teacher: ArrayLike,
+                           overlap: float = 1.0) -> float | np.ndarray:
     """Generalisation loss of ``W = s u v^T`` on clean labels of a rank-one teacher ``ubar vbar^T``.
 
     With ``g = v . x`` and ``gbar = vbar . x`` (correlation ``overlap = v . vbar``), the clean
@@ -593,7 +603,7 @@ def ta_generalization_loss(s, u, u_teacher, overlap=1.0):
     return lse - s * overlap * gap / math.sqrt(2 * math.pi)
 
 
-def ta_fixed_point(sigma_hat, u):
+def ta_fixed_point(sigma_hat: float, u: ArrayLike) -> float:
     """The fixed point ``s*`` of (3): ``f(s*) s* = sigma_hat``; ``inf`` if ``sigma_hat`` reaches
     the clean-label limit :func:`clean_rank1_signal` (then ``s`` grows without bound).
 
@@ -628,7 +638,7 @@ def ta_fixed_point(sigma_hat, u):
 # ----------------------------------------------------------------------------------------
 
 
-def relatedness(v_a, v_b):
+def relatedness(v_a: ArrayLike, v_b: ArrayLike) -> float | np.ndarray:
     """Task relatedness (4): the mean cosine of the principal angles between the input
     subspaces spanned by the columns of ``v_a`` and ``v_b`` (``(..., N, r)``, orthonormal
     columns), ``||V_a^T V_b||_* / r``. In ``[0, 1]``."""
@@ -639,7 +649,7 @@ def relatedness(v_a, v_b):
     return cosines.mean(-1)
 
 
-def cross_entropy(w, x, y):
+def cross_entropy(w: ArrayLike, x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     """Mean cross-entropy ``(1/P) sum_mu [lse(W x_mu) - (W x_mu)_{y_mu}]`` (1).
 
     ``w``: ``(..., K, N)``; ``x``: ``(..., P, N)``; ``y``: integer labels ``(..., P)``.
@@ -661,7 +671,8 @@ def cross_entropy(w, x, y):
     return (lse - picked).mean(-1)
 
 
-def benefit_bounds(w_st, w_mt, x, y):
+def benefit_bounds(w_st: ArrayLike, w_mt: ArrayLike, x: ArrayLike,
+                   y: ArrayLike) -> tuple[float | np.ndarray, float | np.ndarray, float | np.ndarray]:
     """The convexity bounds (22)-(25) on the multitask benefit, measured on a test set.
 
     ``B = L(W_ST) - L(W_MT)`` with ``L`` the cross-entropy on ``(x, y)`` (clean labels);

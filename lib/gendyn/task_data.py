@@ -16,11 +16,15 @@ a figure's networks train as one tensor program (:func:`gendyn.train.train_stude
 Noise entries have variance ``noise_std^2 / N1`` (eqs. 2-3 and 25-26).
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 
@@ -125,8 +129,9 @@ def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
     return u_a.to(dtype), random_orthonormal(n3, r_b, **kw).to(dtype)
 
 
-def task_pairs(svals_a, svals_b, overlap, n1, n3, runs, *, noise_std=1.0, output_vectors="independent",
-               generator=None, dtype=torch.float64, device="cpu"):
+def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n3: int, runs: int, *,
+               noise_std: float = 1.0, output_vectors: str = "independent", generator: torch.Generator | None = None,
+               dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu") -> TaskPairs:
     """Noisy training data of two linear tasks sharing orthonormal inputs (§4, eq. 24).
 
     Parameters
@@ -192,8 +197,10 @@ def _leaky(x, slope):
     return torch.where(x > 0, x, slope * x)
 
 
-def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, noise_std=1.0, branches=False,
-                          generator=None, dtype=torch.float64, device="cpu"):
+def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, n1: int, n3: int, runs: int, *,
+                          rank: int = 4, slope: float = 0.2, noise_std: float = 1.0, branches: bool = False,
+                          generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
+                          device: str | torch.device = "cpu") -> TaskPairs:
     """Two leaky-ReLU teacher tasks on one-hot inputs (App. F, Fig. 12).
 
     Teacher ``X`` (``X = A, B``) is the network ``f_X(x) = lrelu(Ubar^X S^X lrelu(Vbar^X^T x))``
@@ -267,7 +274,7 @@ def leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, *, rank=4, slope=0.2, n
     return TaskPairs(noisy.to(dtype), clean.to(dtype), n3, runs)
 
 
-def randomised_outputs(sigma31, *, generator=None):
+def randomised_outputs(sigma31: torch.Tensor, *, generator: torch.Generator | None = None) -> torch.Tensor:
     """Replace structured data by i.i.d. Gaussian outputs of the same variance (§3.6).
 
     Parameters
@@ -294,7 +301,8 @@ def randomised_outputs(sigma31, *, generator=None):
     return z * torch.sqrt(var / n1)
 
 
-def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=torch.float64, device="cpu"):
+def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, generator: torch.Generator | None = None,
+                   dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu") -> torch.Tensor:
     """``P`` training inputs in ``N1`` dimensions, columns of ``(batch, N1, P)`` (App. G).
 
     ``kind="orthogonal"``: for ``P >= N1`` orthonormal *rows* scaled by ``sqrt(P/N1)``
@@ -316,7 +324,9 @@ def sampled_inputs(n1, p, batch, kind="orthogonal", *, generator=None, dtype=tor
     return x.to(dtype)
 
 
-def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None, dtype=torch.float64):
+def sampled_task(teacher: torch.Tensor, p: int, kind: str = "orthogonal", *, noise_std: float = 1.0,
+                 generator: torch.Generator | None = None,
+                 dtype: torch.dtype = torch.float64) -> tuple[torch.Tensor, torch.Tensor]:
     """Inputs and noisy targets ``Y = Wbar X + Z`` of ``P`` examples, eq. (25).
 
     Parameters
@@ -348,7 +358,7 @@ def sampled_task(teacher, p, kind="orthogonal", *, noise_std=1.0, generator=None
     return x.to(dtype), y.to(dtype)
 
 
-def stack_examples(datasets):
+def stack_examples(datasets: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> tuple[torch.Tensor, torch.Tensor]:
     """Stack ``(inputs, targets)`` of different numbers of examples into one batch.
 
     Parameters
@@ -388,7 +398,7 @@ def stack_examples(datasets):
     return torch.cat(xs), torch.cat(ys)
 
 
-def converged_map(inputs, targets, initial):
+def converged_map(inputs: torch.Tensor, targets: torch.Tensor, initial: torch.Tensor) -> torch.Tensor:
     """The composite map reached by gradient descent as ``t -> inf`` (App. G.3).
 
     ``W_inf = Sigma31 Sigma11^+ + W_0 (I - Sigma11 Sigma11^+)``: the least-squares solution on

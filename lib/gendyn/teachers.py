@@ -11,10 +11,14 @@ Every function takes leading batch dimensions, so a whole sweep (SNRs x seeds) i
 tensor program; pass a seeded :class:`torch.Generator` for reproducibility.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 from .progress import track
@@ -38,7 +42,7 @@ class LowRankTeacher(NamedTuple):
     V: torch.Tensor  # (..., n_in, r), orthonormal columns
 
     @property
-    def matrix(self):
+    def matrix(self) -> torch.Tensor:
         """The composite map ``Wbar``, shape ``(..., n_out, n_in)``."""
         return (self.U * self.svals.unsqueeze(-2)) @ self.V.mT
 
@@ -49,7 +53,8 @@ def _check_teacher(teacher, name="teacher"):
     return teacher
 
 
-def random_orthonormal(n, r, *, batch=(), generator=None, device="cpu", dtype=torch.float64):
+def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), generator: torch.Generator | None = None,
+                      device: str | torch.device = "cpu", dtype: torch.dtype = torch.float64) -> torch.Tensor:
     """Haar-random ``n x r`` matrices with orthonormal columns, shape ``(*batch, n, r)``.
 
     QR of a Gaussian matrix, with the signs of ``R``'s diagonal moved into ``Q`` so the
@@ -84,7 +89,8 @@ def _random_orthonormal(n, r, batch, generator, device, dtype):
     return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)
 
 
-def low_rank_teacher(svals, n_in, n_out, *, generator=None):
+def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
+                     generator: torch.Generator | None = None) -> LowRankTeacher:
     """Random teacher with the given singular values, eq. (1).
 
     Parameters
@@ -112,7 +118,8 @@ def low_rank_teacher(svals, n_in, n_out, *, generator=None):
     return LowRankTeacher(_random_orthonormal(n_out, r, *args), svals, _random_orthonormal(n_in, r, *args))
 
 
-def noisy_training_covariance(teacher, *, noise_std=1.0, generator=None):
+def noisy_training_covariance(teacher: LowRankTeacher, *, noise_std: float = 1.0,
+                              generator: torch.Generator | None = None) -> torch.Tensor:
     """Input-output covariance of a noisy training set on orthonormal inputs, eq. (3).
 
     Returns ``Sigma31 = Wbar + Z`` with ``Z_ij ~ N(0, noise_std^2 / N1)`` (``noise_std >= 0``;
@@ -131,7 +138,7 @@ def _noisy(teacher, noise_std, generator):
     return w + z * (noise_std / np.sqrt(n_in))
 
 
-def top_singular_modes(matrix, k):
+def top_singular_modes(matrix: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """All singular values and the top ``k`` singular vectors of a batch of wide matrices.
 
     Uses the symmetric eigenproblem of ``M M^T`` (``n_out x n_out``, ``n_out <= n_in``),
@@ -173,7 +180,7 @@ def _top_singular_modes(matrix, k):
     return s, u, v
 
 
-def mode_overlaps(U, V, teacher):
+def mode_overlaps(U: torch.Tensor, V: torch.Tensor, teacher: LowRankTeacher) -> torch.Tensor:
     """Overlaps ``|u_a . ubar_a| |v_a . vbar_a|`` of data modes with teacher modes.
 
     Mode ``a`` of the data is matched with mode ``a`` of the teacher (both sorted by
@@ -203,8 +210,9 @@ def _overlaps(U, V, teacher):
     return left * right
 
 
-def measure_spikes(sbar, n_in, aspect, repeats, *, seed=0, device="cpu", chunk=32, keep_spectra=0,
-                   dtype=torch.float32):
+def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, seed: int = 0,
+                   device: str | torch.device = "cpu", chunk: int = 32, keep_spectra: int = 0,
+                   dtype: torch.dtype = torch.float32) -> dict[str, np.ndarray]:
     """Empirical top singular values and overlaps of noisy low-rank teachers (Fig. 2).
 
     Parameters

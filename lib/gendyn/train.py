@@ -92,10 +92,12 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 
@@ -284,7 +286,7 @@ def _check_activation(activation, slope):
 # ----------------------------------------------------------------------------------------
 
 
-def log_epoch_grid(epochs, n_points=100):
+def log_epoch_grid(epochs: int, n_points: int = 100) -> np.ndarray:
     """Epoch 0 and about ``n_points - 1`` log-spaced epochs in ``[1, epochs]``.
 
     Parameters
@@ -306,7 +308,7 @@ def log_epoch_grid(epochs, n_points=100):
     return np.concatenate([[0], np.unique(np.rint(points).astype(np.int64))]).astype(np.int64)
 
 
-def stability_limit(sigma31, n_layers=3, sigma11=None):
+def stability_limit(sigma31: torch.Tensor, n_layers: int = 3, sigma11: torch.Tensor | None = None) -> torch.Tensor:
     """Largest stable learning rate of gradient descent for balanced linear students.
 
     At the minimum reached by a balanced network of ``k = N_l - 1`` weight matrices the
@@ -363,8 +365,9 @@ def _modes_of(sigma31):
     return u, s, vh.mT
 
 
-def init_weights(sigma31, hidden, n_layers=3, init="aligned", eps=1e-5, *, generator=None,
-                 dtype=torch.float32, num_threads=1):
+def init_weights(sigma31: torch.Tensor, hidden: int, n_layers: int = 3, init: str | Sequence[str] = "aligned",
+                 eps: ArrayLike = 1e-5, *, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float32,
+                 num_threads: int | None = 1) -> tuple[torch.Tensor, ...]:
     """Balanced initial weights whose composite map has all singular values ``eps``.
 
     Parameters
@@ -437,7 +440,9 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
     return tuple(w.to(dtype).contiguous() for w in ws)
 
 
-def fan_average_weights(batch, sizes, factor, *, generator=None, dtype=torch.float32, device="cpu"):
+def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, generator: torch.Generator | None = None,
+                        dtype: torch.dtype = torch.float32,
+                        device: str | torch.device = "cpu") -> tuple[torch.Tensor, ...]:
     """Independent Gaussian initial weights of variance ``factor / fan_avg``, truncated at 2 SD.
 
     The initialisation of the authors' TensorFlow scripts for nonlinear networks
@@ -483,7 +488,7 @@ def fan_average_weights(batch, sizes, factor, *, generator=None, dtype=torch.flo
     return tuple(weights)
 
 
-def composite_map(weights):
+def composite_map(weights: Sequence[torch.Tensor]) -> torch.Tensor:
     """The composite map ``W = W^{N_l, N_l-1} ... W^{21}`` of linear students, ``(B, N3, N1)``.
 
     ``weights`` is a sequence of floating-point tensors ``(B, n_out, n_in)``, ``W^{21}`` first
@@ -554,11 +559,16 @@ def _check_weights(weights, shapes, device, dtype):
     return out
 
 
-def train_students(data, *, hidden, n_layers=3, lr=1e-3, epochs=10_000, init="aligned", eps=1e-5,
-                   teacher=None, test_data=None, n_test=1000, activation=None, slope=0.2,
-                   output_activation=False, heads=None, record_at=None, n_records=100, modes=0,
-                   weights=None, dtype=torch.float32, device=None, generator=None,
-                   check_stability=True, num_threads=1, desc="gradient descent"):
+def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], *, hidden: int, n_layers: int = 3,
+                   lr: float = 1e-3, epochs: int = 10_000, init: str | Sequence[str] = "aligned", eps: ArrayLike = 1e-5,
+                   teacher: torch.Tensor | LowRankTeacher | None = None,
+                   test_data: tuple[torch.Tensor, torch.Tensor] | None = None, n_test: int = 1000,
+                   activation: str | None = None, slope: float = 0.2, output_activation: bool = False,
+                   heads: Sequence[int] | None = None, record_at: ArrayLike | None = None, n_records: int = 100,
+                   modes: int = 0, weights: Sequence[torch.Tensor] | None = None, dtype: torch.dtype = torch.float32,
+                   device: str | torch.device | None = None, generator: torch.Generator | None = None,
+                   check_stability: bool = True, num_threads: int | None = 1,
+                   desc: str | None = "gradient descent") -> TrainResult:
     """Train a batch of students by full-batch gradient descent, eq. (8).
 
     Parameters
@@ -917,7 +927,7 @@ def _check_curves(time, values, name, positive=False):
     return time, values
 
 
-def first_crossing(time, values, level, direction="up"):
+def first_crossing(time: ArrayLike, values: ArrayLike, level: ArrayLike, direction: str = "up") -> np.ndarray:
     """First time at which recorded curves cross ``level``, by linear interpolation.
 
     Parameters
@@ -960,7 +970,7 @@ def first_crossing(time, values, level, direction="up"):
     return np.where(hit, out, np.nan)
 
 
-def overfitting_onset(time, test_error, factor=2.0):
+def overfitting_onset(time: ArrayLike, test_error: ArrayLike, factor: float = 2.0) -> np.ndarray:
     """When overfitting has set in: the first time after its minimum that a test-error curve
     has risen to ``factor`` times that minimum.
 
@@ -994,7 +1004,7 @@ def overfitting_onset(time, test_error, factor=2.0):
     return first_crossing(time, np.where(after, err, 0.0), factor * e_min)
 
 
-def empirical_optimal_stopping(time, test_error):
+def empirical_optimal_stopping(time: ArrayLike, test_error: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Optimal early-stopping time and minimal test error read off recorded curves.
 
     The minimum over the records; its time is refined by the vertex of the parabola
@@ -1057,16 +1067,18 @@ class SnrSweep:
     rank: np.ndarray
     svm: np.ndarray
 
-    def sbar(self, rank, svm):
+    def sbar(self, rank: int, svm: float) -> np.ndarray:
         """The teacher singular values ``svm * (rank, rank - 1, ..., 1)`` of a condition."""
         return float(svm) * np.arange(int(rank), 0, -1, dtype=float)
 
-    def select(self, rank, svm):
+    def select(self, rank: int, svm: float) -> np.ndarray:
         """Boolean mask of the networks of one condition."""
         return (self.rank == rank) & np.isclose(self.svm, svm)
 
 
-def snr_sweep(svms, ranks, runs, n1, n3, *, generator=None, dtype=torch.float64, device="cpu"):
+def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int, *,
+              generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
+              device: str | torch.device = "cpu") -> SnrSweep:
     """Random teachers and noisy training sets of Figs. 3, 4, 9 and 14.
 
     A teacher of rank ``r`` with SNR multiplier ``svm`` has singular values

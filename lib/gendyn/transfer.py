@@ -55,7 +55,10 @@ Functions
 Pure numpy/scipy.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _checks, deep_linear, rmt
 
@@ -132,7 +135,7 @@ def _composite_eigen(svals_a, svals_b, overlap):
     return top * np.sqrt(lam[keep]), y[:, keep], sa, sb, q
 
 
-def composite_modes(svals_a, svals_b, overlap):
+def composite_modes(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Singular values of the two-task teacher and the share of each in head A (App. D).
 
     Parameters
@@ -164,7 +167,7 @@ def composite_modes(svals_a, svals_b, overlap):
     return sigma, np.clip(share, 0.0, 1.0)
 
 
-def composite_input_alignment(svals_a, svals_b, overlap):
+def composite_input_alignment(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike) -> np.ndarray:
     """Share of each composite mode's input direction that lies in task A's input modes (App. D.1).
 
     Parameters
@@ -227,7 +230,8 @@ def _head_error(t, parts, eps, tau, n_layers):
     return 1.0 + num / p["norm"]
 
 
-def head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1.0, n_layers=3):
+def head_test_error(t: ArrayLike, svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n2: int,
+                    n3_a: int, n3_b: int, eps: float, tau: float = 1.0, n_layers: int = 3) -> np.ndarray:
     """Test error of head A of a two-headed TA student, ``eps_{A<-B}(t)`` (§4, App. C-D).
 
     Parameters
@@ -260,7 +264,9 @@ def head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1
     return _head_error(t.ravel(), parts, eps, tau, n_layers).reshape(t.shape)
 
 
-def joint_optimal_error(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau=1.0, n_layers=3, t_max=None):
+def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n2: int, n3_a: int,
+                        n3_b: int, eps: float, tau: float = 1.0, n_layers: int = 3,
+                        t_max: float | None = None) -> tuple[float, float]:
     """Optimal early stopping of head A: ``min_t eps_{A<-B}(t)`` and its time (§4).
 
     Parameters
@@ -310,8 +316,9 @@ def _check_kind(kind):
     return _checks.choice(kind, "kind", KINDS)
 
 
-def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n_layers=3,
-                             kind="difference"):
+def transfer_benefit_general(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n3: int, *,
+                             n2: int | None = None, eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3,
+                             kind: str = "difference") -> tuple[float, float, float]:
     """Transfer benefit ``T^{A<-B}`` for tasks of any rank and input overlap ``Q`` (§4, App. D).
 
     Parameters
@@ -351,8 +358,9 @@ def transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, *, n2=None, eps=
     return float(_combine(single, joint, kind)), float(single), float(joint)
 
 
-def transfer_benefit(sbar_a, sbar_b, q, n1, n3, *, n2=None, eps=1e-5, tau=1.0, n_layers=3, kind="difference",
-                     return_errors=False):
+def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, n1: int, n3: int, *, n2: int | None = None,
+                     eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3, kind: str = "difference",
+                     return_errors: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Transfer benefit ``T^{A<-B}(sbar_A, sbar_B, q)`` between two rank-1 tasks (§4, Fig. 8).
 
     Parameters
@@ -426,7 +434,9 @@ def _gd_modes(t, shat, eps, lr, n_layers):
     return out
 
 
-def sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5, tau=1.0, n_layers=3, chunk=64, lr=None):
+def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3_a: int, n2: int | None = None,
+                        eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3, chunk: int = 64,
+                        lr: float | None = None) -> np.ndarray:
     """Exact head-A test error of TA students on sampled data, eq. (23) with ``P`` = head A.
 
     A rank-``N2`` TA student of ``Sigma31 = sum_b shat_b uhat_b vhat_b^T`` has

@@ -8,14 +8,17 @@ imports and one line::
     cfg, ledger = chapter.start("lg-generalisation", SCALE, SEED, DEVICE, runs=RUNS, namespace=globals())
 """
 
+from __future__ import annotations
+
 from .claims import Ledger
 from .plotting import use_style
-from .scales import configure
+from .scales import RunConfig, configure
 
 __all__ = ["start"]
 
 
-def start(chapter, scale, seed, device, *, namespace=None, scheduler=None, **overrides):
+def start(chapter: str, scale: str, seed: int, device: str, *, namespace: dict | None = None,
+          scheduler: str | None = None, **overrides) -> tuple[RunConfig, Ledger]:
     """Start a chapter run: ``(cfg, ledger)``, with the book's style applied and the settings shown.
 
     Parameters

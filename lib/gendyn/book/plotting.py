@@ -7,7 +7,10 @@ large as the body's small print. :func:`save` writes every figure as PNG (for th
 and PDF (for reuse) to ``<run dir>/figures/``, byte-identical run to run.
 """
 
+from __future__ import annotations
+
 import matplotlib as mpl
+from matplotlib.figure import Figure
 
 from .claims import run_dir
 
@@ -36,7 +39,7 @@ STYLE = {
 }
 
 
-def use_style():
+def use_style() -> None:
     """Apply the book's matplotlib style."""
     mpl.rcParams.update(STYLE)
 
@@ -45,7 +48,8 @@ def use_style():
 METADATA = {"png": {"Software": None}, "pdf": {"Creator": None, "Producer": None, "CreationDate": None}}
 
 
-def subplots(nrows=1, ncols=1, *, height=None, width=COLUMN, **kwargs):
+def subplots(nrows: int = 1, ncols: int = 1, *, height: float | None = None, width: float = COLUMN,
+             **kwargs) -> tuple[Figure, object]:
     """``plt.subplots`` with a figure as wide as the text column (or ``width`` inches).
 
     ``height`` defaults to 2.6 inches per row for three or more panels a row, 3.2 otherwise.
@@ -60,7 +64,8 @@ def subplots(nrows=1, ncols=1, *, height=None, width=COLUMN, **kwargs):
     return plt.subplots(nrows, ncols, figsize=(width, height), **kwargs)
 
 
-def save(fig, name, scale, *, tight=True):
+def save(fig: Figure, name: str, scale: str, *,
+         tight: bool | tuple[float, float, float, float] = True) -> None:
     """Lay out ``fig`` and save it as ``<run dir>/figures/<name>.{png,pdf}``, byte-identical run to run.
 
     ``tight``: ``True`` applies ``fig.tight_layout()`` first; a rectangle ``(left, bottom,

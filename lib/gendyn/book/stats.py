@@ -5,15 +5,19 @@ sampling error; these functions turn samples into those numbers. They are plain 
 and know nothing of the ledger.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "late_average", "batch_means_interval", "ks_distance",
-           "fitted_exponent", "within_combined_se", "sign_agreement", "rank_correlation"]
+__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "late_average", "batch_means_interval",
+           "ks_distance", "fitted_exponent", "within_combined_se", "sign_agreement", "rank_correlation"]
 
 
 def _samples(x, name="x", axis=-1):
@@ -26,19 +30,19 @@ def _samples(x, name="x", axis=-1):
     return x
 
 
-def mean_se(x, axis=-1):
+def mean_se(x: ArrayLike, axis: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """Sample mean and its standard error ``std(ddof=1) / sqrt(n)`` along ``axis``."""
     x = _samples(x, axis=axis)
     return x.mean(axis), x.std(axis, ddof=1) / np.sqrt(x.shape[axis])
 
 
-def z_score(x, axis=-1):
+def z_score(x: ArrayLike, axis: int = -1) -> np.ndarray:
     """Mean over its standard error along ``axis``: how many SE the mean lies from zero."""
     m, se = mean_se(x, axis)
     return m / se
 
 
-def z_quantile(comparisons, level=1e-3, sides=2):
+def z_quantile(comparisons: int, level: float = 1e-3, sides: int = 2) -> float:
     """Normal quantile at family-wise ``level`` over ``comparisons`` tests (Bonferroni).
 
     ``sides=2`` for ``|deviation| <= z se`` tests, ``sides=1`` for one-sided ones.
@@ -49,7 +53,7 @@ def z_quantile(comparisons, level=1e-3, sides=2):
     return float(stats.norm.ppf(1 - level / (sides * comparisons)))
 
 
-def t_quantile(comparisons, dof, level=1e-3):
+def t_quantile(comparisons: int, dof: int, level: float = 1e-3) -> float:
     """Two-sided Student-t quantile at family-wise ``level`` over ``comparisons`` tests (Bonferroni)."""
     comparisons = _checks.integer(comparisons, "comparisons", 1)
     dof = _checks.integer(dof, "dof", 1)
@@ -57,7 +61,7 @@ def t_quantile(comparisons, dof, level=1e-3):
     return stats.t.ppf(1 - level / (2 * comparisons), dof)
 
 
-def t_bound(values, side, confidence=0.99):
+def t_bound(values: ArrayLike, side: str, confidence: float = 0.99) -> float:
     """One-sided Student-t confidence bound on the mean of ``values`` (1-D, one per seed).
 
     ``side="lower"``: ``mean - t se``; ``"upper"``: ``mean + t se``, with ``t`` the
@@ -73,7 +77,7 @@ def t_bound(values, side, confidence=0.99):
     return m - t * se if side == "lower" else m + t * se
 
 
-def late_average(time, values, *, points=100, batches=10):
+def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> tuple[float, float]:
     """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and
     its standard error from ``batches`` batch means (consecutive records are correlated).
     """
@@ -92,7 +96,7 @@ def late_average(time, values, *, points=100, batches=10):
     return x.mean(), means.std(ddof=1) / np.sqrt(batches)
 
 
-def batch_means_interval(batches, level=1e-3):
+def batch_means_interval(batches: ArrayLike, level: float = 1e-3) -> tuple[float, float, float]:
     """Mean of batch means ``(runs, batches)`` and the half-width of its two-sided t-interval.
 
     Adjacent batch means of one run are slightly correlated; the standard error is widened
@@ -109,7 +113,7 @@ def batch_means_interval(batches, level=1e-3):
     return x.mean(), stats.t.ppf(1 - level / 2, x.size - 1) * se, rho
 
 
-def ks_distance(samples, cdf):
+def ks_distance(samples: ArrayLike, cdf: Callable[[np.ndarray], ArrayLike]) -> float:
     """Kolmogorov-Smirnov distance between ``samples`` and the distribution function ``cdf``.
 
     ``cdf`` maps sorted sample values (an array) to probabilities, e.g.
@@ -125,7 +129,8 @@ def ks_distance(samples, cdf):
     return max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))
 
 
-def fitted_exponent(sizes, samples, offsets=None, *, n_boot=400, seed=0):
+def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: ArrayLike | None = None, *,
+                    n_boot: int = 400, seed: int = 0) -> tuple[float, float]:
     """Exponent ``b`` of ``|mean - offset| ~ size^b`` fitted in log-log, and its bootstrap standard error.
 
     ``samples[k]`` holds independent values measured at ``sizes[k]`` (one per run or data set);
@@ -165,7 +170,8 @@ def _paired_estimates(mean_a, se_a, mean_b, se_b):
     return arrays
 
 
-def within_combined_se(mean_a, se_a, mean_b, se_b, z=2.0):
+def within_combined_se(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se_b: ArrayLike, z: float = 2.0
+                       ) -> float:
     """Fraction of cells whose two estimates differ by at most ``z`` combined standard errors.
 
     Cell ``i`` agrees when ``|mean_a[i] - mean_b[i]| <= z * hypot(se_a[i], se_b[i])`` (two
@@ -175,7 +181,8 @@ def within_combined_se(mean_a, se_a, mean_b, se_b, z=2.0):
     return float(np.mean(np.abs(ma - mb) <= z * np.hypot(sa, sb))) if ma.size else float("nan")
 
 
-def sign_agreement(mean_a, se_a, mean_b, se_b, z=2.0):
+def sign_agreement(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se_b: ArrayLike, z: float = 2.0
+                   ) -> tuple[float, int]:
     """Same sign of two estimates where both are significant: ``(fraction, number of such cells)``.
 
     A cell counts when both means lie more than ``z`` of their standard errors from zero;
@@ -187,7 +194,7 @@ def sign_agreement(mean_a, se_a, mean_b, se_b, z=2.0):
     return (float(np.mean(np.sign(ma[both]) == np.sign(mb[both]))) if n else float("nan")), n
 
 
-def rank_correlation(x, y):
+def rank_correlation(x: ArrayLike, y: ArrayLike) -> float:
     """Spearman's rank correlation of ``x`` and ``y``; ``nan`` for fewer than 3 pairs."""
     x, y = _checks.real_array(x, "x", ndim=1), _checks.real_array(y, "y", ndim=1)
     if x.size != y.size:
