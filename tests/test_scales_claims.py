@@ -131,11 +131,12 @@ def test_chapter_start_checks_opens_the_ledger_styles_and_shows_the_settings(tmp
     from gendyn.book import chapter, plotting
 
     monkeypatch.setenv("GENDYN_RUN_DIR", str(tmp_path))
-    mpl.rcParams["font.size"] = 3.0
-    cfg, ledger = chapter.start("lg-rmt", "smoke", 4, "cpu", n1=None, repeats=None)
+    with mpl.rc_context():  # the style is global: leave it as it was for the other tests
+        mpl.rcParams["font.size"] = 3.0
+        cfg, ledger = chapter.start("lg-rmt", "smoke", 4, "cpu", n1=None, repeats=None)
+        assert mpl.rcParams["font.size"] == plotting.STYLE["font.size"]
     assert cfg.chapter == "lg-rmt" and cfg.seed == 4 and ledger.chapter == "lg-rmt"
     assert ledger.path == (tmp_path / "lg-rmt.claims.json").resolve()
-    assert mpl.rcParams["font.size"] == plotting.STYLE["font.size"]
     assert capsys.readouterr().out.strip() == cfg.describe()
     with pytest.raises(ValueError, match="SCALE must be one of"):
         chapter.start("lg-rmt", "huge", 0, "cpu")

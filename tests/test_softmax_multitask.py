@@ -189,13 +189,15 @@ def test_masks_equal_smaller_pools_and_relu_runs():
     assert relu.bounds is None and np.all(np.isfinite(relu.benefit))
 
 
-def _autograd_reference(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_b=None, loss, lr, steps):
+def _autograd_reference(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, mask_a=None, mask_b=None, loss, lr,
+                        steps):
     """Full-batch gradient descent on the ReLU students' loss by autograd: validation curve and train losses."""
     params = [w.clone().requires_grad_(True) for w in weights]
     n_heads = 2 if x_b is not None else 1
     trunk, heads = params[:-n_heads], params[-n_heads:]
     s, p_a, r = y_a.shape[:3]
-    w_a = torch.full((s, p_a, r), 1.0 / p_a, dtype=x_a.dtype)
+    w_a = mask_a / mask_a.sum(1, keepdim=True) if mask_a is not None else torch.full((s, p_a, r), 1.0 / p_a,
+                                                                                    dtype=x_a.dtype)
     tasks = [(x_a, y_a, w_a)]
     if x_b is not None:
         w_b = mask_b / mask_b.sum(1, keepdim=True) if mask_b is not None else torch.full(
@@ -219,10 +221,12 @@ def _autograd_reference(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, 
     return torch.stack(val, -1).numpy(), torch.stack(train, -1).numpy()
 
 
-@pytest.mark.parametrize("multitask, loss", [(True, "ce"), (False, "ce"), (True, "mse")])
-def test_relu_gradients_written_out_equal_autograd(multitask, loss):
+@pytest.mark.parametrize("multitask, loss, depth, masked",
+                         [(True, "ce", 3, False), (False, "ce", 3, False), (True, "mse", 3, False),
+                          (True, "ce", 1, False), (False, "ce", 2, True)])
+def test_relu_gradients_written_out_equal_autograd(multitask, loss, depth, masked):
     data = mt.draw_tasks([4], n_train_a=30, n_train_b=50, n_val=40, n_features=10, rank=3, dtype=torch.float64)
-    w0 = mt.init_student([4], n_features=10, n_classes=3, hidden=8, depth=3, activation="relu", init_scale=1.0,
+    w0 = mt.init_student([4], n_features=10, n_classes=3, hidden=8, depth=depth, activation="relu", init_scale=1.0,
                          n_heads=2 if multitask else 1, dtype=torch.float64)
     if loss == "ce":
         y_a, y_b, y_val = data.labels_a([0.5, 4.0]), data.labels_b([1.0, 3.0], [0.0, 1.0]), data.labels_val()
@@ -233,10 +237,11 @@ def test_relu_gradients_written_out_equal_autograd(multitask, loss):
         y_val = y_val_runs = torch.tensor([0.5, 4.0], dtype=torch.float64)[None, None, :, None] * z[:, :, None, :]
     mask_b = (torch.arange(50)[None, :, None] < torch.tensor([30, 50])[None, None, :]).double()
     extra = dict(x_b=data.x_b, y_b=y_b, mask_b=mask_b) if multitask else {}
+    mask_a = (torch.arange(30)[None, :, None] < torch.tensor([20, 30])[None, None, :]).double() if masked else None
     ours = mt.train_students(data.x_a, y_a, data.x_val, y_val, w0, activation="relu", loss=loss, lr=0.3, steps=12,
-                             eval_every=1, **extra)
+                             eval_every=1, mask_a=mask_a, **extra)
     val, train = _autograd_reference(data.x_a, y_a, data.x_val, y_val_runs, [w[:, None].expand(-1, 2, *w.shape[1:])
-                                     for w in w0], loss=loss, lr=0.3, steps=12, **extra)
+                                     for w in w0], loss=loss, lr=0.3, steps=12, mask_a=mask_a, **extra)
     np.testing.assert_allclose(ours.val_loss, val, rtol=1e-12)
     np.testing.assert_allclose(ours.train_loss, train, rtol=1e-12)
     assert np.all(ours.train_loss[..., -1] < ours.train_loss[..., 0])  # the runs did train

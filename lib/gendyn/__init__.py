@@ -27,8 +27,9 @@ book               the book's machinery (claims, scales, stats, plotting, figure
 
 Conventions
 -----------
-- **Types.** Every public function states its types (PEP 484 hints; ``ArrayLike`` for inputs
-  numpy converts); ``tests/test_layers.py`` checks that each has them.
+- **Types.** Every public function of the science modules states its types (PEP 484 hints;
+  ``ArrayLike`` for inputs numpy converts); ``tests/test_layers.py`` checks that each has them
+  (and those of ``gendyn.book.chapter``, ``plotting`` and ``stats``).
 - **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by

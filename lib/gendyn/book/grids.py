@@ -31,9 +31,10 @@ __all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "job_executor"]
 #: all runs at once); a GPU takes every run at once.
 BLOCK = 16
 
-#: Precision of the deep ReLU grid (Fig. A4). In float32 the deepest students' per-cell benefits
-#: move by about half their seed-to-seed spread, with a bias, when only the rounding changes
-#: (the aux-data-and-depth chapter measures it); in float64 they do not move.
+#: Precision of the deep ReLU grid (Fig. A4) and of its linear reference. In float32 the deepest
+#: students' per-cell benefits move by about half their seed-to-seed spread, with a bias, when
+#: only the rounding changes; in float64 a perturbation of the size of its rounding moves them by
+#: far less than their standard errors (both measured by the aux-data-and-depth chapter).
 DEEP_DTYPE = torch.float64
 
 #: The book's grids, by the name of the published file they reproduce.
@@ -48,7 +49,7 @@ def book_grid(name, cfg, depth=None):
     Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
     ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. The deep ReLU grid
-    trains in :data:`DEEP_DTYPE` (float64), the linear ones in float32. At paper scale the
+    trains in :data:`DEEP_DTYPE` (float64), the others in float32. At paper scale the
     grid's programs run in one process per CPU core (the results do not depend on it).
     With ``cfg.scheduler`` set (the chapter's ``DASK_SCHEDULER``), the returned arguments
     carry ``scheduler``, which :func:`cached_grid` turns into an executor on that cluster.

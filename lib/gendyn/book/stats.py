@@ -58,7 +58,7 @@ def t_quantile(comparisons: int, dof: int, level: float = 1e-3) -> float:
     comparisons = _checks.integer(comparisons, "comparisons", 1)
     dof = _checks.integer(dof, "dof", 1)
     level = _checks.bounded(level, "level", 0.0, 1.0, open_lower=True, open_upper=True)
-    return stats.t.ppf(1 - level / (2 * comparisons), dof)
+    return float(stats.t.ppf(1 - level / (2 * comparisons), dof))
 
 
 def t_bound(values: ArrayLike, side: str, confidence: float = 0.99) -> float:
@@ -175,7 +175,8 @@ def within_combined_se(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se
     """Fraction of cells whose two estimates differ by at most ``z`` combined standard errors.
 
     Cell ``i`` agrees when ``|mean_a[i] - mean_b[i]| <= z * hypot(se_a[i], se_b[i])`` (two
-    independent estimates of the same quantity); ``nan`` for no cells.
+    independent estimates of the same quantity); ``nan`` for no cells. Every value must be
+    finite (a cell without a standard error has no place here).
     """
     ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
     return float(np.mean(np.abs(ma - mb) <= z * np.hypot(sa, sb))) if ma.size else float("nan")
@@ -186,7 +187,7 @@ def sign_agreement(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se_b: 
     """Same sign of two estimates where both are significant: ``(fraction, number of such cells)``.
 
     A cell counts when both means lie more than ``z`` of their standard errors from zero;
-    the fraction is ``nan`` when no cell does.
+    the fraction is ``nan`` when no cell does. Every value must be finite.
     """
     ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
     both = (np.abs(ma) > z * sa) & (np.abs(mb) > z * sb)
