@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/trainers.py              # the book's heaviest programs, a slice of each
     .venv/bin/python benchmarks/trainers.py --repeats 5
 
-The yardstick is what this machine's torch reaches on one large float32 ``torch.mm``
-(2048 x 2048, all threads torch uses), measured in the same process. Each trainer runs a
+The yardstick is what this machine's torch reaches on one large ``torch.mm`` (2048 x 2048,
+all threads torch uses) in the program's precision, measured in the same process. Each trainer runs a
 slice of a paper-scale program of the book (the first steps of it, same shapes) once under
 ``torch.utils.flop_counter.FlopCounterMode``, which counts the FLOPs of every matrix product
 it dispatches, then is timed without the counter; the achieved rate is those FLOPs over the
@@ -40,9 +40,9 @@ from gendyn import allocator, interleaved_sgd as il, multitask_train as mt, trai
 from gendyn.book import grids, scales  # noqa: E402
 
 
-def matmul_rate(n=2048, repeats=5):
-    """FLOP/s of one ``n x n`` float32 ``torch.mm`` (median of ``repeats``)."""
-    a, b = torch.randn(n, n), torch.randn(n, n)
+def matmul_rate(n=2048, repeats=5, dtype=torch.float32):
+    """FLOP/s of one ``n x n`` ``torch.mm`` in ``dtype`` (median of ``repeats``)."""
+    a, b = torch.randn(n, n, dtype=dtype), torch.randn(n, n, dtype=dtype)
     torch.mm(a, b)  # warm-up
     times = []
     for _ in range(repeats):
@@ -104,19 +104,24 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     allocator.retain_freed_memory()  # as in the book's chapters and grid workers
-    peak = matmul_rate()
     rows = load()
-    record(rows, f"float32 torch.mm 2048 x 2048 ({torch.get_num_threads()} threads): the yardstick", "-",
-           peak / 1e9, "GFLOP/s")
-    programs = {"Lee & Ndirango Fig. A4 program (depth-5 ReLU, P = 800, 24 steps)": a4_program(),
-                "Lampinen & Ganguli Fig. 4 students (200 deep linear, 400 epochs)": lg_fig4_program(),
-                "Lee & Ndirango authors' protocol (60 students, P = 400, 20 epochs)": interleaved_program()}
-    for name, program in programs.items():
+    peak = {}
+    for dtype in ("float32", "float64"):
+        peak[dtype] = matmul_rate(dtype=getattr(torch, dtype))
+        record(rows, f"{dtype} torch.mm 2048 x 2048 ({torch.get_num_threads()} threads): the yardstick", "-",
+               peak[dtype] / 1e9, "GFLOP/s")
+    # (name, precision, program): each rate is compared with the yardstick of its own precision
+    programs = [("Lee & Ndirango Fig. A4 program (depth-5 ReLU, P = 800, 24 steps, float64)", "float64",
+                 a4_program()),
+                ("Lampinen & Ganguli Fig. 4 students (200 deep linear, 400 epochs)", "float32", lg_fig4_program()),
+                ("Lee & Ndirango authors' protocol (60 students, P = 400, 20 epochs)", "float32",
+                 interleaved_program())]
+    for name, dtype, program in programs:
         flops, seconds = measure(program, args.repeats)
         rate = flops / seconds
         print(f"{name}: {flops / 1e9:.1f} GFLOP in {seconds:.2f} s")
         record(rows, f"{name}: matmul GFLOP/s", "paper", rate / 1e9, "GFLOP/s")
-        record(rows, f"{name}: fraction of the float32 matmul rate", "paper", 100 * rate / peak, "%")
+        record(rows, f"{name}: fraction of the {dtype} matmul rate", "paper", 100 * rate / peak[dtype], "%")
         if "authors' protocol" in name:
             per = seconds / (INTERLEAVED_STUDENTS * INTERLEAVED_EPOCHS)
             record(rows, f"{name}: milliseconds per student-epoch", "paper", 1e3 * per, "ms")
