@@ -52,11 +52,10 @@ import os
 import pickle
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from pathlib import Path
 
 import numpy as np
@@ -1034,8 +1033,6 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
     w0 = [w.to(dtype) for w in w0]
     if loss == "mse":
         y_a, y_b, ya_all, y_val, y_val_st = (t.to(dtype) for t in (y_a, y_b, ya_all, y_val, y_val_st))
-    if mask_b is not None:
-        mask_b = mask_b.to(dtype)
     res_mt = train_students(x_a, y_a, x_val, y_val, w0, x_b=x_b, y_b=y_b, mask_b=mask_b, **common)
     res_st = train_students(x_a, ya_all, x_val, y_val_st, w0[:-1], **common)
     out = dict(cells=[dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed)
