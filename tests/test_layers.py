@@ -1,6 +1,7 @@
 """The science does not depend on the book: every theory and experiment module of gendyn
 imports without the book's machinery (gendyn.book) and without matplotlib."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,57 @@ def test_public_api_is_complete_and_annotated(module):
             if "return" not in hints or any(p.name not in hints for p in params):
                 bare.append(name)
     assert not bare, f"public functions of gendyn.{module} without complete type hints: {bare}"
+
+
+# The chapters' own code: one companion module per chapter notebook (figures and claims).
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+PREFIX = {"lampinen-ganguli": "lampinen_ganguli", "lee-ndirango": "lee_ndirango", "goldt-et-al": "goldt",
+          "advani-saxe": "advani_saxe"}
+CHAPTER_MODULES = sorted(p.stem for p in (LIB / "book" / "chapters").glob("*.py") if p.stem != "__init__")
+
+
+def companion(notebook):
+    """The name of a chapter notebook's companion module in gendyn.book.chapters."""
+    return f"{PREFIX[notebook.parent.name]}_{notebook.stem.replace('-', '_')}"
+
+
+def test_every_chapter_has_one_companion_module_and_imports_it():
+    import json
+
+    notebooks = sorted(NOTEBOOKS.glob("*/*.ipynb"))
+    assert sorted(companion(nb) for nb in notebooks) == CHAPTER_MODULES
+    for nb in notebooks:
+        code = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+        assert f"from gendyn.book.chapters import {companion(nb)}" in code, nb
+
+
+def test_the_chapters_package_imports_none_of_its_modules():
+    """A chapter's run depends on its own module only (tools/chapters.py follows the imports)."""
+    code = ("import sys, gendyn.book.chapters; "
+            "bad = sorted(m for m in sys.modules if m.startswith('gendyn.book.chapters.')); assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("module", CHAPTER_MODULES)
+def test_chapter_module_is_documented_and_annotated(module):
+    import importlib
+    import inspect
+    import typing
+
+    mod = importlib.import_module(f"gendyn.book.chapters.{module}")
+    assert (mod.__doc__ or "").strip(), f"gendyn.book.chapters.{module} has no docstring"
+    public = getattr(mod, "__all__", None)
+    assert public, f"gendyn.book.chapters.{module} has no __all__"
+    for name in public:
+        obj = getattr(mod, name)
+        assert (obj.__doc__ or "").strip(), f"{module}.{name} has no docstring"
+        if inspect.isfunction(obj):
+            hints = typing.get_type_hints(obj)
+            params = [p for p in inspect.signature(obj).parameters.values()
+                      if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+            assert "return" in hints and all(p.name in hints for p in params), f"{module}.{name} lacks type hints"
+
+
+def test_the_api_reference_lists_every_chapter_module():
+    page = (Path(__file__).resolve().parents[1] / "book" / "api-chapters.md").read_text()
+    assert sorted(set(re.findall(r"automodule:: gendyn\.book\.chapters\.(\w+)", page))) == CHAPTER_MODULES

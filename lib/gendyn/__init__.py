@@ -22,14 +22,15 @@ interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-hea
 published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
 allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks
-book               the book's machinery (claims, scales, stats, plotting, figures, grids); the science
+book               the book's machinery (claims, scales, stats, plotting, figures, grids) and each
+                   chapter's figures and claims (book.chapters, one module per notebook); the science
                    above never imports it (claims, scales, plotting: old names of book modules)
 
 Conventions
 -----------
 - **Types.** Every public function of the science modules states its types (PEP 484 hints;
   ``ArrayLike`` for inputs numpy converts); ``tests/test_layers.py`` checks that each has them
-  (and those of ``gendyn.book.chapter``, ``plotting`` and ``stats``).
+  (and those of ``gendyn.book.chapter``, ``plotting``, ``stats`` and every ``gendyn.book.chapters`` module).
 - **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by

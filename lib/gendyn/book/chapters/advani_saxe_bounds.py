@@ -1,0 +1,312 @@
+"""Figures and claims of the chapter ``notebooks/advani-saxe/bounds.ipynb``.
+
+Advani, Saxe & Sompolinsky, as in the MIT 18.338 slides: the memorisation puzzle of a random-feature
+ReLU network and the generalisation bounds (7)-(12). The module holds the spectral theory of the
+memorisation run, the evaluation of the bounds over the width sweep (:class:`WidthSweepBounds`), the
+chapter's three figures and its claims.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from gendyn import linear_student as ls
+from gendyn.book import plotting
+from gendyn.book.chapters.advani_saxe_double_descent import smallest_nonzero
+from gendyn.book.claims import Ledger
+from gendyn.book.stats import mean_se, z_quantile
+
+__all__ = ["memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
+           "figure_width_sweep", "WidthSweepBounds", "width_sweep_bounds", "figure_bounds", "check_bounds"]
+
+#: The two kinds of labels of the memorisation run, in the order of its results' first axis.
+LABELS = ("teacher", "random")
+
+
+def memorisation_theory(mem: dict, steps: np.ndarray) -> np.ndarray:
+    """Spectral theory of the training error of gradient descent, for every network and label draw.
+
+    ``E_t(k) = (1/P) sum_k (1 - lr s_k)^(2k) <(y . u_k)^2>`` with each network's own Gram spectrum ``s_k``.
+
+    Parameters
+    ----------
+    mem : dict
+        Result of :func:`gendyn.linear_experiments.random_feature_gd` (``lr``, ``eigvals`` ``(S, P)``,
+        ``label_power`` ``(2, S, P)``).
+    steps : ndarray (T,)
+        The gradient-descent steps of ``mem``.
+
+    Returns
+    -------
+    ndarray (2, S, T)
+        Theory per kind of labels (:data:`LABELS`), network and step.
+    """
+    decay = (1 - mem["lr"] * mem["eigvals"][..., None]) ** (2 * steps)  # (S, P, T)
+    return np.einsum("lsp,spt->lst", mem["label_power"], decay) / mem["eigvals"].shape[-1]
+
+
+def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden: int, samples: int) -> Figure:
+    """The memorisation puzzle: training (left) and test (right) error of teacher and random labels.
+
+    Points: gradient descent (mean over networks and label draws, bars: standard error); lines: the
+    spectral theory of :func:`memorisation_theory`; the label variance and the noise floor ``1/snr``
+    are marked. ``hidden`` and ``samples`` (``N_h``, ``P``) label the panel.
+    """
+    t_mem = mem["times"]
+    fig, axes = plotting.subplots(1, 2, height=3.4)
+    for l, key in enumerate(LABELS):
+        name = f"{key} labels"
+        color = plotting.COLORS[l]
+        train = mem["train_error"][l].reshape(-1, t_mem.size)
+        test = mem["test_error"][l].reshape(-1, t_mem.size)
+        sl = slice(1, None)
+        axes[0].errorbar(t_mem[sl], train.mean(0)[sl],
+                         yerr=train.std(0, ddof=1)[sl] / np.sqrt(train.shape[0]), fmt="o", ms=3,
+                         color=color, label=f"{name}: gradient descent")
+        axes[0].plot(t_mem[sl], mem_theory[l].mean(0)[sl], color=color, lw=1,
+                     label=f"{name}: spectral theory")
+        axes[1].errorbar(t_mem[sl], test.mean(0)[sl],
+                         yerr=test.std(0, ddof=1)[sl] / np.sqrt(test.shape[0]), fmt="o-", ms=3, lw=0.8,
+                         color=color, label=name)
+    axes[1].axhline(mem["label_var"], color="k", ls=":", lw=1, label="label variance")
+    axes[1].axhline(1 / snr, color="0.5", ls="--", lw=1, label="noise floor $1/$SNR")
+    axes[0].set(xscale="log", yscale="log", xlabel="$t/\\tau$ ($=$ steps $\\times\\,\\eta$)",
+                ylabel="training error",
+                title=f"memorisation, $N_h$ = {hidden}, P = {samples}")
+    axes[1].set(xscale="log", xlabel="$t/\\tau$", ylabel="test error", title="generalisation")
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    return fig
+
+
+def check_memorisation(ledger: Ledger, mem: dict, mem_theory: np.ndarray, *, hidden: int, samples: int) -> None:
+    """Claims of the memorisation run: the theory holds, both kinds of labels are memorised, random ones do not
+    generalise.
+
+    (i) Per kind of labels, the mean training error follows :func:`memorisation_theory` within the Bonferroni
+    quantile over the steps; (ii) at the last step it is below 1% of its initial value; (iii) the mean test
+    error of random labels, raised by ``z`` standard errors, never falls below the label variance.
+    ``hidden`` and ``samples`` (``N_h > P``) enter the reasons.
+    """
+    n_times = mem["times"].size
+    z = z_quantile(n_times - 1)
+    for l, key in enumerate(LABELS):
+        train = mem["train_error"][l]  # (S, K, T)
+        resid = (train - mem_theory[l][:, None, :]).reshape(-1, n_times)[:, 1:]
+        ratio = np.max(np.abs(resid.mean(0)) / (resid.std(0, ddof=1) / np.sqrt(resid.shape[0])))
+        ledger.check(
+            f"memorise-{key}-theory",
+            f"Gradient-descent training error with {key} labels vs the spectral theory: largest |mean deviation| / "
+            "standard error over the steps",
+            measured=ratio, predicted=0.0, tolerance=z, kind="absolute",
+            reason=f"Exact for each network given its Gram spectrum; sampling error of {resid.shape[0]} label "
+            f"draws; z = {z:.2f} (Bonferroni over {n_times - 1} steps, level 1e-3).",
+        )
+        final = train[..., -1].mean() / train[..., 0].mean()
+        ledger.check(
+            f"memorise-{key}-fits",
+            f"Training error with {key} labels at the last step, relative to its initial value (memorised: < 1%)",
+            measured=final, predicted=0.01, tolerance=0.0, kind="upper",
+            reason=f"N_h = {hidden} > P = {samples}: every label vector can be fitted; the theory predicts "
+            f"{mem_theory[l][:, -1].mean() / mem_theory[l][:, 0].mean():.2g} for this run.",
+        )
+    test_rand = mem["test_error"][1].reshape(-1, n_times)
+    m, se = mean_se(test_rand, axis=0)
+    ledger.check(
+        "random-labels-do-not-generalise",
+        "Lowest mean test error with random labels over training (against fresh random labels) vs the label variance",
+        measured=np.min(m + z * se), predicted=mem["label_var"], tolerance=0.0, kind="lower",
+        reason=f"E_g = var + <yhat(x)^2> >= var for labels independent of x; each mean is raised by z = {z:.2f} "
+        "standard errors (Bonferroni over steps, level 1e-3) before comparing.",
+    )
+
+
+def fit_times(mem_theory: np.ndarray, times: np.ndarray, fraction: float = 0.05) -> dict[str, float]:
+    """Time at which the mean theoretical training error falls to ``fraction`` of its initial value.
+
+    Returns ``{kind of labels: t / tau}`` (log-interpolated between the measured times).
+    """
+    t_fit = {}
+    for l, key in enumerate(LABELS):
+        curve = mem_theory[l].mean(0)
+        t_fit[key] = np.interp(np.log(fraction), np.log(curve[::-1] / curve[0]), times[::-1])
+    return t_fit
+
+
+def figure_width_sweep(rf: dict, hidden: np.ndarray, *, n_in: int, snr: float) -> Figure:
+    """Double descent in the width: converged test and training error and the early-stopped test error.
+
+    ``rf`` is the result of :func:`gendyn.linear_experiments.random_feature_relu` over the widths ``hidden``
+    (one teacher, times ending at ``inf``); points are means over seeds with standard errors. ``n_in`` and
+    ``snr`` label the panel.
+    """
+    P = rf["eigvals"].shape[-1]
+    S = rf["test_error"].shape[1]
+    fig, ax = plotting.subplots(1, 1, height=3.4)
+    for name, arr, color in (("test $E_g(\\infty)$", rf["test_error"][:, :, 0, -1], 0),
+                             ("train $E_t(\\infty)$", rf["train_error"][:, :, 0, -1], 1),
+                             ("test, early stopped (best $t$)", rf["test_error"][:, :, 0].min(-1), 2)):
+        mean, err = arr.mean(1), arr.std(1, ddof=1) / np.sqrt(S)
+        # N_h >= P interpolates: E_t(inf) is 0 up to round-off, which a log axis cannot show
+        shown = mean > 1e-9 * np.abs(rf["test_error"][:, :, 0, -1]).mean()
+        ax.errorbar(hidden[shown], mean[shown], yerr=err[shown], fmt="o-", ms=3,
+                    color=plotting.COLORS[color], label=name)
+    ax.axvline(P, color="k", ls=":", lw=1, label="$N_h = P$")
+    ax.set(xscale="log", yscale="log", xlabel="hidden units $N_h$", ylabel="error",
+           title=f"random ReLU features, P = {P}, $N_i$ = {n_in}, SNR = {snr:g}")
+    ax.legend(fontsize=7)
+    return fig
+
+
+@dataclass(frozen=True)
+class WidthSweepBounds:
+    """The measured generalisation gap of the width sweep and its bounds, eqs. (7), (8), (11), (12).
+
+    ``G`` widths, ``S`` seeds, ``T`` times.
+
+    Attributes
+    ----------
+    hidden : ndarray (G,)
+        Widths ``N_h``.
+    n_samples : int
+        Training examples ``P``.
+    gap : ndarray (G, S, T)
+        Measured ``E_g - E_t`` along the flow.
+    sup_gap : ndarray (G, S)
+        Its worst case over time (the bounds hold at every time).
+    norm : ndarray (G, S, T)
+        ``||w(t)|| / sqrt(N_h)``.
+    b2_dyn : ndarray (G, S)
+        ``B_2`` of eq. (11).
+    b2_fixed : float
+        One budget for eq. (8): the largest ``b2_dyn`` over the widths ``N_h >= 2P``.
+    bound12, bound8_fixed, bound8_post : ndarray (G, S)
+        Eq. (7) with the complexity of eq. (12), of eq. (8) at ``b2_fixed`` and of eq. (8) at the reached norm.
+    """
+
+    hidden: np.ndarray
+    n_samples: int
+    gap: np.ndarray
+    sup_gap: np.ndarray
+    norm: np.ndarray
+    b2_dyn: np.ndarray
+    b2_fixed: float
+    bound12: np.ndarray
+    bound8_fixed: np.ndarray
+    bound8_post: np.ndarray
+
+    @property
+    def wide(self) -> np.ndarray:
+        """Mask of the widths ``N_h >= 2P``."""
+        return self.hidden >= 2 * self.n_samples
+
+    def looseness(self) -> float:
+        """Mean ratio of the dynamics bound (7)+(12) to the measured gap at the widest network."""
+        return float(np.mean(self.bound12[-1] / self.sup_gap[-1]))
+
+
+def width_sweep_bounds(rf: dict, hidden: np.ndarray, *, n_samples: int, delta: float) -> WidthSweepBounds:
+    """Evaluate the gap bounds for every network of the width sweep from its measured quantities.
+
+    ``B_1 = max_a ||W1_a||``, ``C = max_mu ||x^mu||``, ``max_i ztilde_i^2`` and the smallest nonzero eigenvalue of
+    ``X_h X_h^T`` of each network (from ``rf``, the result of :func:`gendyn.linear_experiments.random_feature_relu`
+    with one teacher) enter :func:`gendyn.linear_student.dynamics_weight_norm_bound`, ``dynamics_bound``,
+    ``rademacher_bound`` and ``generalization_gap_bound`` (failure probability ``delta``).
+    """
+    nh, P = hidden, n_samples
+    gap = (rf["test_error"] - rf["train_error"])[:, :, 0]  # (G, S, T)
+    sup_gap = gap.max(-1)  # the bound holds at every time, so compare its worst case
+    norm = np.sqrt(rf["weight_norm_sq"][:, :, 0] / nh[:, None, None])  # ||w(t)|| / sqrt(N_h), (G, S, T)
+    lam_min = smallest_nonzero(rf["eigvals"])  # (G, S)
+    max_zt = rf["ztilde_sq"][:, :, 0].max(-1)  # (G, S)
+    b1, c_in = rf["b1"], rf["c"][None, :]
+    b2_dyn = ls.dynamics_weight_norm_bound(nh[:, None], P, max_zt, lam_min)  # eq. (11), (G, S)
+    r12 = ls.dynamics_bound(nh[:, None], P, max_zt, lam_min, b1=b1, c=c_in)  # eq. (12)
+    b2_fixed = b2_dyn[nh >= 2 * P].max()
+    r8_fixed = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=b2_fixed, c=c_in)
+    r8_post = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=norm.max(-1), c=c_in)
+    return WidthSweepBounds(
+        hidden=nh, n_samples=P, gap=gap, sup_gap=sup_gap, norm=norm, b2_dyn=b2_dyn, b2_fixed=b2_fixed,
+        bound12=ls.generalization_gap_bound(r12, P, delta),
+        bound8_fixed=ls.generalization_gap_bound(r8_fixed, P, delta),
+        bound8_post=ls.generalization_gap_bound(r8_post, P, delta),
+    )
+
+
+def figure_bounds(b: WidthSweepBounds) -> Figure:
+    """The gap bounds and the measured gap against the width (left), and the reached norm against ``B_2`` (right).
+
+    Points: mean over seeds; bars: standard deviation over seeds.
+    """
+    nh, P, norm = b.hidden, b.n_samples, b.norm
+    fig, axes = plotting.subplots(1, 2, height=4.2)
+    ax = axes[0]
+    for label, arr, color, style in (("(7)+(8), fixed $B_2$", b.bound8_fixed, 3, "s--"),
+                                     ("(7)+(8), $B_2$ = reached norm", b.bound8_post, 4, "^--"),
+                                     ("(7)+(12), dynamics", b.bound12, 0, "o-"),
+                                     ("measured gap $\\sup_t(E_g - E_t)$", b.sup_gap, 1, "D-")):
+        ax.errorbar(nh, arr.mean(1), yerr=arr.std(1, ddof=1), fmt=style, ms=3,
+                    color=plotting.COLORS[color], label=label)
+    ax.axvline(P, color="k", ls=":", lw=1)
+    ax.set(xscale="log", yscale="log", xlabel="hidden units $N_h$",
+           ylabel="bound on / value of $E_g - E_t$", title="generalisation gap and its bounds")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)  # below the panel
+    ax = axes[1]
+    ax.errorbar(nh, norm.max(-1).mean(1), yerr=norm.max(-1).std(1, ddof=1), fmt="D-", ms=3,
+                color=plotting.COLORS[1], label="reached $\\sup_t\\|w(t)\\|/\\sqrt{N_h}$")
+    ax.errorbar(nh, b.b2_dyn.mean(1), yerr=b.b2_dyn.std(1, ddof=1), fmt="o-", ms=3,
+                color=plotting.COLORS[0], label="$B_2$ of eq. (11)")
+    ax.axvline(P, color="k", ls=":", lw=1)
+    ax.set(xscale="log", yscale="log", xlabel="hidden units $N_h$",
+           ylabel="second-layer norm / $\\sqrt{N_h}$", title="the dynamics keep the weights small")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    return fig
+
+
+def check_bounds(ledger: Ledger, b: WidthSweepBounds, *, delta: float) -> None:
+    """Claims of the bounds: eq. (11) holds, the gap is below (7)+(12), and both fall with the width beyond 2P.
+
+    (i) The reached norm never exceeds ``B_2`` of eq. (11) (round-off); (ii) the measured gap stays below the
+    dynamics bound (failure probability ``delta``); (iii) the mean dynamics bound falls between neighbouring
+    widths ``N_h >= 2P``; (iv) the converged gap at the widest network is below that at ``N_h ~ 2P`` by more than
+    ``z`` paired standard errors.
+    """
+    nh, P = b.hidden, b.n_samples
+    S = b.sup_gap.shape[1]
+    ratio = (b.norm / b.b2_dyn[..., None]).max()
+    ledger.check(
+        "norm-below-eq11",
+        "Largest ratio of the second-layer norm ||w(t)||/sqrt(N_h) to B_2 of eq. (11), over all times, widths and "
+        "seeds",
+        measured=ratio, predicted=1.0, tolerance=1e-9, kind="upper",
+        reason="A deterministic inequality for w(0) = 0 ((1 - e^{-lambda t})^2 <= 1 on min(P, N_h) active modes); "
+        "the tolerance is float64 round-off.",
+    )
+    ledger.check(
+        "gap-below-dynamics-bound",
+        "Largest ratio of the measured gap sup_t (E_g - E_t) to the bound (7)+(12), over widths and seeds",
+        measured=(b.sup_gap / b.bound12).max(), predicted=1.0, tolerance=0.0, kind="upper",
+        reason="Eq. (12) bounds the complexity of every network gradient descent visits from w = 0; the bound "
+        f"holds with probability 1 - delta = {1 - delta:g} per network (with the slides' constants).",
+    )
+    steps_up = np.diff(np.log(b.bound12[b.wide].mean(1)))
+    ledger.check(
+        "dynamics-bound-decreasing",
+        "Largest log-ratio of the mean dynamics bound (7)+(12) between neighbouring widths, N_h >= 2P (falls: < 0)",
+        measured=steps_up.max(), predicted=0.0, tolerance=0.0, kind="upper",
+        reason="The eigengap of the hidden features opens with N_h (MP edge (1 - sqrt(P/N_h))^2) while "
+        "max ||ztilde||^2 stays of order one; fluctuations of the mean over seeds are far smaller than the steps.",
+    )
+    gap_inf = b.gap[..., -1]  # converged gap, (G, S)
+    i2p = int(np.argmin(np.abs(nh - 2 * P)))
+    d = gap_inf[-1] - gap_inf[i2p]  # same seeds: paired
+    zd = z_quantile(1, sides=1)
+    ledger.check(
+        "gap-falls-with-width",
+        f"Mean converged gap at N_h = {nh[-1]} minus at N_h = {nh[i2p]}, raised by z standard errors (falls: < 0)",
+        measured=d.mean() + zd * d.std(ddof=1) / np.sqrt(S), predicted=0.0, tolerance=0.0, kind="upper",
+        reason=f"Paired over {S} seeds (nested networks); z = {zd:.2f} (one-sided, level 1e-3).",
+    )

@@ -1,0 +1,698 @@
+"""Companion of the chapter ``notebooks/goldt-et-al/sec3-both-layers.ipynb``: training both layers.
+
+Goldt et al. (2019), §3, Figs. 3 and 4: the runners of the chapter's experiments (sigmoidal
+students trained on both layers, long ODE runs along the continuum of splits of ``v*`` among
+copies, the ODEs near the denoising fixed point, linear networks), the figures (Figs. 3a, 3b,
+3c, 4 and the long times) and the claims (the denoising theory and eq. (15); eq. (12) at each
+linear network's effective rate).
+
+The recorded times of a long run are those of the previous chapter
+(:func:`gendyn.book.chapters.goldt_sec2_asymptotic_error.record_times`), imported from its module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from gendyn import committee as cm
+from gendyn import committee_sgd as sgd
+from gendyn.book import plotting
+from gendyn.book.chapters.goldt_sec2_asymptotic_error import record_times
+from gendyn.book.claims import Ledger
+from gendyn.book.scales import RunConfig
+from gendyn.book.stats import batch_means_interval, late_average
+from gendyn.progress import track
+
+__all__ = ["run_fig3a", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes", "run_long_times",
+           "long_time_numbers", "figure_long_times", "check_long_times", "copy_sums", "figure_3b", "check_fig3b",
+           "run_fig3c", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory", "run_fig4",
+           "figure_4", "check_fig4"]
+
+
+def run_fig3a(cfg: RunConfig, *, m: int, lr: float, sigma: float, v_star: float) -> dict[int, dict]:
+    """Fig. 3a: one SGD run (order-parameter chain, both layers trained) per student size ``K`` in ``cfg.ks``.
+
+    Parameters
+    ----------
+    cfg : RunConfig
+        ``n``, ``ks``, ``alpha_max``, ``seed``.
+    m, lr, sigma, v_star
+        Teacher units, learning rate (both layers), output noise, teacher second-layer weight.
+
+    Returns
+    -------
+    dict
+        ``K -> dict(res, sgd, se, theory)``: the run, the time average of ``eps_g`` over its second half
+        and its batch-means standard error, and the denoising theory (NaN unless ``K`` is a multiple of ``m``).
+    """
+    fig3 = {}
+    for K in track(cfg.ks, desc="Fig. 3a"):
+        init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K, teacher="orthonormal",
+                                   v="normal", v_star=v_star)
+        res = sgd.simulate(init, lr, sigma, record_times(cfg.alpha_max, cfg.n), train_second_layer=True,
+                           engine="order-parameters", seed=cfg.seed * 1000 + K)
+        row = dict(res=res)
+        row["sgd"], row["se"] = late_average(res.alpha, res.eg[0])
+        row["theory"] = (cm.asymptotic_error("erf", m, K, lr, sigma, train_second_layer=True, v_star=v_star)
+                         if K % m == 0 else np.nan)
+        fig3[K] = row
+    return fig3
+
+
+def figure_3a(fig3: dict[int, dict], *, n: int, m: int, lr: float, sigma: float, v_star: float) -> Figure:
+    """Fig. 3a: learning curves of students of several sizes ``K``, with the denoising theory (dotted).
+
+    ``fig3`` from :func:`run_fig3a`; ``n, m, lr, sigma, v_star`` go to the title.
+    """
+    fig, ax = plotting.subplots(1, 1, height=3.6)
+    k_colors = plt.cm.viridis(np.linspace(0.0, 0.85, len(fig3)))  # ordered in K
+    for color, K in zip(k_colors, sorted(fig3)):
+        res = fig3[K]["res"]
+        ax.loglog(res.alpha[1:], res.eg[0, 1:], color=color, lw=1, label=f"K = {K}")
+        if np.isfinite(fig3[K]["theory"]):
+            ax.axhline(fig3[K]["theory"], color=color, ls=":", lw=1)
+    ax.plot([], [], ":", color="0.4", lw=1, label="denoising theory")
+    ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$",
+           title=f"N = {n}, M = {m}, $\\eta$ = {lr}, $\\sigma$ = {sigma}, $v^*$ = {v_star:g}")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def copies_per_teacher(R: np.ndarray) -> np.ndarray:
+    """Number of student units copying each teacher unit: rows of ``R`` (K, M) with ``max |R_in| > 0.5``."""
+    return np.bincount(np.argmax(np.abs(R), axis=1)[np.max(np.abs(R), axis=1) > 0.5], minlength=R.shape[1])
+
+
+def check_fig3a(ledger: Ledger, fig3: dict[int, dict], *, n: int, m: int) -> None:
+    """Claims of Fig. 3a: SGD reaches the theory for ``K = m``, is not below it for ``K = Z m``, and the
+    largest student's error is below that of the smallest by more than 3 standard errors.
+
+    ``fig3`` from :func:`run_fig3a`; ``n, m`` set the finite-N bias ``(K + m) / n`` (relative). Prints,
+    per student, the copies per teacher unit and the final second-layer weights.
+    """
+    for K, row in fig3.items():
+        res = row["res"]
+        print(f"K = {K}: student units per teacher unit {copies_per_teacher(res.R[0, -1])}, final v = "
+              f"{np.round(res.v[0, -1], 3)}, eps_g* = {row['sgd']:.3e} +- {row['se']:.1e}, "
+              f"theory {row['theory']:.3e}")
+        if K % m:
+            continue
+        tol = 3 * row["se"] + (K + m) / n * row["theory"]
+        if K == m:
+            ledger.check(
+                f"fig3-theory-K{K}",
+                f"Both layers, K = M = {K}: time-averaged SGD eps_g* vs the theory "
+                "(perturbative fixed point)",
+                measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="absolute",
+                reason="3 batch-means standard errors + finite-N bias (K+M)/N relative.",
+            )
+        else:
+            ledger.check(
+                f"fig3-theory-bound-K{K}",
+                f"Both layers, K = {K}: time-averaged SGD eps_g* not below the denoising fixed point "
+                "(its end point)",
+                measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="lower",
+                reason="One-sided: 3 batch-means standard errors + finite-N bias (K+M)/N relative; the "
+                "copies' second-layer weights are still equalising at the end of the run.",
+            )
+    K_lo, K_hi = min(fig3), max(fig3)
+    ledger.check(
+        "fig3-falls-with-K",
+        f"Both layers: time-averaged SGD eps_g* of K = {K_hi} minus that of K = {K_lo}, "
+        "in standard errors",
+        measured=(fig3[K_hi]["sgd"] - fig3[K_lo]["sgd"]) / np.hypot(fig3[K_hi]["se"], fig3[K_lo]["se"]),
+        predicted=-3.0, tolerance=0.0, kind="upper",
+        reason="Smaller by more than 3 standard errors of the difference: training both layers, the "
+        "error falls with K.",
+    )
+
+
+SPLIT, JITTER = 0.5, 0.01  # v moved between two copies of teacher unit 0; jitter of the first-layer weights
+RELAX = 1e3  # by then the jittered start has relaxed onto the continuum
+TAU = np.linspace(0.0, 10.0, 21)  # rescaled time eta^2 sigma^2 (alpha - RELAX) of the split's relaxation
+
+
+def _both_layers_ode(state, m, v_star, lr, sigma, times):
+    """The ODEs (9) with both layers trained, from (Q, R, T, v); every teacher unit has v* = v_star."""
+    return cm.integrate_odes(*state, np.full(m, v_star), "erf", lr, sigma, times, train_second_layer=True)
+
+
+def _imbalance(ode, m):
+    """The unequal split: v of unit 0 minus v of unit m, two copies of teacher unit 0."""
+    return ode.v[:, 0] - ode.v[:, m]
+
+
+@dataclass
+class LongTimes:
+    """The long ODE runs of students trained on both layers (results of :func:`run_long_times`).
+
+    Attributes
+    ----------
+    m, lr, sigma, v_star, long_alpha, alpha_max
+        Teacher units, rate, noise and ``v*`` of Fig. 3a, the horizon, that of Fig. 3a's SGD runs.
+    times : ndarray
+        Recorded times of :attr:`runs`.
+    theory : dict
+        ``K -> `` the denoising theory.
+    runs : dict
+        ``K -> dict(split, starts)``: from near the denoising state with an unequal split, and from
+        random starts (the first that of Fig. 3a's SGD run).
+    rates, relax : tuple, dict
+        The ``(eta, sigma)`` of the relaxation runs (K = 4) and the split relative to its value at
+        :data:`RELAX`, at the rescaled times :data:`TAU`.
+    frozen : ODEResult
+        The same at ``sigma = 0`` over the ``alpha`` of the chapter's ``(eta, sigma)`` (first and last ``TAU``).
+    frozen_shift, start_distance2 : float
+        The relative change of the split at ``sigma = 0``; the start's squared distance from the continuum.
+    split_rate : dict
+        ``(eta, sigma) ->`` decay rate of the split in units of ``eta^2 sigma^2`` (``TAU`` from 0.5 to 5).
+    random_end : dict
+        ``K -> eps_g / theory`` at the end of each random start.
+    stuck : list
+        Random starts levelled off more than 1% above the theory.
+    """
+
+    m: int
+    lr: float
+    sigma: float
+    v_star: float
+    long_alpha: float
+    alpha_max: float
+    times: np.ndarray
+    theory: dict
+    runs: dict
+    rates: tuple
+    relax: dict
+    frozen: cm.ODEResult
+    frozen_shift: float
+    start_distance2: float
+    split_rate: dict
+    random_end: dict
+    stuck: list
+
+    def lost_units(self, ode: cm.ODEResult) -> int:
+        """Units switched off at the end of ``ode``: ``|v_k|`` below a tenth of the smallest share ``v*/Z``."""
+        K = ode.v.shape[1]
+        return int(np.sum(np.abs(ode.v[-1]) < 0.1 * self.v_star / K))
+
+
+def run_long_times(cfg: RunConfig, *, m: int, lr: float, sigma: float, v_star: float) -> LongTimes:
+    """The long-time ODE runs: how the copies share the second layer.
+
+    Parameters
+    ----------
+    cfg : RunConfig
+        ``long_alpha`` (horizon), ``long_ks``, ``long_seeds`` (random starts drawn as Fig. 3a's),
+        ``n``, ``seed``, ``alpha_max``.
+    m, lr, sigma, v_star
+        Teacher units, rate, noise and teacher second-layer weight of Fig. 3a.
+
+    Returns
+    -------
+    LongTimes
+    """
+    LONG = cfg.long_alpha
+    long_times = np.union1d(np.r_[0.0, np.geomspace(1.0, LONG, 8 * round(np.log10(LONG)) + 1)], [LONG / 10, LONG / 2])
+    theory = {K: cm.asymptotic_error("erf", m, K, lr, sigma, train_second_layer=True, v_star=v_star)
+              for K in cfg.long_ks}
+
+    def split_state(K):
+        return cm.denoising_state(m, K, v_star, split=SPLIT, jitter=JITTER, seed=cfg.seed * 1000 + K)
+
+    long3 = {}
+    for K in track(cfg.long_ks, desc="long ODE runs"):
+        starts = []  # s = 0 is the start of the SGD run of Fig. 3a
+        for s in range(cfg.long_seeds):
+            init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K + 10000 * s,
+                                       teacher="orthonormal", v="normal", v_star=v_star)
+            Q0, R0, T0 = (x[0] for x in init.order_parameters())
+            starts.append(_both_layers_ode((Q0, R0, T0, init.v[0]), m, v_star, lr, sigma, long_times))
+        long3[K] = dict(split=_both_layers_ode(split_state(K), m, v_star, lr, sigma, long_times), starts=starts)
+
+    # the split's relaxation against the rescaled time tau = eta^2 sigma^2 (alpha - RELAX), K = 4
+    rates = ((lr, sigma), (lr, 2 * sigma), (2 * lr, sigma), (lr / 2, sigma))  # (eta, sigma)
+    relax = {}
+    for rate, s in track(rates, desc="split relaxation"):
+        ode = _both_layers_ode(split_state(4), m, v_star, rate, s, np.r_[0.0, RELAX + TAU / (rate * s) ** 2])
+        relax[rate, s] = _imbalance(ode, m)[1:] / _imbalance(ode, m)[1]
+    # at sigma = 0, over the alpha of the paper's (eta, sigma) window
+    frozen = _both_layers_ode(split_state(4), m, v_star, lr, 0.0, np.r_[0.0, RELAX + TAU[[0, -1]] / (lr * sigma) ** 2])
+    frozen_shift = _imbalance(frozen, m)[2] / _imbalance(frozen, m)[1] - 1
+    # squared distance of that start from the continuum (unit k copies teacher unit k mod M): relaxing onto it
+    # moves the split by an amount of this order, second order in the jitter
+    Q0, R0, T0, _ = split_state(4)
+    copy_of = np.arange(4) % m
+    start_distance2 = float(np.sum(np.diag(Q0) - 2 * R0[np.arange(4), copy_of] + T0[copy_of, copy_of]))
+    i0, i1 = np.searchsorted(TAU, [0.5, 5.0])
+    split_rate = {rs: np.log(r[i0] / r[i1]) / (TAU[i1] - TAU[i0]) for rs, r in relax.items()}  # units eta^2 sigma^2
+
+    random_end = {K: [run.eg[-1] / theory[K] for run in r["starts"]] for K, r in long3.items()}
+    # runs that have levelled off above the theory: more than 1% above it, changing by < 1e-3 over the last
+    # doubling of alpha
+    last_doubling = np.searchsorted(long_times, LONG / 2)
+    stuck = [run for r in long3.values() for run in r["starts"]
+             if run.eg[-1] > 1.01 * theory[len(run.v[0])] and abs(1 - run.eg[last_doubling] / run.eg[-1]) < 1e-3]
+    return LongTimes(m, lr, sigma, v_star, LONG, cfg.alpha_max, long_times, theory, long3, rates, relax, frozen,
+                     frozen_shift, start_distance2, split_rate, random_end, stuck)
+
+
+def long_time_numbers(long: LongTimes) -> dict[str, str | int]:
+    """The numbers of the long-time section's text, formatted: glue name -> text (or count).
+
+    The horizon, the start's split and jitter, the split's decay rate (at the chapter's and all four
+    ``(eta, sigma)``, the span of ``eta^2 sigma^2``, its e-folding time, also over Fig. 3a's horizon),
+    its shift at ``sigma = 0``, and the random starts' final errors, lost units, number and stuck runs.
+    """
+    lr, sigma, split_rate, rates = long.lr, long.sigma, long.split_rate, long.rates
+    ends = [f"{x:.2f}" for x in sorted(x for v in long.random_end.values() for x in v)]
+    efold = 1 / (split_rate[lr, sigma] * (lr * sigma) ** 2)
+    return {
+        "goldt-sec3-long-alpha": f"{long.long_alpha:.0e}".replace("e+0", "e"),
+        "goldt-sec3-long-split": f"{SPLIT:g}",
+        "goldt-sec3-long-jitter": f"{JITTER:g}",
+        "goldt-sec3-split-rate": f"{split_rate[lr, sigma]:.2f}",
+        "goldt-sec3-split-rates": f"{min(split_rate.values()):.2f}–{max(split_rate.values()):.2f}",
+        "goldt-sec3-split-rate-span": f"{max(r * s for r, s in rates) ** 2 / min(r * s for r, s in rates) ** 2:.0f}",
+        "goldt-sec3-split-efold": f"{efold:.1e}".replace("e+0", "e"),
+        "goldt-sec3-split-horizon": f"{efold / long.alpha_max:.0f}",
+        "goldt-sec3-frozen-shift": f"{abs(long.frozen_shift):.1e}",
+        "goldt-sec3-random-range": f"{ends[0]}–{ends[-1]}" if ends[0] != ends[-1] else ends[0],
+        "goldt-sec3-random-lost": ", ".join(str(long.lost_units(run)) for r in long.runs.values()
+                                            for run in r["starts"]),
+        "goldt-sec3-random-runs": sum(len(r["starts"]) for r in long.runs.values()),
+        "goldt-sec3-random-stuck": len(long.stuck),
+    }
+
+
+def figure_long_times(long: LongTimes) -> Figure:
+    """The long times: ``eps_g`` / theory of the long ODE runs (left) and the split's relaxation (right).
+
+    ``long`` from :func:`run_long_times`. Right: the unequal split against ``eta^2 sigma^2 (alpha - 10^3)``
+    at four ``(eta, sigma)``, and at ``sigma = 0``.
+    """
+    m, lr, sigma = long.m, long.lr, long.sigma
+    fig, axes = plotting.subplots(1, 2, height=3.2)
+    ax = axes[0]
+    for j, (K, r) in enumerate(long.runs.items()):
+        color = plotting.COLORS[j]
+        for s, run in enumerate(r["starts"]):
+            ax.loglog(run.alpha[1:], run.eg[1:] / long.theory[K], color=color, lw=1, alpha=0.8,
+                      label=f"K = {K}" if s == 0 else None)
+        ax.loglog(r["split"].alpha[1:], r["split"].eg[1:] / long.theory[K], "--", color=color, lw=1)
+    ax.plot([], [], "k-", lw=1, label="random starts")
+    ax.plot([], [], "k--", lw=1, label="near denoising, unequal split")
+    ax.axhline(1.0, color="k", lw=0.6)
+    ax.axvline(long.alpha_max, color="0.6", lw=0.8)
+    ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$ / denoising theory", xlim=(1e2, long.long_alpha), ylim=(0.8, 4),
+           title="ODE, long runs")
+    ax.set_yticks([1, 2, 3, 4], ["1", "2", "3", "4"])
+    ax.yaxis.set_minor_formatter(plt.NullFormatter())
+    ax.legend(fontsize=6, loc="center left")
+    ax = axes[1]
+    for j, (rate, s) in enumerate(long.rates):
+        ax.semilogy(TAU, long.relax[rate, s], "os^v"[j] + "-", ms=3, lw=0.8, color=plotting.COLORS[j],
+                    label=f"$\\eta$ = {rate:g}, $\\sigma$ = {s:g}")
+    ax.semilogy(TAU[[0, -1]], _imbalance(long.frozen, m)[1:] / _imbalance(long.frozen, m)[1], "k-", lw=1,
+                label=f"$\\sigma$ = 0 (same $\\alpha$ as $\\eta$ = {lr:g}, $\\sigma$ = {sigma:g})")
+    ax.set(xlabel=r"$\eta^2\sigma^2(\alpha - 10^3)$", ylabel="unequal split, relative",
+           title="the copies equalise, K = 4")
+    ax.legend(fontsize=6)
+    return fig
+
+
+def check_long_times(ledger: Ledger, long: LongTimes) -> None:
+    """Claims of the long-time section: a continuum of splits at ``sigma = 0``, the noise selects equal
+    copies, the theory is reached from near the denoising state and not undercut from random starts.
+
+    ``long`` from :func:`run_long_times`. Prints the final ``v`` and ``eps_g`` / theory of each random start.
+    """
+    LR, SIGMA, LONG, theory = long.lr, long.sigma, long.long_alpha, long.theory
+    for K, r in long.runs.items():
+        for s, run in enumerate(r["starts"]):
+            print(f"K = {K}, random start {s}: final v = {np.round(run.v[-1], 2)}, "
+                  f"eps_g / theory = {run.eg[-1] / theory[K]:.3f}")
+    ledger.check(
+        "long-split-frozen-sigma0",
+        f"Both layers, K = 4, sigma = 0: unequal split at alpha = {RELAX + TAU[-1] / (LR * SIGMA) ** 2:.2g} "
+        f"over that at {RELAX:g}",
+        measured=1 + long.frozen_shift, predicted=1.0, tolerance=long.start_distance2, kind="absolute",
+        reason=f"A continuum of fixed points: the split moves only as the start relaxes onto it, a displacement of the "
+        f"order of the start's squared distance from the continuum ({long.start_distance2:.1e}, jitter {JITTER:g}).",
+    )
+    ledger.check(
+        "long-split-selected-by-noise",
+        f"Both layers, K = 4, eta = {LR}, sigma = {SIGMA}: fall of the log unequal split over the same alpha",
+        measured=-np.log(long.relax[LR, SIGMA][-1]), predicted=long.start_distance2, tolerance=0.0, kind="lower",
+        reason="More than the split can move without noise (claim above): the noise drives the copies to equal v.",
+    )
+    for K, r in long.runs.items():
+        eg = r["split"].eg
+        drift = abs(eg[-1] - eg[np.searchsorted(long.times, LONG / 10)])
+        ledger.check(
+            f"long-reaches-theory-K{K}",
+            f"Both layers, K = {K}, from near the denoising state with an unequal split: eps_g at alpha = {LONG:g} "
+            "vs the denoising theory",
+            measured=eg[-1], predicted=theory[K], tolerance=drift + 1e-3 * theory[K], kind="absolute",
+            reason="Remaining drift of the ODE over its last decade + 1e-3 relative for the O(sigma^2) correction.",
+        )
+        ledger.check(
+            f"long-random-not-below-K{K}",
+            f"Both layers, K = {K}: smallest eps_g / theory at alpha = {LONG:g} over {len(r['starts'])} ODE runs "
+            "from random starts",
+            measured=min(long.random_end[K]), predicted=1.0, tolerance=1e-3, kind="lower",
+            reason="The denoising state with equal copies is the end point the theory describes; 1e-3 relative for "
+            "its O(sigma^2) correction.",
+        )
+
+
+def copy_sums(res: sgd.SGDResult) -> np.ndarray:
+    """Per teacher unit, the signed second-layer weights of the student units copying it, summed (Fig. 3b).
+
+    A student unit copies the teacher unit of its largest ``|R_in|`` at the end of ``res`` (first run),
+    with the sign of that overlap (the erf is odd).
+    """
+    Rb, vb = res.R[0, -1], res.v[0, -1]
+    teacher_of = np.argmax(np.abs(Rb), axis=1)
+    signs = np.sign(Rb[np.arange(len(vb)), teacher_of])
+    return np.array([np.sum((vb * signs)[teacher_of == n]) for n in range(Rb.shape[1])])
+
+
+def figure_3b(res: sgd.SGDResult) -> Figure:
+    """Fig. 3b: the final ``Q``, ``R`` and second-layer weights ``v_k`` (coloured by the teacher unit copied).
+
+    ``res``: an SGD run of :func:`run_fig3a` (its first run's last record).
+    """
+    Qb, Rb, vb = res.Q[0, -1], res.R[0, -1], res.v[0, -1]
+    K, m = Rb.shape
+    teacher_of = np.argmax(np.abs(Rb), axis=1)
+    fig, axes = plotting.subplots(1, 3, height=2.8, gridspec_kw=dict(width_ratios=[K, m, K]))
+    for ax, mat, name in ((axes[0], Qb, "Q"), (axes[1], Rb, "R")):
+        lim = np.abs(mat).max()
+        im = ax.imshow(mat, cmap="RdBu_r", vmin=-lim, vmax=lim)
+        ax.set(title=f"${name}$, K = {K}", xticks=range(mat.shape[1]), yticks=range(K))
+        fig.colorbar(im, ax=ax, fraction=0.046)
+    axes[2].bar(range(K), vb, color=[plotting.COLORS[t] for t in teacher_of])
+    axes[2].set(title="$v_k$ (colour: teacher unit)", xticks=range(K), xlabel="student unit k")
+    axes[2].axhline(0, color="k", lw=0.5)
+    return fig
+
+
+def check_fig3b(ledger: Ledger, sums: np.ndarray, *, K: int, v_star: float) -> None:
+    """Claims of Fig. 3b: the signed second-layer weights of each teacher unit's copies add up to ``v_star``.
+
+    ``sums`` from :func:`copy_sums` for the student with ``K`` units; tolerance 2% of ``v_star``.
+    """
+    for n, total in enumerate(sums):
+        ledger.check(
+            f"fig3b-sum-v-teacher{n}",
+            f"K = {K}: signed second-layer weights of the student units copying teacher unit {n} add up to v*",
+            measured=total, predicted=v_star, tolerance=0.02 * v_star, kind="absolute",
+            reason="At the denoising fixed point sum_k v_k = v* per teacher unit up to O(sigma^2 v*) = O(1e-4) "
+            "shifts and O(N^-1/2) fluctuations; 2% allows for a run still equalising its copies.",
+        )
+
+
+def run_fig3c(cfg: RunConfig, *, lr: float, sigma: float, v_star: float) -> dict[tuple[int, int], dict]:
+    """Fig. 3c: the ODEs (9) from near the denoising state, for ``M = 1, 2`` and ``K`` in ``cfg.theory_ks``.
+
+    Each run starts from :func:`gendyn.committee.denoising_state` with jitter and lasts
+    ``cfg.ode_alpha``. Returns ``(M, K) -> dict(ode, drift, theory)``: the ODE's final ``eps_g``, its
+    change over the last decade of time, and the denoising theory.
+    """
+    fig3c = {}
+    for M_ in (1, 2):
+        for K in track([k for k in cfg.theory_ks if k % M_ == 0], desc=f"Fig. 3c, M = {M_}"):
+            Q0, R0, T0, v0 = cm.denoising_state(M_, K, v_star, jitter=0.05, v_jitter=0.05,
+                                                seed=cfg.seed * 1000 + 10 * M_ + K)
+            ode = cm.integrate_odes(Q0, R0, T0, v0, np.full(M_, v_star), "erf", lr, sigma,
+                                    [0.0, cfg.ode_alpha / 10, cfg.ode_alpha], train_second_layer=True)
+            fig3c[M_, K] = dict(ode=ode.eg[-1], drift=abs(ode.eg[-1] - ode.eg[-2]),
+                                theory=cm.asymptotic_error("erf", M_, K, lr, sigma, train_second_layer=True,
+                                                           v_star=v_star))
+    return fig3c
+
+
+def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_star: float) -> Figure:
+    """Fig. 3c: ``eps_g* / sigma^2`` against ``K``: the denoising theory, the ODE fixed points, eq. (15).
+
+    ``fig3c`` from :func:`run_fig3c` at rate ``lr``, noise ``sigma``, teacher weight ``v_star``.
+    """
+    fig, ax = plotting.subplots(1, 1, height=3.4)
+    K_line = np.arange(1, max(K for _, K in fig3c) + 1)
+    for j, M_ in enumerate((1, 2)):
+        ks = K_line[K_line % M_ == 0]
+        ax.plot(ks, [cm.asymptotic_error("erf", M_, int(K), lr, sigma, train_second_layer=True,
+                                         v_star=v_star) / sigma**2 for K in ks],
+                "-", color=plotting.COLORS[j], label=f"theory, M = {M_}")
+        pts = [(K, d["ode"]) for (m_, K), d in fig3c.items() if m_ == M_]
+        ax.plot([p[0] for p in pts], [p[1] / sigma**2 for p in pts], "x", ms=8,
+                color=plotting.COLORS[j], label=f"ODE fixed point, M = {M_}")
+    ax.plot(K_line, lr * v_star**2 / (2 * np.sqrt(3) * K_line * np.pi), ":", color=plotting.COLORS[0], lw=1,
+            label="eq. (15), M = 1")
+    ax.set(xlabel="K", ylabel=r"$\epsilon_g^*/\sigma^2$", yscale="log",
+           title=f"$\\sigma$ = {sigma}, $\\eta$ = {lr}, $v^*$ = {v_star:g}")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha: float, lr: float, sigma: float,
+                v_star: float) -> None:
+    """Claims of Fig. 3c: each ODE fixed point equals the denoising theory; eq. (15) is its small-``eta``
+    limit (M = 1, the largest ``K``); the theory (M = 2) falls from K = 2 to 8.
+
+    ``fig3c`` from :func:`run_fig3c` (runs of ``ode_alpha``) at ``lr``, ``sigma``, ``v_star``.
+    """
+    for (M_, K), d in fig3c.items():
+        ledger.check(
+            f"fig3c-M{M_}-K{K}",
+            f"Both layers, M = {M_}, K = {K}: eps_g of the ODE (9) after alpha = {ode_alpha:g} vs "
+            "the denoising theory",
+            measured=d["ode"], predicted=d["theory"], tolerance=d["drift"] + 1e-3 * d["theory"],
+            kind="absolute",
+            reason="Remaining drift of the ODE over its last decade + 1e-3 relative for the O(sigma^2) "
+            "correction.",
+        )
+    K_small = max(K for _, K in fig3c)
+    ledger.check(
+        "eq15-limit",
+        f"M = 1, K = {K_small}: denoising theory at eta = 1e-4 over eq. (15)",
+        measured=cm.asymptotic_error("erf", 1, K_small, 1e-4, sigma, train_second_layer=True, v_star=v_star)
+        / cm.asymptotic_error("erf", 1, K_small, 1e-4, sigma, train_second_layer=True, v_star=v_star,
+                              small_lr=True),
+        predicted=1.0, tolerance=1e-2, kind="absolute",
+        reason="(15) is the leading order in eta; the correction at eta = 1e-4 is O(eta K v*^2) "
+        "< 1e-2.",
+    )
+    falls = [cm.asymptotic_error("erf", 2, K, lr, sigma, train_second_layer=True, v_star=v_star) for K in (2, 4, 8)]
+    ledger.check(
+        "theory-falls-with-K",
+        "Denoising theory, M = 2: eps_g*(K = 8) / eps_g*(K = 2)",
+        measured=falls[-1] / falls[0], predicted=1.0, tolerance=0.0, kind="upper",
+        reason="Training both layers, the asymptotic error falls with K (exact property of the "
+        "perturbative solution).",
+    )
+
+
+NORMALISED_START = "both layers from the normalised SCM"
+#: The four linear students of Fig. 4; the last two train both layers.
+VARIANTS = ("SCM", "normalised SCM", "both layers", NORMALISED_START)
+BOTH = ("both layers", NORMALISED_START)
+
+
+def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
+    """Batch means (runs, 10) of eps_g over the second half of each run, and each run's effective rate."""
+    if variant == "SCM":
+        kw, v, v_star, train2 = {}, 1.0, 1.0, False
+    elif variant == "normalised SCM":
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / m, False
+    elif variant == "both layers":
+        kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
+    else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / m, True
+    init = sgd.initial_weights(n, K, m, "linear", runs=runs, seed=seed, teacher="orthonormal", v=v, v_star=v_star,
+                               **kw)
+    if variant == NORMALISED_START:
+        # every unit the teachers' mean plus its small initial weights: sum_k w_k / K = sum_m w*_m / M, the
+        # normalised SCM's zero-error state
+        w = init.w + init.w_star.mean(axis=1, keepdims=True)
+        init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
+    res = sgd.simulate(init, lr, sigma, record_times(alpha_max, n), train_second_layer=train2,
+                       engine="order-parameters", seed=seed)
+    # 10 batch means of the second half of each run (batches span many relaxation times 1/eta'),
+    # so every run gives 10 nearly independent samples of the stationary error
+    late = res.alpha >= res.alpha[-1] / 2
+    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
+    # the effective rate over the same times, per run (it moves only when the second layer is trained)
+    Q = res.Q[:, late] if train2 else None
+    eff = cm.linear_effective_rate(lr, res.v[:, late], Q, n if train2 else None).mean(1)
+    return batches, eff
+
+
+def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
+    """Eq. (12) for the linear student ``sum_k v w_k`` with ``v`` fixed: ``eta' = eta K v^2`` (any ``K``)."""
+    return cm.linear_stationary_error(cm.linear_effective_rate(lr, np.full(K, v)), sigma)
+
+
+@dataclass
+class LinearNetworks:
+    """Fig. 4's runs and predictions (results of :func:`run_fig4`).
+
+    Attributes
+    ----------
+    ks, n, runs, lr, sigma, m
+        Student sizes, input dimension, runs per point, rate, noise, teacher units.
+    batches : dict
+        ``(variant, K) ->`` batch means (runs, 10) of the stationary ``eps_g`` (variants: :data:`VARIANTS`).
+    eff : dict
+        ``(variant, K) ->`` each run's effective rate ``eta'`` over the same times.
+    theory : dict
+        Eq. (12): ``(variant, K) ->`` a value for the SCMs, one per run (at its own ``eta'``) when both
+        layers are trained.
+    eff_fixed_point, theory_fixed_point : dict
+        ``K ->`` ``eta' = eta (1/K + K/(M N))`` of the normalised SCM's solution and eq. (12) there.
+    """
+
+    ks: tuple
+    n: int
+    runs: int
+    lr: float
+    sigma: float
+    m: int
+    batches: dict
+    eff: dict
+    theory: dict
+    eff_fixed_point: dict
+    theory_fixed_point: dict
+
+
+def run_fig4(cfg: RunConfig, *, lr: float, sigma: float, m: int) -> LinearNetworks:
+    """Fig. 4: the four linear students (:data:`VARIANTS`) at sizes ``cfg.linear_ks``, and eq. (12) for each.
+
+    Parameters
+    ----------
+    cfg : RunConfig
+        ``linear_n``, ``linear_ks``, ``linear_runs`` (independent runs per point), ``linear_alpha``, ``seed``.
+    lr, sigma, m
+        Learning rate, output noise and teacher units of Fig. 4.
+
+    Returns
+    -------
+    LinearNetworks
+    """
+    batches, eff = {}, {}
+    for j, var in enumerate(VARIANTS):
+        for K in track(cfg.linear_ks, desc=f"Fig. 4, {var}"):
+            batches[var, K], eff[var, K] = _linear_runs(K, var, cfg.seed * 1000 + 10 * K + j, cfg.linear_n,
+                                                        cfg.linear_runs, cfg.linear_alpha, lr, sigma, m)
+    # both layers trained: eq. (12) at each run's eta' = eta (sum_k v_k^2 + tr Q / N) (derived in the text)
+    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in cfg.linear_ks}
+    # the normalised SCM's solution as a state of both-layer SGD: v_k = 1/K, every Q_kl = 1/M
+    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), cfg.linear_n)
+                       for K in cfg.linear_ks}
+    theory_fixed_point = {K: cm.linear_stationary_error(e, sigma) for K, e in eff_fixed_point.items()}
+    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in cfg.linear_ks}
+    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in cfg.linear_ks}
+    return LinearNetworks(cfg.linear_ks, cfg.linear_n, cfg.linear_runs, lr, sigma, m, batches, eff, theory,
+                          eff_fixed_point, theory_fixed_point)
+
+
+def figure_4(lin: LinearNetworks) -> Figure:
+    """Fig. 4: ``eps_g* / sigma^2`` of the four linear students against ``K``: SGD (mean and spread of the
+    runs) and eq. (12) (lines for the SCMs, at each run's ``eta'`` when both layers are trained).
+
+    ``lin`` from :func:`run_fig4`.
+    """
+    ks, s2 = lin.ks, lin.sigma**2
+    fig, ax = plotting.subplots(1, 1, height=3.4)
+    for j, var in enumerate(VARIANTS):
+        y = np.array([lin.batches[var, K].mean() for K in ks])
+        e = np.array([lin.batches[var, K].mean(1).std(ddof=1) for K in ks])  # spread of the runs
+        ax.errorbar(ks, y / s2, yerr=e / s2, fmt="o", ms=4, capsize=3, color=plotting.COLORS[j], label=f"{var}, SGD")
+        if var in BOTH:
+            ax.plot(ks, [lin.theory[var, K].mean() / s2 for K in ks], "s", ms=7, mfc="none", color=plotting.COLORS[j],
+                    label=f"{var}, eq. (12) at each run's $\\eta'$")
+        else:
+            k_line = np.arange(1, max(ks) + 1)
+            vv = (lambda K: 1.0) if var == "SCM" else (lambda K: 1.0 / K)
+            ax.plot(k_line, [linear_theory(K, vv(K), lr=lin.lr, sigma=lin.sigma) / s2 for K in k_line], "-",
+                    color=plotting.COLORS[j], lw=1, label=f"{var}, eq. (12)")
+    ax.set(xscale="log", yscale="log", xlabel="K", ylabel=r"$\epsilon_g^*/\sigma^2$",
+           title=f"linear networks, N = {lin.n}, M = {lin.m}, $\\eta$ = {lin.lr}, $\\sigma$ = {lin.sigma}")
+    ax.set_xticks(ks, [str(k) for k in ks])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.legend(fontsize=7)
+    return fig
+
+
+def check_fig4(ledger: Ledger, lin: LinearNetworks) -> None:
+    """Claims of Fig. 4: each linear student's stationary error equals eq. (12) (at each run's ``eta'`` when
+    both layers are trained, at the normalised SCM's solution for the start there); training both layers
+    the error does not grow with ``K`` like the SCM's; the normalised SCM beats both layers for ``K > 1``.
+
+    ``lin`` from :func:`run_fig4`. Tolerances: the t-interval (99.9%) of the batch means plus the
+    finite-N correction ``4 eta' / N`` relative.
+    """
+    LR_L, n, ks, fig4 = lin.lr, lin.n, lin.ks, lin.batches
+    for var in ("SCM", "normalised SCM"):
+        for K in ks:
+            mean, half, rho = batch_means_interval(fig4[var, K])
+            eff = LR_L * K if var == "SCM" else LR_L / K
+            ledger.check(
+                f"fig4-{var.split()[0].lower()}-K{K}",
+                f"Linear {var}, K = {K}: mean stationary SGD eps_g* ({lin.runs} runs x 10 batch means) vs eq. (12)",
+                measured=mean, predicted=lin.theory[var, K],
+                tolerance=half + 4 * eff / n * lin.theory[var, K],
+                kind="absolute",
+                reason=f"t quantile (99.9%) x standard error of the batch means (widened for their lag-1 correlation "
+                f"{rho:.2f}) + finite-N correction 4 eta'/N relative.",
+            )
+    for var in BOTH:
+        for K in ks:
+            # each run against eq. (12) at its own eta'
+            mean, half, rho = batch_means_interval(fig4[var, K] / lin.theory[var, K][:, None])
+            tag = "both" if var == "both layers" else "normalised-start"
+            ledger.check(
+                f"fig4-{tag}-K{K}",
+                f"Linear, {var}, K = {K}: stationary SGD eps_g* over eq. (12) at each run's "
+                f"eta' = eta (sum_k v_k^2 + tr Q / N) (mean of {lin.runs} runs x 10 batch means)",
+                measured=mean, predicted=1.0, tolerance=half + 4 * lin.eff[var, K].max() / n,
+                kind="absolute",
+                reason=f"t quantile (99.9%) x standard error of the batch means (lag-1 correlation {rho:.2f}) + "
+                "finite-N correction 4 eta'/N relative, as for the SCMs.",
+            )
+    for K in ks:
+        mean, half, rho = batch_means_interval(fig4[NORMALISED_START, K])
+        ledger.check(
+            f"fig4-normalised-fixed-point-K{K}",
+            f"Linear, K = {K}: mean stationary eps_g* of both layers trained from the normalised SCM's solution vs "
+            "eq. (12) at that solution's eta' = eta (1/K + K/(M N))",
+            measured=mean, predicted=lin.theory_fixed_point[K],
+            tolerance=half + 4 * lin.eff_fixed_point[K] / n * lin.theory_fixed_point[K],
+            kind="absolute",
+            reason=f"SGD stays at the fixed point: t quantile (99.9%) x standard error of the batch means (lag-1 "
+            f"correlation {rho:.2f}) + finite-N correction 4 eta'/N relative.",
+        )
+    both_ratio = fig4["both layers", max(ks)].mean() / fig4["both layers", min(ks)].mean()
+    scm_ratio = fig4["SCM", max(ks)].mean() / fig4["SCM", min(ks)].mean()
+    ledger.check(
+        "fig4-both-layers-flat",
+        f"Linear, both layers: eps_g*(K = {max(ks)}) / eps_g*(K = {min(ks)}), against the same "
+        "ratio for the SCM",
+        measured=both_ratio, predicted=scm_ratio, tolerance=0.0, kind="upper",
+        reason="Both layers trained, eps_g* does not grow with K like the SCM's (which grows ~ K).",
+    )
+    for K in ks:
+        if K == 1:
+            continue
+        a, b = fig4["normalised SCM", K].mean(1), fig4["both layers", K].mean(1)  # per run
+        ledger.check(
+            f"fig4-normalised-beats-both-K{K}",
+            f"Linear, K = {K}: mean eps_g* of the normalised SCM minus that of both layers trained, in standard errors",
+            measured=(a.mean() - b.mean()) / np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size),
+            predicted=-3.0, tolerance=0.0, kind="upper",
+            reason="Smaller by more than 3 standard errors of the difference of the means.",
+        )

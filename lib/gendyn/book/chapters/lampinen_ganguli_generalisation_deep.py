@@ -1,0 +1,367 @@
+"""Figures and claims of the chapter *Generalisation dynamics of deeper networks*
+(``notebooks/lampinen-ganguli/generalisation-deep.ipynb``, Lampinen & Ganguli §3.4, App. A, Fig. 4).
+
+What is particular to three hidden layers: the record grid that resolves a deep network's brief dip,
+the side-by-side run at a smaller learning rate, the finite-size expectation of the optimum, the claims
+on random vs TA students (which split at the noise's learning time) and the measurement of the random
+students' excess. The pieces shared with one hidden layer (runner, curves and stopping figures, TA
+claims) are those of :mod:`gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics`, which this
+module also uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+from scipy import stats
+
+from gendyn import deep_linear as dl
+from gendyn import train
+from gendyn.book import plotting
+from gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics import (Condition, Simulations,
+                                                                         check_alignment_lag, check_optimum,
+                                                                         delayed_ta_errors)
+from gendyn.book.claims import Ledger
+from gendyn.book.scales import RunConfig
+from gendyn.book.stats import mean_se, t_quantile
+
+__all__ = ["SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
+           "check_side_by_side", "expected_optimum", "check_stopping", "stopping_values", "random_excess",
+           "excess_table", "figure_excess", "check_excess", "excess_values"]
+
+#: Spacing (in tau) of the dense records: a deep TA network's test error dips for only ~0.1 tau as a
+#: teacher mode rises through sbar (the minimum of its term in eq. 15), so the optimum must be resolved.
+DENSE_DT = 0.02
+
+#: ``excess[(rank, svm)] = (paired relative excess per data set, minimum at the last record?)``.
+Excess = Mapping[Condition, tuple[np.ndarray, np.ndarray]]
+
+
+def record_epochs(epochs: int, n_records: int, *, lr: float, dense_from: float) -> np.ndarray:
+    """Epochs to record: a log grid of ``n_records`` points, and every :data:`DENSE_DT` tau from ``dense_from`` tau."""
+    dense = np.arange(int(round(dense_from / lr)), epochs + 1, max(1, int(round(DENSE_DT / lr))))
+    return np.union1d(train.log_epoch_grid(epochs, n_records), dense)
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """Students of two data sets retrained at the main and at a smaller learning rate (:func:`train_side_by_side`).
+
+    ``picks``: the two data sets (networks of the main batch); ``nets``: their TA students, then their
+    random twins; ``runs[lr]``: the training at each rate; ``predicted``: the delay difference
+    ``gd_lag(lr) - gd_lag(lr')`` of each student's top mode; ``shifts``: the measured delay of the
+    main-rate test error where it falls through 1/2 and 1/10, shape (levels, students).
+    """
+
+    picks: list[int]
+    nets: list[int]
+    runs: dict[float, train.TrainResult]
+    predicted: np.ndarray
+    shifts: np.ndarray
+
+
+def train_side_by_side(sweep: train.SnrSweep, data_svals: np.ndarray, *, low_svm: float, ranks: Sequence[int],
+                       svms: Sequence[float], hidden: int, n_layers: int, eps: float, lr: float, side_lr: float,
+                       horizon: float, seed: int, device: str) -> SideBySide:
+    """Retrain the TA and random students of two data sets at ``lr`` and ``side_lr`` from the same weights.
+
+    Parameters
+    ----------
+    sweep, data_svals
+        The main run's data sets and their singular values (``TrainResult.data_svals``, TA then random).
+    low_svm, ranks, svms
+        The data sets: the stiffest (largest rank and svm) and the lowest rank at ``low_svm``.
+    hidden, n_layers, eps
+        The students, initialised from a generator seeded with ``seed + 1``.
+    lr, side_lr, horizon, device
+        The two learning rates and the common horizon in tau; every step (every other at ``side_lr``)
+        is recorded.
+    """
+    n_data = len(sweep.rank)
+    data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
+    wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
+    init = ["aligned"] * n_data + ["random"] * n_data
+    picks = [int(np.flatnonzero(sweep.select(max(ranks), max(svms)))[0]),
+             int(np.flatnonzero(sweep.select(min(ranks), low_svm))[0])]
+    nets = picks + [n_data + p for p in picks]  # TA students, then their random twins
+    w0 = train.init_weights(data[nets], hidden, n_layers, [init[i] for i in nets], eps,
+                            generator=torch.Generator().manual_seed(seed + 1))
+    runs = {}
+    for rate in (lr, side_lr):
+        n = int(round(horizon / rate))
+        runs[rate] = train.train_students(data[nets], hidden=hidden, n_layers=n_layers, lr=rate, epochs=n, weights=w0,
+                                          teacher=wbar[nets], record_at=np.arange(0, n + 1, 1 if rate == lr else 2),
+                                          device=device, desc=f"side-by-side, lr = {rate:g}")
+    top = data_svals[nets, 0]
+    predicted = dl.gd_lag(top, eps, lr, n_layers) - dl.gd_lag(top, eps, side_lr, n_layers)
+    shifts = np.array([train.first_crossing(runs[lr].time, runs[lr].test_error, level, "down")
+                       - train.first_crossing(runs[side_lr].time, runs[side_lr].test_error, level, "down")
+                       for level in (0.5, 0.1)])  # (levels, networks)
+    return SideBySide(picks, nets, runs, predicted, shifts)
+
+
+def figure_side_by_side(side: SideBySide, sweep: train.SnrSweep, *, lr: float, side_lr: float,
+                        horizon: float) -> Figure:
+    """Test errors of the side-by-side students at both learning rates (wide: ``side_lr``; thin: ``lr``)."""
+    fig, ax = plotting.subplots(1, 1, height=3.4, width=5.5)
+    n_picks = len(side.picks)
+    for i, net in enumerate(side.nets):
+        color, style = plotting.COLORS[i % n_picks], "-" if i < n_picks else "--"
+        pick = side.picks[i % n_picks]
+        kind = "TA" if i < n_picks else "random"
+        label = f"{kind}, rank {sweep.rank[pick]}, svm {sweep.svm[pick]:g}"
+        ax.plot(side.runs[side_lr].time[1:], side.runs[side_lr].test_error[i, 1:], style, color=color,
+                lw=3, alpha=0.35)
+        ax.plot(side.runs[lr].time[1:], side.runs[lr].test_error[i, 1:], style, color=color, lw=1,
+                label=label)
+    ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel="$\\varepsilon_{\\rm test}$",
+           xlim=(1, horizon), title=f"wide: $\\lambda'$ = {side_lr:g}; thin: $\\lambda$ = {lr:g}")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def check_side_by_side(ledger: Ledger, side: SideBySide, *, lr: float, side_lr: float, horizon: float) -> None:
+    """Claims ``side-by-side*``: the main rate traces the gradient flow (prints the delays and minima).
+
+    ``side-by-side-minimum``: the two rates' minimum test errors agree to 1%; ``side-by-side``: the
+    main-rate curves are late by at most twice the predicted forward-Euler delay difference.
+    """
+    print("measured shifts (tau), rows = levels 1/2, 1/10:\n", np.round(side.shifts, 4), "\npredicted:",
+          np.round(side.predicted, 4))
+    side_min = {rate: train.empirical_optimal_stopping(run.time, run.test_error)[1] for rate, run in side.runs.items()}
+    print("minimum test errors:", dict((f"lr={rate:g}", np.round(v, 4)) for rate, v in side_min.items()))
+    ledger.check(
+        "side-by-side-minimum",
+        f"lr = {lr:g} vs lr' = {side_lr:g}: largest relative difference of the minimum test "
+        f"error over t/tau <= {horizon:g} (TA and random students of the two data sets)",
+        measured=np.max(np.abs(side_min[lr] / side_min[side_lr] - 1)), predicted=0.0,
+        tolerance=0.01, kind="absolute",
+        reason="A time shift leaves a minimum unchanged; 1% for first-order changes of shape that are "
+        "not a shift (the random students' measured delay exceeds the TA formula by a few per cent).")
+    ledger.check(
+        "side-by-side",
+        f"lr = {lr:g} vs lr' = {side_lr:g}: largest delay of the main-rate test error "
+        "(crossing 1/2 and 1/10, TA and random students of the stiffest data sets), in tau",
+        measured=np.nanmax(side.shifts), predicted=side.predicted.max(), tolerance=side.predicted.max(),
+        kind="upper",
+        reason="First-order forward-Euler delay difference gd_lag(lr) - gd_lag(lr') of the stiffest "
+        "mode; the same again for the random students' alignment, which the TA formula does not "
+        "contain.")
+
+
+def expected_optimum(mc_sweep: train.SnrSweep, conditions: Sequence[Condition],
+                     optimum: Mapping[Condition, tuple[float, float]], t_claim: np.ndarray, *, eps: float, n2: int,
+                     n_layers: int, lr: float) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
+    """The finite-size expectation of the TA optimum: ``(t_opt, e_min)`` of the exact TA theory (with the GD delay).
+
+    Read off the Monte Carlo data sets ``mc_sweep`` on the log grid ``t_claim`` plus dense times
+    (:data:`DENSE_DT`) around the theory's optimum ``optimum[c]``, as the students' optimum is read.
+    """
+    mc_stop = {}
+    for c in conditions:
+        sel = mc_sweep.select(*c)
+        t_c = np.union1d(t_claim, max(optimum[c][0], 3.0) + np.arange(-2.0, 2.0, DENSE_DT))
+        errs = delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
+                                 n_layers=n_layers, lr=lr)[1]
+        mc_stop[c] = train.empirical_optimal_stopping(t_c, errs)
+    return mc_stop
+
+
+def check_stopping(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                   mc_stop: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
+                   optimum: Mapping[Condition, tuple[float, float]], sweep: train.SnrSweep,
+                   near_threshold: Mapping[Condition, bool], separated: Mapping[Condition, bool], *,
+                   ranks: Sequence[int], svms: Sequence[float], runs: int, mc_draws: int) -> None:
+    """The claims on optimal early stopping of Fig. 4c, d, g, h, for each rank.
+
+    The TA optimum vs eq. (15) (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.check_optimum`);
+    where the teacher is learned well before the noise (``separated``) the random students' minimum
+    matches the TA's within one standard error of the TA mean (``random-minimum-rank*``), elsewhere
+    outside the detection window it is higher (``random-minimum-excess-rank*``); the random students
+    stop later (``alignment-lag-rank*``). ``stop[init] = (t_opt, e_min)`` per network.
+    """
+    for rank in ranks:
+        check_optimum(ledger, stop["TA"], mc_stop, optimum, sweep, near_threshold, rank=rank, n_ranks=len(ranks),
+                      svms=svms, runs=runs, mc_draws=mc_draws)
+        diffs, excess = [], []
+        for svm in svms:
+            mask = sweep.select(rank, svm)
+            gap = stop["random"][1][mask] - stop["TA"][1][mask]
+            if separated[(rank, svm)]:
+                diffs.append(abs(gap.mean()) / mean_se(stop["TA"][1][mask])[1])
+            elif not near_threshold[(rank, svm)]:
+                excess.append((svm, np.mean(gap / stop["TA"][1][mask])))
+        if diffs:
+            ledger.check(
+                f"random-minimum-rank{rank}",
+                f"Rank-{rank} teacher, svm with t_opt <= t_edge/2: |mean paired difference of minimum test error, "
+                "random - TA| in standard errors of the TA mean (largest over svm)",
+                measured=max(diffs), predicted=0.0, tolerance=1.0, kind="upper",
+                reason="'Almost perfect match' made quantitative, where the teacher's modes are learned well before "
+                f"the noise: less than the sampling error of the TA mean over {runs} data sets.")
+        if excess:
+            listed = ", ".join(f"svm {a:g}: {b:+.3f}" for a, b in excess)
+            ledger.check(
+                f"random-minimum-excess-rank{rank}",
+                f"Rank-{rank} teacher, svm with t_opt > t_edge/2: the random students' minimum test error is higher "
+                f"(mean paired relative excess, smallest over svm: {listed})",
+                measured=min(b for _, b in excess), predicted=0.0, tolerance=0.0, kind="lower",
+                reason="Found here, not in the paper: a deep random student finishes aligning only as its mode grows "
+                "(App. B), which at low SNR is when the noise modes start to be learned, so its optimum is worse; "
+                "the side-by-side run shows this is not a learning-rate effect.")
+        check_alignment_lag(ledger, stop, sweep, rank=rank, svms=svms)
+
+
+def stopping_values(sim: Simulations, sweep: train.SnrSweep, t: np.ndarray, conditions: Sequence[Condition],
+                    separated: Mapping[Condition, bool], near_threshold: Mapping[Condition, bool], *,
+                    ranks: Sequence[int], svms: Sequence[float]) -> dict[str, str]:
+    """The values of the optimum glued in the notes: the conditions where random and TA minima match or not,
+    and how flat the optimum is at the highest SNR (the times over which each kind of student's mean test
+    error stays within 1 % of its minimum, where its argmin may fall anywhere)."""
+    values = {
+        "lg-generalisation-deep-separated":
+            "; ".join(f"rank {r}, svm {s:g}" for (r, s) in conditions if separated[(r, s)]) or "none",
+        "lg-generalisation-deep-late":
+            "; ".join(f"rank {r}, svm {s:g}" for (r, s) in conditions
+                      if not separated[(r, s)] and not near_threshold[(r, s)]) or "none"}
+    top_svm = max(svms)
+    for rank in ranks:
+        for init in ("TA", "random"):
+            mean_curve = sim[init]["test"][sweep.select(rank, top_svm)].mean(0)
+            near = t[mean_curve <= 1.01 * mean_curve.min()]
+            values[f"lg-generalisation-deep-flat-{init}-rank{rank}"] = f"{near.min():.0f} to {near.max():.0f}"
+    values["lg-generalisation-deep-top-svm"] = f"{top_svm:g}"
+    return values
+
+
+def random_excess(cfg: RunConfig, *, svms: Sequence[float], runs: int, eps: float, horizon: float, n_layers: int,
+                  generator: torch.Generator) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
+    """Random students' minimum test error over the exact TA minimum on the same fresh data sets.
+
+    Trains only random students (initial scale ``eps``, to ``horizon`` tau, ``runs`` data sets per rank of
+    ``cfg.ranks`` and svm of ``svms``, sizes and learning rate of ``cfg``); a TA student's error on each data
+    set is known exactly (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.delayed_ta_errors`),
+    so its minimum is read off the same records.
+
+    Returns
+    -------
+    dict
+        ``{(rank, svm): (paired relative excess per data set, random students' minimum at the last record?)}``.
+    """
+    data = train.snr_sweep(svms, cfg.ranks, runs, cfg.n1, cfg.n3, generator=generator)
+    n_epochs = int(round(horizon / cfg.lr))
+    rec = record_epochs(n_epochs, cfg.n_records, lr=cfg.lr, dense_from=0.05 * horizon)
+    res = train.train_students(data.sigma31.float(), hidden=cfg.n2, n_layers=n_layers, lr=cfg.lr, epochs=n_epochs,
+                               init="random", eps=eps, teacher=data.teacher.matrix.float(), record_at=rec,
+                               generator=generator, device=cfg.device, desc=f"random students, eps = {eps:g}")
+    t_rec = res.time[1:]
+    t_rand, e_rand = train.empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
+    ta_err = delayed_ta_errors(t_rec, data.sigma31, data.teacher.matrix, eps, n2=cfg.n2, n_layers=n_layers,
+                               lr=cfg.lr)[1]
+    e_ta = train.empirical_optimal_stopping(t_rec, ta_err)[1]
+    return {(r, s): (e_rand[data.select(r, s)] / e_ta[data.select(r, s)] - 1,
+                     t_rand[data.select(r, s)] >= t_rec[-1]) for r in cfg.ranks for s in svms}
+
+
+def excess_table(excess_main: Excess, excess_eps: Mapping[float, Excess], eps: float) -> str:
+    """One line per condition: the measured excess (mean +- standard error) at ``eps`` and at the other scales."""
+    lines = []
+    for (r, s), (x, _) in excess_main.items():
+        m, se = mean_se(x)
+        line = f"rank {r}, svm {s:g}: excess {m:+.2%} +- {se:.2%} (eps = {eps:g})"
+        for e, found in excess_eps.items():
+            if (r, s) in found:
+                m2, se2 = mean_se(found[r, s][0])
+                line += f"; {m2:+.2%} +- {se2:.2%} (eps = {e:g})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def figure_excess(excess_main: Excess, excess_eps: Mapping[float, Excess], *, ranks: Sequence[int], low: float,
+                  eps: float, n_layers: int) -> Figure:
+    """The random students' excess of the minimum test error at svm = ``low`` against the initial scale.
+
+    ``excess_main`` at the chapter's ``eps``, ``excess_eps[e]`` at the larger scales (:func:`random_excess`).
+    """
+    fig, ax = plotting.subplots(1, 1, height=3.0, width=4.6)
+    eps_all = [eps] + list(excess_eps)
+    for k, rank in enumerate(ranks):
+        found = [excess_main[rank, low][0]] + [excess_eps[e][rank, low][0] for e in excess_eps]
+        ms, ses = zip(*(mean_se(x) for x in found))
+        ax.errorbar(eps_all, 100 * np.array(ms), yerr=100 * np.array(ses), fmt="o-", ms=4, capsize=2,
+                    color=plotting.COLORS[k], label=f"rank-{rank} teacher")
+    ax.axhline(0, color="0.6", lw=0.5)
+    ax.set(xscale="log", xlabel="initial scale $\\epsilon$ (composite)", ylabel="excess of the minimum (%)",
+           title=f"random over TA students, svm = {low:g}, $N_l$ = {n_layers}")
+    ax.legend()
+    return fig
+
+
+def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]], sweep: train.SnrSweep,
+                 conditions: Sequence[Condition], excess_main: Excess, excess_eps: Mapping[float, Excess], *,
+                 ranks: Sequence[int], low: float, eps: float, runs: int, excess_runs: int) -> None:
+    """Claims on the random students' excess: it replicates, grows with the initial scale, and is not cut off.
+
+    ``random-excess-replicates``: the main run's excess (``stop``, its data sets) agrees with the dedicated
+    measurement ``excess_main`` within a two-sided Student-t multiple of their combined standard error;
+    ``random-excess-grows-with-eps-rank*``: at svm = ``low`` the excess at the largest scale of ``excess_eps``
+    exceeds that at ``eps`` (99 % lower t-bound above 0); ``random-optimum-inside-horizon``: no random
+    student's minimum is at its last record.
+    """
+    both = [c for c in excess_main if c in conditions]
+    z_rep = t_quantile(len(both), runs - 1, level=1e-2)
+    replication = []
+    for c in both:
+        mask = sweep.select(*c)
+        main_x = stop["random"][1][mask] / stop["TA"][1][mask] - 1
+        (m1, se1), (m2, se2) = mean_se(main_x), mean_se(excess_main[c][0])
+        replication.append(abs(m1 - m2) / np.hypot(se1, se2))
+    ledger.check(
+        "random-excess-replicates",
+        "Random students' paired relative excess of the minimum test error, main run (its data sets) vs the dedicated "
+        f"measurement ({excess_runs} data sets per condition): largest |difference| in combined standard errors",
+        measured=max(replication), predicted=0.0, tolerance=z_rep, kind="upper",
+        reason=f"Two-sided Student-t quantile ({runs - 1} dof, the smaller sample), level 1e-2 with Bonferroni over "
+        f"{len(both)} conditions; independent data sets.",
+    )
+    top = max(excess_eps)
+    for rank in ranks:
+        a, b = excess_eps[top][rank, low][0], excess_main[rank, low][0]
+        (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
+        bound = ma - mb - stats.t.ppf(0.99, min(a.size, b.size) - 1) * np.hypot(sa, sb)
+        ledger.check(
+            f"random-excess-grows-with-eps-rank{rank}",
+            f"Rank-{rank} teacher, svm = {low:g}: excess at eps = {top:g} minus excess at eps = {eps:g} "
+            f"({a.mean():+.3f} vs {b.mean():+.3f}), 99 % lower t-bound",
+            measured=bound, predicted=0.0, tolerance=0.0, kind="lower",
+            reason="App. B's mechanism: the random student aligns while its weights are small; a larger initial "
+            "scale leaves less time to align before the mode grows and so must cost more (one-sided Student-t, "
+            "Welch's standard error, the smaller sample's degrees of freedom).",
+        )
+    at_end = sum(int(v[1].sum()) for found in [excess_main, *excess_eps.values()] for v in found.values())
+    ledger.check(
+        "random-optimum-inside-horizon",
+        "Random students of the excess measurement whose minimum test error is at the last record",
+        measured=at_end, predicted=0, tolerance=0, kind="upper",
+        reason="A count: an optimum cut off by the horizon would make its excess an artefact of stopping.",
+    )
+
+
+def excess_values(cfg: RunConfig, excess_main: Excess, excess_eps: Mapping[float, Excess]) -> dict[str, object]:
+    """The excess measurement's setting and results as glued in the text (``cfg``: the chapter's configuration)."""
+    def table(found, label):
+        return "; ".join(f"{label(r, s)}: {x.mean():+.1%} ± {mean_se(x)[1]:.1%}" for (r, s), (x, _) in found.items())
+
+    top = max(cfg.excess_eps)
+    return {"lg-generalisation-deep-excess-runs": cfg.excess_runs,
+            "lg-generalisation-deep-excess-svms": ", ".join(f"{s:g}" for s in cfg.excess_svms),
+            "lg-generalisation-deep-excess-eps": ", ".join(f"{e:g}" for e in cfg.excess_eps),
+            "lg-generalisation-deep-excess-eps-horizons": ", ".join(f"{h:g}" for h in cfg.excess_eps_horizons),
+            "lg-generalisation-deep-excess-eps-top": f"{top:g}",
+            "lg-generalisation-deep-excess-horizon": f"{cfg.excess_horizon:g}",
+            "lg-generalisation-deep-excess-table": table(excess_main, lambda r, s: f"rank {r}, svm {s:g}"),
+            "lg-generalisation-deep-excess-eps-table": table(excess_eps[top], lambda r, s: f"rank {r}")}

@@ -1,0 +1,253 @@
+"""Runner, figures and claims of the chapter "Mode dynamics and the singular-mode detection wave".
+
+Serves ``notebooks/lampinen-ganguli/mode-dynamics.ipynb`` (Lampinen & Ganguli §3.1, Fig. 1 and
+App. A): training-aligned (TA) deep linear networks of depth :math:`N_l` learn a designed data
+spectrum, and their mode strengths are compared with eq. (9) and its deep form (A.1)-(A.2)
+(:func:`gendyn.deep_linear.mode_strength`). A network run is a dict ``t`` (times :math:`t/\\tau`),
+``s`` (mode strengths, records x modes in ascending :math:`\\hat s`) and ``lr``; the chapter's
+runs are ``{depth: run}``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
+from numpy.typing import ArrayLike
+from scipy import integrate
+
+from ... import deep_linear as dl
+from ... import teachers, train
+from .. import plotting
+from ..claims import Ledger
+
+__all__ = ["shown_modes", "glued_numbers", "train_ta_networks", "figure_1_mode_dynamics", "figure_1_detection_wave",
+           "check_flow", "check_closed_form", "check_wave_front", "figure_detection_front"]
+
+
+def shown_modes(shat: ArrayLike) -> list[float]:
+    """The data singular values drawn in the figures: those of 0.5, 1, 2, 4 that the spectrum ``shat`` holds."""
+    return [x for x in (0.5, 1.0, 2.0, 4.0) if np.isclose(shat, x).any()]
+
+
+def glued_numbers(shat: np.ndarray, *, n1: int, eps: float) -> dict[str, object]:
+    """The numbers the chapter's text shows, by glue name (without the ``lg-mode-dynamics-`` prefix).
+
+    Parameters
+    ----------
+    shat : ndarray
+        The data spectrum, ascending.
+    n1 : int
+        Number of inputs :math:`\\bar N_1`.
+    eps : float
+        Composite initial singular value :math:`\\epsilon`.
+    """
+    return {
+        "n1": n1,
+        "n-modes": len(shat),
+        "shat-min": f"{shat[0]:g}",
+        "shat-max": f"{shat[-1]:g}",
+        "shown": ", ".join(f"{x:g}" for x in shown_modes(shat)),
+        # the factor (1/2) ln(shat/eps) by which the text's wave heuristic misses the front
+        "log-lo": float(0.5 * np.log(shat[0] / eps)),
+        "log-hi": float(0.5 * np.log(shat[-1] / eps)),
+    }
+
+
+def train_ta_networks(shat: np.ndarray, *, n1: int, depths: tuple[int, ...], lrs: tuple[float, ...],
+                      horizon: float, n_records: int, eps: float, seed: int, device: str) -> dict[int, dict]:
+    """Train one TA network per depth on a data set with singular values ``shat`` (the chapter's experiment).
+
+    The training covariance is a low-rank teacher with spectrum ``shat`` and random singular
+    vectors; each depth trains in float64 by gradient descent at its own learning rate for
+    ``horizon`` times the half-learning time of the weakest mode, and prints its schedule.
+
+    Parameters
+    ----------
+    shat : ndarray
+        The data spectrum, ascending.
+    n1 : int
+        Number of inputs :math:`\\bar N_1`.
+    depths, lrs : tuple
+        Numbers of layers :math:`N_l` and the learning rate of each.
+    horizon : float
+        Training time in units of the weakest mode's half-learning time.
+    n_records : int
+        Number of recorded times per run.
+    eps : float
+        Composite initial singular value :math:`\\epsilon`.
+    seed : int
+        Seed of the data's singular vectors.
+    device : str
+        Torch device of the training.
+
+    Returns
+    -------
+    dict
+        ``{depth: dict(t=times, s=mode strengths (records, modes ascending), lr=learning rate)}``.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    n_modes = len(shat)
+    data = teachers.low_rank_teacher(torch.as_tensor(shat[::-1].copy())[None], n1, n_modes, generator=gen).matrix
+    runs = {}
+    for depth, lr in zip(depths, lrs):
+        t_train = horizon * dl.mode_time(shat[0] / 2, shat[0], eps, n_layers=depth)
+        limit = float(train.stability_limit(data, depth)[0])
+        res = train.train_students(data, hidden=n_modes, n_layers=depth, lr=lr, epochs=int(round(t_train / lr)),
+                                   eps=eps, modes=n_modes, n_records=n_records, dtype=torch.float64,
+                                   device=device, desc=f"TA network, N_l = {depth}")
+        runs[depth] = dict(t=res.time, s=res.mode_strength[0][:, ::-1], lr=lr)  # modes in ascending shat
+        print(f"N_l = {depth}: lr = {lr:g} (stability limit {limit:.3g}), {int(round(t_train / lr))} epochs, "
+              f"t/tau up to {res.time[-1]:.4g}")
+    return runs
+
+
+def figure_1_mode_dynamics(runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> Figure:
+    """Fig. 1 and its deeper versions: :math:`s(t)/\\hat s` of the shown modes, one panel per depth.
+
+    Lines: eq. (9) / (A.1) (:func:`~gendyn.deep_linear.mode_strength`); dots: gradient descent
+    (``runs`` of :func:`train_ta_networks`), from 0.3 times the strongest mode's half-learning time.
+    """
+    show = shown_modes(shat)
+    fig, axes = plotting.subplots(1, len(runs), height=3.1, squeeze=False)
+    for col, (depth, r) in enumerate(runs.items()):
+        start = 0.3 * float(dl.mode_time(shat[-1] / 2, shat[-1], eps, n_layers=depth))
+        t_fine = np.geomspace(start, r["t"][-1], 2000)
+        keep = r["t"] >= start
+        ax = axes[0, col]
+        for k, x in enumerate(show):
+            i = int(np.argmin(np.abs(shat - x)))
+            theory = dl.mode_strength(t_fine, x, eps, n_layers=depth) / x
+            ax.plot(t_fine, theory, color=plotting.COLORS[k], label=f"$\\hat s$ = {x:g}")
+            ax.plot(r["t"][keep], r["s"][keep, i] / x, "o", ms=2, color=plotting.COLORS[k])
+        ax.set(xscale="log", xlabel="$t/\\tau$", title=f"$N_l$ = {depth}")
+    axes[0, 0].set_ylabel("$s(t)/\\hat s$")
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center", ncol=len(show))
+    return fig
+
+
+def figure_1_detection_wave(runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> Figure:
+    """The detection wave: :math:`s/\\hat s` across the spectrum when each shown mode is half learned.
+
+    One panel per depth; lines: theory at the recorded time nearest the half-learning time,
+    dots: gradient descent, dotted verticals: the mode that is half learned (the predicted front).
+    """
+    show = shown_modes(shat)
+    ticks = [x for x in (0.25, 0.5, 1.0, 2.0, 4.0) if shat[0] <= x <= shat[-1]]
+    s_fine = np.geomspace(shat[0], shat[-1], 600)
+    fig, axes = plotting.subplots(1, len(runs), height=3.5, squeeze=False)
+    for col, (depth, r) in enumerate(runs.items()):
+        ax = axes[0, col]
+        for x in show[::-1]:
+            color = plotting.COLORS[show.index(x)]
+            t_half = float(dl.mode_time(x / 2, x, eps, n_layers=depth))
+            j = int(np.argmin(np.abs(r["t"] - t_half)))
+            theory = dl.mode_strength(r["t"][j], s_fine, eps, n_layers=depth) / s_fine
+            ax.plot(s_fine, theory, color=color, label=f"$t/\\tau$ = {r['t'][j]:.3g}")
+            ax.plot(shat, r["s"][j] / shat, "o", ms=2.5, color=color)
+            ax.axvline(x, color=color, ls=":", lw=1)
+        ax.set(xscale="log", xlabel="$\\hat s$", title=f"$N_l$ = {depth}")
+        ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
+        ax.minorticks_off()
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.27), ncol=2, columnspacing=1)
+    axes[0, 0].set_ylabel("$s/\\hat s$")
+    return fig
+
+
+def check_flow(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> None:
+    """Claims ``flow-N<depth>``: gradient descent follows the flow (9) / (A.1) for every mode and record.
+
+    The tolerance is what delaying every mode by its largest first-order forward-Euler delay
+    (:func:`~gendyn.deep_linear.gd_lag`) would change.
+    """
+    for depth, r in runs.items():
+        flow = dl.mode_strength(r["t"][:, None], shat, eps, n_layers=depth)
+        late = dl.mode_strength(np.maximum(r["t"][:, None] - dl.gd_lag(shat, eps, r["lr"], depth), 0.0), shat, eps,
+                                n_layers=depth)
+        ledger.check(
+            f"flow-N{depth}",
+            f"N_l = {depth}: largest |s_GD(t) - s(t, shat)| over {len(shat)} modes and all records "
+            f"(eq. {'9' if depth == 3 else 'A.1'})",
+            measured=np.abs(r["s"] - flow).max(), predicted=0.0, tolerance=np.abs(late - flow).max(), kind="absolute",
+            reason=f"first-order forward-Euler delay gd_lag at lr = {r['lr']:g} (up to "
+            f"{dl.gd_lag(shat, eps, r['lr'], depth).max():.2g} tau), applied to every mode at its maximum.")
+
+
+def check_closed_form(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> None:
+    """Claims ``closed-form-N<depth>``: :func:`~gendyn.deep_linear.mode_strength` solves (A.1).
+
+    Compared with DOP853 (relative tolerance 1e-11, integrating :math:`\\ln u`) for the weakest,
+    middle and strongest mode of ``shat`` over each run's time span.
+    """
+    for depth, r in runs.items():
+        k = depth - 1
+        t_end = r["t"][-1]
+        t_eval = np.geomspace(t_end * 1e-3, t_end, 60)
+        worst = 0.0
+        for x in (shat[0], shat[len(shat) // 2], shat[-1]):
+            sol = integrate.solve_ivp(lambda _, y: [k * np.exp(y[0]) ** (1 - 2 / k) * (x - np.exp(y[0]))],
+                                      (0.0, t_end), [np.log(eps)], t_eval=t_eval, method="DOP853", rtol=1e-11,
+                                      atol=1e-12)
+            worst = max(worst, np.max(np.abs(np.exp(sol.y[0]) / dl.mode_strength(t_eval, x, eps, n_layers=depth) - 1)))
+        ledger.check(
+            f"closed-form-N{depth}",
+            f"N_l = {depth}: mode_strength vs numerical integration of (A.1), largest relative difference",
+            measured=worst, predicted=0.0, tolerance=1e-7, kind="absolute",
+            reason="Solver tolerance 1e-11 per step accumulated over a stiff sigmoid (ln u changes by ~12): global "
+            "error well below 1e-7; mode_strength's own Newton inversion is accurate to ~1e-13.")
+
+
+def _front_grid(shat):
+    return np.geomspace(shat[0], shat[-1], 2000)
+
+
+def check_wave_front(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> None:
+    """Claims ``wave-front-N<depth>``: the simulated detection front is where :math:`t(\\hat s^*/2, \\hat s^*) = t`.
+
+    The measured front is where :math:`s/\\hat s` crosses 1/2, interpolated linearly in
+    :math:`\\ln\\hat s` between neighbouring modes; the predicted one includes the
+    gradient-descent delay at half height. Tolerance: the log10 spacing of the spectrum.
+    """
+    spacing = np.log10(shat[1] / shat[0])
+    grid = _front_grid(shat)
+    for depth, r in runs.items():
+        front_time = (dl.mode_time(grid / 2, grid, eps, n_layers=depth)
+                      + dl.gd_lag(grid, eps, r["lr"], depth, s=grid / 2))
+        inside = (r["t"] > front_time.min()) & (r["t"] < front_time.max())
+        measured = 10 ** np.array([np.interp(0.5, r["s"][j] / shat, np.log10(shat))
+                                   for j in np.flatnonzero(inside)])
+        # front_time decreases with shat
+        predicted = np.interp(r["t"][inside], front_time[::-1], grid[::-1])
+        ledger.check(
+            f"wave-front-N{depth}",
+            f"N_l = {depth}: detection front from the simulation vs t(shat*/2, shat*) = t, "
+            f"largest |log10 ratio| over {inside.sum()} records",
+            measured=np.abs(np.log10(measured / predicted)).max(), predicted=0.0, tolerance=spacing,
+            kind="absolute",
+            reason=f"the crossing lies between two neighbouring modes, log10 spacing {spacing:.3g}; "
+            "linear interpolation cannot be off by more.")
+
+
+def figure_detection_front(depths: tuple[int, ...], shat: np.ndarray, *, eps: float) -> Figure:
+    """Where the detection wave is: the predicted front :math:`\\hat s^*(t)` for each depth.
+
+    Drawn against the text's heuristic read inversely, :math:`\\hat s = \\tau/t`, over the
+    range of the spectrum ``shat``.
+    """
+    grid = _front_grid(shat)
+    fig, ax = plotting.subplots(1, 1, height=3.4, width=5.0)
+    for k, depth in enumerate(depths):
+        front_time = dl.mode_time(grid / 2, grid, eps, n_layers=depth)
+        ax.plot(front_time, grid, color=plotting.COLORS[k], label=f"front, $N_l$ = {depth}")
+    t_line = np.geomspace(0.1, 1e3, 50)
+    ax.plot(t_line, 1 / t_line, "k:", lw=1,
+            label="$\\hat s = \\tau/t$ (text's heuristic, read inversely)")
+    ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel="front $\\hat s^*$",
+           ylim=(shat[0], shat[-1]), title="where the detection wave is")
+    ticks = [t for t in (0.25, 0.5, 1, 2, 4, 8, 16) if shat[0] <= t <= shat[-1]]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    # the fronts cross the whole panel: the key goes below it
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, loc="lower center", ncol=2)
+    return fig

@@ -1,0 +1,375 @@
+"""Theory, runners, figures and claims of the chapter "Beating optimal early stopping without gradient descent".
+
+Serves ``notebooks/lampinen-ganguli/non-gradient-algorithm.ipynb`` (Lampinen & Ganguli §3.7, App. E,
+Fig. 11): the optimal singular-value shrinkage estimator (:mod:`gendyn.shrinkage`) against optimal
+early stopping of gradient descent, in theory (eqs. 15-16), on the same data sets (rank-1 and
+rank-3 teachers, TA and random students), and at growing :math:`\\bar N_1` (finite size).
+
+:func:`theory_curves` and :func:`compare_algorithms` return the dicts that the figures and the
+claims take; the teachers have singular values svm * :data:`PROFILES` [rank], as the authors'.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
+
+from ... import deep_linear, rmt, shrinkage, teachers, train
+from .. import plotting
+from ..claims import Ledger
+from ..stats import fitted_exponent, mean_se, z_quantile
+from .lampinen_ganguli_randomised_data import PROFILES
+
+__all__ = ["theory_curves", "figure_theory", "check_theory_inequality", "compare_algorithms", "figure_11",
+           "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_le_gradient", "finite_size_errors",
+           "check_finite_size", "figure_finite_size"]
+
+#: What the finite-size check measures of the estimator: key and name.
+FS_KINDS = (("dev", "|error - (16)|"), ("excess", "estimation excess"))
+
+
+def theory_curves(*, n1: int, n2: int, n3: int, eps: float) -> dict:
+    """The optimal test errors of gradient descent (min over t of eq. 15) and of the shrinkage estimator (eq. 16)
+    for each teacher profile, on a fine grid of SNR multipliers from 0.5 to 10.
+
+    ``n1``, ``n2``, ``n3`` are :math:`\\bar N_1`, :math:`N_2`, :math:`\\bar N_3` and ``eps`` the
+    initial singular value of the TA students. Returns ``svm_fine`` and ``errors``
+    (``{rank: (gradient, non-gradient)}``).
+    """
+    aspect = n3 / n1
+    svm_fine = np.geomspace(0.5, 10.0, 30)
+    errors = {}
+    for rank, prof in PROFILES.items():
+        grad = np.array([deep_linear.optimal_early_stopping(s * prof, n1, n2, n3, eps)[1]
+                         for s in svm_fine])
+        nongrad = shrinkage.nongradient_optimal_error(svm_fine[:, None] * prof, aspect)
+        errors[rank] = (grad, nongrad)
+    return dict(svm_fine=svm_fine, errors=errors)
+
+
+def figure_theory(theory: dict) -> Figure:
+    """The optimal shrinker for three aspect ratios, and the two optimal errors of the theory for the
+    rank-1 and rank-3 teachers (``theory`` of :func:`theory_curves`).
+    """
+    svm_fine = theory["svm_fine"]
+    fig, axes = plotting.subplots(1, 3, height=2.8)
+    shat_fine = np.linspace(0, 8, 400)
+    for a in (0.25, 0.5, 1.0):
+        axes[0].plot(shat_fine, shrinkage.optimal_shrinker(shat_fine, a),
+                     label=f"$\\mathcal{{A}}$ = {a:g}")
+    axes[0].plot(shat_fine, shat_fine, "k:", lw=1, label="no shrinkage")
+    axes[0].set(xlabel="data singular value $\\hat s$", ylabel="student singular value",
+                title="optimal shrinker")
+    axes[0].legend()
+    for ax, rank in zip(axes[1:], PROFILES):
+        grad, nongrad = theory["errors"][rank]
+        ax.loglog(svm_fine, grad, label="gradient: $\\min_t$ (15)")
+        ax.loglog(svm_fine, nongrad, "--", label="non-gradient (16)")
+        ax.set(xlabel="SNR multiplier svm", ylabel="optimal test error", title=f"rank-{rank} teacher")
+        ax.legend()
+    return fig
+
+
+def check_theory_inequality(ledger: Ledger, theory: dict) -> None:
+    """Claim: eq. (16) never exceeds min over t of eq. (15), for either teacher at any SNR of ``theory``
+    (:func:`theory_curves`); 1e-9 covers the numerical minimisation over t.
+    """
+    gap = max(float(np.max(theory["errors"][r][1] - theory["errors"][r][0])) for r in PROFILES)
+    ledger.check(
+        "theory-nongradient-below-gradient",
+        "Theory: max over SNR multipliers in [0.5, 10] and ranks 1, 3 of eq. (16) minus min_t eq. (15)",
+        measured=gap, predicted=0.0, tolerance=1e-9, kind="upper",
+        reason="Exact inequality between the two formulas; 1e-9 covers the numerical minimisation "
+        "over t.",
+    )
+
+
+def compare_algorithms(svms: tuple[float, ...], *, n1: int, n2: int, n3: int, eps: float, runs: int, lr: float,
+                       horizon: float, n_records: int, generator: torch.Generator, device: str) -> dict:
+    """Gradient descent against the shrinkage estimator on the same data sets (the chapter's experiment).
+
+    For each teacher profile and SNR multiplier, ``runs`` teachers and training sets are drawn
+    from ``generator``; TA and randomly initialised students train on each (one batch) and the
+    shrinkage estimator is applied once.
+
+    Parameters
+    ----------
+    svms : tuple of float
+        SNR multipliers.
+    n1, n2, n3 : int
+        Inputs :math:`\\bar N_1`, hidden units :math:`N_2` and outputs :math:`\\bar N_3`.
+    eps : float
+        Initial scale of the students.
+    runs : int
+        Data sets per (profile, SNR).
+    lr, horizon : float
+        Learning rate and training time :math:`t/\\tau`.
+    n_records : int
+        Number of recorded times.
+    generator : torch.Generator
+        Source of the teachers, the noise and the random students' weights.
+    device : str
+        Torch device of the training.
+
+    Returns
+    -------
+    dict
+        The sizes, ``eps``, ``aspect``, ``svms`` (array), ``gd_opt`` (optimal early-stopping test
+        error, init (TA, random) x rank x SNR x run), ``shrink_err`` (test error of the estimator,
+        rank x SNR x run) and ``excess`` (its estimation excess, :func:`gendyn.shrinkage.estimation_excess`).
+    """
+    svms = np.array(svms)
+    n_svm = len(svms)
+    svals = np.zeros((2, n_svm, runs, 3))
+    for i, (rank, prof) in enumerate(PROFILES.items()):
+        svals[i, :, :, :rank] = svms[:, None, None] * prof
+    teacher = teachers.low_rank_teacher(torch.tensor(svals.reshape(-1, 3)), n1, n3,
+                                        generator=generator)
+    sigma31 = teachers.noisy_training_covariance(teacher, generator=generator)
+    wbar = teacher.matrix
+    batch = sigma31.shape[0]
+    epochs = int(round(horizon / lr))
+    result = train.train_students(
+        torch.cat([sigma31, sigma31]).float(), hidden=n2, lr=lr, epochs=epochs,
+        init=["aligned"] * batch + ["random"] * batch, eps=eps, teacher=torch.cat([wbar, wbar]).float(),
+        n_records=n_records, generator=generator, device=device, desc="TA and random students",
+    )
+    gd_opt = result.test_error.min(-1).reshape(2, 2, n_svm, runs)  # init, rank, svm, run
+
+    estimate = shrinkage.shrinkage_estimator(sigma31.cpu().numpy(), full_output=True)
+    w_np = wbar.cpu().numpy()
+    shrink_err = (((estimate.matrix - w_np) ** 2).sum((-2, -1))
+                  / (w_np**2).sum((-2, -1))).reshape(2, n_svm, runs)
+    excess = shrinkage.estimation_excess(sigma31.cpu().numpy(), w_np).reshape(2, n_svm, runs)
+    return dict(n1=n1, n2=n2, n3=n3, eps=eps, aspect=n3 / n1, svms=svms, gd_opt=gd_opt, shrink_err=shrink_err,
+                excess=excess)
+
+
+def _rank1_prediction(sim):
+    """The rank-1 estimate of gradient descent's optimal error, 1 - O(sbar)^2, at each SNR."""
+    return 1 - rmt.spike_overlap(sim["svms"], sim["aspect"]) ** 2
+
+
+def figure_11(sim: dict) -> Figure:
+    """Fig. 11: measured optimal early-stopping error of TA and random students, and the shrinkage
+    estimator's error, against the predicted :math:`1 - \\mathcal O(\\bar s)^2` (rank-1 teacher;
+    ``sim`` of :func:`compare_algorithms`).
+    """
+    gd_opt, shrink_err = sim["gd_opt"], sim["shrink_err"]
+    pred_rank1 = _rank1_prediction(sim)
+    fig, ax = plotting.subplots(height=3.4, width=4.6)
+    for k, label in enumerate(("TA students", "random students")):
+        m, se = mean_se(gd_opt[k, 0])
+        ax.errorbar(pred_rank1, m, yerr=se, fmt="os"[k], ms=4, label=label, alpha=0.8)
+    m, se = mean_se(shrink_err[0])
+    ax.errorbar(pred_rank1, m, yerr=se, fmt="^", ms=4, label="shrinkage estimator", alpha=0.8)
+    line = np.array([0.01, 1.1])
+    ax.loglog(line, line, "k:", lw=1)
+    ax.set(xlabel="predicted $1 - \\mathcal{O}(\\bar s)^2$", ylabel="measured optimal test error",
+           title="Fig. 11: rank-1 teacher")
+    ax.legend()
+    return fig
+
+
+def figure_vs_snr(theory: dict, sim: dict) -> Figure:
+    """Both algorithms against the SNR multiplier for both teachers: simulation (mean and standard error
+    over runs) and the theory lines of :func:`theory_curves` (``sim`` of :func:`compare_algorithms`).
+    """
+    svm_fine, svms, gd_opt, shrink_err = theory["svm_fine"], sim["svms"], sim["gd_opt"], sim["shrink_err"]
+    fig, axes = plotting.subplots(1, 2, height=3.2)
+    for ax, (i, rank) in zip(axes, enumerate(PROFILES)):
+        grad, nongrad = theory["errors"][rank]
+        ax.loglog(svm_fine, grad, color=plotting.COLORS[0], lw=1, label="theory: gradient")
+        ax.loglog(svm_fine, nongrad, "--", color=plotting.COLORS[2], lw=1, label="theory: (16)")
+        simulated = ((gd_opt[0, i], "GD, TA", "o"), (gd_opt[1, i], "GD, random", "s"),
+                     (shrink_err[i], "shrinkage", "^"))
+        for k, (data, label, marker) in enumerate(simulated):
+            m, se = mean_se(data)
+            ax.errorbar(svms * (1 + 0.03 * (k - 1)), m, yerr=se, fmt=marker, ms=4,
+                        color=plotting.COLORS[k], label=label, alpha=0.8)
+        ax.set(xlabel="SNR multiplier svm", ylabel="optimal test error", title=f"rank-{rank} teacher")
+    axes[0].legend(fontsize=7)
+    return fig
+
+
+def _clear_of_transition(svms):
+    """The SNR multipliers whose teacher modes are all clear of the detection transition."""
+    return svms >= 2.0
+
+
+def check_fig11(ledger: Ledger, sim: dict) -> None:
+    """Claims ``fig11-*``: for a rank-1 teacher, TA and random students' optimal error is :math:`1 - \\mathcal O^2`
+    at every SNR multiplier >= 2 (``sim`` of :func:`compare_algorithms`).
+
+    Tolerance: Bonferroni :math:`z` times the standard error over runs, plus :math:`\\varepsilon/\\bar N_1`
+    and the noise term by which min over t of (15) exceeds :math:`1 - \\mathcal O^2`.
+    """
+    n1, n2, n3, eps, svms, gd_opt = (sim[k] for k in ("n1", "n2", "n3", "eps", "svms", "gd_opt"))
+    runs = gd_opt.shape[-1]
+    pred_rank1 = _rank1_prediction(sim)
+    above = _clear_of_transition(svms)
+    z = z_quantile(2 * above.sum())
+    for k, init in enumerate(("TA", "random")):
+        m, se = mean_se(gd_opt[k, 0])
+        for j in np.flatnonzero(above):
+            extra = (deep_linear.optimal_early_stopping([svms[j]], n1, n2, n3, eps)[1]
+                     - pred_rank1[j])
+            ledger.check(
+                f"fig11-{init}-svm{svms[j]:g}",
+                f"Rank 1, svm = {svms[j]:g}: optimal early-stopping test error of {init} students "
+                "vs 1 - O(sbar)^2",
+                measured=m[j], predicted=pred_rank1[j],
+                tolerance=z * se[j] + pred_rank1[j] / n1 + max(extra, 0.0),
+                kind="absolute",
+                reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs "
+                f"({se[j]:.2g}) + O(1/N1) relative finite-size bias + the noise term of min_t (15) "
+                f"({max(extra, 0):.1g}).",
+            )
+
+
+def check_eq16(ledger: Ledger, sim: dict) -> None:
+    """Claims ``eq16-*``: the shrinkage estimator's mean test error is eq. (16) for both teachers at every
+    SNR multiplier >= 2, within the tolerance of :func:`check_fig11` without the noise term.
+    """
+    n1, aspect, svms, shrink_err = sim["n1"], sim["aspect"], sim["svms"], sim["shrink_err"]
+    runs = shrink_err.shape[-1]
+    above = _clear_of_transition(svms)
+    z = z_quantile(2 * above.sum())
+    for i, (rank, prof) in enumerate(PROFILES.items()):
+        m, se = mean_se(shrink_err[i])
+        for j in np.flatnonzero(above):
+            pred = float(shrinkage.nongradient_optimal_error(svms[j] * prof, aspect))
+            ledger.check(
+                f"eq16-rank{rank}-svm{svms[j]:g}",
+                f"Rank {rank}, svm = {svms[j]:g}: test error of the shrinkage estimator vs eq. (16)",
+                measured=m[j], predicted=pred, tolerance=z * se[j] + pred / n1, kind="absolute",
+                reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs "
+                f"({se[j]:.2g}) + O(1/N1) relative finite-size bias.",
+            )
+
+
+def check_nongradient_le_gradient(ledger: Ledger, sim: dict) -> float:
+    """Claims: the estimator is at least as good as TA students' optimal early stopping, run by run.
+
+    For every profile and SNR, the mean of
+    :math:`d = \\varepsilon_{\\rm shrinkage} - \\varepsilon^{\\rm opt}_{\\rm gradient}` is at most the one-sided
+    :math:`z` standard errors plus the estimation excess; for rank 3 the inverse-variance weighted mean
+    of :math:`d` over the SNRs where the theory predicts an advantage of at least 2% is significantly
+    negative. ``sim`` is the dict of :func:`compare_algorithms`.
+    Returns the mean of :math:`d` for the rank-1 teacher over SNR multipliers >= 2, for the text.
+    """
+    n1, n2, n3, eps, aspect, svms = (sim[k] for k in ("n1", "n2", "n3", "eps", "aspect", "svms"))
+    excess = sim["excess"]
+    d = sim["shrink_err"] - sim["gd_opt"][0]  # rank, svm, run
+    runs = d.shape[-1]
+    z1 = z_quantile(1, sides=1)
+    for i, (rank, prof) in enumerate(PROFILES.items()):
+        m, se = mean_se(d[i])
+        weights, weighted = 0.0, 0.0
+        for j, s in enumerate(svms):
+            grad_th = deep_linear.optimal_early_stopping(s * prof, n1, n2, n3, eps)[1]
+            nongrad_th = float(shrinkage.nongradient_optimal_error(s * prof, aspect))
+            ex = excess[i, j].mean()
+            ledger.check(
+                f"nongradient-le-gradient-rank{rank}-svm{s:g}",
+                f"Rank {rank}, svm = {s:g}: mean over runs of (shrinkage error - optimal "
+                "early-stopping error of TA students)",
+                measured=m[j], predicted=0.0, tolerance=z1 * se[j] + ex, kind="upper",
+                reason=f"One-sided z = {z1:.2f} x standard error over {runs} paired runs "
+                f"({se[j]:.2g}) + the estimator's finite-size estimation excess ({ex:.2g}), which "
+                "vanishes as N1 grows.",
+            )
+            if rank == 3 and (grad_th - nongrad_th) >= 0.02 * grad_th:
+                weights += 1 / se[j] ** 2
+                weighted += m[j] / se[j] ** 2
+        if rank == 3:
+            ledger.check(
+                "strict-advantage-rank3",
+                "Rank 3: z-statistic of the inverse-variance weighted mean of (shrinkage - gradient) "
+                "error over the SNRs where theory predicts an advantage >= 2% (must be < -3.09)",
+                measured=weighted / np.sqrt(weights), predicted=-z1, tolerance=0.0, kind="upper",
+                reason="One-sided test at level 1e-3 of the predicted strict advantage, "
+                f"{runs} paired runs per SNR.",
+            )
+    return float(d[0][_clear_of_transition(svms)].mean())
+
+
+def finite_size_errors(sizes: tuple[int, ...], *, runs: int, generator: torch.Generator) -> dict:
+    """The shrinkage estimator at growing :math:`\\bar N_1` (``sizes``; :math:`\\mathcal A = 1/2`, svm = 4).
+
+    For each size and profile, ``runs`` teachers and training sets are drawn from ``generator``.
+    Returns ``{(rank, "dev" or "excess"): [one array of runs values per size]}``: the absolute
+    deviation of the test error from eq. (16) and the estimation excess.
+    """
+    # per N: one value per run
+    fs = {(rank, kind): [] for rank in PROFILES for kind, _ in FS_KINDS}
+    for n1 in sizes:
+        n3 = n1 // 2
+        for rank, prof in PROFILES.items():
+            sv = torch.tensor(np.tile(4.0 * prof, (runs, 1)))
+            t_fs = teachers.low_rank_teacher(sv, n1, n3, generator=generator)
+            s_fs = teachers.noisy_training_covariance(t_fs, generator=generator).cpu().numpy()
+            w_fs = t_fs.matrix.cpu().numpy()
+            err = (((shrinkage.shrinkage_estimator(s_fs) - w_fs) ** 2).sum((-2, -1))
+                   / (w_fs**2).sum((-2, -1)))
+            fs[rank, "dev"].append(
+                np.abs(err - shrinkage.nongradient_optimal_error(4.0 * prof, n3 / n1)))
+            fs[rank, "excess"].append(shrinkage.estimation_excess(s_fs, w_fs))
+    return fs
+
+
+# (claim, predicted exponent, kind): the deviation is O(N1^-1/2); the excess mixes O(1/N1) and
+# O(N1^-2/3), so its exponent lies between -1 and -2/3
+_FS_CLAIMS = {"dev": (("deviation", -0.5, "absolute"),),
+              "excess": (("excess", -2 / 3, "upper"), ("excess-floor", -1.0, "lower"))}
+_FS_REASONS = {"deviation": "Spike fluctuations are O(N1^-1/2)",
+               "excess": "False detections at the Tracy-Widom scale cost O(N1^-2/3), the slower part",
+               "excess-floor": "Squared spike fluctuations cost O(1/N1), the faster part"}
+
+
+def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, seed: int) -> dict:
+    """Claims ``finite-size-*``: fitted exponents against :math:`\\bar N_1` of the estimator's deviation from (16)
+    (equal to -1/2) and of its estimation excess (between -1 and -2/3), within 3 bootstrap standard errors.
+
+    ``fs`` is the dict of :func:`finite_size_errors` at ``sizes``; ``seed`` seeds the bootstrap
+    (:func:`gendyn.book.stats.fitted_exponent`). Returns the fitted exponents by ``(rank, kind)``.
+    """
+    n1s = np.array(sizes, dtype=float)
+    fitted = {}
+    for rank in PROFILES:
+        for kind, name in FS_KINDS:
+            runs = fs[rank, kind][0].size
+            slope, se_slope = fitted_exponent(n1s, fs[rank, kind], seed=seed)
+            fitted[rank, kind] = slope
+            for claim, target, claim_kind in _FS_CLAIMS[kind]:
+                ledger.check(
+                    f"finite-size-{claim}-rank{rank}",
+                    f"Rank {rank}, svm = 4: fitted exponent of the mean {name} of the estimator against N1 "
+                    + {"absolute": "(equal)", "upper": "(at most)", "lower": "(at least)"}[claim_kind],
+                    measured=slope, predicted=target, tolerance=3 * se_slope, kind=claim_kind,
+                    reason=f"{_FS_REASONS[claim]}; tolerance: 3 bootstrap standard errors of the fitted exponent "
+                    f"({se_slope:.2g}; {runs} runs per N1).",
+                )
+    return fitted
+
+
+def figure_finite_size(sizes: tuple[int, ...], fs: dict, fitted: dict) -> Figure:
+    """The estimator at finite size: mean deviation from (16) and mean estimation excess against
+    :math:`\\bar N_1`, with the fitted exponents (``fs`` of :func:`finite_size_errors`, ``fitted``
+    of :func:`check_finite_size`).
+    """
+    n1s = np.array(sizes, dtype=float)
+    fig, ax = plotting.subplots(height=3.6)
+    for rank in PROFILES:
+        for (kind, name), style in zip(FS_KINDS, ("o-", "s--")):
+            ax.loglog(n1s, [v.mean() for v in fs[rank, kind]], style,
+                      label=f"rank {rank}, {name}: slope {fitted[rank, kind]:.2f}")
+    ax.set_xticks(n1s, [f"{n:g}" for n in n1s])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set(xlabel="$\\bar N_1$ ($\\mathcal{A} = 1/2$)", ylabel="mean over runs",
+           title="shrinkage estimator, finite size")
+    # below the axes, one row per rank: the axes keep the column's width
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    return fig

@@ -1,0 +1,284 @@
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/multitask-benefit.ipynb``.
+
+Lee & Ndirango, §4.5, Figs. 2, A1 and A2: the multitask benefit of the rank-10 and rank-3
+grids (:class:`gendyn.multitask_train.GridResult`) against relatedness and SNRs, the convexity
+bounds (22)-(25) on every trained pair and the predictions of Table 1. Also the statistics
+that the other Lee & Ndirango chapters of the book share: the one-sided Spearman test
+(:func:`spearman_critical`, :func:`check_spearman`), the reason of a one-sided t bound over
+seeds (:func:`t_bound_reason`) and a benefit curve with its standard-error band
+(:func:`plot_cell_means`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from scipy import stats
+
+from gendyn.book import plotting
+from gendyn.book.claims import Ledger
+from gendyn.book.figures import benefit_strips
+from gendyn.book.scales import RunConfig
+from gendyn.book.stats import t_bound
+from gendyn.multitask_train import GridResult
+
+__all__ = ["spearman_critical", "check_spearman", "t_bound_reason", "plot_cell_means", "print_grids",
+           "glue_values", "figure_2", "figure_whole_grid", "check_bounds", "sign_known_fraction", "figure_bounds",
+           "check_table1", "check_monotonicity", "print_minimum_at_end"]
+
+
+def spearman_critical(n: int) -> float:
+    """One-sided 1% critical value of Spearman's rho for ``n`` pairs (Student-t approximation).
+
+    Parameters
+    ----------
+    n : int
+        Number of cells correlated (at least 3).
+    """
+    t_crit = stats.t.ppf(0.99, n - 2)
+    return t_crit / math.sqrt(n - 2 + t_crit**2)
+
+
+def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[float], y: Sequence[float], *,
+                   note: str = " (t approximation)") -> None:
+    """Claim that ``y`` rises with ``x``: Spearman's rho above its one-sided 1% critical value.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        The chapter's ledger.
+    claim_id, statement : str
+        The claim's id and statement.
+    x, y : sequence of float
+        One value each per cell (e.g. the relatedness and the mean benefit of a cell).
+    note : str
+        Text after the number of cells in the claim's reason.
+    """
+    n = len(x)
+    ledger.check(claim_id, statement, measured=stats.spearmanr(x, y).statistic, predicted=spearman_critical(n),
+                 tolerance=0.0, kind="lower",
+                 reason=f"one-sided 1% critical value of Spearman's rho for n = {n} cells{note}.")
+
+
+def t_bound_reason(seeds: int, detail: str = "") -> str:
+    """Reason of a claim on a one-sided 99% Student-t bound over ``seeds`` seeds, with ``detail`` appended."""
+    return f"one-sided Student-t bound over {seeds} seeds (t = {stats.t.ppf(0.99, seeds - 1):.2f}){detail}."
+
+
+def plot_cell_means(ax: Axes, x: Sequence[float], means: dict, keys: Sequence[tuple], *, color: str,
+                    label: str) -> None:
+    """Mean benefit of the cells ``keys`` against ``x``, with a band of one standard error.
+
+    Parameters
+    ----------
+    ax : Axes
+        Where to draw.
+    x : sequence of float
+        Abscissa of each cell.
+    means : dict
+        ``{key: (mean, standard error, n)}`` (:meth:`gendyn.multitask_train.GridResult.cell_means`).
+    keys : sequence of tuple
+        The cells drawn, one per value of ``x``.
+    color, label : str
+        Line colour and legend label.
+    """
+    m = np.array([means[k][0] for k in keys])
+    se = np.array([means[k][1] for k in keys])
+    ax.plot(x, m, "o-", ms=3, color=color, label=label)
+    ax.fill_between(x, m - se, m + se, color=color, alpha=0.2, lw=0)
+
+
+def print_grids(grids: dict[str, GridResult]) -> None:
+    """Print the number of students of each grid and how many had their minimum at the last step."""
+    for name, g in grids.items():
+        print(f"{name}: {g.runs} students ({len(g.cells)} multitask cells x seeds); "
+              f"{100 * g.at_end:.1f}% had their validation minimum at the last step")
+
+
+def glue_values(cfg: RunConfig, grids: dict[str, GridResult]) -> dict[str, float | int]:
+    """The chapter's training settings and grid sizes shown in its text, by glue name.
+
+    Parameters
+    ----------
+    cfg : gendyn.book.scales.RunConfig
+        The chapter's configuration (``lr``, ``steps``, ``eval_every``, ``n_val``).
+    grids : dict
+        The ``"rank-10"`` and ``"rank-3"`` grids.
+    """
+    n_mt = len(grids["rank-10"].cells)
+    return {"ln-multitask-lr": float(cfg.lr), "ln-multitask-steps": int(cfg.steps),
+            "ln-multitask-horizon": float(cfg.steps * cfg.lr), "ln-multitask-eval-every": int(cfg.eval_every),
+            "ln-multitask-n-val": int(cfg.n_val), "ln-multitask-rank10-mt": int(n_mt),
+            "ln-multitask-rank10-st": int(grids["rank-10"].runs - n_mt),
+            "ln-multitask-rank3-runs": int(grids["rank-3"].runs)}
+
+
+def figure_2(g10: GridResult) -> Figure:
+    """Fig. 2: mean benefit against the auxiliary SNR, one line per relatedness.
+
+    Rows: a noisier (first SNR above 0.5) and the cleanest main task; columns: the smallest,
+    a middle and the largest training-set size of the rank-10 grid ``g10``.
+    """
+    snrs, rels, sizes = g10.axes["s_a"], g10.axes["relatedness"], g10.axes["n_train"]
+    means = g10.cell_means()
+    show_sizes = sorted({sizes[0], sizes[len(sizes) // 2], sizes[-1]})
+    show_sa = [s for s in snrs if s > 0.5][:1] + [snrs[-1]]
+    fig, axes = plotting.subplots(len(show_sa), len(show_sizes), height=2.7 * len(show_sa), sharex=True,
+                                  squeeze=False)
+    for i, sa in enumerate(show_sa):
+        for j, p in enumerate(show_sizes):
+            ax = axes[i, j]
+            for k, r in enumerate(rels):
+                plot_cell_means(ax, snrs, means, [(p, p, sa, sb, r) for sb in snrs], color=plotting.COLORS[k],
+                                label=f"r = {r:g}")
+            ax.axhline(0, color="k", lw=0.8)
+            ax.set(xscale="log", title=f"P = {p}, $\\bar s_A$ = {sa:.2g}")
+            if i == len(show_sa) - 1:
+                ax.set_xlabel("auxiliary SNR $\\bar s_B$")
+            if j == 0:
+                ax.set_ylabel("benefit $\\mathcal{B}$ (nats)")
+    axes[0, 0].legend(fontsize=7)
+    return fig
+
+
+def figure_whole_grid(grid: GridResult, title: str) -> Figure:
+    """Figs. A1 and A2: the mean benefit of every cell of ``grid``, one heat strip per training-set size."""
+    return benefit_strips([(f"P = {p}", m) for p, m in grid.benefit_maps("n_train").items()],
+                          grid.axes["s_a"], grid.axes["relatedness"], title)
+
+
+def check_bounds(ledger: Ledger, grids: dict[str, GridResult]) -> None:
+    """Claims: the convexity bounds (22)-(25) hold on every cell of each grid, and the benefit
+    recomputed from the stored weights equals the one recorded during training."""
+    for name, g in grids.items():
+        lower, benefit, upper = g.bounds
+        ledger.check(f"bound-lower-{name}",
+                     f"Lower convexity bound (22)/(25) <= benefit, every {name} cell "
+                     "(largest violation)",
+                     measured=np.max(lower - benefit), predicted=0.0, tolerance=1e-9, kind="upper",
+                     reason="exact inequality (convexity of log-sum-exp, pointwise in x); "
+                     "float64 rounding.")
+        ledger.check(f"bound-upper-{name}",
+                     f"Benefit <= upper convexity bound (5)/(24), every {name} cell "
+                     "(largest violation)",
+                     measured=np.max(benefit - upper), predicted=0.0, tolerance=1e-9, kind="upper",
+                     reason="exact inequality (convexity of log-sum-exp, pointwise in x); "
+                     "float64 rounding.")
+        ledger.check(f"benefit-recomputed-{name}",
+                     f"Benefit from the stored weights vs recorded during training, {name} "
+                     "(largest gap)",
+                     measured=np.max(np.abs(benefit - g.benefit)), predicted=0.0, tolerance=1e-4,
+                     kind="absolute",
+                     reason="the training loop evaluates losses in float32: relative rounding ~1e-7 of "
+                     "sums of 1000 terms of size ~2, i.e. < 1e-4.")
+
+
+def sign_known_fraction(g10: GridResult) -> float:
+    """Fraction of the cells of ``g10`` whose two bounds have one sign (and so fix the benefit's); printed."""
+    lower, _, upper = g10.bounds
+    sign_known = (lower > 0) | (upper < 0)
+    print(f"bounds of one sign (so the sign of the benefit is determined by them) in "
+          f"{100 * sign_known.mean():.0f}% of the cells")
+    return float(sign_known.mean())
+
+
+def figure_bounds(g10: GridResult) -> Figure:
+    """The bounds (24) and (25) against the benefit, every cell and seed of the rank-10 grid."""
+    lower, benefit, upper = g10.bounds
+    fig, ax = plotting.subplots(1, 1, height=3.4)
+    ax.plot(benefit, upper, ".", ms=2, alpha=0.4, label="upper bound (24)")
+    ax.plot(benefit, lower, ".", ms=2, alpha=0.4, label="lower bound (25)")
+    lims = np.array([benefit.min(), benefit.max()])
+    ax.plot(lims, lims, "k-", lw=0.8)
+    ax.set(xlabel="benefit $\\mathcal{B}$ (validation set)", ylabel="bound",
+           title="rank-10 grid: every cell and seed", ylim=(2 * lims[0] - 0.05, 2 * lims[1] + 0.05))
+    ax.legend(markerscale=5)
+    return fig
+
+
+def _clean_cells(g10):
+    """SNRs of a clean main task, of clean and noisy auxiliary tasks, and the scarce training-set sizes."""
+    snrs = g10.axes["s_a"]
+    clean_b = [s for s in snrs if s >= 2.4] or [snrs[-1]]  # at smoke scale: the largest SNR
+    return ([s for s in snrs if s >= 0.6], clean_b, [s for s in snrs if s <= 0.05],
+            [p for p in g10.axes["n_train"] if p <= 800])
+
+
+def check_table1(ledger: Ledger, g10: GridResult) -> None:
+    """Claims: the five predictions of Table 1 on the rank-10 grid, each a one-sided 99% t bound
+    over seeds of the benefit averaged over its cells within each seed (or a ratio of such means);
+    prints the mean benefit of clean related tasks by training-set size."""
+    snrs, sizes = g10.axes["s_a"], g10.axes["n_train"]
+    seeds_n = len(g10.axes["seed"])
+    clean_a, clean_b, noisy_b, scarce = _clean_cells(g10)
+    helps = g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=clean_a, n_train=scarce))
+    ledger.check("table1-related-clean-helps",
+                 "Clean related auxiliary tasks help: r = 1, clean A and B, P <= 800 (99% lower t-bound of the mean "
+                 "benefit)",
+                 measured=t_bound(helps, "lower"), predicted=0.0, tolerance=0.0, kind="lower",
+                 reason=t_bound_reason(seeds_n, ", cells averaged within each seed"))
+    hurts = g10.per_seed(g10.where(relatedness=0.0, s_b=snrs[-1], s_a=clean_a, n_train=scarce))
+    ledger.check("table1-unrelated-clean-hurts",
+                 f"Unrelated high-SNR auxiliary tasks hurt: r = 0, sbar_B = {snrs[-1]:g}, clean A, P <= 800 (99% "
+                 "upper t-bound)",
+                 measured=t_bound(hurts, "upper"), predicted=0.0, tolerance=0.0, kind="upper",
+                 reason=t_bound_reason(seeds_n))
+    ignored = g10.per_seed(g10.where(relatedness=0.0, s_b=noisy_b, s_a=clean_a, n_train=scarce))
+    ledger.check("table1-unrelated-noisy-ignored",
+                 "Unrelated noisy auxiliary tasks are ignored: |benefit| at r = 0, sbar_B <= 0.04 relative to the "
+                 "harm at sbar_B = 10",
+                 measured=abs(ignored.mean()) / abs(hurts.mean()), predicted=0.0, tolerance=0.2, kind="absolute",
+                 reason="'ignored' defined before the run as at most a fifth of the effect of a clean unrelated task.")
+    no_base = g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=snrs[0], n_train=scarce))
+    ledger.check("table1-needs-base-performance",
+                 f"Without main-task signal (sbar_A = {snrs[0]:.2g}) even clean related tasks barely help: benefit "
+                 "relative to clean A",
+                 measured=no_base.mean() / helps.mean(), predicted=0.0, tolerance=0.2, kind="upper",
+                 reason="defined before the run as at most a fifth of the benefit with a clean main task; the "
+                 "validation labels of A are clean but its training labels carry almost no signal at this SNR.")
+    by_size = np.array([g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=clean_a, n_train=p)).mean()
+                        for p in sizes])
+    ledger.check("table1-abundant-data-no-benefit",
+                 f"Abundant data removes the benefit: related clean benefit at P = {sizes[-1]} over its largest "
+                 "value over P",
+                 measured=by_size[-1] / by_size.max(), predicted=0.0, tolerance=0.5, kind="upper",
+                 reason="(37): the benefit tends to zero as P grows; defined before the run as having fallen below "
+                 "half of its peak by the largest training set of the grid.")
+    print("mean benefit of clean related tasks by training-set size:",
+          {p: round(float(b), 4) for p, b in zip(sizes, by_size)})
+
+
+def _spearman_over_cells(ledger, g10, claim_id, statement, mask: Callable[[tuple], bool], axis):
+    """Spearman claim over the per-cell means of the cells whose key passes ``mask``, against key entry ``axis``."""
+    cm = g10.cell_means()
+    keys = [k for k in cm if mask(k)]
+    check_spearman(ledger, claim_id, statement, np.array([k[axis] for k in keys]),
+                   np.array([cm[k][0] for k in keys]))
+
+
+def check_monotonicity(ledger: Ledger, g10: GridResult) -> None:
+    """Claims (34) and (36): over the scarce-data, clean-main-task cells of ``g10`` the benefit rises
+    with the auxiliary SNR (related tasks) and with the relatedness (clean auxiliary tasks)."""
+    _, clean_b, _, _ = _clean_cells(g10)
+    # keys: (n_train, n_train_aux, s_a, s_b, r)
+    _spearman_over_cells(ledger, g10, "eq34-benefit-rises-with-snr-b",
+                         "(34): benefit rises with sbar_B for related tasks (r >= 0.75)",
+                         lambda k: k[0] <= 800 and k[2] >= 0.6 and k[4] >= 0.75, axis=3)
+    _spearman_over_cells(ledger, g10, "eq36-benefit-rises-with-r",
+                         "(36): benefit rises with the relatedness r for clean auxiliary tasks",
+                         lambda k: k[0] <= 800 and k[2] >= 0.6 and np.isclose(k[3], clean_b).any(), axis=4)
+
+
+def print_minimum_at_end(g10: GridResult) -> None:
+    """Print the fraction of multitask students with their validation minimum at the last step, by P and s_A."""
+    snrs = g10.axes["s_a"]
+    sa_col, p_col = g10.column("s_a"), g10.column("n_train")
+    at_end = (g10.mt_best_step == g10.steps)
+    print("multitask students with the minimum at the last step (rows: P, columns: sbar_A):")
+    print("P \\ s_a " + " ".join(f"{s:7.2g}" for s in snrs))
+    for p in g10.axes["n_train"]:
+        print(f"{p:7d} " + " ".join(f"{at_end[(p_col == p) & np.isclose(sa_col, s)].mean():7.2f}" for s in snrs))

@@ -1,0 +1,105 @@
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/relation-to-lampinen-ganguli.ipynb``.
+
+Lee & Ndirango's multitask benefit (§4.4) beside Lampinen & Ganguli's transfer benefit (§4):
+the same students, teachers and data trained with the cross-entropy on argmax labels
+(classification) and with the squared error on the teacher's logits (regression). The chapter
+keys its two grids (:class:`gendyn.multitask_train.GridResult`) by :data:`CLASSIFICATION` and
+:data:`REGRESSION`; benefits are taken relative to the single-task loss. The shared statistics
+come from :mod:`gendyn.book.chapters.lee_ndirango_multitask_benefit`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from scipy import stats
+
+from gendyn.book import plotting
+from gendyn.book.chapters.lee_ndirango_multitask_benefit import check_spearman, t_bound_reason
+from gendyn.book.claims import Ledger
+from gendyn.book.stats import t_bound
+from gendyn.multitask_train import RELATEDNESS_GRID, GridResult
+
+__all__ = ["CLASSIFICATION", "REGRESSION", "figure_benefit_vs_r", "check_relative_benefit",
+           "print_regression_orthogonal", "check_orthogonal_hurts"]
+
+#: Label (and key) of the classification students' grid.
+CLASSIFICATION = "classification (cross-entropy)"
+#: Label (and key) of the regression students' grid.
+REGRESSION = "regression (squared error)"
+
+
+def figure_benefit_vs_r(grids: dict[str, GridResult], rel: dict[str, np.ndarray], *, s_a: float,
+                        s_b: Sequence[float], n_train: int) -> Figure:
+    """Relative benefit against relatedness, both losses, one panel per auxiliary SNR.
+
+    Parameters
+    ----------
+    grids : dict
+        The grids by label (:data:`CLASSIFICATION`, :data:`REGRESSION`).
+    rel : dict
+        Each grid's benefit over its single-task loss, one value per cell.
+    s_a, s_b, n_train
+        The main-task SNR, the auxiliary SNRs (one panel each) and the training-set size (titles).
+    """
+    fig, axes = plotting.subplots(1, len(s_b), height=3.3, sharey=True)
+    for k, (label, g) in enumerate(grids.items()):
+        for ax, sb in zip(axes, s_b):
+            per = np.array([g.per_seed(g.where(s_b=sb, relatedness=r), rel[label]) for r in RELATEDNESS_GRID])
+            m, se = per.mean(1), per.std(1, ddof=1) / math.sqrt(per.shape[1])  # in the grid's precision
+            ax.errorbar(RELATEDNESS_GRID, m, yerr=se, fmt="o-", ms=3, capsize=2, color=plotting.COLORS[k],
+                        label=label)
+            ax.set(xlabel="relatedness r", title=f"$\\bar s_A$ = {s_a:.2g}, $\\bar s_B$ = {sb:.2g}, P = {n_train}")
+    for ax in axes:
+        ax.axhline(0, color="k", lw=0.8)
+    axes[0].set_ylabel("benefit / single-task loss")
+    axes[0].legend(fontsize=7)
+    return fig
+
+
+def check_relative_benefit(ledger: Ledger, grids: dict[str, GridResult], rel: dict[str, np.ndarray], *,
+                           s_b: Sequence[float], seeds: int) -> None:
+    """Claims: the classifier's relative benefit rises with relatedness (Spearman over the (s_B, r)
+    cells; for the regression student the correlation is printed), and a clean fully related task
+    helps both students (99% lower t bound over ``seeds`` seeds)."""
+    for label, g in grids.items():
+        tag = "ce" if label == CLASSIFICATION else "mse"
+        cells = [(sb, r) for sb in s_b for r in RELATEDNESS_GRID]
+        means = [g.per_seed(g.where(s_b=sb, relatedness=r), rel[label]).mean() for sb, r in cells]
+        if tag == "ce":
+            check_spearman(ledger, f"{tag}-rises-with-r",
+                           f"{label}: relative benefit rises with relatedness (Spearman over (sbar_B, r) cells)",
+                           [c[1] for c in cells], means, note="")
+        else:
+            print(f"{label}: Spearman correlation of the relative benefit with r: "
+                  f"{stats.spearmanr([c[1] for c in cells], means).statistic:.2f}")
+        helps = g.per_seed(g.where(s_b=s_b[-1], relatedness=1.0), rel[label])
+        ledger.check(f"{tag}-related-helps",
+                     f"{label}: a clean related task (r = 1) helps (99% lower t-bound of the relative benefit)",
+                     measured=t_bound(helps, "lower"), predicted=0.0, tolerance=0.0,
+                     kind="lower", reason=t_bound_reason(seeds))
+
+
+def print_regression_orthogonal(grids: dict[str, GridResult], rel: dict[str, np.ndarray], *,
+                                s_b: Sequence[float]) -> None:
+    """Print the regression student's relative benefit at r = 0 (every cell and seed) and the step of its
+    single-task optimum per seed (the clean auxiliary task's cells)."""
+    g_mse = grids[REGRESSION]
+    orth = g_mse.where(relatedness=0.0)
+    print("regression, r = 0: relative benefit per cell and seed:", np.round(rel[REGRESSION][orth], 4).tolist())
+    print("regression: step of the single-task optimum per seed:",
+          g_mse.st_best_step[g_mse.where(relatedness=0.0, s_b=s_b[-1])].tolist(), f"(of {g_mse.steps})")
+
+
+def check_orthogonal_hurts(ledger: Ledger, grids: dict[str, GridResult], rel: dict[str, np.ndarray], *,
+                           s_b: Sequence[float], seeds: int) -> None:
+    """Claim: a clean orthogonal task (r = 0, the largest ``s_b``) hurts the classifier (99% upper t bound)."""
+    g_ce = grids[CLASSIFICATION]
+    hurt = g_ce.per_seed(g_ce.where(s_b=s_b[-1], relatedness=0.0), rel[CLASSIFICATION])
+    ledger.check("ce-orthogonal-hurts",
+                 "Classification: an orthogonal clean task hurts (99% upper t-bound of the relative benefit)",
+                 measured=t_bound(hurt, "upper"), predicted=0.0, tolerance=0.0,
+                 kind="upper", reason=t_bound_reason(seeds))
