@@ -1,0 +1,545 @@
+"""Runners, figures and claims of the chapter *Alignment lag of randomly initialised students*.
+
+Serves ``notebooks/lampinen-ganguli/alignment-lag.ipynb`` (Lampinen & Ganguli 2019, App. B, Fig. 9, §3.4):
+TA and random students of one and three hidden layers learn the same data sets; the chapter reads off when
+the random students' modes align with the data's and grow, and how far their optimal stopping time lags
+behind the TA students'. The module holds the runners (:func:`train_fig9_students`, :func:`side_by_side`),
+the read-outs (:func:`crossing_times`, :func:`optimal_stopping`, :func:`relative_lag`), one ``figure_*``
+function per figure and one ``check_*`` function per group of claims.
+
+:func:`ta_and_random`, :func:`optimal_stopping` and :func:`relative_lag` also serve the chapter on students of
+lower rank (:mod:`gendyn.book.chapters.lampinen_ganguli_low_rank_students`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from matplotlib.axis import Axis
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+from gendyn import deep_linear as dl
+from gendyn import train
+from gendyn.book import plotting
+from gendyn.book.claims import Ledger
+from gendyn.book.scales import RunConfig
+from gendyn.book.stats import mean_se, t_quantile
+from gendyn.train import SnrSweep
+
+__all__ = ["SideBySide", "ta_and_random", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
+           "relative_lag", "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
+           "check_lag_grows_with_depth", "figure_lag", "check_minimum_independent_of_depth", "side_by_side",
+           "check_side_by_side"]
+
+
+def ta_and_random(sweep: SnrSweep) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
+    """Every data set of ``sweep`` twice, for a TA student (first half) and a random student (second half).
+
+    Returns
+    -------
+    data, teacher : Tensor, shape (2 B, N3, N1)
+        ``Sigma31`` and the teacher of each student, float32.
+    init : list of str
+        ``"aligned"`` for the first ``B`` students, ``"random"`` for the others.
+    """
+    n_data = len(sweep.rank)
+    data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
+    wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
+    return data, wbar, ["aligned"] * n_data + ["random"] * n_data
+
+
+def _halves(n: int) -> tuple[slice, slice]:
+    """The TA students (first half) and the random students (second half) of ``n`` students."""
+    return slice(0, n // 2), slice(n // 2, n)
+
+
+def train_fig9_students(sweep: SnrSweep, cfg: RunConfig, *, eps: float, modes: int, generator: torch.Generator
+                        ) -> dict[int, dict[str, object]]:
+    """Train the TA and random students of every depth on the data of ``sweep`` (one batch per depth).
+
+    Each depth ``N_l`` of ``cfg.depths`` trains at its rate of ``cfg.lrs`` over its horizon of ``cfg.horizons``
+    (in ``tau``), with records on a log grid, a uniform grid, and every 0.02 ``tau`` around the theory's
+    optimal stopping time (eq. 15), where a deep student's test error dips only briefly. Prints one line per
+    depth.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (rank-``cfg.ranks`` teachers of SNR ``cfg.svm``).
+    cfg : RunConfig
+        Sizes (``n1``, ``n2``, ``n3``), ``depths``, ``lrs``, ``horizons``, ``n_records``, ``device``.
+    eps : float
+        Initial scale of every student.
+    modes : int
+        Data modes to follow (the largest teacher rank).
+    generator : torch.Generator
+        Source of the random students' initial weights.
+
+    Returns
+    -------
+    dict
+        Per depth: ``t`` (record times), ``alignment`` ``A_alpha(t)``, ``strength`` and ``svals`` (in units of
+        ``shat_alpha``), ``test`` (test error), each ``(students, records[, modes])``, and ``lr``.
+    """
+    data, wbar, init = ta_and_random(sweep)
+    runs = {}
+    for depth, lr, horizon in zip(cfg.depths, cfg.lrs, cfg.horizons):
+        epochs = int(round(horizon / lr))
+        record_at = np.union1d(train.log_epoch_grid(epochs, cfg.n_records),
+                               np.rint(np.linspace(0, epochs, 5 * cfg.n_records + 1)).astype(int))
+        # a deep TA student's test error dips for only ~0.1 tau as its mode passes sbar O(sbar): records
+        # every 0.02 tau around the theory's optimum (eq. 15), so that the minimum is not missed
+        t_opt = dl.optimal_early_stopping(sweep.sbar(min(cfg.ranks), cfg.svm), cfg.n1, cfg.n2, cfg.n3, eps,
+                                          n_layers=depth)[0]
+        dip = np.rint(np.arange(0.7 * t_opt, 1.4 * t_opt, 0.02) / lr).astype(int)
+        record_at = np.union1d(record_at, dip[dip <= epochs])
+        res = train.train_students(data, hidden=cfg.n2, n_layers=depth, lr=lr, epochs=epochs, init=init,
+                                   eps=eps, teacher=wbar, record_at=record_at, modes=modes,
+                                   generator=generator, device=cfg.device,
+                                   desc=f"Fig. 9 students, N_l = {depth}")
+        shat = res.data_svals[:, :modes]
+        runs[depth] = dict(t=res.time, alignment=res.alignment,
+                           strength=res.mode_strength / shat[:, None, :],
+                           svals=res.svals / shat[:, None, :], test=res.test_error, lr=lr)
+        print(f"N_l = {depth}: {epochs} epochs at lr = {lr:g} (stability limit "
+              f"{float(train.stability_limit(sweep.sigma31, depth).min()):.3g}), "
+              f"t/tau up to {res.time[-1]:g}")
+    return runs
+
+
+def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float) -> Figure:
+    """Fig. 9 for one depth: alignment and growth of the random students' modes.
+
+    Rows are the teacher ranks, columns the data modes (teacher singular values ``svm * (rank, ..., 1)``,
+    the weakest in the last column). Solid: alignment ``A_alpha(t)``; dashed: strength / ``shat_alpha`` of
+    the random students (thin: single runs, thick: median); dotted: the TA students' strength. The figure is
+    laid out: save it with ``tight=False``.
+
+    Parameters
+    ----------
+    run : dict
+        One depth of :func:`train_fig9_students`.
+    sweep : SnrSweep
+        The data sets.
+    ranks : tuple of int
+        The teacher ranks (rows).
+    svm : float
+        The teachers' SNR multiplier.
+    """
+    modes = max(ranks)
+    ta, rnd = _halves(len(run["test"]))
+    fig, axes = plotting.subplots(len(ranks), modes, height=2.4 * len(ranks), squeeze=False)
+    free = None  # an empty panel, for the legend
+    for row, rank in enumerate(ranks):
+        mask = sweep.select(rank, svm)
+        for col in range(modes):
+            ax = axes[row, col]
+            # the teacher's modes are svm*(rank..1): rank 1 sits in the last column
+            mode = col - (modes - rank)
+            if mode < 0:
+                ax.axis("off")
+                free = ax if free is None else free
+                continue
+            sbar = svm * (rank - mode)
+            for data_, style in ((run["alignment"], "-"), (run["strength"], "--")):
+                color = plotting.COLORS[0 if style == "-" else 1]
+                vals = data_[rnd][mask][:, :, mode]
+                ax.plot(run["t"][1:], vals[:, 1:].T, style, color=color, lw=0.5, alpha=0.3)
+                ax.plot(run["t"][1:], np.median(vals[:, 1:], 0), style, color=color, lw=2)
+            ax.plot(run["t"][1:], np.median(run["strength"][ta][mask][:, 1:, mode], 0), ":", color="k",
+                    lw=1.5)
+            ax.set(xscale="log", ylim=(-0.02, 1.05), title=f"rank {rank}: $\\bar s$ = {sbar:g}",
+                   xlim=(run["t"][-1] * 1e-2, run["t"][-1]))
+            if row == len(ranks) - 1:
+                ax.set_xlabel("$t/\\tau$")
+    target = free if free is not None else axes[0, -1]
+    target.plot([], [], "-", color=plotting.COLORS[0], lw=2, label="alignment $A_\\alpha$")
+    target.plot([], [], "--", color=plotting.COLORS[1], lw=2, label="strength, random")
+    target.plot([], [], ":", color="k", lw=1.5, label="strength, TA")
+    target.legend(loc="center" if free is not None else "best")
+    fig.tight_layout()
+    return fig
+
+
+def crossing_times(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, np.ndarray]]:
+    """Alignment and growth times of every mode, read off the records (:func:`gendyn.train.first_crossing`).
+
+    Returns
+    -------
+    dict
+        Per depth: ``align`` (random students: ``A_alpha`` first reaches 0.9), ``grow`` (random students:
+        strength first reaches half of ``shat_alpha``) and ``grow_ta`` (the same for the TA students), each
+        ``(data sets, modes)``.
+    """
+    times = {}
+    for depth, r in runs.items():
+        ta, rnd = _halves(len(r["test"]))
+        times[depth] = dict(
+            align=train.first_crossing(r["t"], np.moveaxis(r["alignment"][rnd], 1, -1), 0.9),
+            grow=train.first_crossing(r["t"], np.moveaxis(r["strength"][rnd], 1, -1), 0.5),
+            grow_ta=train.first_crossing(r["t"], np.moveaxis(r["strength"][ta], 1, -1), 0.5),
+        )
+    return times
+
+
+def optimal_stopping(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Each student's optimal stopping time and minimum test error (:func:`gendyn.train.empirical_optimal_stopping`).
+
+    Parameters
+    ----------
+    runs : dict
+        Per condition (a depth, or a student rank): ``t``, the record times, and ``test``, the test errors of
+        the TA students (first half) and of the random students (second half), as :func:`train_fig9_students`
+        returns them. The record at ``t = 0`` is left out.
+
+    Returns
+    -------
+    dict
+        Per condition and initialisation (``"TA"``, ``"random"``): ``(times, errors)``, one per data set.
+    """
+    optimum = {}
+    for key, r in runs.items():
+        ta, rnd = _halves(len(r["test"]))
+        optimum[key] = {name: train.empirical_optimal_stopping(r["t"][1:], r["test"][sl, 1:])
+                        for name, sl in (("TA", ta), ("random", rnd))}
+    return optimum
+
+
+def relative_lag(optimum: dict[str, tuple[np.ndarray, np.ndarray]], mask: np.ndarray) -> float:
+    """Mean relative lag of the random students' optimal stopping time behind the TA students' (paired).
+
+    Parameters
+    ----------
+    optimum : dict
+        One condition (a depth, a student rank) of :func:`optimal_stopping`.
+    mask : ndarray of bool
+        The data sets to average over (e.g. ``sweep.select(rank, svm)``).
+    """
+    return float(np.mean(optimum["random"][0][mask] / optimum["TA"][0][mask] - 1))
+
+
+def check_stronger_aligns_first(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], rank3: np.ndarray, *,
+                                svm: float) -> None:
+    """Claims ``stronger-aligns-first-N*``: the rank-3 teacher's stronger modes align first (App. B).
+
+    Per depth, the mean alignment times of the modes ``sbar = 3 svm, 2 svm, svm`` must increase.
+
+    Parameters
+    ----------
+    times : dict
+        :func:`crossing_times`.
+    rank3 : ndarray of bool
+        The data sets of the rank-3 teacher.
+    svm : float
+        Its SNR multiplier.
+    """
+    for depth, found in times.items():
+        t_align = np.nanmean(found["align"][rank3], 0)  # modes sbar = 6, 4, 2
+        ledger.check(
+            f"stronger-aligns-first-N{depth}",
+            f"N_l = {depth}, rank-3 teacher: largest difference of mean alignment times, stronger "
+            f"minus next weaker mode (sbar = {', '.join(f'{svm * (3 - a):g}' for a in range(3))}: "
+            f"{', '.join(f'{x:.3g}' for x in t_align)} tau)",
+            measured=np.max(t_align[:-1] - t_align[1:]), predicted=0.0,
+            tolerance=0.0, kind="upper",
+            reason="An ordering: the stronger mode's alignment time must be the smaller, in the mean "
+            "over runs.")
+
+
+def check_rank_independent(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], sweep: SnrSweep,
+                           cfg: RunConfig) -> None:
+    """Claims ``rank-independent-N*``: the weakest mode aligns at the same time for a rank-1 and a rank-3 teacher.
+
+    The difference of the mean alignment times of the ``sbar = svm`` mode in standard errors, within a
+    Student-t quantile (level 1e-2, Bonferroni over the depths).
+
+    Parameters
+    ----------
+    times : dict
+        :func:`crossing_times`.
+    sweep : SnrSweep
+        The data sets.
+    cfg : RunConfig
+        ``ranks``, ``svm``, ``runs`` and ``depths``.
+    """
+    rank3, rank1 = sweep.select(max(cfg.ranks), cfg.svm), sweep.select(min(cfg.ranks), cfg.svm)
+    z = t_quantile(len(cfg.depths), 2 * cfg.runs - 2, level=1e-2)
+    for depth in cfg.depths:
+        a1 = times[depth]["align"][rank1][:, 0]
+        a3 = times[depth]["align"][rank3][:, max(cfg.ranks) - 1]
+        se = np.sqrt(np.nanvar(a1, ddof=1) / a1.size + np.nanvar(a3, ddof=1) / a3.size)
+        ledger.check(
+            f"rank-independent-N{depth}",
+            f"N_l = {depth}: mean alignment time of the sbar = {cfg.svm:g} mode, rank-3 teacher minus "
+            f"rank-1 teacher, in standard errors ({np.nanmean(a3):.3g} vs {np.nanmean(a1):.3g} tau)",
+            measured=abs(np.nanmean(a3) - np.nanmean(a1)) / se, predicted=0.0, tolerance=z,
+            kind="upper",
+            reason=f"Student-t quantile ({2 * cfg.runs - 2} dof), level 1e-2 with Bonferroni over "
+            f"{len(cfg.depths)} depths.")
+
+
+def check_deep_aligns_late(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], rank3: np.ndarray) -> None:
+    """Claim ``deep-aligns-late``: alignment time / growth time is larger for the deepest network, every mode.
+
+    Parameters
+    ----------
+    times : dict
+        :func:`crossing_times` (its shallowest and deepest depths are compared).
+    rank3 : ndarray of bool
+        The data sets of the rank-3 teacher.
+    """
+    ratio = {depth: np.nanmean(found["align"][rank3] / found["grow"][rank3], 0) for depth, found in times.items()}
+    shallow, deep = min(times), max(times)
+    ledger.check(
+        "deep-aligns-late",
+        f"Rank-3 teacher, every mode: mean (alignment time / growth time) for N_l = {deep} minus "
+        f"N_l = {shallow}, smallest over the modes ({', '.join(f'{x:.2f}' for x in ratio[deep])} vs "
+        f"{', '.join(f'{x:.2f}' for x in ratio[shallow])})",
+        measured=np.min(ratio[deep] - ratio[shallow]), predicted=0.0, tolerance=0.0, kind="lower",
+        reason="App. B: in deeper networks alignment is not completed until around when the singular "
+        "value grows.")
+
+
+def check_lag_grows_with_depth(ledger: Ledger, optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
+                               sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float) -> None:
+    """Claims ``lag-grows-with-depth-rank*``: the random students' relative lag is larger for the deepest network.
+
+    Parameters
+    ----------
+    optimum : dict
+        :func:`optimal_stopping` (its shallowest and deepest depths are compared).
+    sweep : SnrSweep
+        The data sets.
+    ranks : tuple of int
+        The teacher ranks, one claim each.
+    svm : float
+        The teachers' SNR multiplier.
+    """
+    shallow, deep = min(optimum), max(optimum)
+    rel_lag = {depth: {rank: relative_lag(optimum[depth], sweep.select(rank, svm)) for rank in ranks}
+               for depth in optimum}
+    for rank in ranks:
+        ledger.check(
+            f"lag-grows-with-depth-rank{rank}",
+            f"Rank-{rank} teacher: mean relative lag of the random students' optimal stopping time, "
+            f"N_l = {deep} minus N_l = {shallow} ({rel_lag[deep][rank]:.3g} vs "
+            f"{rel_lag[shallow][rank]:.3g})",
+            measured=rel_lag[deep][rank] - rel_lag[shallow][rank], predicted=0.0, tolerance=0.0,
+            kind="lower",
+            reason="§3.4 and App. B: the alignment lag is larger for deeper networks.")
+
+
+def _plain_log_ticks(axis: Axis, limits: tuple[float, float]) -> None:
+    """Plain labels (0.3, 1, 3, ...): 1 and 3 per decade over at most 3 decades, else one label
+    per decade and at most 6, so that the labels never run into each other."""
+    subs = (1.0, 3.0) if np.log10(limits[1] / limits[0]) <= 3 else (1.0,)
+    axis.set_major_locator(LogLocator(subs=subs, numticks=6))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
+               times: dict[int, dict[str, np.ndarray]], sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float
+               ) -> Figure:
+    """The alignment lag: random against TA optimal stopping times, and the rank-3 modes' alignment and growth.
+
+    Left: each data set's optimal stopping time, random student against TA student, per depth and rank.
+    Right: the rank-3 teacher's modes, mean alignment and growth times of the random students against the
+    TA students' growth time.
+
+    Parameters
+    ----------
+    optimum, times : dict
+        :func:`optimal_stopping` and :func:`crossing_times`.
+    sweep : SnrSweep
+        The data sets.
+    ranks : tuple of int
+        The teacher ranks (markers "o", "s").
+    svm : float
+        The teachers' SNR multiplier.
+    """
+    rank3 = sweep.select(max(ranks), svm)
+    fig, axes = plotting.subplots(1, 2, height=3.2)
+    for k, depth in enumerate(optimum):
+        stop = {name: found[0] for name, found in optimum[depth].items()}
+        for rank, marker in zip(ranks, "os"):
+            mask = sweep.select(rank, svm)
+            axes[0].plot(stop["TA"][mask], stop["random"][mask], marker,
+                         color=plotting.COLORS[k], ms=4, label=f"$N_l$ = {depth}, rank {rank}")
+        g = times[depth]
+        axes[1].plot(np.nanmean(g["grow_ta"][rank3], 0), np.nanmean(g["align"][rank3], 0), "o-",
+                     color=plotting.COLORS[k], label=f"$N_l$ = {depth}: alignment")
+        axes[1].plot(np.nanmean(g["grow_ta"][rank3], 0), np.nanmean(g["grow"][rank3], 0), "s--",
+                     color=plotting.COLORS[k], label=f"$N_l$ = {depth}: growth, random")
+    lims = [min(a.get_xlim()[0] for a in axes), max(a.get_xlim()[1] for a in axes)]
+    for ax in axes:
+        ax.plot(lims, lims, "k:", lw=1)
+        ax.set(xscale="log", yscale="log")
+        _plain_log_ticks(ax.xaxis, ax.get_xlim())
+        _plain_log_ticks(ax.yaxis, ax.get_ylim())
+    axes[0].set(xlabel="TA optimal stopping time $t/\\tau$", ylabel="random",
+                title="the lag grows with depth")
+    axes[1].set(xlabel="TA growth time of the mode", ylabel="random student's time",
+                title="rank 3: modes 6, 4, 2")
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    return fig
+
+
+def check_minimum_independent_of_depth(ledger: Ledger, optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
+                                       sweep: SnrSweep, cfg: RunConfig, *, eps: float) -> None:
+    """Claims ``minimum-independent-of-depth-rank*``: the TA students' minimum test error against depth.
+
+    Per teacher rank, the mean paired difference of the minima (deepest minus shallowest network, same data
+    sets) against the difference of eq. (15)'s minima, within a Student-t quantile (level 1e-2, Bonferroni
+    over the ranks) of its standard error plus the theory's difference itself (finite size). Prints the
+    comparison of each rank, one line each.
+
+    Parameters
+    ----------
+    optimum : dict
+        :func:`optimal_stopping`.
+    sweep : SnrSweep
+        The data sets.
+    cfg : RunConfig
+        Sizes (``n1``, ``n2``, ``n3``), ``ranks``, ``svm``, ``runs`` and ``depths``.
+    eps : float
+        The students' initial scale, for eq. (15).
+    """
+    shallow, deep = min(cfg.depths), max(cfg.depths)
+    emin = {depth: optimum[depth]["TA"][1] for depth in cfg.depths}
+    z_depth = t_quantile(len(cfg.ranks), cfg.runs - 1, level=1e-2)
+    lines = []
+    for rank in cfg.ranks:
+        mask = sweep.select(rank, cfg.svm)
+        d = emin[deep][mask] - emin[shallow][mask]
+        th = {depth: dl.optimal_early_stopping(sweep.sbar(rank, cfg.svm), cfg.n1, cfg.n2, cfg.n3, eps,
+                                               n_layers=depth)[1] for depth in cfg.depths}
+        mean, se = mean_se(d)
+        lines.append(f"rank {rank}: TA minimum {emin[shallow][mask].mean():.4f} (N_l = {shallow}), "
+                     f"{emin[deep][mask].mean():.4f} (N_l = {deep}); paired difference {mean:+.2e} +- {se:.1e}; "
+                     f"theory {th[shallow]:.4f}, {th[deep]:.4f} (difference {th[deep] - th[shallow]:+.2e})")
+        ledger.check(
+            f"minimum-independent-of-depth-rank{rank}",
+            f"Rank-{rank} teacher, svm = {cfg.svm:g}: mean paired difference of the TA students' minimum test "
+            f"error, N_l = {deep} minus N_l = {shallow}, vs the difference of eq. (15)'s minima",
+            measured=mean, predicted=th[deep] - th[shallow],
+            tolerance=z_depth * se + abs(th[deep] - th[shallow]), kind="absolute",
+            reason=f"Student-t quantile {z_depth:.2f} ({cfg.runs - 1} dof, level 1e-2, Bonferroni over ranks) x "
+            f"standard error of {cfg.runs} paired differences ({se:.2g}) + the theory's own difference as "
+            "the finite-size allowance.",
+        )
+    print("\n".join(lines))  # one output, however long the checks take
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """The deepest students retrained at the main and at the authors' learning rate, from the same weights.
+
+    Attributes
+    ----------
+    main_lr, side_lr : float
+        The two learning rates.
+    times : dict
+        Per rate: ``align``, ``grow`` (random students), ``grow_ta`` (TA students) of the teacher's modes
+        and ``stop`` (optimal stopping time of every student, TA students first).
+    shift : float
+        Largest ``|time(main_lr) - time(side_lr)|`` over every time read off (``inf`` for a time read at one
+        rate only), in ``tau``.
+    allowance : float
+        Twice the largest difference of the modes' gradient-descent delays (:func:`gendyn.deep_linear.gd_lag`).
+    lag_main, lag_side : float
+        The random student's lag behind the TA student (rank-3 data set) at each rate, in ``tau``.
+    """
+
+    main_lr: float
+    side_lr: float
+    times: dict[float, dict[str, np.ndarray]]
+    shift: float
+    allowance: float
+    lag_main: float
+    lag_side: float
+
+
+def _largest_shift(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest |a - b| over times read at both rates; a time read at one rate only is an infinite shift."""
+    if np.any(np.isnan(a) != np.isnan(b)):
+        return np.inf
+    return float(np.nanmax(np.abs(a - b), initial=0.0))
+
+
+def side_by_side(sweep: SnrSweep, cfg: RunConfig, *, main_lr: float, eps: float, modes: int) -> SideBySide:
+    """Retrain the first data set of each rank (TA and random student) at two rates from one draw of weights.
+
+    The deepest network of ``cfg.depths`` trains over its horizon at ``main_lr`` and at ``cfg.side_lr``
+    (the authors' rate), from initial weights drawn with seed ``cfg.seed + 1``, recorded 7501 times.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets.
+    cfg : RunConfig
+        ``ranks``, ``svm``, ``n2``, ``depths``, ``horizons``, ``side_lr``, ``seed`` and ``device``.
+    main_lr : float
+        The rate of the main experiment at that depth.
+    eps : float
+        Initial scale.
+    modes : int
+        Data modes to follow (the largest teacher rank).
+    """
+    data, wbar, init = ta_and_random(sweep)
+    n_data, deep = len(sweep.rank), max(cfg.depths)
+    side_ranks = list(cfg.ranks)
+    side_nets = [int(np.flatnonzero(sweep.select(rank, cfg.svm))[0]) for rank in side_ranks]
+    side_nets = side_nets + [n_data + k for k in side_nets]  # TA students, then their random twins
+    w_side = train.init_weights(data[side_nets], cfg.n2, deep, [init[k] for k in side_nets], eps,
+                                generator=torch.Generator().manual_seed(cfg.seed + 1))  # shared by both rates
+    side_horizon = dict(zip(cfg.depths, cfg.horizons))[deep]
+    # the teacher's modes of each data set: the last `rank` of the modes columns hold none for rank < modes
+    teacher_mode = np.array([[m < rank for m in range(modes)] for rank in side_ranks])
+    half = len(side_ranks)
+    side = {}
+    for lr in (main_lr, cfg.side_lr):
+        n = int(round(side_horizon / lr))
+        res_side = train.train_students(data[side_nets], hidden=cfg.n2, n_layers=deep, lr=lr, epochs=n,
+                                        weights=w_side, teacher=wbar[side_nets], modes=modes,
+                                        record_at=np.rint(np.linspace(0, n, 7501)).astype(int),
+                                        device=cfg.device, desc=f"side by side, N_l = {deep}, lr = {lr:g}")
+        shat_side = res_side.data_svals[:, :modes]
+        strength = np.moveaxis(res_side.mode_strength / shat_side[:, None, :], 1, -1)
+        side[lr] = dict(
+            align=train.first_crossing(res_side.time, np.moveaxis(res_side.alignment, 1, -1)[half:],
+                                       0.9)[teacher_mode],
+            grow=train.first_crossing(res_side.time, strength[half:], 0.5)[teacher_mode],
+            grow_ta=train.first_crossing(res_side.time, strength[:half], 0.5)[teacher_mode],
+            stop=train.empirical_optimal_stopping(res_side.time[1:], res_side.test_error[:, 1:])[0],
+        )
+    shift = max(_largest_shift(side[main_lr][key], side[cfg.side_lr][key]) for key in side[main_lr])
+    delay = dl.gd_lag(shat_side, eps, main_lr, deep) - dl.gd_lag(shat_side, eps, cfg.side_lr, deep)
+    rank3_side = side_ranks.index(max(side_ranks))
+    lags = [float(side[lr]["stop"][half + rank3_side] - side[lr]["stop"][rank3_side]) for lr in (main_lr, cfg.side_lr)]
+    return SideBySide(main_lr, cfg.side_lr, side, float(shift), 2 * float(np.max(delay)), *lags)
+
+
+def check_side_by_side(ledger: Ledger, side: SideBySide, *, depth: int) -> None:
+    """Claim ``authors-lr-side-by-side``: every time read off moves by at most twice the gradient-descent delay.
+
+    Parameters
+    ----------
+    side : SideBySide
+        :func:`side_by_side`.
+    depth : int
+        The depth ``N_l`` it trained.
+    """
+    ledger.check(
+        "authors-lr-side-by-side",
+        f"N_l = {depth}, lr = {side.main_lr:g} vs the authors' lr' = {side.side_lr:g} from the same weights: "
+        "largest shift of the alignment and growth times of the teacher's modes and of the optimal stopping "
+        "times (TA and random students of a rank-1 and a rank-3 data set), in tau",
+        measured=side.shift, predicted=0.0, tolerance=side.allowance, kind="absolute",
+        reason="Twice the largest difference gd_lag(lr) - gd_lag(lr') of the modes: forward Euler's first-order "
+        "delay of TA modes, doubled for the random students' alignment; a time read at one rate only counts "
+        "as an infinite shift.")
