@@ -497,7 +497,9 @@ def compare_authors(runs_by_group: dict[tuple, interleaved_sgd.CellRuns], refs: 
     match : Matched
         :func:`match_cells`.
     """
-    full_batch = {k: (m, se) for k, m, se in zip(match.keys, match.our_m, match.our_se)}  # per matched cell
+    # per file and cell: files share cell keys (the rank-10, rank-3 and aux-train-pts grids hold the same
+    # (depth, P, s_A, s_B, r) with different teachers), so a key alone would mix the files
+    full_batch = {(f, k): (m, se) for f, k, m, se in zip(match.files, match.keys, match.our_m, match.our_se)}
     st_pub = {name: published_runs.single_task(name) for name in published_runs.FILES}
     read = {"final": lambda c: c[..., -1], "minimum": lambda c: c.min(-1)}
     authors, own_st = [], []
@@ -516,8 +518,8 @@ def compare_authors(runs_by_group: dict[tuple, interleaved_sgd.CellRuns], refs: 
                                              s_a=cell["s_a"], s_b=cell["s_b"], relatedness=cell["relatedness"])
                 ours_ = {k: book_stats.mean_se(f(runs.single_task[i]) - f(runs.multitask[i]))
                          for k, f in read.items()}
-                fb = full_batch.get(_cell_key(depth, p_a, p_b, cell["s_a"], cell["s_b"], cell["relatedness"]),
-                                    (np.nan,))[0]
+                key = _cell_key(depth, p_a, p_b, cell["s_a"], cell["s_b"], cell["relatedness"])
+                fb = full_batch.get((name, key), (np.nan,))[0]
                 authors.append(((name, p_a, p_b, depth), "benefit", cell["s_a"],
                                 *book_stats.mean_se(refs[name]["benefit"][pick]), ours_, fb, cell["s_b"],
                                 cell["relatedness"]))
