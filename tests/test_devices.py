@@ -57,9 +57,13 @@ def _chapter_code(path):
     return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+CHAPTER_MODULES = sorted((LIB / "book" / "chapters").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CHAPTERS + CHAPTER_MODULES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_chapters_draw_on_the_cpu_and_bring_tensors_home(path):
-    code = "\n".join(_chapter_code(path))
+    """Chapters and their companion modules (gendyn.book.chapters) alike."""
+    code = "\n".join(_chapter_code(path)) if path.suffix == ".ipynb" else path.read_text()
     assert "Generator(device" not in code, "chapters seed CPU generators (the same data on every device)"
     bare = [line.strip() for line in code.splitlines() if re.search(r"(?<!\.cpu\(\))\.numpy\(\)", line)]
     assert not bare, "a tensor that may live on the GPU goes to numpy without .cpu():\n" + "\n".join(bare)

@@ -18,6 +18,7 @@ import torch
 from matplotlib.figure import Figure
 from scipy import integrate, stats
 
+from gendyn import _random
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
 from gendyn.book import plotting
@@ -116,7 +117,7 @@ def check_stein_14(ledger: Ledger, rng: np.random.Generator, *, mc_samples: int,
     formula = m_chk @ w_chk @ sigma_chk
     formula_se = np.sqrt((m_se**2) @ (w_chk @ sigma_chk) ** 2)  # independent entries of M: an upper estimate
     gen = torch.Generator().manual_seed(seed + 2)
-    x_mc = torch.randn(mc_samples, n_chk, generator=gen, dtype=torch.float64) @ torch.linalg.cholesky(
+    x_mc = _random.randn(mc_samples, n_chk, generator=gen) @ torch.linalg.cholesky(
         torch.tensor(sigma_chk)).T
     w_t = torch.tensor(w_chk, requires_grad=True)
     autograd = torch.autograd.grad(torch.logsumexp(x_mc @ w_t.T, -1).mean(), w_t)[0].cpu().numpy()
