@@ -65,6 +65,9 @@ def test_the_advani_saxe_figure_map_names_claims_its_chapters_check():
         chapter = re.search(r"\{doc\}`generated/advani-saxe/([a-z-]+)`", row).group(1)
         nb = json.loads((ROOT / "notebooks" / "advani-saxe" / f"{chapter}.ipynb").read_text())
         code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        # the chapter's claims live in its companion module (gendyn.book.chapters)
+        module = ROOT / "lib" / "gendyn" / "book" / "chapters" / f"advani_saxe_{chapter.replace('-', '_')}.py"
+        code += "\n" + module.read_text()
         # a claim id, with each {expression} of an f-string id matching any value
         checked = [re.compile("[a-z0-9.-]+".join(map(re.escape, re.split(r"\{[^}]*\}", c))))
                    for c in re.findall(r"check\(\s*f?\"([^\"]+)\"", code)]

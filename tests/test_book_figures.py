@@ -40,3 +40,24 @@ def test_benefit_strips_draws_one_strip_per_map(grid):
     assert not np.ma.getmaskarray(images[0])[:, :2].any()
     with pytest.raises(ValueError, match="means"):
         figures.benefit_strips([("x", {})], grid.axes["s_a"], grid.axes["relatedness"], "test")
+
+
+def test_plot_cell_means_draws_the_mean_and_a_band_of_one_standard_error(grid):
+    import matplotlib.pyplot as plt
+
+    means = grid.cell_means()
+    keys = [(20, 20, 4.0, sb, 1.0) for sb in grid.axes["s_b"]]
+    fig, ax = plt.subplots()
+    figures.plot_cell_means(ax, grid.axes["s_b"], means, keys, color="C0", label="r = 1")
+    (line,) = ax.lines
+    np.testing.assert_array_equal(line.get_ydata(), [means[k][0] for k in keys])
+    assert line.get_label() == "r = 1"
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]  # the band's outline: mean -+ SE
+    for k in keys:
+        for edge in (means[k][0] - means[k][1], means[k][0] + means[k][1]):
+            assert np.isclose(band, edge).any()
+    with pytest.raises(ValueError, match="keys"):
+        figures.plot_cell_means(ax, grid.axes["s_b"], means, keys[:1], color="C0", label="x")
+    with pytest.raises(ValueError, match="means"):
+        figures.plot_cell_means(ax, [1.0], means, [("no", "cell")], color="C0", label="x")
+    plt.close(fig)

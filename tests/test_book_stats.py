@@ -126,3 +126,64 @@ def test_z_quantile_is_the_bonferroni_normal_quantile():
         stats.z_quantile(3, sides=3)
     with pytest.raises(ValueError, match="comparisons"):
         stats.z_quantile(0)
+
+
+def test_t_bound_reason_names_the_quantile_of_t_bound():
+    assert stats.t_bound_reason(5) == f"one-sided Student-t bound over 5 seeds (t = {sps.t.ppf(0.99, 4):.2f})."
+    assert stats.t_bound_reason(5, ", paired").endswith("(t = 3.75), paired.")
+    assert f"(t = {sps.t.ppf(0.9, 9):.2f})" in stats.t_bound_reason(10, confidence=0.9)
+    with pytest.raises(ValueError, match="seeds"):
+        stats.t_bound_reason(1)
+
+
+def test_dkw_bound_holds_the_ks_distance_with_the_stated_probability():
+    assert stats.dkw_bound(200, 0.05) == pytest.approx(math.sqrt(math.log(40) / 400))
+    # at level 0.2 the KS distance of n uniform samples exceeds the bound in at most 20% of draws (Massart's
+    # constant is sharp: about 20%), up to 3 standard errors of the 2000-draw frequency
+    rng = np.random.default_rng(3)
+    bound = stats.dkw_bound(100, 0.2)
+    exceed = np.mean([stats.ks_distance(rng.random(100), lambda u: u) > bound for _ in range(2000)])
+    assert 0.1 < exceed <= 0.2 + 3 * math.sqrt(0.2 * 0.8 / 2000)
+    with pytest.raises(ValueError, match="level"):
+        stats.dkw_bound(10, 0.0)
+    with pytest.raises(ValueError, match="^n must"):
+        stats.dkw_bound(0)
+
+
+def test_weighted_mean_z_is_the_inverse_variance_weighted_mean_over_its_se():
+    m, se = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.1, 0.2], [0.4, 0.1]])
+    w = 1 / se.ravel() ** 2
+    mean, mean_se_ = np.average(m.ravel(), weights=w), 1 / np.sqrt(w.sum())
+    assert stats.weighted_mean_z(m, se) == pytest.approx(mean / mean_se_)
+    assert stats.weighted_mean_z([2.0], [0.5]) == pytest.approx(4.0)  # one estimate: its own z
+    with pytest.raises(ValueError, match="^se must"):
+        stats.weighted_mean_z([1.0, 2.0], [0.1, 0.0])
+    with pytest.raises(ValueError, match="one value each"):
+        stats.weighted_mean_z([1.0, 2.0], [0.1])
+
+
+def test_weighted_slope_z_is_the_weighted_least_squares_slope_over_its_se():
+    rng = np.random.default_rng(4)
+    x = np.arange(6.0)
+    se = np.array([0.1, 0.2, 0.1, 0.3, 0.2, 0.1])
+    y = 1.0 + 0.05 * x + se * rng.normal(size=6)
+    # the same fit by numpy: polyfit with weights 1/se and cov="unscaled" gives the covariance (A^T W A)^-1
+    (slope, _), cov = np.polyfit(x, y, 1, w=1 / se, cov="unscaled")
+    assert stats.weighted_slope_z(x, y, se) == pytest.approx(slope / math.sqrt(cov[0, 0]))
+    # two points: the slope through them over its standard error from the two se
+    assert stats.weighted_slope_z([0.0, 2.0], [1.0, 2.0], [0.3, 0.4]) == pytest.approx(0.5 / (0.5 / 2))
+    with pytest.raises(ValueError, match="^x must"):
+        stats.weighted_slope_z([1.0, 1.0, 1.0], [1.0, 2.0, 3.0], [0.1, 0.1, 0.1])
+    with pytest.raises(ValueError, match="^y must"):
+        stats.weighted_slope_z(x, np.full(6, np.nan), se)
+
+
+def test_spearman_critical_is_the_t_approximation_of_the_one_sided_test():
+    t = sps.t.ppf(0.99, 18)
+    assert stats.spearman_critical(20) == pytest.approx(t / math.sqrt(18 + t**2))
+    # under independence, rho exceeds it in about 1% of draws
+    rng = np.random.default_rng(5)
+    rho = [stats.rank_correlation(rng.random(20), rng.random(20)) for _ in range(4000)]
+    assert np.mean(np.array(rho) > stats.spearman_critical(20)) == pytest.approx(0.01, abs=0.006)
+    with pytest.raises(ValueError, match="^n must"):
+        stats.spearman_critical(2)

@@ -234,3 +234,15 @@ def test_the_order_parameter_chain_stops_when_its_state_stops_being_a_gram_matri
     init = cs.initial_weights(100, 3, 2, "erf", seed=7, teacher="orthonormal")
     with pytest.raises(FloatingPointError, match="engine 'order-parameters' lost a valid state.*engine='weights'"):
         cs.simulate(init, 0.05, 0.01, [0, 1000, 5000], weight_decay=0.01, engine="order-parameters", seed=7)
+
+
+def test_log_and_late_times_adds_evenly_spaced_steps_in_the_second_half():
+    N, alpha_max = 50, 20.0
+    times = cs.log_and_late_times(alpha_max, N, n_points=10, n_late=11)
+    late = np.arange(500, 1001, 50) / N  # steps 500, 550, ..., 1000 of alpha = steps / N
+    np.testing.assert_array_equal(times, np.union1d(cs.log_times(alpha_max, 10, N=N), late))
+    assert np.all(np.diff(times) > 0) and np.all(np.isin(late, times))
+    np.testing.assert_array_equal(times * N, np.round(times * N))  # whole steps only
+    assert times[0] == 0.0 and times[-1] == alpha_max
+    with pytest.raises(ValueError, match="n_late"):
+        cs.log_and_late_times(alpha_max, N, n_late=1)

@@ -596,3 +596,43 @@ def test_sampled_ta_errors_blame_the_bad_argument():
         dl.sampled_ta_errors(t, "x", wbar, 1e-3)
     tr, te = dl.sampled_ta_errors(t, s31, wbar, 1e-3, delay=-0.5)  # an advance is allowed
     assert np.all(np.isfinite(tr)) and np.all(np.isfinite(te))
+
+
+def test_delayed_ta_errors_are_what_gradient_descent_follows():
+    """TA networks trained by gradient descent at a sizeable rate follow the delayed exact errors far
+    more closely than the gradient-flow ones (eqs. 6-7 with each mode delayed by gd_lag)."""
+    from gendyn import teachers, train
+
+    gen = torch.Generator().manual_seed(3)
+    sv = torch.tensor([[3.0, 0.0], [4.0, 2.0]], dtype=torch.float64)
+    teacher = teachers.low_rank_teacher(sv, 30, 15, generator=gen)
+    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    lr = 0.05
+    res = train.train_students(s31, hidden=15, lr=lr, epochs=200, teacher=teacher, n_records=40,
+                               dtype=torch.float64, desc=None)
+    flow = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=15)
+    delayed = dl.delayed_ta_errors(res.time, s31, teacher.matrix, 1e-5, lr, n2=15)
+    for sim, f, d in zip((res.train_error, res.test_error), flow, delayed):
+        assert np.abs(np.log(sim) - np.log(d)).max() < np.abs(np.log(sim) - np.log(f)).max() / 5
+    # the delay is gd_lag of each data mode: numpy and torch data agree
+    for a, b in zip(delayed, dl.delayed_ta_errors(res.time, s31.numpy(), teacher.matrix.numpy(), 1e-5, lr, n2=15)):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="lr"):
+        dl.delayed_ta_errors(res.time, s31, teacher.matrix, 1e-5, 0.0)
+
+
+def test_linear_test_error_is_the_gaussian_average_of_eq5():
+    rng = np.random.default_rng(1)
+    wbar, w = rng.normal(size=(3, 4, 6)), rng.normal(size=(3, 4, 6))
+    err = dl.linear_test_error(w, wbar)
+    # E_x ||(W - Wbar) x||^2 / E_x ||Wbar x||^2 over x ~ N(0, I), by Monte Carlo
+    x = rng.normal(size=(6, 200_000))
+    mc = (((w - wbar) @ x) ** 2).sum((1, 2)) / ((wbar @ x) ** 2).sum((1, 2))
+    np.testing.assert_allclose(err, mc, rtol=0.02)
+    np.testing.assert_allclose(err, [np.linalg.norm(a - b) ** 2 / np.linalg.norm(b) ** 2 for a, b in zip(w, wbar)])
+    np.testing.assert_array_equal(dl.linear_test_error(torch.tensor(w), torch.tensor(wbar)), err)
+    assert np.all(dl.linear_test_error(wbar, wbar) == 0)
+    with pytest.raises(ValueError, match="teacher is zero"):
+        dl.linear_test_error(w, 0 * wbar)
+    with pytest.raises(ValueError, match="w and teacher"):
+        dl.linear_test_error(w[:, :3], wbar)

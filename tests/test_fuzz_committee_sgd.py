@@ -15,6 +15,7 @@ CASES = [
               v_star=1.0, v_var=1.0),
          accepted=dict(seed={"zero"}, init_var={"none"}, v={"negative", "zero"}, v_star={"negative"})),
     Case(cs.log_times, dict(alpha_max=1.0, n_points=5, alpha_min=0.01, N=50), accepted=dict(N={"none"})),
+    Case(cs.log_and_late_times, dict(alpha_max=1.0, N=50, n_points=5, n_late=11)),
     Case(cs.order_parameters, dict(w=INIT.w, w_star=INIT.w_star)),
     Case(cs.simulate,
          dict(initial=INIT, lr=0.5, sigma=0.1, times=[0.0, 0.1, 0.2], lr2=None, train_second_layer=False,

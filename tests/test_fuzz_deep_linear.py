@@ -30,6 +30,10 @@ CASES = [
          dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, n2=2, tau=1.0, n_layers=3,
               delay=np.full((2, 4), 0.01)),
          accepted={"n2": {"none"}, "delay": {"none", "zero", "negative"}}),
+    Case(dl.delayed_ta_errors,
+         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, lr=0.01, n2=2, n_layers=3),
+         accepted={"n2": {"none"}}),
+    Case(dl.linear_test_error, dict(w=_DATA, teacher=_TEACHER)),
     # NoiseAverages is a record type (a NamedTuple) and R_IN a constant: not functions.
     Case(dl.noise_mode_averages,
          dict(t=[0.5, 2.0], aspect=0.5, eps=1e-3, tau=1.0, n_layers=3, fraction=0.5, scale=1.0),

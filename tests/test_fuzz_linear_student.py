@@ -26,6 +26,7 @@ CASES = [
     Case(ls.mp_eigenvalue_cdf, dict(lam=1.0, alpha=0.5),
          accepted=dict(lam={"negative", "zero", "+inf", "-inf"} | ANY, alpha=ANY)),
     Case(ls.data_spectrum, dict(X=np.arange(12.0).reshape(3, 4) / 10), accepted=dict(X=ANY)),  # a batch of X
+    Case(ls.sampled_eigengap, dict(eigvals=LAM), accepted=dict(eigvals=ANY)),  # a batch of spectra
     Case(ls.mode_dynamics, dict(t=1.0, eigvals=LAM, **MODES, tau=1.0),
          accepted=dict(t={"zero"} | ANY, zbar={"negative", "zero"}, z0={"negative", "zero"},
                        eps_tilde={"negative", "zero"})),  # one number for every mode

@@ -32,11 +32,13 @@ CASES = [
          accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
     Case(rmt.spike_vector_overlaps, dict(sbar=2.0, aspect=0.5),
          accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
+    # one aspect ratio and one size: a scale, not a broadcast
+    Case(rmt.tracy_widom_scale, dict(aspect=0.5, n1=100)),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} == set(rmt.__all__)
+    assert {c.func.__name__ for c in CASES} | {"TW1_MEAN", "TW1_SD"} == set(rmt.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

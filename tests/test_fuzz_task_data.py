@@ -11,6 +11,7 @@ TORCH = dict(generator=GEN, dtype=torch.float64, device="cpu")
 TEACHER = torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
 X1, Y1 = td.sampled_task(TEACHER, 3, generator=GEN)
 X2, Y2 = td.sampled_task(TEACHER, 5, generator=GEN)
+PAIRS = td.task_pairs([1.0], [2.0], [0.5], 6, 3, 2, generator=GEN)
 
 CASES = [
     Case(td.task_pairs,
@@ -22,6 +23,8 @@ CASES = [
               branches=False, **TORCH),
          accepted=dict(svm_a={"zero"}, svm_b={"zero"}, q={"negative", "zero"},  # one setting G = 1; q in [-1, 1]
                        slope={"zero"}, noise_std={"zero"}, generator={"none"})),
+    Case(td.task_a_only, dict(pairs=PAIRS, rows=[0, 1])),
+    Case(td.task_a_rows, dict(points=[[1.0, 2.0, 0.0], [1.0, 2.0, 1.0]], sbar_a=[1.0], runs=2)),
     Case(td.randomised_outputs, dict(sigma31=TEACHER, generator=GEN), accepted=dict(generator={"none"})),
     Case(td.sampled_inputs, dict(n1=4, p=6, batch=2, kind="orthogonal", **TORCH), accepted=dict(generator={"none"})),
     Case(td.sampled_task, dict(teacher=TEACHER, p=6, kind="gaussian", noise_std=1.0, generator=GEN,

@@ -37,7 +37,7 @@ CASES = [
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"LowRankTeacher"} == set(teachers.__all__)
+    assert {c.func.__name__ for c in CASES} | {"LowRankTeacher", "PROFILES"} == set(teachers.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -5,6 +5,7 @@ Tiny students (2 networks, N1 = 4, N2 = 2, N3 = 2) and a few epochs keep each ca
 
 import functools
 
+import numpy as np
 import pytest
 import torch
 
@@ -20,6 +21,8 @@ _TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.fl
 _DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
 _WEIGHTS = train.init_weights(_DATA, 2, 3, "aligned", 1e-3, dtype=torch.float64)
 _TIME = [0.0, 1.0, 2.0, 3.0]
+_SWEEP = train.snr_sweep([2.0], [1], 2, 4, 2, generator=_gen())
+_STOPPING = {"TA": (np.array([1.0, 2.0]), np.array([0.2, 0.3])), "random": (np.array([2.0, 2.5]), np.array([0.2, 0.3]))}
 
 
 @functools.wraps(train.train_students)
@@ -66,6 +69,10 @@ CASES = [
          accepted={"level": {"negative", "zero"}}),
     Case(train.empirical_optimal_stopping, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 0.9]])),
     Case(train.overfitting_onset, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 1.1]], factor=2.0)),
+    Case(train.ta_and_random, dict(sweep=_SWEEP, dtype=torch.float32)),
+    Case(train.paired_optimal_stopping, dict(time=_TIME, test_error=[[1.0, 0.5, 0.7, 0.9], [1.0, 0.8, 0.6, 0.9]])),
+    # a mask selects data sets; without one all are averaged
+    Case(train.relative_lag, dict(stopping=_STOPPING, mask=[True, False]), accepted={"mask": {"none"}}),
     Case(train.snr_sweep,
          dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, generator=_gen(), dtype=torch.float64,
               device="cpu"),

@@ -37,11 +37,16 @@ CASES = [
          dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, n3_a=2, n2=2, eps=1e-3, tau=1.0, n_layers=3,
               chunk=1, lr=0.5),
          accepted={"n2": {"none"}, "lr": {"none"}}),
+    # TransferGrid is a record type: its constructor takes the theory as computed here.
+    Case(transfer.transfer_grid, dict(sbar_a=[3.0], sbar_b=[0.0, 2.0], q_steps=2, n1=8, n2=2, n3=2, eps=1e-3)),
+    Case(transfer.paired_transfer,
+         dict(joint=[[0.5, 0.6], [0.4, 0.5]], single=[[0.7, 0.8]], points=[[3.0, 1.0, 0.0], [3.0, 1.0, 1.0]],
+              sa=[3.0])),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"KINDS"} == set(transfer.__all__)
+    assert {c.func.__name__ for c in CASES} | {"KINDS", "TransferGrid"} == set(transfer.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

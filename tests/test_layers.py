@@ -29,7 +29,7 @@ def test_old_module_names_still_work():
 
 
 @pytest.mark.parametrize("module", SCIENCE + ["book." + p.stem for p in sorted((LIB / "book").glob("*.py"))
-                                              if p.stem in ("chapter", "plotting", "stats")])
+                                              if p.stem in ("chapter", "checks", "plotting", "stats")])
 def test_public_api_is_complete_and_annotated(module):
     """Every name of ``__all__`` exists, and every public function states its types (PEP 484)."""
     import importlib

@@ -597,3 +597,16 @@ def test_gd_error_is_the_flow_error_with_discrete_decay_and_matches_simulated_de
         ls.single_dataset_gd_error(steps, lr, lam, [1.0, 2.0], inr)
     with pytest.raises(ValueError, match="steps"):
         ls.single_dataset_gd_error([[1, 2]], lr, lam, snr, inr)
+
+
+def test_sampled_eigengap_skips_the_frozen_modes():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3, 8, 5)) / np.sqrt(8)  # P = 5 < N = 8: three frozen modes each
+    cov, _ = ls.data_spectrum(X)
+    gap = ls.sampled_eigengap(cov)
+    direct = [np.linalg.svd(x, compute_uv=False).min() ** 2 for x in X]  # the smallest singular value of X
+    np.testing.assert_allclose(gap, direct, rtol=1e-10)
+    assert ls.sampled_eigengap([[0.0, 0.0], [0.0, 2.0]]).tolist() == [np.inf, 2.0]
+    assert ls.sampled_eigengap(cov.astype(np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="eigvals"):
+        ls.sampled_eigengap([1.0, -0.5])

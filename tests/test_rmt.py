@@ -155,3 +155,21 @@ def test_spike_vector_overlaps_split_eq12_and_match_sampled_vectors():
         measured.append(((uh[:, 0] @ u) ** 2, (vh[0] @ v) ** 2))
     expected = rmt.spike_vector_overlaps(s, n3 / n1)
     np.testing.assert_allclose(np.mean(measured, axis=0), np.ravel(expected), atol=0.02)
+
+
+def test_tracy_widom_scale_matches_the_top_noise_singular_value():
+    # sigma_N = (1/2) (1 + A^(-1/2))^(1/3) N1^(-2/3), written out for A = 1/4, N1 = 1000
+    assert rmt.tracy_widom_scale(0.25, 1000) == pytest.approx(0.5 * 3 ** (1 / 3) / 100)
+    # the top singular value of Gaussian noise: mean and spread on that scale (TW1: -1.21, 1.27)
+    rng = np.random.default_rng(0)
+    n1, aspect, draws = 200, 0.5, 400
+    n3 = int(aspect * n1)
+    top = np.array([np.linalg.norm(rng.normal(size=(n3, n1)) / np.sqrt(n1), 2) for _ in range(draws)])
+    sigma = rmt.tracy_widom_scale(aspect, n1)
+    chi = (top - (1 + np.sqrt(aspect))) / sigma
+    assert chi.mean() == pytest.approx(rmt.TW1_MEAN, abs=0.3)  # finite N1 shifts the mean by O(N1^-1/3)
+    assert chi.std() == pytest.approx(rmt.TW1_SD, rel=0.2)
+    with pytest.raises(ValueError, match="aspect"):
+        rmt.tracy_widom_scale(2.0, 100)
+    with pytest.raises(ValueError, match="n1"):
+        rmt.tracy_widom_scale(0.5, 0)

@@ -128,3 +128,28 @@ def test_leaky_relu_task_pairs_default_draws_are_unchanged():
     tp = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], 40, 12, 1, generator=gen(4))
     assert float(tp.teacher.sum()) == pytest.approx(GOLDEN_TEACHER_SUM, rel=1e-12)
     assert float(tp.sigma31[0, 3, 5]) == pytest.approx(GOLDEN_ENTRY, rel=1e-12)
+
+
+def test_task_a_only_zeroes_head_b_of_copies_of_the_chosen_data_sets():
+    tp = task_data.task_pairs([3.0, 3.0], [2.0, 1.0], [0.5, 0.0], 8, 3, 2, generator=gen(6))
+    data, teacher = task_data.task_a_only(tp, [1, 3])
+    assert data.shape == teacher.shape == (2, 6, 8)
+    np.testing.assert_array_equal(data[:, :3].numpy(), tp.sigma31[[1, 3], :3].numpy())
+    np.testing.assert_array_equal(teacher[:, :3].numpy(), tp.teacher[[1, 3], :3].numpy())
+    assert not data[:, 3:].any() and not teacher[:, 3:].any()
+    assert tp.sigma31[:, 3:].abs().min() > 0  # copies: the two-task data keeps its head B
+    np.testing.assert_array_equal(task_data.task_a_only(tp, range(2))[0].numpy(),
+                                  task_data.task_a_only(tp, [0, 1])[0].numpy())
+    with pytest.raises(ValueError, match="rows"):
+        task_data.task_a_only(tp, [4])
+
+
+def test_task_a_rows_take_each_sbar_a_from_its_first_grid_point():
+    # a grid (sbar_A, sbar_B, q) with sbar_A-major order, 3 runs per point
+    points = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0], [4.0, 2.0, 0.0], [4.0, 2.0, 1.0]])
+    assert task_data.task_a_rows(points, [1.0, 4.0], 3) == [0, 1, 2, 6, 7, 8]
+    assert task_data.task_a_rows(points, [4.0], 2) == [4, 5]
+    with pytest.raises(ValueError, match="sbar_a"):
+        task_data.task_a_rows(points, [2.0], 3)
+    with pytest.raises(ValueError, match="points"):
+        task_data.task_a_rows(points[:, :2], [1.0], 3)

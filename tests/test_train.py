@@ -464,3 +464,41 @@ def test_fan_average_weights_variance_truncation_and_seed():
         train.fan_average_weights(2, (10,), factor)
     with pytest.raises(ValueError, match="factor"):
         train.fan_average_weights(2, (10, 5), -1.0)
+
+
+def test_ta_and_random_doubles_each_data_set_ta_first():
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, generator=torch.Generator().manual_seed(0))
+    data, teacher, init = train.ta_and_random(sweep)
+    b = len(sweep.rank)
+    assert data.shape == teacher.shape == (2 * b, 3, 6) and data.dtype == torch.float32
+    assert init == ["aligned"] * b + ["random"] * b
+    for half in (slice(0, b), slice(b, 2 * b)):  # both halves hold the sweep's data, in order
+        torch.testing.assert_close(data[half], sweep.sigma31.float(), rtol=0, atol=0)
+        torch.testing.assert_close(teacher[half], sweep.teacher.matrix.float(), rtol=0, atol=0)
+    assert train.ta_and_random(sweep, torch.float64)[0].dtype == torch.float64
+    with pytest.raises(ValueError, match="sweep"):
+        train.ta_and_random(sweep.sigma31)
+
+
+def test_paired_optimal_stopping_and_relative_lag():
+    time = np.array([0.5, 1.0, 2.0, 4.0, 8.0])
+    # two TA students with minima at t = 1 and 2, their random twins at t = 2 and 8
+    err = np.array([[0.9, 0.2, 0.5, 0.8, 0.9], [0.9, 0.5, 0.2, 0.8, 0.9],
+                    [0.9, 0.5, 0.3, 0.8, 0.9], [0.9, 0.8, 0.7, 0.5, 0.4]])
+    stop = train.paired_optimal_stopping(time, err)
+    assert sorted(stop) == ["TA", "random"]
+    for name, rows in (("TA", slice(0, 2)), ("random", slice(2, 4))):
+        t_opt, e_min = train.empirical_optimal_stopping(time, err[rows])
+        np.testing.assert_array_equal(stop[name][0], t_opt)
+        np.testing.assert_array_equal(stop[name][1], e_min)
+    np.testing.assert_array_equal(stop["TA"][1], [0.2, 0.2])
+    assert stop["random"][0][1] == 8.0  # a minimum at the last record: its own time
+    lag = stop["random"][0] / stop["TA"][0] - 1
+    assert train.relative_lag(stop) == pytest.approx(lag.mean())
+    assert train.relative_lag(stop, np.array([False, True])) == pytest.approx(lag[1])
+    with pytest.raises(ValueError, match="test_error"):
+        train.paired_optimal_stopping(time, err[:3])  # not two halves
+    with pytest.raises(ValueError, match="stopping"):
+        train.relative_lag({"TA": stop["TA"]})
+    with pytest.raises(ValueError, match="mask"):
+        train.relative_lag(stop, np.array([False, False]))

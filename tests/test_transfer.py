@@ -170,3 +170,33 @@ def test_composite_input_alignment_app_d1_and_explicit_svd():
     np.testing.assert_allclose(transfer.composite_modes(sa, sb, q)[0], svals[:5], rtol=1e-10)
     np.testing.assert_allclose(transfer.composite_input_alignment(sa, sb, q),
                                ((va.T @ vt[:5].T) ** 2).sum(0), atol=1e-10)
+
+
+def test_transfer_grid_is_transfer_benefit_at_every_point():
+    grid = transfer.transfer_grid([0.8, 3.0], [1.0, 10.0], 3, n1=40, n2=20, n3=20, eps=1e-5)
+    assert grid.shape == (2, 2, 3) and grid.points.shape == (12, 3)
+    np.testing.assert_array_equal(grid.qs, [0.0, 0.5, 1.0])
+    for (a, b, q), t, single, joint in zip(grid.points, grid.benefit.ravel(), grid.single.ravel(),
+                                           grid.joint.ravel()):
+        assert t == pytest.approx(transfer.transfer_benefit(a, b, q, 40, 20, n2=20, eps=1e-5))
+        assert t == pytest.approx(single - joint)
+    np.testing.assert_array_equal(grid.panel, np.repeat([0, 1], 6))
+    assert grid.threshold == pytest.approx(0.5 ** 0.25)
+    assert grid.in_transition(0.8) and not grid.in_transition(3.0)  # within 25 % of A^(1/4) = 0.84
+    np.testing.assert_allclose(grid.allowance, [np.abs(grid.benefit[0]).max() * 40 ** (-1 / 3),
+                                                np.abs(grid.benefit[1]).max() * 40 ** (-1 / 2)])
+    with pytest.raises(ValueError, match="sbar_a"):
+        transfer.transfer_grid([3.0, 0.8], [1.0], 3, n1=40, n2=20, n3=20, eps=1e-5)  # panels in order
+
+
+def test_paired_transfer_subtracts_each_joint_student_from_its_own_single_task_twin():
+    points = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0], [4.0, 2.0, 0.0], [4.0, 2.0, 1.0]])
+    joint = np.arange(8.0).reshape(4, 2)
+    single = np.array([[10.0, 20.0], [30.0, 40.0]])  # sbar_A = 1 and 4, two runs each
+    expected = np.array([[10, 19], [8, 17], [26, 35], [24, 33]], dtype=float)
+    np.testing.assert_array_equal(transfer.paired_transfer(joint, single, points, [1.0, 4.0]), expected)
+    np.testing.assert_array_equal(transfer.paired_transfer(joint[:2], single, points, [1.0, 4.0]), expected[:2])
+    with pytest.raises(ValueError, match="single"):
+        transfer.paired_transfer(joint, single[:1], points, [1.0, 4.0])
+    with pytest.raises(ValueError, match="sa"):
+        transfer.paired_transfer(joint, single, points, [1.0, 3.0])

@@ -22,7 +22,7 @@ interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-hea
 published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
 allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks
-book               the book's machinery (claims, scales, stats, plotting, figures, grids) and each
+book               the book's machinery (claims, checks, scales, stats, plotting, figures, grids) and each
                    chapter's figures and claims (book.chapters, one module per notebook); the science
                    above never imports it (claims, scales, plotting: old names of book modules)
 
@@ -30,7 +30,8 @@ Conventions
 -----------
 - **Types.** Every public function of the science modules states its types (PEP 484 hints;
   ``ArrayLike`` for inputs numpy converts); ``tests/test_layers.py`` checks that each has them
-  (and those of ``gendyn.book.chapter``, ``plotting``, ``stats`` and every ``gendyn.book.chapters`` module).
+  (and those of ``gendyn.book.chapter``, ``checks``, ``plotting``, ``stats`` and every
+  ``gendyn.book.chapters`` module).
 - **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by

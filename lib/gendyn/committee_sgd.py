@@ -69,6 +69,7 @@ ENGINES, TEACHERS     allowed values of ``engine`` and ``teacher``
 initial_weights       draw teacher and student weights for a batch of runs
 InitialWeights        those weights, with their order parameters
 log_times             a log-spaced grid of times alpha
+log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
@@ -96,6 +97,7 @@ __all__ = [
     "SGDResult",
     "initial_weights",
     "log_times",
+    "log_and_late_times",
     "order_parameters",
     "simulate",
 ]
@@ -262,6 +264,35 @@ def log_times(alpha_max: float, n_points: int = 60, alpha_min: float = 0.01, N: 
         N = _checks.integer(N, "N", 1)
         t = np.unique(np.round(t * N)) / N
     return t
+
+
+def log_and_late_times(alpha_max: float, N: int, n_points: int = 40, n_late: int = 101) -> np.ndarray:
+    """Recorded times of a long run: a log grid, and ``n_late`` evenly spaced times in its second half.
+
+    The late times are where a time average reads the asymptotic error ``eps_g*`` (Goldt et al.
+    2019, §2-3; e.g. :func:`gendyn.book.stats.late_average`), the log grid shows the learning curve.
+
+    Parameters
+    ----------
+    alpha_max : float
+        The run's horizon ``alpha`` (> 0).
+    N : int
+        Input dimension: every time is rounded to whole steps ``alpha = steps / N``.
+    n_points : int
+        Points of the log grid, :func:`log_times` from ``alpha = 0.01`` (and 0).
+    n_late : int
+        Evenly spaced times from ``alpha_max / 2`` to ``alpha_max`` (>= 2).
+
+    Returns
+    -------
+    ndarray
+        The sorted union of both grids, duplicates removed.
+    """
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
+    N = _checks.integer(N, "N", 1)
+    n_late = _checks.integer(n_late, "n_late", 2)
+    late = np.round(np.linspace(alpha_max / 2, alpha_max, n_late) * N) / N
+    return np.union1d(log_times(alpha_max, n_points, N=N), late)
 
 
 # --------------------------------------------------------------------- compiled kernels

@@ -54,6 +54,8 @@ __all__ = [
     "optimal_early_stopping",
     "gd_lag",
     "sampled_ta_errors",
+    "delayed_ta_errors",
+    "linear_test_error",
     "NoiseAverages",
     "noise_mode_averages",
     "R_IN",
@@ -1012,6 +1014,61 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
     norm = (wbar**2).sum((-2, -1))
     test = ((s**2 - 2 * s * c[:, None, :n2]).sum(-1) + norm[:, None]) / norm[:, None]
     return train, test
+
+
+def delayed_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, lr: float,
+                      n2: int | None = None, n_layers: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Exact train and test errors of TA students trained by gradient descent on *sampled* data.
+
+    :func:`sampled_ta_errors` with every mode ``b`` delayed by its forward-Euler lag
+    ``gd_lag(shat_b, eps, lr, n_layers)`` (:func:`gd_lag`, its maximum over the trajectory): the
+    expectation of TA networks trained at learning rate ``lr`` on these data sets, to first order in ``lr``.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Times in units of ``tau``.
+    sigma31, teacher : array_like, shape (B, N3, N1)
+        Training covariances and the noise-free teachers ``Wbar`` (numpy or torch).
+    eps, n_layers
+        As in :func:`mode_strength`.
+    lr : float
+        The learning rate of gradient descent (``1/tau``).
+    n2 : int, optional
+        Student rank (hidden width); default ``min(N1, N3)``.
+
+    Returns
+    -------
+    train, test : ndarray, shape (B, T)
+    """
+    s31 = _check_data(sigma31, "sigma31")
+    delay = gd_lag(np.linalg.svd(s31, compute_uv=False), eps, lr, n_layers)
+    return sampled_ta_errors(t, s31, teacher, eps, n2=n2, n_layers=n_layers, delay=delay)
+
+
+def linear_test_error(w: ArrayLike, teacher: ArrayLike) -> np.ndarray:
+    """Test error of linear maps against their teachers, eq. (5): ``||W - Wbar||_F^2 / ||Wbar||_F^2``.
+
+    The exact average over Gaussian test inputs ``x ~ N(0, I)`` of ``||W x - Wbar x||^2 / ||Wbar x||^2``
+    (Lampinen & Ganguli 2019, §2.1), for any linear map ``W``: a converged student (App. G) or an
+    estimator built from the data, such as the shrinkage estimator (§3.7).
+
+    Parameters
+    ----------
+    w, teacher : array_like, shape (B, N3, N1)
+        The maps and their noise-free teachers ``Wbar`` (numpy or torch; no teacher all zero).
+
+    Returns
+    -------
+    ndarray, shape (B,)
+    """
+    m, wbar = _check_data(w, "w"), _check_data(teacher, "teacher")
+    if m.shape != wbar.shape:
+        raise ValueError(f"w and teacher must both have shape (B, N3, N1); got {m.shape} and {wbar.shape}")
+    norm = (wbar**2).sum((-2, -1))
+    if np.any(norm == 0):
+        raise ValueError("teacher is zero for some map: its normalised test error is undefined")
+    return ((m - wbar) ** 2).sum((-2, -1)) / norm
 
 
 # ----------------------------------------------------------------------------------------

@@ -117,6 +117,7 @@ __all__ = [
     "ridge_error",
     "single_dataset_ridge_error",
     "eigengap",
+    "sampled_eigengap",
     "frozen_subspace_error",
     "generalization_gap_bound",
     "rademacher_bound",
@@ -884,6 +885,32 @@ def eigengap(alpha: ArrayLike, tau: ArrayLike = 1.0) -> tuple[np.ndarray, np.nda
     with np.errstate(divide="ignore"):
         t_slow = np.where(lo > 0, tau / np.where(lo > 0, lo, 1.0), np.inf)
     return lo, t_slow
+
+
+def sampled_eigengap(eigvals: ArrayLike) -> np.ndarray:
+    """Eigengap of sampled spectra: the smallest nonzero eigenvalue along the last axis.
+
+    The finite-size counterpart of :func:`eigengap` (Advani & Saxe §3-4): exact zeros are the
+    frozen modes outside the data's span (``P < N``), not the gap, and are skipped.
+
+    Parameters
+    ----------
+    eigvals : array_like, shape (..., n)
+        Spectra ``>= 0`` with exact zeros for the frozen modes, e.g. ``cov_eigvals`` of
+        :func:`data_spectrum`.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        The eigengap of each spectrum, in the precision of ``eigvals``; ``inf`` for an all-zero
+        one (nothing is learned).
+    """
+    lam = _checks.real_array(eigvals, "eigvals", lower=0.0)
+    if lam.ndim == 0 or lam.shape[-1] == 0:
+        raise ValueError(f"eigvals must be a non-empty array, modes on the last axis; got shape {lam.shape}")
+    raw = np.asarray(eigvals)
+    lam = raw if raw.dtype.kind == "f" else lam  # a float32 spectrum keeps its precision
+    return np.where(lam > 0, lam, np.inf).min(-1)
 
 
 _T_CAP = 1e300  # largest stopping time (in units of tau) searched by optimal_stopping_error

@@ -12,7 +12,9 @@ With the aspect ratio ``A = N3/N1`` in ``(0, 1]`` and ``N1 -> inf`` at fixed ``r
   :func:`spike_teacher_value` inverts it;
 * its singular vectors overlap the teacher's by ``O(sbar)``, eq. (12):
   :func:`spike_overlap`; the left and right vectors separately by
-  :func:`spike_vector_overlaps`.
+  :func:`spike_vector_overlaps`;
+* at finite size the top noise singular value fluctuates about the upper MP edge on the
+  Tracy-Widom scale :func:`tracy_widom_scale` (law: :data:`TW1_MEAN`, :data:`TW1_SD`).
 
 All functions are pure numpy, vectorised, and broadcast their arguments.
 """
@@ -36,7 +38,15 @@ __all__ = [
     "spike_teacher_value",
     "spike_overlap",
     "spike_vector_overlaps",
+    "tracy_widom_scale",
+    "TW1_MEAN",
+    "TW1_SD",
 ]
+
+#: Mean and standard deviation of the Tracy-Widom law of real matrices (beta = 1), to the precision the
+#: book's claims use: an extreme eigenvalue sits on average ``-TW1_MEAN`` sigma_N inside its MP edge (towards
+#: the bulk) and fluctuates by TW1_SD sigma_N, sigma_N its Tracy-Widom scale (e.g. :func:`tracy_widom_scale`).
+TW1_MEAN, TW1_SD = -1.21, 1.27
 
 #: How the messages name an aspect ratio.
 _ASPECT = "aspect (the aspect ratio A = N3/N1)"
@@ -232,6 +242,30 @@ def mp_quantile(q: ArrayLike, aspect: float) -> np.ndarray:
     theta = np.where(q <= 0, 0.0, np.where(q >= 1, np.pi, theta))
     out = (1.0 - root) + 2.0 * root * np.sin(0.5 * theta) ** 2
     return out[()] if out.ndim == 0 else out
+
+
+def tracy_widom_scale(aspect: float, n1: int) -> float:
+    """Tracy-Widom scale of the top singular value of an ``N3 x N1`` noise matrix at the MP edge.
+
+    ``sigma_N = (1/2) (1 + A^(-1/2))^(1/3) N1^(-2/3)``: Johnstone's (2001) scale of the largest
+    eigenvalue of ``Z Z^T`` carried to singular values (entries of variance ``1/N1``, ``A = N3/N1``).
+    The top noise singular value is ``1 + sqrt(A) + sigma_N chi`` with ``chi`` Tracy-Widom
+    distributed (:data:`TW1_MEAN`, :data:`TW1_SD`).
+
+    Parameters
+    ----------
+    aspect : float
+        One aspect ratio ``A`` in ``(0, 1]``.
+    n1 : int
+        Inputs ``N1`` (columns of the noise matrix).
+
+    Returns
+    -------
+    float
+    """
+    aspect = _scalar_aspect(aspect)
+    n1 = _checks.integer(n1, "n1")
+    return 0.5 * (1 + aspect**-0.5) ** (1 / 3) * n1 ** (-2 / 3)
 
 
 def detection_threshold(aspect: ArrayLike) -> np.ndarray:

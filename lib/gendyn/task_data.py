@@ -4,6 +4,8 @@
   input-mode overlap ``Q = Vbar^A^T Vbar^B`` and a choice of output vectors (§4, App. D,
   Figs. 8 and 10): the stacked data of a two-headed student.
 * :func:`leaky_relu_task_pairs` -- the same for leaky-ReLU teachers (App. F, Fig. 12).
+* :func:`task_a_only` -- the single-task baseline of such data: task A alone, head B zero;
+  :func:`task_a_rows` picks one data set of task A per ``(sbar_A, run)`` of a grid.
 * :func:`randomised_outputs` -- outputs replaced by i.i.d. Gaussians of the same variance
   (§3.6, Fig. 6).
 * :func:`sampled_inputs` and :func:`sampled_task` -- ``P != N1`` training inputs,
@@ -35,6 +37,8 @@ __all__ = [
     "TaskPairs",
     "task_pairs",
     "leaky_relu_task_pairs",
+    "task_a_only",
+    "task_a_rows",
     "randomised_outputs",
     "INPUT_KINDS",
     "sampled_inputs",
@@ -272,6 +276,67 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, n1: 
     clean = y.reshape(g_count * runs, 2 * n3, n1)
     noisy = (y + z[None]).reshape(g_count * runs, 2 * n3, n1)
     return TaskPairs(noisy.to(dtype), clean.to(dtype), n3, runs)
+
+
+def task_a_only(pairs: TaskPairs, rows: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Two-headed data of task A alone: some data sets of ``pairs`` with head B's targets and teacher zeroed.
+
+    A two-headed student of it is a single-task student of A (head B starts at, or decays to, zero),
+    trained on the very task-A data of its two-task twin: the baseline ``eps_A^opt`` of the transfer
+    benefit ``T^{A<-B} = eps_A^opt - eps_{A<-B}^opt`` (Lampinen & Ganguli 2019, §4), paired run by run.
+
+    Parameters
+    ----------
+    pairs : TaskPairs
+        Two-task data (:func:`task_pairs` or :func:`leaky_relu_task_pairs`).
+    rows : sequence of int
+        The data sets (rows of ``pairs``) to take task A from.
+
+    Returns
+    -------
+    sigma31, teacher : Tensor, shape (len(rows), 2 N3, N1)
+        Copies of those rows of ``pairs.sigma31`` and ``pairs.teacher``, rows ``N3:`` set to zero.
+    """
+    pairs = _checks.instance(pairs, "pairs", TaskPairs, hint=" (see task_pairs)")
+    rows = list(_checks.integers(rows, "rows", 0))
+    if max(rows) >= len(pairs.sigma31):
+        raise ValueError(f"rows must index the {len(pairs.sigma31)} data sets of pairs; got {max(rows)}")
+    data, teacher = pairs.sigma31[rows].clone(), pairs.teacher[rows].clone()
+    data[:, pairs.n3:], teacher[:, pairs.n3:] = 0.0, 0.0
+    return data, teacher
+
+
+def task_a_rows(points: ArrayLike, sbar_a: ArrayLike, runs: int) -> list[int]:
+    """Rows of :func:`task_pairs` data that hold task A once per ``(sbar_A, run)``: those of its first grid point.
+
+    :func:`task_pairs` shares its draws across the settings of a run, so task A's data depends on
+    ``(sbar_A, run)`` only: one single-task student per ``(sbar_A, run)`` (:func:`task_a_only`)
+    serves every ``(sbar_B, q)`` of a grid.
+
+    Parameters
+    ----------
+    points : array_like, shape (G, 3)
+        The grid's settings ``(sbar_A, sbar_B, q)``, in the order given to :func:`task_pairs`.
+    sbar_a : array_like, shape (A,)
+        The distinct values of ``sbar_A`` wanted (each must occur in ``points``).
+    runs : int
+        Runs per setting.
+
+    Returns
+    -------
+    list of int
+        ``A * runs`` rows, ``sbar_A``-major then run.
+    """
+    points = _checks.real_array(points, "points", ndim=2)
+    if points.shape[1:] != (3,):
+        raise ValueError(f"points must have shape (G, 3): (sbar_A, sbar_B, q) per setting; got {points.shape}")
+    sbar_a = _checks.real_array(sbar_a, "sbar_a", ndim=1)
+    runs = _checks.integer(runs, "runs")
+    missing = [float(a) for a in sbar_a if not np.any(points[:, 0] == a)]
+    if missing:
+        raise ValueError(f"sbar_a must hold values of points[:, 0]; got {missing[:5]} not among them")
+    first = [int(np.flatnonzero(points[:, 0] == a)[0]) for a in sbar_a]
+    return [g * runs + r for g in first for r in range(runs)]
 
 
 def randomised_outputs(sigma31: torch.Tensor, *, generator: torch.Generator | None = None) -> torch.Tensor:

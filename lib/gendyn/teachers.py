@@ -31,7 +31,13 @@ __all__ = [
     "top_singular_modes",
     "mode_overlaps",
     "measure_spikes",
+    "PROFILES",
 ]
+
+#: The authors' teacher spectra (Lampinen & Ganguli's scripts, Figs. 5, 6 and 11): a rank-``r`` teacher of
+#: SNR multiplier ``svm`` has singular values ``svm * PROFILES[r] = svm * (r, ..., 1)``, for the two ranks
+#: of their figures, 1 and 3.
+PROFILES = {1: np.array([1.0]), 3: np.array([3.0, 2.0, 1.0])}
 
 
 class LowRankTeacher(NamedTuple):

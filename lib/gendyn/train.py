@@ -119,6 +119,9 @@ __all__ = [
     "overfitting_onset",
     "SnrSweep",
     "snr_sweep",
+    "ta_and_random",
+    "paired_optimal_stopping",
+    "relative_lag",
 ]
 
 #: Initialisations understood by :func:`init_weights` and :func:`train_students`.
@@ -1112,3 +1115,102 @@ def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int
     teacher = low_rank_teacher(sv, n1, n3, generator=generator)
     sigma31 = _noisy(teacher, 1.0, generator)
     return SnrSweep(teacher, sigma31, np.array([r for r, _ in labels]), np.array([s for _, s in labels]))
+
+
+# ----------------------------------------------------------------------------------------
+# a TA and a random student on every data set of a sweep (App. B, Figs. 3, 4, 9 and 14)
+# ----------------------------------------------------------------------------------------
+
+#: The two initialisations of a :func:`ta_and_random` batch, in the order of its halves.
+_PAIRED = ("TA", "random")
+
+
+def ta_and_random(sweep: SnrSweep, dtype: torch.dtype = torch.float32
+                  ) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
+    """Every data set of ``sweep`` twice: for a TA student (first half) and a random student (second half).
+
+    Lampinen & Ganguli compare training-aligned and randomly initialised students on the same data
+    (§3.3-3.4, App. B, Figs. 3, 4, 9, 14); one batch of :func:`train_students` trains both.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), ``B`` of them.
+    dtype : torch.dtype
+        Of the returned data and teachers (float32: the chapters' training precision, or float64).
+
+    Returns
+    -------
+    sigma31, teacher : Tensor, shape (2 B, N3, N1)
+        The training covariance and the teacher of each student.
+    init : list of str
+        ``"aligned"`` for the first ``B`` students, ``"random"`` for the others (the ``init`` of
+        :func:`train_students`).
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    dtype = _check_dtype(dtype)
+    n_data = len(sweep.rank)
+    sigma31 = torch.cat([sweep.sigma31, sweep.sigma31]).to(dtype)
+    teacher = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).to(dtype)
+    return sigma31, teacher, ["aligned"] * n_data + ["random"] * n_data
+
+
+def paired_optimal_stopping(time: ArrayLike, test_error: ArrayLike) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Optimal stopping of the TA and of the random students of a :func:`ta_and_random` batch.
+
+    :func:`empirical_optimal_stopping` of each student, split into the two halves of the batch.
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times ``>= 0``.
+    test_error : array_like, shape (2 B, T)
+        Positive test-error curves: ``B`` TA students, then their random twins on the same data.
+
+    Returns
+    -------
+    dict
+        ``{"TA": (t_opt, e_min), "random": (t_opt, e_min)}``, each array of shape ``(B,)``.
+    """
+    time, err = _check_curves(time, test_error, "test_error", positive=True)
+    if err.ndim != 2 or err.shape[0] % 2:
+        raise ValueError(f"test_error must have shape (2 B, T): B TA students, then B random ones; "
+                         f"got shape {err.shape}")
+    half = err.shape[0] // 2
+    return {name: empirical_optimal_stopping(time, err[k * half:(k + 1) * half]) for k, name in enumerate(_PAIRED)}
+
+
+def relative_lag(stopping: dict[str, tuple[np.ndarray, np.ndarray]], mask: ArrayLike | None = None) -> float:
+    """Mean relative lag of the random students' optimal stopping time behind their TA twins' (App. B).
+
+    ``mean(t_random / t_TA - 1)`` over the data sets, each pair trained on the same data.
+
+    Parameters
+    ----------
+    stopping : dict
+        ``{"TA": (t_opt, e_min), "random": (t_opt, e_min)}`` as :func:`paired_optimal_stopping` returns
+        it; the TA times must be positive.
+    mask : array_like of bool, shape (B,), optional
+        The data sets to average over (e.g. ``sweep.select(rank, svm)``); default all.
+
+    Returns
+    -------
+    float
+    """
+    try:
+        t_ta, t_random = stopping["TA"][0], stopping["random"][0]
+    except (TypeError, KeyError, IndexError):
+        raise ValueError("stopping must be a dict {'TA': (t_opt, e_min), 'random': (t_opt, e_min)} "
+                         f"(see paired_optimal_stopping); got {type(stopping).__name__}") from None
+    t_ta = _checks.real_array(t_ta, "stopping['TA'] times", lower=0.0, open_lower=True, ndim=1)
+    t_random = _checks.real_array(t_random, "stopping['random'] times", lower=0.0, ndim=1)
+    if t_ta.shape != t_random.shape or t_ta.size == 0:
+        raise ValueError(f"stopping must hold as many TA as random times (at least one); got {t_ta.size} and "
+                         f"{t_random.size}")
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != t_ta.shape or not mask.any():
+            raise ValueError(f"mask must be a boolean array of shape {t_ta.shape} selecting at least one data set; "
+                             f"got dtype {mask.dtype}, shape {mask.shape}")
+        t_ta, t_random = t_ta[mask], t_random[mask]
+    return float(np.mean(t_random / t_ta - 1))

@@ -51,11 +51,16 @@ Functions
 * :func:`transfer_benefit` -- the rank-1 case ``T(sbar_A, sbar_B, q)`` of Fig. 8, vectorised.
 * :func:`sampled_head_errors` -- the exact head-A error of TA students on *sampled* data
   (no random-matrix limit): the finite-size counterpart of :func:`head_test_error`.
+* :func:`transfer_grid` -- :func:`transfer_benefit` on a grid of Fig. 8 (a :class:`TransferGrid`),
+  and :func:`paired_transfer` -- ``T`` of simulated students on it, paired on task A's data.
 
 Pure numpy/scipy.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -71,6 +76,9 @@ __all__ = [
     "transfer_benefit_general",
     "transfer_benefit",
     "sampled_head_errors",
+    "TransferGrid",
+    "transfer_grid",
+    "paired_transfer",
 ]
 
 #: Forms of the transfer benefit: the paper's difference of optimal errors and the log-ratio.
@@ -510,3 +518,143 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
         num = np.einsum("bta,ba->bt", st**2, g) - 2.0 * np.einsum("bta,ba->bt", st, c)
         out[sl] = 1.0 + num / norm[sl, None]
     return out
+
+
+# ----------------------------------------------------------------------------------------
+# the grid of Fig. 8: theory, and simulated students paired on task A's data
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TransferGrid:
+    """A grid of Fig. 8 and the theory of ``T^{A<-B}`` on it (:func:`transfer_grid`).
+
+    Attributes
+    ----------
+    sa, sb, qs : ndarray
+        The values of ``sbar_A`` (increasing: one panel each), ``sbar_B`` and ``q``.
+    points : ndarray, shape (G, 3)
+        Every grid point ``(sbar_A, sbar_B, q)``, in the order of ``meshgrid(sa, sb, qs, indexing="ij")``.
+    benefit, single, joint : ndarray, shape (len(sa), len(sb), len(qs))
+        ``T^{A<-B}`` and the optimal errors ``eps_A^opt``, ``eps_{A<-B}^opt`` it is the difference of.
+    n1, n3 : int
+        Examples and outputs per head: they set the finite-size allowance.
+    """
+
+    sa: np.ndarray
+    sb: np.ndarray
+    qs: np.ndarray
+    points: np.ndarray
+    benefit: np.ndarray
+    single: np.ndarray
+    joint: np.ndarray
+    n1: int
+    n3: int
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(len(sa), len(sb), len(qs))``."""
+        return self.benefit.shape
+
+    @property
+    def panel(self) -> np.ndarray:
+        """Index into ``sa`` (the panel) of each grid point."""
+        return np.searchsorted(self.sa, self.points[:, 0])
+
+    @property
+    def threshold(self) -> float:
+        """Task A's detection threshold ``(N3 / N1)^(1/4)`` (eq. 11)."""
+        return (self.n3 / self.n1) ** 0.25
+
+    def panel_scale(self, i: int) -> float:
+        """The size of the transfer effect in panel ``i``: the largest ``|T|`` predicted."""
+        return float(np.abs(self.benefit[i]).max())
+
+    def in_transition(self, sbar_a: float) -> bool:
+        """Whether task A of strength ``sbar_a`` lies in the detection transition (within 25 % of the threshold)."""
+        return abs(sbar_a - self.threshold) < 0.25 * self.threshold
+
+    @property
+    def allowance(self) -> np.ndarray:
+        """Finite-size allowance of each panel: ``max|T| x N1^-1/2`` (``N1^-1/3`` in the detection transition).
+
+        The theory is the ``N1 -> inf`` limit; its corrections are those of the outlier (``N1^-1/2``)
+        and, near the threshold, of the detection window (``N1^-1/3``).
+        """
+        return np.array([self.panel_scale(i) * self.n1 ** (-1 / 3 if self.in_transition(a) else -1 / 2)
+                         for i, a in enumerate(self.sa)])
+
+
+def _increasing(values, name, lower, open_lower):
+    """A non-empty strictly increasing 1-d float array with values in the range."""
+    x = _checks.real_array(values, name, lower=lower, open_lower=open_lower, ndim=1)
+    if x.size == 0 or np.any(np.diff(x) <= 0):
+        raise ValueError(f"{name} must be a non-empty increasing 1-d array; got {x.tolist()[:5]}")
+    return x
+
+
+def transfer_grid(sbar_a: Sequence[float], sbar_b: Sequence[float], q_steps: int, *, n1: int, n2: int, n3: int,
+                  eps: float) -> TransferGrid:
+    """The theory of ``T^{A<-B}`` of two rank-1 linear tasks on a grid of Fig. 8 (:func:`transfer_benefit`).
+
+    Parameters
+    ----------
+    sbar_a, sbar_b : sequence of float
+        The values of ``sbar_A`` (increasing, > 0: one panel each) and ``sbar_B`` (increasing, >= 0).
+    q_steps : int
+        Number of overlaps ``q``, evenly from 0 to 1 (>= 2).
+    n1, n2, n3 : int
+        Examples, hidden units and outputs per head (``n2 <= n3``).
+    eps : float
+        Initial scale of the TA students.
+
+    Returns
+    -------
+    TransferGrid
+    """
+    sa_list = _increasing(sbar_a, "sbar_a", 0.0, True)
+    sb_list = _increasing(sbar_b, "sbar_b", 0.0, False)
+    q_steps = _checks.integer(q_steps, "q_steps", 2)
+    n1, n2, n3 = _checks.integer(n1, "n1"), _checks.integer(n2, "n2"), _checks.integer(n3, "n3")
+    eps = _checks.positive(eps, "eps")
+    qs = np.round(np.linspace(0.0, 1.0, q_steps), 10)
+    sa, sb, q = np.meshgrid(sa_list, sb_list, qs, indexing="ij")
+    benefit, single, joint = transfer_benefit(sa, sb, q, n1, n3, n2=n2, eps=eps, return_errors=True)
+    points = np.stack([sa.ravel(), sb.ravel(), q.ravel()], axis=1)
+    return TransferGrid(sa_list, sb_list, qs, points, benefit, single, joint, n1, n3)
+
+
+def paired_transfer(joint: ArrayLike, single: ArrayLike, points: ArrayLike, sa: ArrayLike) -> np.ndarray:
+    """``T`` of every (grid point, run): the single-task error minus the joint one on the same task-A data.
+
+    The single-task students are one per ``(sbar_A, run)`` (:func:`gendyn.task_data.task_a_rows`), so each
+    two-headed student is paired with the single-task student of its own task-A data.
+
+    Parameters
+    ----------
+    joint : array_like, shape (G', runs)
+        Head A's optimal error of the two-headed students of the first ``G' <= G`` grid points.
+    single : array_like, shape (len(sa), runs)
+        The single-task students' optimal errors.
+    points : array_like, shape (G, 3)
+        The grid points ``(sbar_A, sbar_B, q)``.
+    sa : array_like, shape (A,)
+        The distinct values of ``sbar_A``, increasing.
+
+    Returns
+    -------
+    ndarray, shape (G', runs)
+    """
+    joint = _checks.real_array(joint, "joint", ndim=2)
+    single = _checks.real_array(single, "single", ndim=2)
+    points = _checks.real_array(points, "points", ndim=2)
+    sa = _increasing(sa, "sa", None, False)
+    if points.shape[1:] != (3,) or len(points) < len(joint):
+        raise ValueError(f"points must have shape (G, 3) with G >= {len(joint)} (one per row of joint); "
+                         f"got {points.shape}")
+    if single.shape != (sa.size, joint.shape[1]):
+        raise ValueError(f"single must have shape (len(sa), runs) = {(sa.size, joint.shape[1])}; got {single.shape}")
+    panel = np.searchsorted(sa, points[:len(joint), 0])
+    if np.any(panel >= sa.size) or np.any(sa[np.minimum(panel, sa.size - 1)] != points[:len(joint), 0]):
+        raise ValueError("sa must hold the sbar_A of every grid point of joint (points[:, 0])")
+    return single[panel] - joint

@@ -1,17 +1,23 @@
 """Figures that recur across chapters of the book: one drawing function for each.
 
 Each takes plain results (numpy arrays, dicts of means) and returns a matplotlib figure
-sized for the book's column by :func:`gendyn.book.plotting.subplots`; saving stays with the
-chapter (:func:`gendyn.book.plotting.save`).
+sized for the book's column by :func:`gendyn.book.plotting.subplots`, or draws one recurring
+element into a given panel (:func:`plot_cell_means`); saving stays with the chapter
+(:func:`gendyn.book.plotting.save`).
 """
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 
 from .plotting import subplots
 
-__all__ = ["benefit_strips"]
+__all__ = ["benefit_strips", "plot_cell_means"]
 
 
 def benefit_strips(strips, snrs, relatedness, title):
@@ -60,3 +66,31 @@ def benefit_strips(strips, snrs, relatedness, title):
     fig.colorbar(im, ax=axes[:, 0], fraction=0.04, pad=0.02, label="benefit (nats)")
     fig.suptitle(title)
     return fig
+
+
+def plot_cell_means(ax: Axes, x: Sequence[float], means: Mapping[Hashable, tuple[float, float, int]],
+                    keys: Sequence[Hashable], *, color: str, label: str) -> None:
+    """The mean benefit of grid cells against ``x``, with a band of one standard error (Lee & Ndirango).
+
+    Parameters
+    ----------
+    ax : Axes
+        Where to draw.
+    x : sequence of float
+        Abscissa of each cell.
+    means : dict
+        ``{key: (mean, standard error, n)}`` (:meth:`gendyn.multitask_train.GridResult.cell_means`).
+    keys : sequence
+        The cells drawn, one per value of ``x``.
+    color, label : str
+        Line colour and legend label.
+    """
+    if len(keys) != len(x):
+        raise ValueError(f"keys must name one cell per value of x ({len(x)}); got {len(keys)}")
+    missing = [k for k in keys if k not in means]
+    if missing:
+        raise ValueError(f"means must hold every cell of keys; missing e.g. {missing[0]}")
+    m = np.array([means[k][0] for k in keys])
+    se = np.array([means[k][1] for k in keys])
+    ax.plot(x, m, "o-", ms=3, color=color, label=label)
+    ax.fill_between(x, m - se, m + se, color=color, alpha=0.2, lw=0)

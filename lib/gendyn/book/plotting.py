@@ -5,16 +5,23 @@ which sizes them for the book's text column (:data:`COLUMN` inches wide at the s
 110 dpi, about 770 px): shown at full size, their 10-pt labels are about 15 px tall, as
 large as the body's small print. :func:`save` writes every figure as PNG (for the page)
 and PDF (for reuse) to ``<run dir>/figures/``, byte-identical run to run.
+:func:`plain_log_ticks` labels a log axis with plain numbers (0.3, 1, 20) where powers of
+ten would be hard to read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib as mpl
+import numpy as np
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .claims import run_dir
 
-__all__ = ["use_style", "subplots", "save", "COLORS", "COLUMN", "METADATA"]
+__all__ = ["use_style", "subplots", "save", "plain_log_ticks", "COLORS", "COLUMN", "METADATA"]
 
 #: Width of the book's text column in inches at the style's ``figure.dpi`` (770 px of 784).
 COLUMN = 7.0
@@ -87,3 +94,39 @@ def save(fig: Figure, name: str, scale: str, *,
     folder.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "pdf"):
         fig.savefig(folder / f"{name}.{ext}", metadata=METADATA[ext])
+
+
+def _plain(value: float, _position: int) -> str:
+    """A tick label as a plain number: 0.3, 1, 20, 1e-05."""
+    return f"{value:g}"
+
+
+def plain_log_ticks(axis: Axis, subs: Sequence[float] | str | None = None, *, numticks: int | None = None,
+                    minor: bool = False) -> None:
+    """Label a log-scaled axis with plain numbers (0.3, 1, 20) instead of powers of ten.
+
+    Parameters
+    ----------
+    axis : matplotlib.axis.Axis
+        E.g. ``ax.xaxis``; its scale must already be log (and its limits set, for ``subs="auto"``).
+    subs : sequence of float, "auto" or None
+        Where the labelled (major) ticks sit in each decade, e.g. ``(1, 2, 5)``; ``"auto"``: 1 and 3
+        over at most 3 decades, else 1 only, so that the labels never run into each other; ``None``:
+        keep the axis' ticks.
+    numticks : int, optional
+        At most this many major ticks (with ``subs``; default matplotlib's choice).
+    minor : bool
+        Also label the minor ticks: for an axis that spans about a decade, with at most one major tick.
+        Otherwise the minor ticks are left unlabelled.
+    """
+    if not isinstance(axis, Axis):
+        raise ValueError(f"axis must be a matplotlib Axis (e.g. ax.xaxis); got {type(axis).__name__}")
+    if isinstance(subs, str):
+        if subs != "auto":
+            raise ValueError(f"subs must be a sequence of numbers, 'auto' or None; got {subs!r}")
+        lo, hi = axis.get_view_interval()
+        subs = (1.0, 3.0) if np.log10(hi / lo) <= 3 else (1.0,)
+    if subs is not None:
+        axis.set_major_locator(LogLocator(subs=subs, numticks=numticks))
+    axis.set_major_formatter(FuncFormatter(_plain))
+    axis.set_minor_formatter(FuncFormatter(_plain) if minor else NullFormatter())

@@ -16,8 +16,9 @@ from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "late_average", "batch_means_interval",
-           "ks_distance", "fitted_exponent", "within_combined_se", "sign_agreement", "rank_correlation"]
+__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_bound_reason", "late_average",
+           "batch_means_interval", "ks_distance", "dkw_bound", "fitted_exponent", "weighted_mean_z", "weighted_slope_z",
+           "within_combined_se", "sign_agreement", "rank_correlation", "spearman_critical"]
 
 
 def _samples(x, name="x", axis=-1):
@@ -77,6 +78,19 @@ def t_bound(values: ArrayLike, side: str, confidence: float = 0.99) -> float:
     return m - t * se if side == "lower" else m + t * se
 
 
+def t_bound_reason(seeds: int, detail: str = "", confidence: float = 0.99) -> str:
+    """The reason of a claim on a :func:`t_bound` over ``seeds`` seeds, naming its quantile; ``detail`` is appended.
+
+    ``t`` is the ``confidence`` quantile at ``seeds - 1`` degrees of freedom, that of :func:`t_bound`; e.g.
+    ``"one-sided Student-t bound over 5 seeds (t = 3.75), paired within seeds."``.
+    """
+    seeds = _checks.integer(seeds, "seeds", 2)
+    if not isinstance(detail, str):
+        raise ValueError(f"detail must be a str; got {type(detail).__name__}")
+    confidence = _checks.bounded(confidence, "confidence", 0.5, 1.0, open_upper=True)
+    return f"one-sided Student-t bound over {seeds} seeds (t = {stats.t.ppf(confidence, seeds - 1):.2f}){detail}."
+
+
 def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> tuple[float, float]:
     """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and
     its standard error from ``batches`` batch means (consecutive records are correlated).
@@ -129,6 +143,17 @@ def ks_distance(samples: ArrayLike, cdf: Callable[[np.ndarray], ArrayLike]) -> f
     return max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))
 
 
+def dkw_bound(n: int, level: float = 1e-3) -> float:
+    """Dvoretzky-Kiefer-Wolfowitz bound ``sqrt(ln(2 / level) / (2 n))`` on the KS distance of ``n`` samples.
+
+    The Kolmogorov-Smirnov distance (:func:`ks_distance`) of ``n`` independent samples from their own
+    distribution exceeds it with probability at most ``level`` (Massart's constant).
+    """
+    n = _checks.integer(n, "n", 1)
+    level = _checks.bounded(level, "level", 0.0, 1.0, open_lower=True, open_upper=True)
+    return float(np.sqrt(np.log(2 / level) / (2 * n)))
+
+
 def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: ArrayLike | None = None, *,
                     n_boot: int = 400, seed: int = 0) -> tuple[float, float]:
     """Exponent ``b`` of ``|mean - offset| ~ size^b`` fitted in log-log, and its bootstrap standard error.
@@ -156,6 +181,47 @@ def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: Arr
         raise ValueError("|mean - offset| is 0 at some size (or in a resample): no power law can be fitted")
     exponent = np.polyfit(x, np.log(level), 1)[0]
     return float(exponent), float(np.std(np.polyfit(x, np.log(boot), 1)[0], ddof=1))
+
+
+def _estimates(means, se, name="means"):
+    """Finite estimates and their positive standard errors, one each per entry, flattened."""
+    means = _checks.real_array(means, name).ravel()
+    se = _checks.real_array(se, "se", lower=0.0, open_lower=True).ravel()
+    if means.size != se.size or means.size == 0:
+        raise ValueError(f"{name} and se must hold one value each per estimate (at least one); got sizes "
+                         f"{means.size} and {se.size}")
+    return means, se
+
+
+def weighted_mean_z(means: ArrayLike, se: ArrayLike) -> float:
+    """z-statistic of the inverse-variance weighted mean of independent estimates.
+
+    ``sum(m_i / se_i^2) / sqrt(sum(1 / se_i^2))``: the weighted mean ``sum(w_i m_i) / sum(w_i)``,
+    ``w_i = 1 / se_i^2``, over its standard error ``1 / sqrt(sum(w_i))``; standard normal when every
+    estimate has mean zero. ``means`` and ``se`` are flattened (one estimate per entry).
+    """
+    m, se = _estimates(means, se)
+    return float((m / se**2).sum() / np.sqrt((1 / se**2).sum()))
+
+
+def weighted_slope_z(x: ArrayLike, y: ArrayLike, se: ArrayLike) -> float:
+    """Slope of a weighted linear fit ``y ~ a + b x`` over its standard error (weights ``1 / se^2``).
+
+    Weighted least squares with the estimates' own standard errors: ``cov = (A^T W A)^-1``,
+    ``(a, b) = cov A^T W y`` for ``A = [1, x]``; returns ``b / sqrt(cov[1, 1])``, standard normal when
+    ``y`` has no trend. The standard error comes from ``se`` alone (not from the residuals), so two
+    points, at different ``x``, are enough.
+    """
+    x = _checks.real_array(x, "x", ndim=1)
+    y, se = _estimates(y, se, "y")
+    if x.size != y.size or x.size < 2 or np.ptp(x) == 0:
+        raise ValueError(f"x must hold one value per estimate, at least 2 and not all equal; got {x.size} "
+                         f"values for {y.size} estimates")
+    w = 1 / se**2
+    A = np.c_[np.ones_like(x), x]
+    cov = np.linalg.inv(A.T @ (w[:, None] * A))
+    coef = cov @ A.T @ (w * y)
+    return float(coef[1] / np.sqrt(cov[1, 1]))
 
 
 def _paired_estimates(mean_a, se_a, mean_b, se_b):
@@ -201,3 +267,16 @@ def rank_correlation(x: ArrayLike, y: ArrayLike) -> float:
     if x.size != y.size:
         raise ValueError(f"x and y must have the same length; got {x.size} and {y.size}")
     return float(stats.spearmanr(x, y).statistic) if x.size > 2 else float("nan")
+
+
+def spearman_critical(n: int, confidence: float = 0.99) -> float:
+    """One-sided critical value of Spearman's rho for ``n`` pairs at ``confidence`` (default: the 1% test).
+
+    The Student-t approximation: ``rho_c = t / sqrt(n - 2 + t^2)``, ``t`` the ``confidence`` quantile of
+    Student's t at ``n - 2`` degrees of freedom; a rank correlation (:func:`rank_correlation`) above it
+    is significant.
+    """
+    n = _checks.integer(n, "n", 3)
+    confidence = _checks.bounded(confidence, "confidence", 0.5, 1.0, open_upper=True)
+    t_crit = stats.t.ppf(confidence, n - 2)
+    return t_crit / math.sqrt(n - 2 + t_crit**2)

@@ -15,7 +15,6 @@ from matplotlib.figure import Figure
 
 from gendyn import linear_student as ls
 from gendyn.book import plotting
-from gendyn.book.chapters.advani_saxe_double_descent import smallest_nonzero
 from gendyn.book.claims import Ledger
 from gendyn.book.stats import mean_se, z_quantile
 
@@ -220,7 +219,7 @@ def width_sweep_bounds(rf: dict, hidden: np.ndarray, *, n_samples: int, delta: f
     gap = (rf["test_error"] - rf["train_error"])[:, :, 0]  # (G, S, T)
     sup_gap = gap.max(-1)  # the bound holds at every time, so compare its worst case
     norm = np.sqrt(rf["weight_norm_sq"][:, :, 0] / nh[:, None, None])  # ||w(t)|| / sqrt(N_h), (G, S, T)
-    lam_min = smallest_nonzero(rf["eigvals"])  # (G, S)
+    lam_min = ls.sampled_eigengap(rf["eigvals"])  # (G, S)
     max_zt = rf["ztilde_sq"][:, :, 0].max(-1)  # (G, S)
     b1, c_in = rf["b1"], rf["c"][None, :]
     b2_dyn = ls.dynamics_weight_norm_bound(nh[:, None], P, max_zt, lam_min)  # eq. (11), (G, S)

@@ -3,8 +3,8 @@
 Advani, Saxe & Sompolinsky, slides "Interpreting (5)" and "Double Descent": the long-time and
 early-stopped test error of the linear student against the load ``alpha = P/N``, the eigengap and
 the frozen subspace. The module holds the read-out of the chapter's simulation (errors per
-(SNR, INR) condition), its four figures and its claims, and :func:`smallest_nonzero`, which the
-other Advani-Saxe chapters use too.
+(SNR, INR) condition), its four figures and its claims. The sampled eigengap is
+:func:`gendyn.linear_student.sampled_eigengap`, the Tracy-Widom law's moments those of :mod:`gendyn.rmt`.
 """
 
 from __future__ import annotations
@@ -13,38 +13,15 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
-from numpy.typing import ArrayLike
-
 from gendyn import linear_student as ls
+from gendyn import rmt
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.stats import mean_se, z_quantile
 
-__all__ = ["smallest_nonzero", "errors_by_condition", "figure_double_descent", "check_peak", "check_finite_n",
+__all__ = ["errors_by_condition", "figure_double_descent", "check_peak", "check_finite_n",
            "figure_finite_n", "check_early_stopping", "figure_eigengap", "check_eigengap", "check_frozen",
            "figure_frozen_inr"]
-
-#: Tracy-Widom (beta = 1) law: minus its mean (how far the smallest eigenvalue sits above the soft lower edge, in
-#: units of sigma_N) and its standard deviation.
-TW1_MEAN_OFFSET, TW1_SD = 1.21, 1.27
-
-
-def smallest_nonzero(eigvals: ArrayLike) -> np.ndarray:
-    """Smallest nonzero eigenvalue along the last axis (zeros are frozen modes, not the gap).
-
-    Parameters
-    ----------
-    eigvals : array_like (..., n)
-        Spectra with exact zeros for the modes outside the data's span.
-
-    Returns
-    -------
-    ndarray (...)
-        The eigengap of each spectrum (``inf`` for an all-zero one).
-    """
-    eigvals = np.asarray(eigvals)
-    return np.where(eigvals > 0, eigvals, np.inf).min(-1)
-
 
 def errors_by_condition(sim: dict, times: np.ndarray,
                         t_opt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -249,7 +226,8 @@ def check_early_stopping(ledger: Ledger, snrs: Sequence[float], eg_stop: np.ndar
 def figure_eigengap(alphas: np.ndarray, lam_min: np.ndarray) -> Figure:
     """Sampled smallest nonzero eigenvalue against the MP edge (left) and the slowest time scale (right).
 
-    ``lam_min``: ``(A, S)`` eigengaps of the sampled ``Sigma = X X^T`` (:func:`smallest_nonzero`).
+    ``lam_min``: ``(A, S)`` eigengaps of the sampled ``Sigma = X X^T``
+    (:func:`gendyn.linear_student.sampled_eigengap`).
     """
     a_fine = _fine_loads(alphas)
     fig, axes = plotting.subplots(1, 2, height=3.2)
@@ -278,8 +256,8 @@ def check_eigengap(ledger: Ledger, alphas: np.ndarray, lam_min: np.ndarray, *, n
     edge, _ = ls.eigengap(alphas)
     sigma_tw = np.abs(1 - np.sqrt(alphas)) ** (4 / 3) * alphas ** (-1 / 6) * n ** (-2 / 3)
     soft = np.abs(1 - np.sqrt(alphas)) > 0.3
-    dev = np.abs(lam_min.mean(1) - (edge + TW1_MEAN_OFFSET * sigma_tw))[soft]
-    tol = (3 * TW1_SD / np.sqrt(S)) * sigma_tw[soft] + 1 / n
+    dev = np.abs(lam_min.mean(1) - (edge - rmt.TW1_MEAN * sigma_tw))[soft]  # the smallest sits above its edge
+    tol = (3 * rmt.TW1_SD / np.sqrt(S)) * sigma_tw[soft] + 1 / n
     ledger.check(
         "eigengap-edge",
         "Mean smallest nonzero eigenvalue vs (1 - sqrt(alpha))^2 + 1.21 sigma_N, loads with "

@@ -16,7 +16,6 @@ from matplotlib.figure import Figure
 
 from gendyn import linear_student as ls
 from gendyn.book import plotting, stats
-from gendyn.book.chapters.advani_saxe_double_descent import smallest_nonzero
 from gendyn.book.claims import Ledger
 from gendyn.random_features import RandomFeatureRun
 
@@ -151,7 +150,7 @@ def hidden_spectra(run: RandomFeatureRun, n_samples: int, n_cluster: int) -> dic
         cdf = (ls.mp_eigenvalue_cdf(grid, alpha) - max(0, 1 - alpha)) / min(1, alpha)
         scale = np.median(small) / np.interp(0.5, cdf, grid)
         spectra[n] = dict(label=label, rank=rank, nonzero=nonzero, alpha=alpha, scale=scale,
-                          weight=small.size / (n * len(ev)), lam_min=smallest_nonzero(ev))
+                          weight=small.size / (n * len(ev)), lam_min=ls.sampled_eigengap(ev))
     return spectra
 
 

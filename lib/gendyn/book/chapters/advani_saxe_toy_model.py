@@ -360,9 +360,9 @@ class FiniteSizeGaps:
     repeats : int
         Datasets per ``N`` for eq. (5).
     gap_th, gap_th_se : dict of lists
-        Time-averaged |signed relative gap| of eq. (5) averaged over datasets, and its standard error.
+        Time-averaged absolute signed relative gap of eq. (5) averaged over datasets, and its standard error.
     gap_sim : dict of lists
-        Time-averaged |relative gap| of the raw simulation.
+        Time-averaged absolute relative gap of the raw simulation.
     ratio_inf : dict of lists of (ratio, se)
         Mean gap at ``t = inf`` over its exact finite-N value ``n / (d (d - 1)) / SNR``, with its standard error.
     """

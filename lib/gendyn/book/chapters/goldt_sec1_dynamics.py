@@ -141,7 +141,7 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
                      early_runs: int) -> None:
     """Claims: one SGD run follows the ODEs up to ``early_alpha`` (eq. 7), and the ODE's plateau escape.
 
-    Per ``K``: the largest |SGD - ODE| of ``eps_g`` in units of the spread of the ``early_runs``
+    Per ``K``: the largest absolute difference SGD - ODE of ``eps_g`` in units of the spread of the ``early_runs``
     order-parameter runs, against the t prediction interval; for ``K >= m``, the ODE's escape time
     (first ``eps_g < 1e-3``) within 3 standard deviations of the SGD runs' ``log10`` escape times.
     """
@@ -180,7 +180,7 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
 
 
 def _rms_gaps(n, n_runs, engine, seed, times, m, lr, sigma):
-    """RMS over ``times`` of |SGD - ODE| of ``eps_g``, per run, for ``n_runs`` networks with K = 4."""
+    """RMS over ``times`` of absolute difference SGD - ODE of ``eps_g``, per run, for ``n_runs`` networks with K = 4."""
     init = sgd.initial_weights(n, 4, m, "erf", runs=n_runs, seed=seed)
     res = sgd.simulate(init, lr, sigma, times, engine=engine, seed=seed + 1)
     gaps = []

@@ -21,35 +21,26 @@ from gendyn import committee_sgd as sgd
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import late_average
+from gendyn.book.stats import late_average, weighted_slope_z
 from gendyn.progress import track
 
-__all__ = ["record_times", "run_scm", "scm_series", "figure_2a", "check_asymptotic", "check_linear",
-           "slope_significance", "check_growth", "check_small_lr_limits", "near_specialised", "run_scaling",
+__all__ = ["run_scm", "scm_series", "figure_2a", "check_asymptotic", "check_linear", "check_growth",
+           "check_small_lr_limits", "near_specialised", "run_scaling",
            "figure_scaling", "check_scaling", "run_weight_decay", "check_weight_decay", "weight_decay_worst",
            "LongTimes", "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times",
            "fig2b_students", "figure_2b", "figure_s3_relu", "check_relu", "figure_s2_inverse_k",
            "check_inverse_k_levels_off"]
 
 
-def record_times(alpha_max: float, n: int) -> np.ndarray:
-    """Recorded times of a long run: 40 log-spaced ones and 101 in its second half (whole steps at ``n``).
-
-    The second half is where :func:`gendyn.book.stats.late_average` reads the asymptotic error.
-    """
-    late = np.round(np.linspace(alpha_max / 2, alpha_max, 101) * n) / n
-    return np.union1d(sgd.log_times(alpha_max, 40, N=n), late)
-
-
 def run_scm(activation: str, K: int, *, lr: float, alpha_max: float, seed: int, n: int, m: int,
             sigma: float) -> sgd.SGDResult:
     """One SGD run (order-parameter chain) of an SCM with ``K`` units and an orthonormal teacher of ``m``.
 
-    Recorded at :func:`record_times` up to ``alpha_max``; ``n`` the input dimension, ``lr`` and
-    ``sigma`` the learning rate and output noise, ``seed`` that of the weights and of the run.
+    Recorded at :func:`gendyn.committee_sgd.log_and_late_times` up to ``alpha_max``; ``n`` the input dimension,
+    ``lr`` and ``sigma`` the learning rate and output noise, ``seed`` that of the weights and of the run.
     """
     init = sgd.initial_weights(n, K, m, activation, seed=seed, teacher="orthonormal")
-    return sgd.simulate(init, lr, sigma, record_times(alpha_max, n), engine="order-parameters", seed=seed)
+    return sgd.simulate(init, lr, sigma, sgd.log_and_late_times(alpha_max, n), engine="order-parameters", seed=seed)
 
 
 def scm_series(activation: str, ls: Sequence[int], *, lr: float | Callable[[int], float], alpha_max: float,
@@ -222,18 +213,12 @@ def check_linear(ledger: Ledger, rows: list[dict], *, n: int, lr: float) -> None
         )
 
 
-def slope_significance(rows: list[dict]) -> float:
-    """Slope of ``eps_g*`` against ``L`` over its standard error, from a fit weighted by ``1 / se^2``.
+def _growth_z(rows: list[dict]) -> float:
+    """Slope of ``eps_g*`` against ``L`` over its standard error (:func:`gendyn.book.stats.weighted_slope_z`).
 
     ``rows`` from :func:`scm_series` (keys ``L``, ``sgd``, ``se``).
     """
-    L = np.array([r["L"] for r in rows], float)
-    y = np.array([r["sgd"] for r in rows])
-    w = 1 / np.array([r["se"] for r in rows]) ** 2
-    A = np.c_[np.ones_like(L), L]
-    cov = np.linalg.inv(A.T @ (w[:, None] * A))
-    coef = cov @ A.T @ (w * y)
-    return coef[1] / np.sqrt(cov[1, 1])
+    return weighted_slope_z(*([r[key] for r in rows] for key in ("L", "sgd", "se")))
 
 
 def check_growth(ledger: Ledger, series: dict[str, list[dict]]) -> None:
@@ -245,7 +230,7 @@ def check_growth(ledger: Ledger, series: dict[str, list[dict]]) -> None:
         ledger.check(
             f"{name}-grows-with-L",
             f"{name} SCM: slope of the SGD eps_g* against L, in standard errors (weighted fit)",
-            measured=slope_significance(rows), predicted=3.0, tolerance=0.0, kind="lower",
+            measured=_growth_z(rows), predicted=3.0, tolerance=0.0, kind="lower",
             reason="A positive slope by more than 3 standard errors: eps_g* grows with L, eq. (14).",
         )
 
@@ -294,7 +279,7 @@ def run_scaling(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict[tupl
     units. Returns ``(eta, sigma) -> dict(sgd, se, theory)`` (time average, its standard error, eq. (10)).
     """
     K = m + cfg.scaling_l
-    times = record_times(cfg.scaling_alpha, cfg.n)
+    times = sgd.log_and_late_times(cfg.scaling_alpha, cfg.n)
     settings = sorted({(lr, s) for s in cfg.scaling_sigmas} | {(rate, sigma) for rate in cfg.scaling_lrs})
     scaling = {}
     for j, (rate, s) in enumerate(track(settings, desc="eta, sigma")):
@@ -359,7 +344,7 @@ def run_weight_decay(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict
     Runs as in :func:`run_scaling` (same seed and noise with and without decay for each ``L``).
     Returns ``(L, kappa) -> (time average, its standard error)``.
     """
-    times = record_times(cfg.scaling_alpha, cfg.n)
+    times = sgd.log_and_late_times(cfg.scaling_alpha, cfg.n)
     decay_runs = {}
     for L in cfg.decay_ls:
         seed = cfg.seed * 1000 + 500 + L
@@ -721,7 +706,7 @@ def check_relu(ledger: Ledger, relu: dict[float, list[dict]]) -> None:
             f"relu-grows-with-L-eta{lr:g}",
             f"ReLU SCM, eta = {lr:g}: slope of the SGD eps_g* against L, in standard errors "
             "(weighted fit)",
-            measured=slope_significance(rows), predicted=3.0, tolerance=0.0, kind="lower",
+            measured=_growth_z(rows), predicted=3.0, tolerance=0.0, kind="lower",
             reason="A positive slope by more than 3 standard errors: eps_g* ~ eta sigma^2 L, eq. (14).",
         )
     lo, hi = min(relu), max(relu)

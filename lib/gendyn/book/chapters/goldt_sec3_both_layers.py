@@ -6,8 +6,7 @@ copies, the ODEs near the denoising fixed point, linear networks), the figures (
 3c, 4 and the long times) and the claims (the denoising theory and eq. (15); eq. (12) at each
 linear network's effective rate).
 
-The recorded times of a long run are those of the previous chapter
-(:func:`gendyn.book.chapters.goldt_sec2_asymptotic_error.record_times`), imported from its module.
+A long run is recorded at :func:`gendyn.committee_sgd.log_and_late_times`, as in the previous chapter.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from matplotlib.figure import Figure
 from gendyn import committee as cm
 from gendyn import committee_sgd as sgd
 from gendyn.book import plotting
-from gendyn.book.chapters.goldt_sec2_asymptotic_error import record_times
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import batch_means_interval, late_average
@@ -53,7 +51,7 @@ def run_fig3a(cfg: RunConfig, *, m: int, lr: float, sigma: float, v_star: float)
     for K in track(cfg.ks, desc="Fig. 3a"):
         init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K, teacher="orthonormal",
                                    v="normal", v_star=v_star)
-        res = sgd.simulate(init, lr, sigma, record_times(cfg.alpha_max, cfg.n), train_second_layer=True,
+        res = sgd.simulate(init, lr, sigma, sgd.log_and_late_times(cfg.alpha_max, cfg.n), train_second_layer=True,
                            engine="order-parameters", seed=cfg.seed * 1000 + K)
         row = dict(res=res)
         row["sgd"], row["se"] = late_average(res.alpha, res.eg[0])
@@ -157,7 +155,7 @@ class LongTimes:
     times : ndarray
         Recorded times of :attr:`runs`.
     theory : dict
-        ``K -> `` the denoising theory.
+        ``K ->`` the denoising theory.
     runs : dict
         ``K -> dict(split, starts)``: from near the denoising state with an unequal split, and from
         random starts (the first that of Fig. 3a's SGD run).
@@ -520,7 +518,7 @@ def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
         # normalised SCM's zero-error state
         w = init.w + init.w_star.mean(axis=1, keepdims=True)
         init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    res = sgd.simulate(init, lr, sigma, record_times(alpha_max, n), train_second_layer=train2,
+    res = sgd.simulate(init, lr, sigma, sgd.log_and_late_times(alpha_max, n), train_second_layer=train2,
                        engine="order-parameters", seed=seed)
     # 10 batch means of the second half of each run (batches span many relaxation times 1/eta'),
     # so every run gives 10 nearly independent samples of the stationary error

@@ -4,11 +4,12 @@ Serves ``notebooks/lampinen-ganguli/alignment-lag.ipynb`` (Lampinen & Ganguli 20
 TA and random students of one and three hidden layers learn the same data sets; the chapter reads off when
 the random students' modes align with the data's and grow, and how far their optimal stopping time lags
 behind the TA students'. The module holds the runners (:func:`train_fig9_students`, :func:`side_by_side`),
-the read-outs (:func:`crossing_times`, :func:`optimal_stopping`, :func:`relative_lag`), one ``figure_*``
+the read-outs (:func:`crossing_times`, :func:`optimal_stopping`), one ``figure_*``
 function per figure and one ``check_*`` function per group of claims.
 
-:func:`ta_and_random`, :func:`optimal_stopping` and :func:`relative_lag` also serve the chapter on students of
-lower rank (:mod:`gendyn.book.chapters.lampinen_ganguli_low_rank_students`).
+The students' data (:func:`gendyn.train.ta_and_random`), their optimal stopping
+(:func:`gendyn.train.paired_optimal_stopping`) and the relative lag (:func:`gendyn.train.relative_lag`) are the
+library's, shared with the chapter on students of lower rank.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from matplotlib.axis import Axis
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from gendyn import deep_linear as dl
 from gendyn import train
@@ -29,26 +28,10 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
 from gendyn.train import SnrSweep
 
-__all__ = ["SideBySide", "ta_and_random", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
-           "relative_lag", "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
+__all__ = ["SideBySide", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
+           "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
            "check_lag_grows_with_depth", "figure_lag", "check_minimum_independent_of_depth", "side_by_side",
            "check_side_by_side"]
-
-
-def ta_and_random(sweep: SnrSweep) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
-    """Every data set of ``sweep`` twice, for a TA student (first half) and a random student (second half).
-
-    Returns
-    -------
-    data, teacher : Tensor, shape (2 B, N3, N1)
-        ``Sigma31`` and the teacher of each student, float32.
-    init : list of str
-        ``"aligned"`` for the first ``B`` students, ``"random"`` for the others.
-    """
-    n_data = len(sweep.rank)
-    data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
-    wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
-    return data, wbar, ["aligned"] * n_data + ["random"] * n_data
 
 
 def _halves(n: int) -> tuple[slice, slice]:
@@ -84,7 +67,7 @@ def train_fig9_students(sweep: SnrSweep, cfg: RunConfig, *, eps: float, modes: i
         Per depth: ``t`` (record times), ``alignment`` ``A_alpha(t)``, ``strength`` and ``svals`` (in units of
         ``shat_alpha``), ``test`` (test error), each ``(students, records[, modes])``, and ``lr``.
     """
-    data, wbar, init = ta_and_random(sweep)
+    data, wbar, init = train.ta_and_random(sweep)
     runs = {}
     for depth, lr, horizon in zip(cfg.depths, cfg.lrs, cfg.horizons):
         epochs = int(round(horizon / lr))
@@ -186,39 +169,21 @@ def crossing_times(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, np
 
 
 def optimal_stopping(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """Each student's optimal stopping time and minimum test error (:func:`gendyn.train.empirical_optimal_stopping`).
+    """Each student's optimal stopping time and minimum test error (:func:`gendyn.train.paired_optimal_stopping`).
 
     Parameters
     ----------
     runs : dict
-        Per condition (a depth, or a student rank): ``t``, the record times, and ``test``, the test errors of
-        the TA students (first half) and of the random students (second half), as :func:`train_fig9_students`
-        returns them. The record at ``t = 0`` is left out.
+        Per depth: ``t``, the record times, and ``test``, the test errors of the TA students (first half)
+        and of the random students (second half), as :func:`train_fig9_students` returns them. The record at
+        ``t = 0`` is left out.
 
     Returns
     -------
     dict
-        Per condition and initialisation (``"TA"``, ``"random"``): ``(times, errors)``, one per data set.
+        Per depth and initialisation (``"TA"``, ``"random"``): ``(times, errors)``, one per data set.
     """
-    optimum = {}
-    for key, r in runs.items():
-        ta, rnd = _halves(len(r["test"]))
-        optimum[key] = {name: train.empirical_optimal_stopping(r["t"][1:], r["test"][sl, 1:])
-                        for name, sl in (("TA", ta), ("random", rnd))}
-    return optimum
-
-
-def relative_lag(optimum: dict[str, tuple[np.ndarray, np.ndarray]], mask: np.ndarray) -> float:
-    """Mean relative lag of the random students' optimal stopping time behind the TA students' (paired).
-
-    Parameters
-    ----------
-    optimum : dict
-        One condition (a depth, a student rank) of :func:`optimal_stopping`.
-    mask : ndarray of bool
-        The data sets to average over (e.g. ``sweep.select(rank, svm)``).
-    """
-    return float(np.mean(optimum["random"][0][mask] / optimum["TA"][0][mask] - 1))
+    return {key: train.paired_optimal_stopping(r["t"][1:], r["test"][:, 1:]) for key, r in runs.items()}
 
 
 def check_stronger_aligns_first(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], rank3: np.ndarray, *,
@@ -319,7 +284,7 @@ def check_lag_grows_with_depth(ledger: Ledger, optimum: dict[int, dict[str, tupl
         The teachers' SNR multiplier.
     """
     shallow, deep = min(optimum), max(optimum)
-    rel_lag = {depth: {rank: relative_lag(optimum[depth], sweep.select(rank, svm)) for rank in ranks}
+    rel_lag = {depth: {rank: train.relative_lag(optimum[depth], sweep.select(rank, svm)) for rank in ranks}
                for depth in optimum}
     for rank in ranks:
         ledger.check(
@@ -330,15 +295,6 @@ def check_lag_grows_with_depth(ledger: Ledger, optimum: dict[int, dict[str, tupl
             measured=rel_lag[deep][rank] - rel_lag[shallow][rank], predicted=0.0, tolerance=0.0,
             kind="lower",
             reason="§3.4 and App. B: the alignment lag is larger for deeper networks.")
-
-
-def _plain_log_ticks(axis: Axis, limits: tuple[float, float]) -> None:
-    """Plain labels (0.3, 1, 3, ...): 1 and 3 per decade over at most 3 decades, else one label
-    per decade and at most 6, so that the labels never run into each other."""
-    subs = (1.0, 3.0) if np.log10(limits[1] / limits[0]) <= 3 else (1.0,)
-    axis.set_major_locator(LogLocator(subs=subs, numticks=6))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    axis.set_minor_formatter(NullFormatter())
 
 
 def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
@@ -378,8 +334,8 @@ def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
     for ax in axes:
         ax.plot(lims, lims, "k:", lw=1)
         ax.set(xscale="log", yscale="log")
-        _plain_log_ticks(ax.xaxis, ax.get_xlim())
-        _plain_log_ticks(ax.yaxis, ax.get_ylim())
+        for axis in (ax.xaxis, ax.yaxis):  # at most 6 labels: they never run into each other
+            plotting.plain_log_ticks(axis, "auto", numticks=6)
     axes[0].set(xlabel="TA optimal stopping time $t/\\tau$", ylabel="random",
                 title="the lag grows with depth")
     axes[1].set(xlabel="TA growth time of the mode", ylabel="random student's time",
@@ -490,7 +446,7 @@ def side_by_side(sweep: SnrSweep, cfg: RunConfig, *, main_lr: float, eps: float,
     modes : int
         Data modes to follow (the largest teacher rank).
     """
-    data, wbar, init = ta_and_random(sweep)
+    data, wbar, init = train.ta_and_random(sweep)
     n_data, deep = len(sweep.rank), max(cfg.depths)
     side_ranks = list(cfg.ranks)
     side_nets = [int(np.flatnonzero(sweep.select(rank, cfg.svm))[0]) for rank in side_ranks]

@@ -4,9 +4,10 @@
 What is particular to three hidden layers: the record grid that resolves a deep network's brief dip,
 the side-by-side run at a smaller learning rate, the finite-size expectation of the optimum, the claims
 on random vs TA students (which split at the noise's learning time) and the measurement of the random
-students' excess. The pieces shared with one hidden layer (runner, curves and stopping figures, TA
-claims) are those of :mod:`gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics`, which this
-module also uses.
+students' excess. This chapter and the one on one hidden layer are two halves of one paper section
+(§3.3-3.4, Figs. 3 and 4): the pieces of the pair (runner, curves and stopping figures, TA claims, the
+optimum and alignment-lag claims) are those of :mod:`gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics`,
+which this module also uses; the science they share is the library's.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from gendyn import deep_linear as dl
 from gendyn import train
 from gendyn.book import plotting
 from gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics import (Condition, Simulations,
-                                                                         check_alignment_lag, check_optimum,
-                                                                         delayed_ta_errors)
+                                                                         check_alignment_lag, check_optimum)
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
@@ -82,9 +82,7 @@ def train_side_by_side(sweep: train.SnrSweep, data_svals: np.ndarray, *, low_svm
         is recorded.
     """
     n_data = len(sweep.rank)
-    data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
-    wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
-    init = ["aligned"] * n_data + ["random"] * n_data
+    data, wbar, init = train.ta_and_random(sweep)
     picks = [int(np.flatnonzero(sweep.select(max(ranks), max(svms)))[0]),
              int(np.flatnonzero(sweep.select(min(ranks), low_svm))[0])]
     nets = picks + [n_data + p for p in picks]  # TA students, then their random twins
@@ -165,8 +163,8 @@ def expected_optimum(mc_sweep: train.SnrSweep, conditions: Sequence[Condition],
     for c in conditions:
         sel = mc_sweep.select(*c)
         t_c = np.union1d(t_claim, max(optimum[c][0], 3.0) + np.arange(-2.0, 2.0, DENSE_DT))
-        errs = delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
-                                 n_layers=n_layers, lr=lr)[1]
+        errs = dl.delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
+                                    n_layers=n_layers, lr=lr)[1]
         mc_stop[c] = train.empirical_optimal_stopping(t_c, errs)
     return mc_stop
 
@@ -244,7 +242,7 @@ def random_excess(cfg: RunConfig, *, svms: Sequence[float], runs: int, eps: floa
 
     Trains only random students (initial scale ``eps``, to ``horizon`` tau, ``runs`` data sets per rank of
     ``cfg.ranks`` and svm of ``svms``, sizes and learning rate of ``cfg``); a TA student's error on each data
-    set is known exactly (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.delayed_ta_errors`),
+    set is known exactly (:func:`gendyn.deep_linear.delayed_ta_errors`),
     so its minimum is read off the same records.
 
     Returns
@@ -260,8 +258,8 @@ def random_excess(cfg: RunConfig, *, svms: Sequence[float], runs: int, eps: floa
                                generator=generator, device=cfg.device, desc=f"random students, eps = {eps:g}")
     t_rec = res.time[1:]
     t_rand, e_rand = train.empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
-    ta_err = delayed_ta_errors(t_rec, data.sigma31, data.teacher.matrix, eps, n2=cfg.n2, n_layers=n_layers,
-                               lr=cfg.lr)[1]
+    ta_err = dl.delayed_ta_errors(t_rec, data.sigma31, data.teacher.matrix, eps, n2=cfg.n2, n_layers=n_layers,
+                                  lr=cfg.lr)[1]
     e_ta = train.empirical_optimal_stopping(t_rec, ta_err)[1]
     return {(r, s): (e_rand[data.select(r, s)] / e_ta[data.select(r, s)] - 1,
                      t_rand[data.select(r, s)] >= t_rec[-1]) for r in cfg.ranks for s in svms}

@@ -1,11 +1,14 @@
 """Figures and claims of the chapter *Generalisation dynamics: theory, aligned and random students*
 (``notebooks/lampinen-ganguli/generalisation-dynamics.ipynb``, Lampinen & Ganguli §3.3-3.4, Fig. 3).
 
-It holds the runner that trains TA and random students on the same data sets, the read-outs of the
-exact TA theory, the Fig. 3 figures (error curves, finite-size gaps, optimal stopping) and the
-claims. The chapter on deeper networks (``generalisation-deep``, Fig. 4) repeats the experiment
-with three hidden layers and uses the shared pieces from here: the runner, the detection window,
-the curves and stopping figures, and the claims on the TA students and the optimum.
+It holds the runner that trains TA and random students on the same data sets
+(:func:`gendyn.train.ta_and_random`), the read-outs of the exact TA theory, the Fig. 3 figures (error
+curves, finite-size gaps, optimal stopping) and the claims. The chapter on deeper networks
+(``generalisation-deep``, Fig. 4) is the other half of the same paper section: it repeats the experiment
+with three hidden layers and uses the pieces of the pair from here (the runner, the detection window, the
+curves and stopping figures, and the claims on the TA students and the optimum); the science they share
+(data, exact theory with the gradient-descent delay, :func:`gendyn.deep_linear.delayed_ta_errors`) is the
+library's.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 from matplotlib.figure import Figure
-from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
 from gendyn import deep_linear as dl
 from gendyn import rmt, train
@@ -24,9 +26,9 @@ from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile, z_quantile
 
-__all__ = ["setting_values", "train_ta_and_random", "inside_detection_window", "delayed_ta_errors",
-           "finite_size_gaps", "figure_curves", "figure_finite_size", "figure_stopping", "check_ta_exact",
-           "check_ta_finite_size", "check_finite_size", "check_optimum", "check_alignment_lag", "check_stopping"]
+__all__ = ["setting_values", "train_ta_and_random", "inside_detection_window", "finite_size_gaps", "figure_curves",
+           "figure_finite_size", "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size",
+           "check_optimum", "check_alignment_lag", "check_stopping"]
 
 #: A teacher condition: (rank, SNR multiplier svm).
 Condition = tuple[int, float]
@@ -65,7 +67,8 @@ def train_ta_and_random(sweep: train.SnrSweep, *, hidden: int, n_layers: int, lr
     sweep : SnrSweep
         The data sets (Figs. 3 and 4): ranks x SNRs x runs.
     hidden, n_layers, lr, epochs, eps, generator, device, desc, record_at, n_records
-        As in :func:`gendyn.train.train_students`; the first half of the batch is TA, the second random.
+        As in :func:`gendyn.train.train_students`; the first half of the batch is TA, the second random
+        (:func:`gendyn.train.ta_and_random`).
 
     Returns
     -------
@@ -75,13 +78,12 @@ def train_ta_and_random(sweep: train.SnrSweep, *, hidden: int, n_layers: int, lr
         ``sim[init][kind]``, the records after ``t = 0`` (for log axes) of the TA and the random students.
     """
     n_data = len(sweep.rank)
-    res = train.train_students(
-        torch.cat([sweep.sigma31, sweep.sigma31]).float(), hidden=hidden, n_layers=n_layers, lr=lr,
-        epochs=epochs, init=["aligned"] * n_data + ["random"] * n_data, eps=eps,
-        teacher=torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float(), record_at=record_at,
-        n_records=n_records, generator=generator, device=device, desc=desc)
-    sim = {init: {"train": res.train_error[sl, 1:], "test": res.test_error[sl, 1:]}
-           for init, sl in (("TA", slice(0, n_data)), ("random", slice(n_data, 2 * n_data)))}
+    data, wbar, init = train.ta_and_random(sweep)
+    res = train.train_students(data, hidden=hidden, n_layers=n_layers, lr=lr, epochs=epochs, init=init, eps=eps,
+                               teacher=wbar, record_at=record_at, n_records=n_records, generator=generator,
+                               device=device, desc=desc)
+    sim = {name: {"train": res.train_error[sl, 1:], "test": res.test_error[sl, 1:]}
+           for name, sl in (("TA", slice(0, n_data)), ("random", slice(n_data, 2 * n_data)))}
     return res, sim
 
 
@@ -95,22 +97,10 @@ def inside_detection_window(sweep: train.SnrSweep, conditions: Sequence[Conditio
     return {c: bool(np.any(np.abs(sweep.sbar(*c) - rmt.detection_threshold(aspect)) < window)) for c in conditions}
 
 
-def delayed_ta_errors(t: np.ndarray, sigma31: torch.Tensor, wbar: torch.Tensor, eps: float, *, n2: int,
-                      n_layers: int, lr: float) -> tuple[np.ndarray, np.ndarray]:
-    """Exact TA train and test errors on given data sets, each mode delayed by gradient descent's lag.
-
-    :func:`gendyn.deep_linear.sampled_ta_errors` with ``delay = gd_lag`` of each data set's singular values
-    (the forward-Euler delay at learning rate ``lr``): the expectation of trained TA students at this size.
-    """
-    shat = np.linalg.svd(sigma31.cpu().numpy(), compute_uv=False)
-    return dl.sampled_ta_errors(t, sigma31, wbar, eps, n2=n2, n_layers=n_layers,
-                                delay=dl.gd_lag(shat, eps, lr, n_layers))
-
-
 def finite_size_gaps(t: np.ndarray, conditions: Sequence[Condition], *, svms: Sequence[float], ranks: Sequence[int],
                      n1s: Sequence[int], draws: int, aspect: float, eps: float, n_layers: int,
                      generator: torch.Generator) -> dict[str, list[float]]:
-    """Mean |log10 gap| between the exact TA errors averaged over data sets and eqs. (14)-(15), per size ``N1``.
+    """Mean absolute log10 gap between the exact TA errors averaged over data sets and eqs. (14)-(15), per size ``N1``.
 
     At each ``N1`` in ``n1s`` (``N2 = N3 = aspect N1``) ``draws`` fresh data sets per condition; the gap is
     averaged over the times ``t`` and then over the conditions. Returns ``{"train": [...], "test": [...]}``.
@@ -171,7 +161,7 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
 
 def figure_finite_size(n1s: np.ndarray, fs_gap: Mapping[str, Sequence[float]], fs_slope: Mapping[str, float], *,
                        aspect: float) -> Figure:
-    """The mean |log10 gap| to eqs. (14)-(15) against ``N1`` (:func:`finite_size_gaps`), beside ``N1^(-1/3)``."""
+    """The mean absolute log10 gap to eqs. (14)-(15) against ``N1`` (:func:`finite_size_gaps`), beside ``N1^(-1/3)``."""
     fig, ax = plotting.subplots(1, 1, height=3.3, width=4.8)
     for kind in ("train", "test"):
         ax.loglog(n1s, fs_gap[kind], "o-", label=f"{kind}: slope {fs_slope[kind]:.2f}")
@@ -216,9 +206,7 @@ def figure_stopping(sweep: train.SnrSweep, stop: Mapping[str, tuple[np.ndarray, 
             lo, hi = min(ax.get_xlim()[0], ax.get_ylim()[0]), max(ax.get_xlim()[1], ax.get_ylim()[1])
             ax.plot([lo, hi], [lo, hi], "k:", lw=1)
             for axis in (ax.xaxis, ax.yaxis):  # plain labels at 1, 2, 5 x 10^k
-                axis.set_major_locator(LogLocator(subs=(1, 2, 5)))
-                axis.set_major_formatter(FormatStrFormatter("%g"))
-                axis.set_minor_formatter(NullFormatter())
+                plotting.plain_log_ticks(axis, (1, 2, 5))
     axes[0, 0].legend()
     return fig
 

@@ -8,9 +8,9 @@ paper's literal definition of ``R_in`` predicts the wrong training error. The mo
 (:func:`finite_size_reference`), the curves and drawing of Fig. 14 and one ``check_*`` function per group
 of claims.
 
-The students' data layout, :func:`optimal_stopping` and the relative lag are those of the chapter on the
-alignment lag (:mod:`gendyn.book.chapters.lampinen_ganguli_alignment_lag`); :func:`optimal_stopping` is
-re-exported here for the chapter.
+The students' data (:func:`gendyn.train.ta_and_random`), their optimal stopping
+(:func:`gendyn.train.paired_optimal_stopping`) and the relative lag (:func:`gendyn.train.relative_lag`) are the
+library's, shared with the chapter on the alignment lag.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from matplotlib.figure import Figure
 from gendyn import deep_linear as dl
 from gendyn import train
 from gendyn.book import plotting
-from gendyn.book.chapters.lampinen_ganguli_alignment_lag import optimal_stopping, relative_lag, ta_and_random
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
@@ -63,9 +62,9 @@ def train_every_rank(sweep: SnrSweep, cfg: RunConfig, *, eps: float, generator: 
     -------
     dict
         Per student rank: ``t`` (record times), ``test`` and ``train`` errors ``(students, records)``, TA
-        students first (as :func:`gendyn.book.chapters.lampinen_ganguli_alignment_lag.train_fig9_students`).
+        students first (:func:`gendyn.train.ta_and_random`).
     """
-    data, wbar, init = ta_and_random(sweep)
+    data, wbar, init = train.ta_and_random(sweep)
     epochs = int(round(cfg.horizon / cfg.lr))
     runs = {}
     for n2 in cfg.student_ranks:
@@ -76,6 +75,22 @@ def train_every_rank(sweep: SnrSweep, cfg: RunConfig, *, eps: float, generator: 
     print(f"{len(cfg.student_ranks)} x {len(data)} students, {epochs} epochs at lr = {cfg.lr:g} "
           f"(t/tau up to {res.time[-1]:g})")
     return runs
+
+
+def optimal_stopping(runs: dict[int, dict[str, np.ndarray]]) -> Optimum:
+    """Each student's optimal stopping time and minimum test error (:func:`gendyn.train.paired_optimal_stopping`).
+
+    Parameters
+    ----------
+    runs : dict
+        :func:`train_every_rank`; the record at ``t = 0`` is left out.
+
+    Returns
+    -------
+    dict
+        Per student rank and initialisation (``"TA"``, ``"random"``): ``(times, errors)``, one per data set.
+    """
+    return {n2: train.paired_optimal_stopping(r["t"][1:], r["test"][:, 1:]) for n2, r in runs.items()}
 
 
 def _ta_errors(run: dict[str, np.ndarray], kind: str, n_data: int) -> np.ndarray:
@@ -225,9 +240,8 @@ def finite_size_reference(t: np.ndarray, cfg: RunConfig, *, eps: float, generato
         Source of the data sets.
     """
     mc = train.snr_sweep(cfg.svms, [1], MC_DRAWS, cfg.n1, cfg.n3, generator=generator)
-    mc_lag = dl.gd_lag(np.linalg.svd(mc.sigma31.cpu().numpy(), compute_uv=False), eps, cfg.lr, N_LAYERS)
     mc_stop = {n2: train.empirical_optimal_stopping(
-        t, dl.sampled_ta_errors(t, mc.sigma31, mc.teacher.matrix, eps, n2=n2, delay=mc_lag)[1])
+        t, dl.delayed_ta_errors(t, mc.sigma31, mc.teacher.matrix, eps, cfg.lr, n2=n2, n_layers=N_LAYERS)[1])
         for n2 in cfg.student_ranks}
     return FiniteSizeReference(mc, mc_stop)
 
@@ -356,7 +370,7 @@ def check_lag(ledger: Ledger, stop: Optimum, sweep: SnrSweep, *, svms: Sequence[
     lags = {n2: np.array([(found["random"][0][sweep.select(1, s)] - found["TA"][0][sweep.select(1, s)]).mean()
                           for s in svms])
             for n2, found in stop.items()}
-    rel = {n2: np.mean([relative_lag(found, sweep.select(1, s)) for s in svms]) for n2, found in stop.items()}
+    rel = {n2: np.mean([train.relative_lag(found, sweep.select(1, s)) for s in svms]) for n2, found in stop.items()}
     low, full = min(stop), max(stop)
     ledger.check(
         "alignment-lag",

@@ -21,15 +21,13 @@ from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, z_quantile
+from gendyn.teachers import PROFILES
 
 __all__ = ["setting_values", "train_our_setting", "train_authors_setting", "authors_setting_values", "figure_5",
            "figure_5_authors", "count_drops", "drop_counts", "check_stage_like_drops", "plateau_span",
            "check_plateau", "check_overfitting", "minimum_time_ratios", "check_minimum_time", "onset_log_ratio",
            "t_bound_or_inf", "onset_table", "onsets_in_our_setting", "check_onset_ours", "authors_onsets",
            "check_authors_onset", "onset_values"]
-
-#: Teacher singular values per unit svm: the rank-1 and rank-3 teachers of §3.4.
-PROFILES = {1: np.array([1.0]), 3: np.array([3.0, 2.0, 1.0])}
 
 #: A teacher: (rank, svm).
 Setting = tuple[int, float]

@@ -7,8 +7,9 @@ holds the grid (:func:`fig12_grid`), the runners (:func:`transfer_runs`, :func:`
 :func:`initialisation_study`), the figure (:func:`figure_12`) and the claims (:func:`check_caption`,
 :func:`check_authors_init`).
 
-The grid and the linear theory of Fig. 8 on it, the single-task baseline and the pairing of runs come from
-the linear chapter's module, :mod:`gendyn.book.chapters.lampinen_ganguli_transfer` (the same protocol).
+The grid and the linear theory of Fig. 8 on it (:func:`gendyn.transfer.transfer_grid`), the single-task
+baseline (:func:`gendyn.task_data.task_a_only`) and the pairing of runs (:func:`gendyn.transfer.paired_transfer`)
+are the library's, shared with the chapter on linear transfer (the same protocol).
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from matplotlib.figure import Figure
 
 from gendyn import task_data, train
 from gendyn.book import plotting
-from gendyn.book.chapters.lampinen_ganguli_transfer import (GridTheory, grid_theory, paired_transfer, single_task,
-                                                             task_a_rows)
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, z_quantile, z_score
-from gendyn.task_data import TaskPairs
+from gendyn.task_data import TaskPairs, task_a_only, task_a_rows
+from gendyn.transfer import TransferGrid, paired_transfer, transfer_grid
 
 __all__ = ["InitialisationStudy", "fig12_grid", "transfer_runs", "figure_12", "check_caption", "linear_sign_agreement",
            "strong_aligned_range", "authors_weights", "authors_setting", "initialisation_study", "check_authors_init",
@@ -37,23 +37,23 @@ __all__ = ["InitialisationStudy", "fig12_grid", "transfer_runs", "figure_12", "c
 Z_ONE_SIDED = z_quantile(1, sides=1)
 
 
-def fig12_grid(cfg: RunConfig) -> GridTheory:
+def fig12_grid(cfg: RunConfig) -> TransferGrid:
     """The grid of Fig. 12 (``cfg.svm_a``, ``cfg.svm_b``, ``cfg.q_steps``) with the linear theory of Fig. 8 on it.
 
     The linear theory is that of two rank-1 linear tasks with ``sbar = svm`` learned by TA students of
     initial scale ``1e-5`` (Fig. 8's setting), with the chapter's ``n1``, ``n2`` and ``n3``: a different task,
     shown and quoted for its shape.
     """
-    return grid_theory(cfg.svm_a, cfg.svm_b, cfg.q_steps, n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=1e-5)
+    return transfer_grid(cfg.svm_a, cfg.svm_b, cfg.q_steps, n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=1e-5)
 
 
-def transfer_runs(pairs: TaskPairs, grid: GridTheory, cfg: RunConfig, *, generator: torch.Generator,
+def transfer_runs(pairs: TaskPairs, grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator,
                   weights: Sequence[torch.Tensor] | None = None, desc: str = "leaky-ReLU students"
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Train two-headed and single-task leaky-ReLU students; ``T`` of every (grid point, run).
 
     The single-task baseline of each ``(sbar_A, run)`` is a two-headed network with zero targets on head B
-    (:func:`~gendyn.book.chapters.lampinen_ganguli_transfer.single_task`). Head A's test error is measured
+    (:func:`gendyn.task_data.task_a_only`). Head A's test error is measured
     on the training inputs against the noise-free teacher outputs (the authors' script); ``T`` is the
     difference of the optimal (minimum over training) errors, paired on task A's data.
 
@@ -61,7 +61,7 @@ def transfer_runs(pairs: TaskPairs, grid: GridTheory, cfg: RunConfig, *, generat
     ----------
     pairs : TaskPairs
         Two-task data on the grid (:func:`gendyn.task_data.leaky_relu_task_pairs`).
-    grid : GridTheory
+    grid : TransferGrid
         The grid (its points and ``sbar_A`` values).
     cfg : RunConfig
         ``n1``, ``n2``, ``n3``, ``lr``, ``horizon``, ``n_records``, ``eps`` and ``device``.
@@ -82,7 +82,7 @@ def transfer_runs(pairs: TaskPairs, grid: GridTheory, cfg: RunConfig, *, generat
     """
     n1, n3 = cfg.n1, cfg.n3
     rows = task_a_rows(grid.points, grid.sa, pairs.runs)
-    single_data, single_clean = single_task(pairs, rows)
+    single_data, single_clean = task_a_only(pairs, rows)
     start = dict(init="random", eps=cfg.eps) if weights is None else dict(weights=weights)
     n_joint = len(pairs.sigma31)
     result = train.train_students(
@@ -98,14 +98,14 @@ def transfer_runs(pairs: TaskPairs, grid: GridTheory, cfg: RunConfig, *, generat
     return paired_transfer(joint, single, grid.points, grid.sa), single
 
 
-def figure_12(per_run: np.ndarray, grid: GridTheory, *, linear: bool = True) -> Figure:
+def figure_12(per_run: np.ndarray, grid: TransferGrid, *, linear: bool = True) -> Figure:
     """Fig. 12: ``T^{A<-B}`` of the leaky-ReLU students against ``q``, one panel per ``sbar_A``.
 
     Parameters
     ----------
     per_run : ndarray, shape (G, runs)
         ``T`` of every grid point and run (:func:`transfer_runs`): mean and standard error are drawn.
-    grid : GridTheory
+    grid : TransferGrid
         The grid and the linear theory of Fig. 8 on it.
     linear : bool
         Also draw the linear theory (dotted), for its shape.
@@ -127,7 +127,7 @@ def figure_12(per_run: np.ndarray, grid: GridTheory, *, linear: bool = True) -> 
     return fig
 
 
-def check_caption(ledger: Ledger, per_run: np.ndarray, grid: GridTheory, *, tag: str = "", setting: str = "",
+def check_caption(ledger: Ledger, per_run: np.ndarray, grid: TransferGrid, *, tag: str = "", setting: str = "",
                   weak_partners: Sequence[int] | None = None) -> None:
     """The six statements of Fig. 12's caption as claims, each a one-sided test at level 1e-3 over paired runs.
 
@@ -140,7 +140,7 @@ def check_caption(ledger: Ledger, per_run: np.ndarray, grid: GridTheory, *, tag:
     ----------
     per_run : ndarray, shape (G, runs)
         ``T`` of every grid point and run (:func:`transfer_runs`).
-    grid : GridTheory
+    grid : TransferGrid
         The grid (``sbar_A`` in {0.84, 3, 100}) and the linear theory, quoted in a reason.
     tag, setting : str
         Suffix of the claim ids and prefix of their statements (another setting of the same grid).
@@ -202,7 +202,7 @@ def check_caption(ledger: Ledger, per_run: np.ndarray, grid: GridTheory, *, tag:
     )
 
 
-def linear_sign_agreement(per_run: np.ndarray, grid: GridTheory) -> tuple[float, int]:
+def linear_sign_agreement(per_run: np.ndarray, grid: TransferGrid) -> tuple[float, int]:
     """Fraction of grid points where the simulated ``T`` has the linear theory's sign, and how many are compared.
 
     A point is compared where the simulated ``T`` is significant (one-sided ``z`` at level 1e-3) and the
@@ -215,7 +215,7 @@ def linear_sign_agreement(per_run: np.ndarray, grid: GridTheory) -> tuple[float,
     return float(agree), int(resolved.sum())
 
 
-def strong_aligned_range(per_run: np.ndarray, grid: GridTheory) -> str:
+def strong_aligned_range(per_run: np.ndarray, grid: TransferGrid) -> str:
     """The range of the mean ``T`` of ``sbar_A = 100`` at ``q = 1`` over the partners, as text.
 
     E.g. ``"-7.8e-5 to +3.0e-4"`` (exponents without a leading zero).
@@ -254,13 +254,13 @@ def authors_weights(n_joint: int, n_single: int, cfg: RunConfig, *, generator: t
             torch.cat([joint[1], torch.cat([single[1], torch.zeros_like(single[1])], dim=1)])), joint
 
 
-def authors_setting(grid: GridTheory, cfg: RunConfig, *, generator: torch.Generator
+def authors_setting(grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator
                     ) -> tuple[np.ndarray, np.ndarray]:
     """The grid rerun with the authors' teachers (sums of four leaky-ReLU branches) and initial weights.
 
     Parameters
     ----------
-    grid : GridTheory
+    grid : TransferGrid
         The grid.
     cfg : RunConfig
         As for :func:`transfer_runs`, and ``authors_runs`` (runs per grid point).
@@ -306,7 +306,7 @@ class InitialisationStudy:
         return lo if lo == hi else f"{lo} to {hi}"
 
 
-def initialisation_study(grid: GridTheory, cfg: RunConfig, *, generator: torch.Generator) -> InitialisationStudy:
+def initialisation_study(grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator) -> InitialisationStudy:
     """Why the strongest partner does not help the weak task in the authors' setting: the initial weights.
 
     ``cfg.init_runs`` fresh data sets of ``sbar_A = 0.84``, the largest ``sbar_B``, ``q = 1`` (the authors'
@@ -315,7 +315,7 @@ def initialisation_study(grid: GridTheory, cfg: RunConfig, *, generator: torch.G
 
     Parameters
     ----------
-    grid : GridTheory
+    grid : TransferGrid
         The grid (its largest ``sbar_B``).
     cfg : RunConfig
         As for :func:`transfer_runs`, and ``init_runs``.

@@ -17,12 +17,11 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
 
 from ... import deep_linear, rmt, sampling, task_data, teachers, train
 from .. import plotting
 from ..claims import Ledger
-from ..stats import mean_se, z_quantile
+from ..stats import mean_se, weighted_mean_z, z_quantile
 
 __all__ = ["theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
            "fit_speedup_exponent", "check_speedup", "equal_snr_differences", "check_collapse_fails",
@@ -64,11 +63,6 @@ def theory_grid(n1: int, densities: tuple[float, ...], svms: tuple[float, ...], 
                 opt=opt_th, asym=asym_th, mid=int(np.argmin(np.abs(svms - 3.0))))
 
 
-def _plain_log_ticks(ax):
-    for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
-        set_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain numbers: the axis spans a decade
-
-
 def figure_theory(theory: dict) -> Figure:
     """The theory of App. G: test error during training for several :math:`P`, optimal and converged error vs :math:`P`.
 
@@ -94,7 +88,7 @@ def figure_theory(theory: dict) -> Figure:
     axes[2].set(xlabel="$P/N_1$", ylabel="test error at $t \\to \\infty$", yscale="log",
                 title="after convergence")
     axes[1].legend()
-    _plain_log_ticks(axes[2])
+    plotting.plain_log_ticks(axes[2].yaxis, minor=True)  # the axis spans about a decade
     return fig
 
 
@@ -152,7 +146,7 @@ def train_students(theory: dict, *, runs: int, lr: float, horizon: float, n_reco
     w0 = train.composite_map(train.init_weights((targets @ inputs.mT), n1, 3, "aligned", eps,
                                                 dtype=torch.float64))
     w_inf = task_data.converged_map(inputs, targets, w0)
-    asym = (((w_inf - wbar) ** 2).sum((-2, -1)) / (wbar**2).sum((-2, -1))).cpu().numpy().reshape(shape)
+    asym = deep_linear.linear_test_error(w_inf, wbar).reshape(shape)
     sigma31_norm = torch.linalg.matrix_norm(targets @ inputs.mT, ord=2).max().item()
     return dict(t=result.time, curves=curves, best=curves.min(-1), asym=asym, sigma31_norm=sigma31_norm)
 
@@ -192,7 +186,7 @@ def figure_13(theory: dict, sim: dict) -> Figure:
         ax.set(xlabel=x, ylabel="optimal test error", yscale="log", title=title)
     ax_d.set(xlabel="$P/N_1$", ylabel="test error, $t\\to\\infty$", yscale="log",
              title="(d) after convergence")
-    _plain_log_ticks(ax_d)
+    plotting.plain_log_ticks(ax_d.yaxis, minor=True)  # the axis spans about a decade
     m_o, m_g = best[0].mean(-1), best[1].mean(-1)
     ax_e.loglog(m_o.ravel(), m_g.ravel(), "o", ms=4)
     lim = np.array([min(m_o.min(), m_g.min()) * 0.8, 1.2])
@@ -435,7 +429,7 @@ def check_gaussian_inputs(ledger: Ledger, sim: dict) -> dict:
     log_diff = np.log(best[1]) - np.log(best[0])  # unpaired draws: per setting, difference of run means
     mean_d = log_diff.mean(-1)
     se_d = np.sqrt(np.log(best[1]).var(-1, ddof=1) / runs + np.log(best[0]).var(-1, ddof=1) / runs)
-    zstat = (mean_d / se_d**2).sum() / np.sqrt((1 / se_d**2).sum())
+    zstat = weighted_mean_z(mean_d, se_d)
     ledger.check(
         "gaussian-inputs-worse",
         "z-statistic of the inverse-variance weighted mean of log(Gaussian / orthogonalised optimal "

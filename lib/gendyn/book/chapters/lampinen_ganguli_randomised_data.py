@@ -21,15 +21,12 @@ from matplotlib.figure import Figure
 from ... import deep_linear, randomised, rmt, task_data, teachers, train
 from .. import plotting
 from ..claims import Ledger
-from ..stats import ks_distance, z_quantile
-from .lampinen_ganguli_rmt_teacher_in_data import dkw_bound, tracy_widom_scale
+from ...teachers import PROFILES
+from ..stats import dkw_bound, ks_distance, z_quantile
 
 __all__ = ["experiment_setup", "figure_theory", "train_students", "spectra_panel", "figure_6a_spectra",
            "check_stretched_mp", "figure_6b_learning_curves", "learning_delays", "check_delays", "figure_delay",
            "train_authors_setting", "check_authors_setting", "authors_ratios", "figure_authors_setting"]
-
-#: Teacher singular values svm * (Nbar2, ..., 1), as the authors'.
-PROFILES = {1: np.array([1.0]), 3: np.array([3.0, 2.0, 1.0])}
 
 
 def experiment_setup(svms: tuple[float, ...], *, n1: int, n2: int, n3: int, eps: float, horizon: float) -> dict:
@@ -256,7 +253,7 @@ def check_delays(ledger: Ledger, setup: dict, delays: dict) -> None:
     ratio, measured = delays["ratio"], delays["measured"]
     runs = ratio.shape[1]
     z = z_quantile(len(settings))
-    rel_fs = tracy_widom_scale(aspect, n1) / (1 + np.sqrt(aspect)) + 1 / n1
+    rel_fs = rmt.tracy_widom_scale(aspect, n1) / (1 + np.sqrt(aspect)) + 1 / n1
     for i, st in enumerate(settings):
         m, se = ratio[i].mean(), ratio[i].std(ddof=1) / np.sqrt(runs)
         p = delays["pred"][st][1] / delays["pred"][st][0]

@@ -4,8 +4,8 @@ Serves ``notebooks/lampinen-ganguli/rmt-teacher-in-data.ipynb`` (Lampinen & Gang
 measured spectra, outliers and singular-vector overlaps of noisy low-rank teachers
 (:func:`gendyn.teachers.measure_spikes`, one result dict per aspect ratio) against the
 Marchenko-Pastur law (13), the outlier position (11) and the overlap (12) of :mod:`gendyn.rmt`.
-Also holds the two fluctuation scales the claims use, :func:`dkw_bound` and
-:func:`tracy_widom_scale` (shared with the chapter on randomised data).
+The claims' fluctuation scales are :func:`gendyn.book.stats.dkw_bound` (KS distance) and
+:func:`gendyn.rmt.tracy_widom_scale` (the top noise singular value).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from matplotlib.ticker import NullFormatter
 from ... import rmt, teachers
 from .. import plotting
 from ..claims import Ledger
-from ..stats import ks_distance, z_quantile
+from ..stats import dkw_bound, ks_distance, z_quantile
 
-__all__ = ["dkw_bound", "tracy_widom_scale", "figure_theory", "figure_2a_spectra", "check_mp_bulk",
+__all__ = ["figure_theory", "figure_2a_spectra", "check_mp_bulk",
            "figure_2bc_outliers", "check_outliers", "check_edge", "figure_rank3", "check_rank3",
            "finite_size_gaps", "check_finite_size", "figure_finite_size"]
 
@@ -31,21 +31,6 @@ _S_FINE = np.linspace(0, 2.2, 800)
 
 def _sbar_fine(sbar_max):
     return np.linspace(0, sbar_max, 600)
-
-
-def dkw_bound(n: int, level: float = 1e-3) -> float:
-    """Dvoretzky-Kiefer-Wolfowitz bound :math:`\\sqrt{\\ln(2/\\delta)/(2n)}` on the KS distance of ``n`` independent
-    samples from their distribution, exceeded with probability at most ``level`` :math:`=\\delta`.
-    """
-    return np.sqrt(np.log(2 / level) / (2 * n))
-
-
-def tracy_widom_scale(aspect: float, n1: int) -> float:
-    """Tracy-Widom scale :math:`\\sigma_N = \\tfrac12(1+\\mathcal A^{-1/2})^{1/3}\\bar N_1^{-2/3}` of the top singular
-    value of an :math:`\\bar N_3 \\times \\bar N_1` noise matrix at the MP edge (Johnstone's largest-eigenvalue scale
-    carried to singular values).
-    """
-    return 0.5 * (1 + aspect**-0.5) ** (1 / 3) * n1 ** (-2 / 3)
 
 
 def figure_theory(aspects: tuple[float, ...], *, sbar_max: float) -> Figure:
@@ -178,13 +163,13 @@ def check_edge(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarray, 
     for aspect in rank1:
         below = sbar_grid <= rmt.detection_threshold(aspect) / 2
         top = rank1[aspect]["shat"][below, :, 0].ravel()
-        sigma_tw = tracy_widom_scale(aspect, n1)
+        sigma_tw = rmt.tracy_widom_scale(aspect, n1)
         ledger.check(
             f"edge-A{aspect:g}",
             f"Top data singular value below threshold (sbar <= A^(1/4)/2) at the MP edge 1 + sqrt(A), "
             f"A = {aspect:g}",
             measured=top.mean(), predicted=1 + np.sqrt(aspect),
-            tolerance=(1.21 + 3 * 1.27 / np.sqrt(top.size)) * sigma_tw, kind="absolute",
+            tolerance=(-rmt.TW1_MEAN + 3 * rmt.TW1_SD / np.sqrt(top.size)) * sigma_tw, kind="absolute",
             reason=f"Tracy-Widom scale sigma_N = {sigma_tw:.2g}: |TW1 mean| + 3 standard errors of {top.size} draws.",
         )
 

@@ -5,18 +5,19 @@ Serves ``notebooks/lampinen-ganguli/transfer.ipynb``: the transfer benefit
 theory (:mod:`gendyn.transfer`), App. D.1's mechanism of interference, Theorem 1, tasks of rank 2 and
 the finite-size study. It holds
 
-- the runners: the theory on the grid (:func:`grid_theory`), the data of every two-headed student
-  (:func:`grid_tasks`, :func:`theorem1_tasks`, :func:`general_tasks`), their training in one batch
-  (:func:`train_two_headed`) and the read-outs of ``T`` from it;
+- the runners: the data of every two-headed student (:func:`grid_tasks`, :func:`theorem1_tasks`,
+  :func:`general_tasks`), their training in one batch (:func:`train_two_headed`) and the read-outs of ``T``
+  from it;
 - one ``figure_*`` function per figure of the chapter and one ``check_*`` function per group of claims.
 
-:func:`single_task`, :func:`task_a_rows` and :func:`paired_transfer` also serve the chapter on nonlinear
-transfer (:mod:`gendyn.book.chapters.lampinen_ganguli_nonlinear_transfer`), which runs the same protocol.
+The theory on the grid (:func:`gendyn.transfer.transfer_grid`), the single-task baseline
+(:func:`gendyn.task_data.task_a_only`, :func:`gendyn.task_data.task_a_rows`) and the pairing of runs
+(:func:`gendyn.transfer.paired_transfer`) are the library's, shared with the chapter on nonlinear transfer,
+which runs the same protocol.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -30,12 +31,12 @@ from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import fitted_exponent, mean_se, t_quantile, z_quantile
-from gendyn.task_data import TaskPairs
 from gendyn.train import TrainResult
+from gendyn.transfer import TransferGrid, paired_transfer
 
-__all__ = ["GridTheory", "SimulatedTransfer", "D1Alignments", "FiniteSizeStudy", "grid_theory", "composite_example",
-           "figure_composite_theory", "single_task", "task_a_rows", "grid_tasks", "theorem1_tasks", "general_tasks",
-           "train_two_headed", "paired_transfer", "simulated_transfer", "figure_8", "check_fig8_agreement",
+__all__ = ["SimulatedTransfer", "D1Alignments", "FiniteSizeStudy", "composite_example",
+           "figure_composite_theory", "grid_tasks", "theorem1_tasks", "general_tasks",
+           "train_two_headed", "simulated_transfer", "figure_8", "check_fig8_agreement",
            "resolved_points", "check_sign_agreement", "sign_change_overlaps", "check_alignment_needed",
            "d1_alignments", "check_d1", "figure_d1", "figure_log_ratio", "theorem1_transfer", "check_theorem1",
            "figure_theorem1", "general_rank_transfer", "check_general_rank", "finite_size_study",
@@ -48,85 +49,6 @@ Block = tuple[torch.Tensor, torch.Tensor]
 # ----------------------------------------------------------------------------------------------------------
 # theory
 # ----------------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GridTheory:
-    """The grid of Fig. 8 and the theory of ``T^{A<-B}`` on it (:func:`gendyn.transfer.transfer_benefit`).
-
-    Attributes
-    ----------
-    sa, sb, qs : ndarray
-        The values of ``sbar_A`` (one panel each), ``sbar_B`` and ``q``.
-    points : ndarray, shape (G, 3)
-        Every grid point ``(sbar_A, sbar_B, q)``, in the order of ``meshgrid(sa, sb, qs, indexing="ij")``.
-    benefit, single, joint : ndarray, shape (len(sa), len(sb), len(qs))
-        ``T^{A<-B}`` and the optimal errors ``eps_A^opt``, ``eps_{A<-B}^opt`` it is the difference of.
-    n1, n3 : int
-        Examples and outputs per head: they set the finite-size allowance.
-    """
-
-    sa: np.ndarray
-    sb: np.ndarray
-    qs: np.ndarray
-    points: np.ndarray
-    benefit: np.ndarray
-    single: np.ndarray
-    joint: np.ndarray
-    n1: int
-    n3: int
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """``(len(sa), len(sb), len(qs))``."""
-        return self.benefit.shape
-
-    @property
-    def panel(self) -> np.ndarray:
-        """Index into ``sa`` (the panel) of each grid point."""
-        return np.searchsorted(self.sa, self.points[:, 0])
-
-    @property
-    def threshold(self) -> float:
-        """Task A's detection threshold ``(N3 / N1)^(1/4)`` (eq. 11)."""
-        return (self.n3 / self.n1) ** 0.25
-
-    def panel_scale(self, i: int) -> float:
-        """The size of the transfer effect in panel ``i``: the largest ``|T|`` predicted."""
-        return float(np.abs(self.benefit[i]).max())
-
-    def in_transition(self, sbar_a: float) -> bool:
-        """Whether task A of strength ``sbar_a`` lies in the detection transition (within 25 % of the threshold)."""
-        return abs(sbar_a - self.threshold) < 0.25 * self.threshold
-
-    @property
-    def allowance(self) -> np.ndarray:
-        """Finite-size allowance of each panel: ``max|T| x N1^-1/2`` (``N1^-1/3`` in the detection transition)."""
-        return np.array([self.panel_scale(i) * self.n1 ** (-1 / 3 if self.in_transition(a) else -1 / 2)
-                         for i, a in enumerate(self.sa)])
-
-
-def grid_theory(sbar_a: Sequence[float], sbar_b: Sequence[float], q_steps: int, *, n1: int, n2: int, n3: int,
-                eps: float) -> GridTheory:
-    """A grid of Fig. 8 and the theory of ``T^{A<-B}`` of two rank-1 linear tasks on it.
-
-    Parameters
-    ----------
-    sbar_a, sbar_b : sequence of float
-        The values of ``sbar_A`` (increasing: one panel each) and ``sbar_B``.
-    q_steps : int
-        Number of overlaps ``q``, evenly from 0 to 1.
-    n1, n2, n3 : int
-        Examples, hidden units and outputs per head.
-    eps : float
-        Initial scale of the TA students.
-    """
-    sa_list, sb_list = np.array(sbar_a), np.array(sbar_b)
-    qs = np.round(np.linspace(0.0, 1.0, q_steps), 10)
-    sa, sb, q = np.meshgrid(sa_list, sb_list, qs, indexing="ij")
-    benefit, single, joint = transfer.transfer_benefit(sa, sb, q, n1, n3, n2=n2, eps=eps, return_errors=True)
-    points = np.stack([sa.ravel(), sb.ravel(), q.ravel()], axis=1)
-    return GridTheory(sa_list, sb_list, qs, points, benefit, single, joint, n1, n3)
 
 
 def composite_example(*, n1: int, n2: int, n3: int, eps: float, sbar_a: float = 3.0, sbar_b: float = 10.0
@@ -203,45 +125,13 @@ def figure_composite_theory(example: dict[str, object]) -> Figure:
 # ----------------------------------------------------------------------------------------------------------
 
 
-def single_task(pairs: TaskPairs, rows: Sequence[int]) -> Block:
-    """Two-headed data of task A only: head B's targets and teacher set to zero.
-
-    A student of it is a single-task student of A: its head B starts at (TA) or decays to zero.
-
-    Parameters
-    ----------
-    pairs : TaskPairs
-        Two-task data (:func:`gendyn.task_data.task_pairs` or ``leaky_relu_task_pairs``).
-    rows : sequence of int
-        The data sets (rows of ``pairs``) to take task A from.
-    """
-    data, teacher = pairs.sigma31[rows].clone(), pairs.teacher[rows].clone()
-    data[:, pairs.n3:], teacher[:, pairs.n3:] = 0.0, 0.0
-    return data, teacher
-
-
-def task_a_rows(points: np.ndarray, sa: np.ndarray, runs: int) -> list[int]:
-    """Rows of task A's data for each ``(sbar_A, run)``, taken from the first grid point of each ``sbar_A``.
-
-    Task A's data depends on ``(sbar_A, run)`` only (:func:`gendyn.task_data.task_pairs` shares draws
-    across the grid), so one single-task student per ``(sbar_A, run)`` serves every ``(sbar_B, q)``.
-
-    Parameters
-    ----------
-    points : ndarray, shape (G, 3)
-        The grid points ``(sbar_A, sbar_B, q)``; ``sa`` their distinct ``sbar_A``, ``runs`` the runs per point.
-    """
-    first = [int(np.flatnonzero(points[:, 0] == a)[0]) for a in sa]
-    return [g * runs + r for g in first for r in range(runs)]
-
-
-def grid_tasks(theory: GridTheory, cfg: RunConfig, *, generator: torch.Generator) -> dict[str, Block]:
+def grid_tasks(theory: TransferGrid, cfg: RunConfig, *, generator: torch.Generator) -> dict[str, Block]:
     """Data of the Fig. 8 experiment: ``"grid"`` (two-headed) and ``"grid single"`` (task A alone).
 
     Parameters
     ----------
-    theory : GridTheory
-        The grid (:func:`grid_theory`).
+    theory : TransferGrid
+        The grid (:func:`gendyn.transfer.transfer_grid`).
     cfg : RunConfig
         ``n1``, ``n3`` and ``runs`` (data sets per grid point, common random numbers across the grid).
     generator : torch.Generator
@@ -251,7 +141,7 @@ def grid_tasks(theory: GridTheory, cfg: RunConfig, *, generator: torch.Generator
     main = task_data.task_pairs(points[:, 0], points[:, 1], points[:, 2], cfg.n1, cfg.n3, cfg.runs,
                                 generator=generator)
     return {"grid": (main.sigma31, main.teacher),
-            "grid single": single_task(main, task_a_rows(points, theory.sa, cfg.runs))}
+            "grid single": task_data.task_a_only(main, task_data.task_a_rows(points, theory.sa, cfg.runs))}
 
 
 def theorem1_tasks(settings: np.ndarray, cfg: RunConfig, *, generator: torch.Generator) -> dict[str, Block]:
@@ -278,7 +168,7 @@ def theorem1_tasks(settings: np.ndarray, cfg: RunConfig, *, generator: torch.Gen
         pairs = task_data.task_pairs(settings[:, 0], settings[:, 1], settings[:, 2], cfg.n1, cfg.n3,
                                      cfg.theorem_runs, output_vectors=mode, generator=generator)
         blocks[f"theorem1 {mode}"] = (pairs.sigma31, pairs.teacher)
-        blocks[f"theorem1 {mode} single"] = single_task(pairs, range(len(pairs.sigma31)))
+        blocks[f"theorem1 {mode} single"] = task_data.task_a_only(pairs, range(len(pairs.sigma31)))
     return blocks
 
 
@@ -301,7 +191,7 @@ def general_tasks(sbar_a: np.ndarray, sbar_b: np.ndarray, overlaps: np.ndarray, 
     general = task_data.task_pairs(np.tile(sbar_a, (k, 1)), np.tile(sbar_b, (k, 1)), overlaps, cfg.n1, cfg.n3,
                                    cfg.general_runs, generator=generator)
     return {"general": (general.sigma31, general.teacher),
-            "general single": single_task(general, range(cfg.general_runs))}
+            "general single": task_data.task_a_only(general, range(cfg.general_runs))}
 
 
 def train_two_headed(blocks: dict[str, Block], cfg: RunConfig, *, eps: float
@@ -329,21 +219,6 @@ def train_two_headed(blocks: dict[str, Block], cfg: RunConfig, *, eps: float
     return result, dict(zip(blocks, best))
 
 
-def paired_transfer(joint: np.ndarray, single: np.ndarray, points: np.ndarray, sa: np.ndarray) -> np.ndarray:
-    """``T`` of every (grid point, run): the single-task error minus the joint one on the same task-A data.
-
-    Parameters
-    ----------
-    joint : ndarray, shape (G, runs)
-        Head A's optimal error of the two-headed students.
-    single : ndarray, shape (len(sa), runs)
-        The single-task students' (one per ``sbar_A`` and run, :func:`task_a_rows`).
-    points, sa : ndarray
-        The grid points ``(sbar_A, sbar_B, q)`` and their distinct ``sbar_A``.
-    """
-    return single[np.searchsorted(sa, points[:len(joint), 0])] - joint
-
-
 @dataclass(frozen=True)
 class SimulatedTransfer:
     """Optimal errors and ``T`` of the simulated students on the grid of Fig. 8.
@@ -355,7 +230,7 @@ class SimulatedTransfer:
     single : ndarray, shape (len(sa), runs)
         Task A's optimal error alone.
     runs : ndarray, shape (G, runs)
-        ``T`` of every run (:func:`paired_transfer`).
+        ``T`` of every run (:func:`gendyn.transfer.paired_transfer`).
     mean, se : ndarray, shape (G,)
         Its mean over runs and the standard error of the mean.
     """
@@ -367,7 +242,7 @@ class SimulatedTransfer:
     se: np.ndarray
 
 
-def simulated_transfer(best: dict[str, np.ndarray], theory: GridTheory) -> SimulatedTransfer:
+def simulated_transfer(best: dict[str, np.ndarray], theory: TransferGrid) -> SimulatedTransfer:
     """``T`` of the trained students on the grid, from the optimal errors of :func:`train_two_headed`."""
     joint = best["grid"].reshape(len(theory.points), -1)
     single = best["grid single"].reshape(len(theory.sa), -1)
@@ -380,7 +255,7 @@ def simulated_transfer(best: dict[str, np.ndarray], theory: GridTheory) -> Simul
 # ----------------------------------------------------------------------------------------------------------
 
 
-def _theory_and_points(ax, theory: GridTheory, curves, means, ses) -> None:
+def _theory_and_points(ax, theory: TransferGrid, curves, means, ses) -> None:
     """One panel: the theory of each ``sbar_B`` as a line, the simulated means with error bars as points."""
     for j, b in enumerate(theory.sb):
         color = plotting.COLORS[j]
@@ -389,12 +264,12 @@ def _theory_and_points(ax, theory: GridTheory, curves, means, ses) -> None:
     ax.axhline(0, color="k", lw=0.6)
 
 
-def figure_8(theory: GridTheory, sim: SimulatedTransfer) -> Figure:
+def figure_8(theory: TransferGrid, sim: SimulatedTransfer) -> Figure:
     """Fig. 8: ``T^{A<-B}`` against the input-mode overlap ``q``, one panel per ``sbar_A``, theory and simulation.
 
     Parameters
     ----------
-    theory : GridTheory
+    theory : TransferGrid
         The theory on the grid (lines).
     sim : SimulatedTransfer
         The simulated ``T`` (points: mean and standard error over runs).
@@ -410,12 +285,12 @@ def figure_8(theory: GridTheory, sim: SimulatedTransfer) -> Figure:
     return fig
 
 
-def check_fig8_agreement(ledger: Ledger, theory: GridTheory, sim: SimulatedTransfer) -> None:
+def check_fig8_agreement(ledger: Ledger, theory: TransferGrid, sim: SimulatedTransfer) -> None:
     """Claims ``fig8-agreement-sA*``: simulated ``T`` against the theory, panel by panel (Fig. 8).
 
     The largest ``|T_sim - T_theory|`` of each panel in units of its tolerance: ``z`` standard errors
     (Bonferroni over the panel, level 1e-3) plus the panel's finite-size allowance
-    (:attr:`GridTheory.allowance`).
+    (:attr:`gendyn.transfer.TransferGrid.allowance`).
     """
     runs = sim.runs.shape[1]
     for i, a in enumerate(theory.sa):
@@ -435,13 +310,13 @@ def check_fig8_agreement(ledger: Ledger, theory: GridTheory, sim: SimulatedTrans
         )
 
 
-def resolved_points(theory: GridTheory, sim: SimulatedTransfer) -> np.ndarray:
+def resolved_points(theory: TransferGrid, sim: SimulatedTransfer) -> np.ndarray:
     """Grid points whose predicted ``|T|`` exceeds ``z`` standard errors (level 1e-3) plus the panel's allowance."""
     tol_all = z_quantile(1) * sim.se + theory.allowance[theory.panel]
     return np.abs(theory.benefit.ravel()) > tol_all
 
 
-def check_sign_agreement(ledger: Ledger, theory: GridTheory, sim: SimulatedTransfer, resolved: np.ndarray) -> None:
+def check_sign_agreement(ledger: Ledger, theory: TransferGrid, sim: SimulatedTransfer, resolved: np.ndarray) -> None:
     """Claim ``fig8-sign-agreement``: the simulated ``T`` has the theory's sign wherever that is resolved.
 
     Chance flips are allowed: their expected number under Gaussian errors of the paired means, plus three
@@ -480,7 +355,7 @@ def _crossing(values: np.ndarray, qs: np.ndarray) -> float:
     return float(qs[k] + (qs[k + 1] - qs[k]) * (-values[k]) / (values[k + 1] - values[k]))
 
 
-def sign_change_overlaps(theory: GridTheory, sim: SimulatedTransfer, resolved: np.ndarray
+def sign_change_overlaps(theory: TransferGrid, sim: SimulatedTransfer, resolved: np.ndarray
                          ) -> dict[float, tuple[list[float], list[float]]]:
     """The overlap ``q*`` where ``T`` changes sign, simulated and predicted, for each ``sbar_A``.
 
@@ -572,14 +447,14 @@ def _top_alignment(sigma31: np.ndarray, direction: np.ndarray) -> tuple[np.ndarr
     return np.einsum("bi,bi->b", vt[:, 0], direction) ** 2, svals[:, 0]
 
 
-def d1_alignments(grid: Block, theory: GridTheory) -> D1Alignments:
+def d1_alignments(grid: Block, theory: TransferGrid) -> D1Alignments:
     """Measure App. D.1's alignments on the Fig. 8 data and predict them (:class:`D1Alignments`).
 
     Parameters
     ----------
     grid : (Tensor, Tensor)
         The two-task data and teachers of the grid (``grid_tasks(...)["grid"]``).
-    theory : GridTheory
+    theory : TransferGrid
         The grid and its theory of ``T``.
     """
     points, n1, n3 = theory.points, theory.n1, theory.n3
@@ -608,7 +483,7 @@ def d1_alignments(grid: Block, theory: GridTheory) -> D1Alignments:
                         defined_single, turned, turned_margin, turned_margin > z_quantile(1), float(theory_agrees))
 
 
-def check_d1(ledger: Ledger, d1: D1Alignments, theory: GridTheory, sim: SimulatedTransfer, both: np.ndarray) -> None:
+def check_d1(ledger: Ledger, d1: D1Alignments, theory: TransferGrid, sim: SimulatedTransfer, both: np.ndarray) -> None:
     """Claims ``d1-*``: App. D.1's alignments and spike against theory, and the mechanism deciding the sign of T.
 
     Parameters
@@ -657,7 +532,7 @@ def check_d1(ledger: Ledger, d1: D1Alignments, theory: GridTheory, sim: Simulate
         "both paired means) plus 3 times its square root.")
 
 
-def figure_d1(theory: GridTheory, d1: D1Alignments) -> Figure:
+def figure_d1(theory: TransferGrid, d1: D1Alignments) -> Figure:
     """App. D.1: alignment of the composite data's top input direction with task A's, against ``q``.
 
     One panel per ``sbar_A``: measured means with standard errors (hollow where the prediction is not
@@ -682,7 +557,7 @@ def figure_d1(theory: GridTheory, d1: D1Alignments) -> Figure:
     return fig
 
 
-def figure_log_ratio(theory: GridTheory, sim: SimulatedTransfer) -> Figure:
+def figure_log_ratio(theory: TransferGrid, sim: SimulatedTransfer) -> Figure:
     """The log-ratio ``ln(eps_A^opt / eps_{A<-B}^opt)`` against ``q``, theory and simulation (the authors' variant)."""
     logratio_th = np.log(theory.single / theory.joint)
     logratio_sim = np.log(sim.single[theory.panel] / sim.joint)
@@ -869,7 +744,7 @@ class FiniteSizeStudy:
     slope_se: float
 
 
-def finite_size_study(settings: np.ndarray, theory: GridTheory, cfg: RunConfig, *, eps: float,
+def finite_size_study(settings: np.ndarray, theory: TransferGrid, cfg: RunConfig, *, eps: float,
                       generator: torch.Generator) -> FiniteSizeStudy:
     """Exact TA transfer (:func:`gendyn.transfer.sampled_head_errors`) on fresh data at growing ``N1``.
 
@@ -877,7 +752,7 @@ def finite_size_study(settings: np.ndarray, theory: GridTheory, cfg: RunConfig, 
     ----------
     settings : ndarray, shape (S, 3)
         ``(sbar_A, sbar_B, q)``; their ``sbar_A`` must be on the grid of ``theory`` (for the panel's scale).
-    theory : GridTheory
+    theory : TransferGrid
         The Fig. 8 grid and theory, which set the allowances.
     cfg : RunConfig
         ``finite_size_n1`` (sizes), ``finite_size_draws`` (data sets per size), ``horizon`` and ``seed``
@@ -937,7 +812,7 @@ def figure_finite_size(study: FiniteSizeStudy) -> Figure:
 
 
 def check_exact_ta_dynamics(ledger: Ledger, time: np.ndarray, tasks: dict[str, Block], best: dict[str, np.ndarray],
-                            theory: GridTheory, sim: SimulatedTransfer, *, n2: int, lr: float) -> None:
+                            theory: TransferGrid, sim: SimulatedTransfer, *, n2: int, lr: float) -> None:
     """Claims ``networks-are-ta-networks`` and ``learning-rate-negligible``.
 
     The Fig. 8 students' optimal errors against the exact TA gradient-descent recursion on their own data

@@ -4,8 +4,9 @@ Lee & Ndirango, §4.6-4.7, Figs. 3 (left and right), A3 and A4: the multitask be
 more auxiliary data, and for students with deeper ReLU trunks, from the book's grids
 (:class:`gendyn.multitask_train.GridResult`); the "shift downwards" of the ReLU students; and
 the precision check of the deep grid (one A4 program rerun in float32, and in float64 with
-the learning rate one unit in the last place larger). The shared statistics and the benefit
-band come from :mod:`gendyn.book.chapters.lee_ndirango_multitask_benefit`.
+the learning rate one unit in the last place larger). The Spearman claim, the reason of a t
+bound and the benefit band are the book's (:mod:`gendyn.book.checks`, :mod:`gendyn.book.stats`,
+:mod:`gendyn.book.figures`), shared with the other Lee & Ndirango chapters.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ import torch
 from matplotlib.figure import Figure
 
 from gendyn.book import grids, plotting
-from gendyn.book.chapters.lee_ndirango_multitask_benefit import check_spearman, plot_cell_means, t_bound_reason
+from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
-from gendyn.book.figures import benefit_strips
+from gendyn.book.figures import benefit_strips, plot_cell_means
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import mean_se, t_bound
+from gendyn.book.stats import mean_se, t_bound, t_bound_reason
 from gendyn.multitask_train import GridResult
 
 __all__ = ["figure_3_left", "figure_a3", "check_aux_data", "print_minimum_at_end", "figure_3_right", "figure_a4",

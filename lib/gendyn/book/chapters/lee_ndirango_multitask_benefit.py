@@ -2,94 +2,30 @@
 
 Lee & Ndirango, §4.5, Figs. 2, A1 and A2: the multitask benefit of the rank-10 and rank-3
 grids (:class:`gendyn.multitask_train.GridResult`) against relatedness and SNRs, the convexity
-bounds (22)-(25) on every trained pair and the predictions of Table 1. Also the statistics
-that the other Lee & Ndirango chapters of the book share: the one-sided Spearman test
-(:func:`spearman_critical`, :func:`check_spearman`), the reason of a one-sided t bound over
-seeds (:func:`t_bound_reason`) and a benefit curve with its standard-error band
-(:func:`plot_cell_means`).
+bounds (22)-(25) on every trained pair and the predictions of Table 1. The pieces it shares with
+the other Lee & Ndirango chapters are the book's: the one-sided Spearman claim
+(:func:`gendyn.book.checks.check_spearman`), the reason of a one-sided t bound over seeds
+(:func:`gendyn.book.stats.t_bound_reason`) and a benefit curve with its standard-error band
+(:func:`gendyn.book.figures.plot_cell_means`).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from scipy import stats
 
 from gendyn.book import plotting
+from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
-from gendyn.book.figures import benefit_strips
+from gendyn.book.figures import benefit_strips, plot_cell_means
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import t_bound
+from gendyn.book.stats import t_bound, t_bound_reason
 from gendyn.multitask_train import GridResult
 
-__all__ = ["spearman_critical", "check_spearman", "t_bound_reason", "plot_cell_means", "print_grids",
-           "glue_values", "figure_2", "figure_whole_grid", "check_bounds", "sign_known_fraction", "figure_bounds",
-           "check_table1", "check_monotonicity", "print_minimum_at_end"]
-
-
-def spearman_critical(n: int) -> float:
-    """One-sided 1% critical value of Spearman's rho for ``n`` pairs (Student-t approximation).
-
-    Parameters
-    ----------
-    n : int
-        Number of cells correlated (at least 3).
-    """
-    t_crit = stats.t.ppf(0.99, n - 2)
-    return t_crit / math.sqrt(n - 2 + t_crit**2)
-
-
-def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[float], y: Sequence[float], *,
-                   note: str = " (t approximation)") -> None:
-    """Claim that ``y`` rises with ``x``: Spearman's rho above its one-sided 1% critical value.
-
-    Parameters
-    ----------
-    ledger : Ledger
-        The chapter's ledger.
-    claim_id, statement : str
-        The claim's id and statement.
-    x, y : sequence of float
-        One value each per cell (e.g. the relatedness and the mean benefit of a cell).
-    note : str
-        Text after the number of cells in the claim's reason.
-    """
-    n = len(x)
-    ledger.check(claim_id, statement, measured=stats.spearmanr(x, y).statistic, predicted=spearman_critical(n),
-                 tolerance=0.0, kind="lower",
-                 reason=f"one-sided 1% critical value of Spearman's rho for n = {n} cells{note}.")
-
-
-def t_bound_reason(seeds: int, detail: str = "") -> str:
-    """Reason of a claim on a one-sided 99% Student-t bound over ``seeds`` seeds, with ``detail`` appended."""
-    return f"one-sided Student-t bound over {seeds} seeds (t = {stats.t.ppf(0.99, seeds - 1):.2f}){detail}."
-
-
-def plot_cell_means(ax: Axes, x: Sequence[float], means: dict, keys: Sequence[tuple], *, color: str,
-                    label: str) -> None:
-    """Mean benefit of the cells ``keys`` against ``x``, with a band of one standard error.
-
-    Parameters
-    ----------
-    ax : Axes
-        Where to draw.
-    x : sequence of float
-        Abscissa of each cell.
-    means : dict
-        ``{key: (mean, standard error, n)}`` (:meth:`gendyn.multitask_train.GridResult.cell_means`).
-    keys : sequence of tuple
-        The cells drawn, one per value of ``x``.
-    color, label : str
-        Line colour and legend label.
-    """
-    m = np.array([means[k][0] for k in keys])
-    se = np.array([means[k][1] for k in keys])
-    ax.plot(x, m, "o-", ms=3, color=color, label=label)
-    ax.fill_between(x, m - se, m + se, color=color, alpha=0.2, lw=0)
+__all__ = ["print_grids", "glue_values", "figure_2", "figure_whole_grid", "check_bounds", "sign_known_fraction",
+           "figure_bounds", "check_table1", "check_monotonicity", "print_minimum_at_end"]
 
 
 def print_grids(grids: dict[str, GridResult]) -> None:

@@ -4,8 +4,8 @@ Lee & Ndirango's multitask benefit (§4.4) beside Lampinen & Ganguli's transfer 
 the same students, teachers and data trained with the cross-entropy on argmax labels
 (classification) and with the squared error on the teacher's logits (regression). The chapter
 keys its two grids (:class:`gendyn.multitask_train.GridResult`) by :data:`CLASSIFICATION` and
-:data:`REGRESSION`; benefits are taken relative to the single-task loss. The shared statistics
-come from :mod:`gendyn.book.chapters.lee_ndirango_multitask_benefit`.
+:data:`REGRESSION`; benefits are taken relative to the single-task loss. The Spearman claim and the reason of a t
+bound are the book's (:mod:`gendyn.book.checks`, :mod:`gendyn.book.stats`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
-from scipy import stats
 
 from gendyn.book import plotting
-from gendyn.book.chapters.lee_ndirango_multitask_benefit import check_spearman, t_bound_reason
+from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
-from gendyn.book.stats import t_bound
+from gendyn.book.stats import rank_correlation, t_bound, t_bound_reason
 from gendyn.multitask_train import RELATEDNESS_GRID, GridResult
 
 __all__ = ["CLASSIFICATION", "REGRESSION", "figure_benefit_vs_r", "check_relative_benefit",
@@ -75,7 +74,7 @@ def check_relative_benefit(ledger: Ledger, grids: dict[str, GridResult], rel: di
                            [c[1] for c in cells], means, note="")
         else:
             print(f"{label}: Spearman correlation of the relative benefit with r: "
-                  f"{stats.spearmanr([c[1] for c in cells], means).statistic:.2f}")
+                  f"{rank_correlation([c[1] for c in cells], means):.2f}")
         helps = g.per_seed(g.where(s_b=s_b[-1], relatedness=1.0), rel[label])
         ledger.check(f"{tag}-related-helps",
                      f"{label}: a clean related task (r = 1) helps (99% lower t-bound of the relative benefit)",

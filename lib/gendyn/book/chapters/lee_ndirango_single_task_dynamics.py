@@ -201,7 +201,7 @@ class FiniteSize:
 
 def finite_size(cfg: RunConfig, sbar: float) -> FiniteSize:
     """Two-class TA students at ``sbar`` on training sets of ``cfg.finite_size_n`` points,
-    ``cfg.finite_size_seeds`` seeds each: the mean relative gap |s(end) - s*| / s* per size."""
+    ``cfg.finite_size_seeds`` seeds each: the mean relative gap abs(s(end) - s*) / s* per size."""
     gaps = []
     for n in cfg.finite_size_n:
         runs = run_ta(cfg, [sbar], list(range(cfg.seed, cfg.seed + cfg.finite_size_seeds)), n_classes=2, n_train=n,
