@@ -299,10 +299,9 @@ def rank_effect(cfg: RunConfig, *, eps: float) -> tuple[np.ndarray, np.ndarray]:
         ``|difference|`` over the full rank's minimum.
     """
     low, full = min(cfg.student_ranks), max(cfg.student_ranks)
-    th_diff = np.array([dl.optimal_early_stopping([s], cfg.n1, low, cfg.n3, eps)[1]
-                        - dl.optimal_early_stopping([s], cfg.n1, full, cfg.n3, eps)[1]
-                        for s in cfg.svms])
-    th_full = np.array([dl.optimal_early_stopping([s], cfg.n1, full, cfg.n3, eps)[1] for s in cfg.svms])
+    th_low, th_full = (np.array([dl.optimal_early_stopping([s], cfg.n1, n2, cfg.n3, eps)[1] for s in cfg.svms])
+                       for n2 in (low, full))
+    th_diff = th_low - th_full
     return th_diff, np.abs(th_diff) / th_full
 
 
