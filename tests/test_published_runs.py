@@ -63,3 +63,112 @@ def test_environment_variable_points_to_another_copy(tmp_path, monkeypatch):
 def test_unknown_file_name_lists_the_known_ones():
     with pytest.raises(ValueError, match="name must be one of .*'rank-10'"):
         published_runs.load("rank-7")
+
+
+# --- a damaged copy is refused on load, naming the file ------------------------------------------------------------
+
+def _copy(tmp_path):
+    copy = tmp_path / "lee-ndirango-2019"
+    shutil.copytree(published_runs.data_dir(), copy)
+    return copy
+
+
+def _damage(path, how):
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    if how == "digit":  # one digit of one loss changed: same size, another value
+        head, _, loss = lines[5].rpartition(",")
+        lines[5] = f"{head},{'9' if loss[0] != '9' else '8'}{loss[1:]}"
+    elif how == "truncated":  # the first half of the file
+        lines = lines[: len(lines) // 2]
+    elif how == "letter":  # a comma replaced by a letter
+        lines[7] = lines[7].replace(",", "x", 3).replace("x", ",", 2)
+    path.write_text("".join(lines))
+
+
+def _readers():
+    return {"load": published_runs.load, "benefits": published_runs.benefits,
+            "single_task": published_runs.single_task, "multitask_train.load_reference": mt.load_reference,
+            "multitask_train.reference_benefits": mt.reference_benefits}
+
+
+@pytest.mark.parametrize("how", ["digit", "truncated", "letter"])
+@pytest.mark.parametrize("reader", sorted(_readers()))
+def test_every_reader_refuses_a_damaged_file_naming_it(tmp_path, how, reader):
+    copy = _copy(tmp_path)
+    _damage(copy / "rank-3.csv", how)
+    with pytest.raises(ValueError, match=r"rank-3\.csv differs from the published file"):
+        _readers()[reader]("rank-3", copy)
+    published_runs.load("rank-10", copy)  # the other files are fine
+
+
+def _relist(folder):
+    """A SHA256SUMS that lists the files as they now are, so that the parser sees the damage."""
+    import hashlib
+
+    (folder / "SHA256SUMS").write_text("".join(
+        f"{hashlib.sha256((folder / f'{n}.csv').read_bytes()).hexdigest()}  {n}.csv\n" for n in published_runs.FILES))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda ls: ls[:3] + [ls[3].replace(",False,", ",Flase,")] + ls[4:],
+     r"rank-3\.csv, line 4, column 'single_task': must be True or False; got 'Flase'"),
+    (lambda ls: ls[:3] + [",".join(f if i != 1 else "4O0" for i, f in enumerate(ls[3].split(",")))] + ls[4:],
+     r"rank-3\.csv, line 4, column 'main_train_pts': must be a finite number; got '4O0'"),
+    (lambda ls: ls[:3] + [ls[3].rsplit(",", 1)[0] + ",nan\n"] + ls[4:],
+     r"rank-3\.csv, line 4, column 'validation-1/loss': must be a finite number; got 'nan'"),
+    (lambda ls: ls[:3] + [ls[3][:30] + "\n"] + ls[4:], r"rank-3\.csv, line 4: \d fields; the header has 9"),
+    (lambda ls: ls[:1], r"rank-3\.csv holds no rows after its header"),
+    (lambda ls: [], r"rank-3\.csv, line 1: the header lacks the column"),
+])
+def test_a_bad_field_is_reported_with_file_line_and_column(tmp_path, edit, message):
+    copy = _copy(tmp_path)
+    path = copy / "rank-3.csv"
+    path.write_text("".join(edit(path.read_text().splitlines(keepends=True))))
+    _relist(copy)  # checksums that agree: only the parser stands between the damage and the user
+    with pytest.raises(ValueError, match=message):
+        published_runs.load("rank-3", copy)
+
+
+def test_a_missing_file_or_checksum_line_is_named(tmp_path):
+    copy = _copy(tmp_path)
+    (copy / "rank-3.csv").unlink()
+    with pytest.raises(FileNotFoundError, match=r"rank-3\.csv"):
+        published_runs.load("rank-3", copy)
+    with pytest.raises(FileNotFoundError, match=r"rank-3\.csv"):
+        published_runs.verify(copy)
+    sums = (copy / "SHA256SUMS").read_text().splitlines()
+    (copy / "SHA256SUMS").write_text("\n".join(line for line in sums if "rank-10" not in line) + "\n")
+    with pytest.raises(ValueError, match=r"rank-10\.csv is not listed in .*SHA256SUMS"):
+        published_runs.load("rank-10", copy)
+    (copy / "SHA256SUMS").write_text("not a checksum line\n")
+    with pytest.raises(ValueError, match=r"SHA256SUMS, line 1: expected"):
+        published_runs.verify(copy)
+
+
+def test_checksums_are_verified_once_per_process_and_again_after_a_change(tmp_path, monkeypatch):
+    copy = _copy(tmp_path)
+    calls = []
+    check = published_runs._check_digest
+    monkeypatch.setattr(published_runs, "_check_digest", lambda *a: calls.append(a[0].name) or check(*a))
+    for _ in range(3):
+        published_runs.benefits("rank-3", copy)
+        published_runs.single_task("rank-3", copy)
+    assert calls == ["rank-3.csv"]
+    with open(copy / "rank-3.csv", "a") as fh:  # changed after the first load
+        fh.write("\n")
+    with pytest.raises(ValueError, match=r"rank-3\.csv differs from the published file"):
+        published_runs.load("rank-3", copy)
+
+
+def test_select_refuses_a_flag_for_a_number_and_a_number_for_a_flag():
+    st = published_runs.load("rank-3")
+    with pytest.raises(ValueError, match=r"\bs_a\b must be a real number"):
+        published_runs.select(st, s_a=True)
+    with pytest.raises(ValueError, match=r"\bs_a\b must be a real number"):
+        published_runs.select(st, s_a=np.nan)
+    with pytest.raises(ValueError, match=r"single_task must be True or False"):
+        published_runs.select(st, single_task=1)
+    assert published_runs.select(st, single_task=True).sum() == st["single_task"].sum()
+    with pytest.raises(ValueError, match=r"\btable\b must be a non-empty dict"):
+        published_runs.select({}, s_a=1.0)

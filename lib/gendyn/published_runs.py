@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
+import math
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -63,20 +66,118 @@ def data_dir(directory: str | os.PathLike[str] | None = None) -> Path:
         + "; pass directory=, or set GENDYN_DATA_DIR to a folder holding lee-ndirango-2019/")
 
 
+def _checksums(folder: Path) -> dict[str, str]:
+    """``{file name: sha256}`` as the folder's ``SHA256SUMS`` lists them.
+
+    Raises ``ValueError`` naming ``SHA256SUMS`` and the line for a line that is not
+    ``<64 hex digits> <file name>``.
+    """
+    sums = folder / "SHA256SUMS"
+    out = {}
+    for number, line in enumerate(sums.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not re.fullmatch(r"[0-9a-f]{64}", parts[0]):
+            raise ValueError(f"{sums}, line {number}: expected '<sha256 in 64 hex digits> <file name>'; got {line!r}")
+        out[parts[1].lstrip("*")] = parts[0]
+    return out
+
+
+def _check_digest(path: Path, content: bytes, expected: str) -> None:
+    """``ValueError`` naming ``path`` if ``content`` does not have the published sha256 ``expected``."""
+    actual = hashlib.sha256(content).hexdigest()
+    if actual != expected:
+        raise ValueError(f"{path} differs from the published file (sha256 {actual}, expected {expected}): it was "
+                         "changed, truncated or damaged; restore it from the project (git checkout -- data/)")
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of ``path``; ``FileNotFoundError`` naming it (and its folder's checksums) if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise FileNotFoundError(f"{path} cannot be read ({error.strerror or error}); it is listed in "
+                                f"{path.parent / 'SHA256SUMS'}") from error
+
+
 def verify(directory: str | os.PathLike[str] | None = None) -> list[str]:
     """Check every file against the folder's ``SHA256SUMS``; returns the names checked.
 
-    Raises ``ValueError`` naming the file whose content differs from the published one.
+    Raises ``ValueError`` naming the file whose content differs from the published one
+    (or ``SHA256SUMS`` and the line, if a line of it is malformed), ``FileNotFoundError``
+    naming a listed file that is missing. :func:`load` (and so :func:`benefits` and
+    :func:`single_task`) checks the file it reads the first time it reads it in a process.
     """
     folder = data_dir(directory)
     names = []
-    for line in (folder / "SHA256SUMS").read_text().splitlines():
-        digest, name = line.split()
-        actual = hashlib.sha256((folder / name).read_bytes()).hexdigest()
-        if actual != digest:
-            raise ValueError(f"{folder / name} differs from the published file (sha256 {actual}, expected {digest})")
+    for name, digest in _checksums(folder).items():
+        _check_digest(folder / name, _read(folder / name), digest)
         names.append(name)
     return names
+
+
+#: Files whose checksum this process has verified: path -> (size, modification time in ns).
+_VERIFIED: dict[Path, tuple[int, int]] = {}
+
+
+def _verified_bytes(path: Path) -> bytes:
+    """The content of ``path``, checked against its folder's ``SHA256SUMS`` once per process.
+
+    The check is redone if the file's size or modification time changed since it passed.
+    """
+    content = _read(path)
+    stat = path.stat()
+    signature = (stat.st_size, stat.st_mtime_ns)
+    if _VERIFIED.get(path) != signature or len(content) != stat.st_size:
+        sums = _checksums(path.parent)
+        if path.name not in sums:
+            raise ValueError(f"{path} is not listed in {path.parent / 'SHA256SUMS'}, so it cannot be checked "
+                             "against the published file")
+        _check_digest(path, content, sums[path.name])
+        _VERIFIED[path] = signature
+    return content
+
+
+#: Columns every published file has (``main_train_pts`` is missing from ``aux-train-pts.csv``).
+_REQUIRED = ("aux_train_pts", "relatedness", "s_a", "s_b", "single_task", "train_seed", "validation-1/loss")
+
+
+def _parse(path: Path, content: bytes) -> dict[str, np.ndarray]:
+    """The columns of one published CSV file; ``ValueError`` naming the file, line and column of a bad field."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text (byte {error.start}): not a published CSV file") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    missing = [c for c in _REQUIRED if c not in (header or [])]
+    if missing:
+        raise ValueError(f"{path}, line 1: the header lacks the column(s) {missing}; got {header}")
+    columns = {col: [] for col in header if col != "id"}
+    for row in reader:
+        if len(row) != len(header):
+            raise ValueError(f"{path}, line {reader.line_num}: {len(row)} fields; the header has {len(header)}")
+        for col, value in zip(header, row):
+            if col == "id":
+                continue
+            if col == "single_task":
+                if value not in ("True", "False"):
+                    raise ValueError(f"{path}, line {reader.line_num}, column {col!r}: must be True or False; "
+                                     f"got {value!r}")
+                columns[col].append(value == "True")
+                continue
+            try:
+                number = float(value)
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number):
+                raise ValueError(f"{path}, line {reader.line_num}, column {col!r}: must be a finite number; "
+                                 f"got {value!r}")
+            columns[col].append(number)
+    if not columns["single_task"]:
+        raise ValueError(f"{path} holds no rows after its header")
+    return {col: np.array(vals, dtype=bool if col == "single_task" else float) for col, vals in columns.items()}
 
 
 def load(name: str, directory: str | os.PathLike[str] | None = None) -> dict[str, np.ndarray]:
@@ -85,19 +186,19 @@ def load(name: str, directory: str | os.PathLike[str] | None = None) -> dict[str
     Numeric columns become floats, ``single_task`` a bool array; ``loss`` is the recorded
     ``validation-1/loss``. ``aux-train-pts.csv`` has no ``main_train_pts`` column: its main
     task had 100 points (inferred from the paper's text), which is filled in.
+
+    The file is checked against its folder's ``SHA256SUMS`` the first time a process reads
+    it (and again if it changes). Raises ``ValueError`` naming the file if its content
+    differs from the published one, and the file, line and column of a field that is not a
+    number (or not ``True``/``False`` in ``single_task``); ``FileNotFoundError`` naming it
+    if it is missing.
     """
     _checks.choice(name, "name", tuple(FILES))
-    with open(data_dir(directory) / f"{name}.csv", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    out = {}
-    for col in rows[0]:
-        if col == "id":
-            continue
-        vals = [r[col] for r in rows]
-        key = "loss" if col == "validation-1/loss" else col
-        out[key] = np.array([v == "True" for v in vals]) if col == "single_task" else np.array(vals, dtype=float)
+    path = data_dir(directory) / f"{name}.csv"
+    columns = _parse(path, _verified_bytes(path))
+    out = {("loss" if col == "validation-1/loss" else col): values for col, values in columns.items()}
     if "main_train_pts" not in out:
-        out["main_train_pts"] = np.full(len(rows), 100.0)
+        out["main_train_pts"] = np.full(len(out["loss"]), 100.0)
     return out
 
 
@@ -126,6 +227,12 @@ def benefits(name: str, directory: str | os.PathLike[str] | None = None) -> dict
     out["nlayers"] = depth[rows]
     out["aux_train_pts"] = aux[rows]
     out["mt_loss"] = out.pop("loss")
+    orphans = [i for i in rows if key(i) not in st]
+    if orphans:
+        i = orphans[0]
+        raise ValueError(f"{data_dir(directory) / f'{name}.csv'}: {len(orphans)} multitask row(s) have no single-task "
+                         f"run of the same (nlayers, main_train_pts, aux_train_pts, s_a, train_seed), e.g. data row "
+                         f"{i + 1} {key(i)}")
     out["st_loss"] = np.array([st[key(i)] for i in rows])
     out["benefit"] = out["st_loss"] - out["mt_loss"]
     return out
@@ -164,15 +271,29 @@ def single_task(name: str, directory: str | os.PathLike[str] | None = None) -> d
     return out
 
 
-def select(table: dict[str, np.ndarray], **columns: float) -> np.ndarray:
+def select(table: dict[str, np.ndarray], **columns: float | bool) -> np.ndarray:
     """Rows of ``table`` (a dict of arrays, as :func:`load`, :func:`benefits` or
     :func:`single_task` return) whose columns equal the given values; floats compare with
     ``np.isclose``. Returns a boolean mask.
+
+    A numeric column takes one finite real number (``True``/``False`` are refused there);
+    a boolean column (``single_task``) takes ``True`` or ``False``. Raises ``ValueError``
+    naming the column for an unknown column or a value it cannot hold.
     """
-    n = len(next(iter(table.values())))
-    mask = np.ones(n, dtype=bool)
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"table must be a non-empty dict of equal-length 1-d arrays (as load returns); got "
+                         f"{_checks._show(table)}")
+    arrays = {col: np.asarray(v) for col, v in table.items()}
+    lengths = {a.shape for a in arrays.values()}
+    if len(lengths) != 1 or next(iter(lengths)) == () or len(next(iter(lengths))) != 1:
+        raise ValueError(f"table must be a non-empty dict of equal-length 1-d arrays (as load returns); got shapes "
+                         f"{sorted({str(a.shape) for a in arrays.values()})}")
+    mask = np.ones(next(iter(lengths))[0], dtype=bool)
     for col, value in columns.items():
-        if col not in table:
-            raise ValueError(f"no column {col!r}; the table has {sorted(table)}")
-        mask &= np.isclose(table[col], value, rtol=1e-9, atol=0.0)
+        if col not in arrays:
+            raise ValueError(f"no column {col!r}; the table has {sorted(arrays)}")
+        if arrays[col].dtype == bool:
+            mask &= arrays[col] == _checks.flag(value, col)
+        else:
+            mask &= np.isclose(arrays[col], _checks.bounded(value, col), rtol=1e-9, atol=0.0)
     return mask
