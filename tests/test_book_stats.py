@@ -187,3 +187,27 @@ def test_spearman_critical_is_the_t_approximation_of_the_one_sided_test():
     assert np.mean(np.array(rho) > stats.spearman_critical(20)) == pytest.approx(0.01, abs=0.006)
     with pytest.raises(ValueError, match="^n must"):
         stats.spearman_critical(2)
+
+
+def test_thresholds_seeds_and_options_refuse_what_is_not_meant():
+    """No silent outcome: a NaN or negative z, a zero spread, an OS-entropy seed, True as an option."""
+    paired = ([1.0, -2.0], [0.1, 0.2], [1.1, -2.1], [0.1, 0.2])
+    for z in (np.nan, -1.0, 0.0, np.inf, True):
+        with pytest.raises(ValueError, match=r"^z must be a finite number > 0"):
+            stats.sign_agreement(*paired, z=z)
+        with pytest.raises(ValueError, match=r"^z must be a finite number > 0"):
+            stats.within_combined_se(*paired, z=z)
+    with pytest.raises(ValueError, match=r"^x has a zero standard error along axis -1"):
+        stats.z_score(np.ones((2, 5)))
+    sizes, samples = [10.0, 20.0], [[1.0, 1.2, 0.9], [0.5, 0.6, 0.4]]
+    for seed in (None, True, 1.5, -1):
+        with pytest.raises(ValueError, match=r"^seed must be an integer >= 0"):
+            stats.fitted_exponent(sizes, samples, seed=seed)
+    assert stats.fitted_exponent(sizes, samples, seed=3) == stats.fitted_exponent(sizes, samples, seed=3)
+    for sides in (True, 2.0):
+        with pytest.raises(ValueError, match=r"^sides must be one of \(1, 2\)"):
+            stats.z_quantile(10, sides=sides)
+    with pytest.raises(ValueError, match=r"^axis must be an integer in \[-2, 2\)"):
+        stats.mean_se(np.ones((2, 5)), axis=2)
+    with pytest.raises(ValueError, match=r"^cdf must map the 3 sorted samples"):
+        stats.ks_distance([0.1, 0.2, 0.3], lambda x: x[:2])

@@ -179,3 +179,11 @@ def test_labels_refuse_float_and_out_of_range_tensors():
 def test_instance():
     with pytest.raises(ValueError, match=r"^initial must be a dict \(from somewhere\); got str$"):
         _checks.instance("x", "initial", dict, hint=" (from somewhere)")
+
+
+def test_choice_refuses_a_flag_or_a_float_for_an_integer_option():
+    assert _checks.choice(2, "sides", (1, 2)) == 2 and _checks.choice(np.int64(1), "sides", (1, 2)) == 1
+    for bad in (True, np.True_, 2.0):
+        with pytest.raises(ValueError, match=r"^sides must be one of \(1, 2\)"):
+            _checks.choice(bad, "sides", (1, 2))
+    assert _checks.choice(np.str_("relu"), "activation", ("linear", "relu")) == "relu"

@@ -21,7 +21,7 @@ def _train(**kwargs):
     return {"val_loss": result.val_loss, "val_acc": result.val_acc, "train_loss": result.train_loss}
 
 
-_train.__name__ = "train_interleaved"
+_train.__name__, _train.__wrapped__ = "train_interleaved", il.train_interleaved
 
 
 def _cells(**kwargs):
@@ -30,7 +30,7 @@ def _cells(**kwargs):
     return {"multitask": result.multitask, "single_task": result.single_task}
 
 
-_cells.__name__ = "train_cells"
+_cells.__name__, _cells.__wrapped__ = "train_cells", il.train_cells
 _CELLS = [dict(n_train_a=4, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5),
           dict(n_train_a=4, n_train_b=4, s_a=0.5, s_b=0.0, relatedness=0.0)]  # (single-task cells: NaN multitask curves)
 

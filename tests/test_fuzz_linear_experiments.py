@@ -34,6 +34,9 @@ CASES = [
          dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
               **TORCH),
          accepted=dict(steps={"zero"}, snr={"+inf"}, lr={"none"}, seed={"zero"})),
+    Case(rf.relu_feature_moments, dict()),  # no arguments: the constants of the decomposition
+    # rows of weights; any batch shape broadcasts (the 4-d "wrong-shape" is a batch of (5, 7) rows)
+    Case(rf.relu_kernel, dict(a=torch.ones(3, 4, dtype=torch.float64), b=torch.eye(4, dtype=torch.float64)[:2])),
     Case(rf.random_feature_students,
          dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=2, times=[0.0, 1.0, 10.0], teacher="relu",
               teacher_hidden=3, snr=10.0, n_test=10, decompose=True, chunk=1, **TORCH),

@@ -1,7 +1,7 @@
 """Fuzz: every public function of gendyn.multitask_train refuses bad arguments clearly.
 
-Not fuzzed here: ``reference_data_dir``, ``load_reference`` and ``reference_benefits``, the
-old names of :mod:`gendyn.published_runs` (the published data are tested with that module).
+``reference_data_dir``, ``load_reference`` and ``reference_benefits``, the old names of
+:mod:`gendyn.published_runs`, are fuzzed with that module (test_fuzz_published_runs.py).
 """
 
 import numpy as np

@@ -36,10 +36,24 @@ def real(value, name, *, positive=False, extra=""):
     return float(x)
 
 
+def _kind(value):
+    """What sort of option ``value`` is: a flag, an integer, another number, or its type."""
+    if isinstance(value, (bool, np.bool_)):
+        return "flag"
+    if isinstance(value, numbers.Integral):
+        return "integer"
+    if isinstance(value, numbers.Real):
+        return "real"
+    if isinstance(value, str):  # numpy's strings too
+        return "text"
+    return type(value)
+
+
 def choice(value, name, allowed):
-    """``value`` if it is one of ``allowed``."""
+    """``value`` if it is one of ``allowed``, and of the same sort: ``True`` is not the option ``1``
+    (nor ``2.0`` the option ``2``), although Python finds them equal."""
     try:
-        ok = bool(value in allowed)
+        ok = any(bool(value == a) and _kind(value) == _kind(a) for a in allowed)
     except (TypeError, ValueError):  # an array or an unhashable value: not an option
         ok = False
     if not ok:

@@ -15,7 +15,21 @@ __all__ = ["track"]
 
 
 def track(iterable, desc=None, total=None):
-    """Iterate over ``iterable`` with a terminal progress bar (see module docstring)."""
+    """Iterate over ``iterable`` with a terminal progress bar (see module docstring).
+
+    ``desc`` labels the bar (a str or ``None``); ``total`` is the number of items (an integer
+    ``>= 0``, or ``None``: ``len(iterable)`` where it has one).
+    """
+    from . import _checks
+
+    try:
+        iter(iterable)
+    except TypeError:
+        raise ValueError(f"iterable must be an iterable (a list, range, generator, ...); got "
+                         f"{_checks._show(iterable)}") from None
+    _checks.text(desc, "desc", optional=True)
+    if total is not None:
+        total = _checks.integer(total, "total", 0, " (the number of items) or None")
     stream = sys.__stderr__
     disable = os.environ.get("GENDYN_PROGRESS", "1") == "0" or stream is None
     return tqdm(iterable, desc=desc, total=total, file=stream, disable=disable, leave=False,

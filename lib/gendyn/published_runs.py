@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["FILES", "N_CLASSES", "NOISE_STD", "data_dir", "verify", "load", "benefits", "single_task", "select"]
+__all__ = ["FILES", "N_CLASSES", "NOISE_STD", "DataNotFoundError", "data_dir", "verify", "load", "benefits", "single_task", "select"]
 
 #: Files of the published per-run results and the figures they belong to.
 FILES = {
@@ -45,12 +45,26 @@ NOISE_STD = 20**-0.5
 _FOLDER = "lee-ndirango-2019"
 
 
+class DataNotFoundError(FileNotFoundError, ValueError):
+    """The ``directory`` given does not hold the published files: a missing file and a bad argument."""
+
+
 def data_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding the published files (see the module docstring for the search order).
 
-    Raises ``FileNotFoundError`` naming the places looked at if none holds the files.
+    Raises ``FileNotFoundError`` naming the places looked at if none holds the files (a
+    :class:`DataNotFoundError`, also a ``ValueError``, if ``directory`` was given and does not),
+    ``ValueError`` if ``directory`` is not a path.
     """
     if directory is not None:
+        if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)) or not str(directory):
+            raise ValueError(f"directory must be a path (a str or os.PathLike) to a folder holding SHA256SUMS and the "
+                             f"published files, or None; got {_checks._show(directory)}")
+        if not (Path(directory) / "SHA256SUMS").is_file():
+            raise DataNotFoundError(
+                f"directory={str(directory)!r} does not hold the published results of Lee & Ndirango (2019) (no "
+                "SHA256SUMS there); pass the folder lee-ndirango-2019/ itself, or leave directory=None and set "
+                "GENDYN_DATA_DIR to a folder holding lee-ndirango-2019/")
         candidates = [Path(directory)]
     else:
         candidates = []

@@ -8,6 +8,7 @@ and know nothing of the ledger.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -22,13 +23,28 @@ __all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_bound
 
 
 def _samples(x, name="x", axis=-1):
-    x = np.asarray(x)  # its own dtype: a float32 mean stays a float32 mean
+    if x is None or isinstance(x, (str, bytes, bool, np.bool_)):
+        raise ValueError(f"{name} must be an array of finite real numbers; got {x!r}")
+    try:
+        x = np.asarray(x)  # its own dtype: a float32 mean stays a float32 mean
+    except (TypeError, ValueError) as error:  # ragged lists
+        raise ValueError(f"{name} must be an array of finite real numbers; got {error}") from None
     if x.dtype.kind not in "fiu" or not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be an array of finite real numbers; got dtype {x.dtype}")
+        raise ValueError(f"{name} must be an array of finite real numbers; got dtype {x.dtype}"
+                         + (" with non-finite values" if x.dtype.kind == "f" else ""))
+    if x.ndim:
+        axis = _axis(axis, x.ndim)
     if x.ndim == 0 or x.shape[axis] < 2:
         raise ValueError(f"{name} must hold at least 2 samples along axis {axis} to estimate a spread; "
                          f"got shape {x.shape}")
     return x
+
+
+def _axis(axis, ndim):
+    """``axis`` as an ``int`` if it is an axis of an array of ``ndim`` dimensions (negative counts from the end)."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise ValueError(f"axis must be an integer in [-{ndim}, {ndim}) (an axis of x); got {axis!r}")
+    return int(axis)
 
 
 def mean_se(x: ArrayLike, axis: int = -1) -> tuple[np.ndarray, np.ndarray]:
@@ -38,8 +54,15 @@ def mean_se(x: ArrayLike, axis: int = -1) -> tuple[np.ndarray, np.ndarray]:
 
 
 def z_score(x: ArrayLike, axis: int = -1) -> np.ndarray:
-    """Mean over its standard error along ``axis``: how many SE the mean lies from zero."""
+    """Mean over its standard error along ``axis``: how many SE the mean lies from zero.
+
+    Raises ``ValueError`` if the samples of an entry are all equal (a zero standard error:
+    no z-score).
+    """
     m, se = mean_se(x, axis)
+    if np.any(se == 0):
+        raise ValueError(f"x has a zero standard error along axis {axis} (all samples of {int(np.sum(se == 0))} "
+                         f"entr{'y' if np.sum(se == 0) == 1 else 'ies'} equal): no z-score")
     return m / se
 
 
@@ -138,7 +161,15 @@ def ks_distance(samples: ArrayLike, cdf: Callable[[np.ndarray], ArrayLike]) -> f
         raise ValueError("samples must hold at least one value")
     if not callable(cdf):
         raise ValueError(f"cdf must be a callable (array -> probabilities); got {type(cdf).__name__}")
-    f = np.asarray(cdf(x), dtype=float)
+    try:
+        f = np.asarray(cdf(x), dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"cdf must map the sorted samples to probabilities; it returned a non-number ({error})") \
+            from None
+    if f.shape != x.shape or not np.all((f >= 0) & (f <= 1)):
+        raise ValueError(f"cdf must map the {x.size} sorted samples to as many probabilities in [0, 1]; got "
+                         f"shape {f.shape}" + ("" if f.shape != x.shape else f", values from {np.nanmin(f):g} to "
+                                               f"{np.nanmax(f):g}" + (" and NaN" if np.isnan(f).any() else "")))
     n = len(x)
     return max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))
 
@@ -164,14 +195,21 @@ def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: Arr
     Returns ``(exponent, standard_error)``.
     """
     sizes = _checks.real_array(sizes, "sizes", lower=0.0, open_lower=True, ndim=1)
+    if isinstance(samples, (str, bytes)) or not isinstance(samples, (Sequence, np.ndarray)) or \
+            getattr(samples, "ndim", 2) < 2:
+        raise ValueError(f"samples must be a sequence of sample arrays, one per size; got {_checks._show(samples)}")
     if sizes.size < 2 or len(samples) != sizes.size:
         raise ValueError(f"sizes must hold at least 2 values and samples one array per size; got {sizes.size} "
                          f"sizes and {len(samples)} sample arrays")
-    samples = [_samples(np.asarray(v, dtype=float), f"samples[{k}]") for k, v in enumerate(samples)]
+    samples = [_samples(v, f"samples[{k}]").astype(float) for k, v in enumerate(samples)]
+    for k, v in enumerate(samples):
+        if v.ndim != 1:
+            raise ValueError(f"samples[{k}] must be 1-d (one value per run); got shape {v.shape}")
     offsets = np.zeros(sizes.size) if offsets is None else _checks.real_array(offsets, "offsets", ndim=1)
     if offsets.shape != sizes.shape:
         raise ValueError(f"offsets must have one value per size ({sizes.size}); got shape {offsets.shape}")
     n_boot = _checks.integer(n_boot, "n_boot", 2)
+    seed = _checks.integer(seed, "seed", 0, " (the bootstrap's seed: the same seed, the same standard error)")
     rng = np.random.default_rng(seed)
     x = np.log(sizes)
     level = np.abs(np.array([v.mean() for v in samples]) - offsets)
@@ -245,6 +283,7 @@ def within_combined_se(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se
     finite (a cell without a standard error has no place here).
     """
     ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
+    z = _checks.positive(z, "z", " (standard errors)")
     return float(np.mean(np.abs(ma - mb) <= z * np.hypot(sa, sb))) if ma.size else float("nan")
 
 
@@ -256,6 +295,7 @@ def sign_agreement(mean_a: ArrayLike, se_a: ArrayLike, mean_b: ArrayLike, se_b: 
     the fraction is ``nan`` when no cell does. Every value must be finite.
     """
     ma, sa, mb, sb = _paired_estimates(mean_a, se_a, mean_b, se_b)
+    z = _checks.positive(z, "z", " (standard errors)")
     both = (np.abs(ma) > z * sa) & (np.abs(mb) > z * sb)
     n = int(both.sum())
     return (float(np.mean(np.sign(ma[both]) == np.sign(mb[both]))) if n else float("nan")), n
