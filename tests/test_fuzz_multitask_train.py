@@ -19,9 +19,10 @@ Y_B = DATA.labels_b([1.0, 2.0], [0.5, 1.0])
 W0 = mt.init_student([0], n_features=6, n_classes=2, hidden=3, n_heads=2, **F64)
 GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), relatedness=(0.5,), rank=2,
             n_features=4, hidden=3, depth=1, activation="linear", n_val=5, lr=0.5, steps=2, eval_every=1,
-            init_scale=1.0, loss="ce", dtype=torch.float64, device="cpu", num_threads=1, workers=1,
+            init_scale=1.0, loss="ce", dtype=torch.float64, draw_dtype=None, device="cpu", num_threads=1, workers=1,
             keep_curves=False, progress=False)
-GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"})
+GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"},
+               draw_dtype={"none"})
 RESULT = mt.run_grid(**dict(GRID, seeds=[0, 1], s_a=(1.0, 2.0)))  # two seeds: standard errors
 
 

@@ -610,3 +610,18 @@ def test_sampled_eigengap_skips_the_frozen_modes():
     assert ls.sampled_eigengap(cov.astype(np.float32)).dtype == np.float32
     with pytest.raises(ValueError, match="eigvals"):
         ls.sampled_eigengap([1.0, -0.5])
+
+
+@pytest.mark.parametrize("func", [ls.rademacher_bound, ls.dynamics_bound, ls.dynamics_weight_norm_bound])
+def test_bounds_refuse_a_fractional_count(func):
+    for bad in (2.5, [100, 150.5], True, 0):
+        with pytest.raises(ValueError, match=r"^n_samples must be"):
+            func(200, bad)
+        with pytest.raises(ValueError, match=r"^n_hidden must be"):
+            func(bad, 100)
+    assert np.array_equal(func(np.array([150.0, 200.0]), 100.0), func(np.array([150, 200]), 100))
+
+
+def test_generalization_gap_bound_refuses_a_fractional_count():
+    with pytest.raises(ValueError, match=r"^n_samples must be whole numbers >= 1 \(P\) \(a count\); got 2.5"):
+        ls.generalization_gap_bound(0.1, 2.5)

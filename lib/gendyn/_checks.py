@@ -176,6 +176,19 @@ def real_array(value, name, *, lower=None, upper=None, open_lower=False, open_up
     return x
 
 
+def counts(value, name, minimum=1, *, extra=""):
+    """``value`` as a float ndarray if every entry is a whole number ``>= minimum`` (a size, a count).
+
+    Whole floats (``100.0``) pass, as sizes computed in floating point do; ``2.5``, booleans,
+    NaN and infinities are refused with a ``ValueError`` naming ``name``.
+    """
+    x = real_array(value, name, lower=minimum, extra=f" (whole numbers){extra}")
+    if not np.all(x == np.floor(x)):
+        bad = x[x != np.floor(x)].ravel()[:5].tolist() if x.ndim else float(x)
+        raise ValueError(f"{name} must be whole numbers >= {minimum:g}{extra} (a count); got {bad}")
+    return x
+
+
 def bounded(value, name, lower=None, upper=None, *, open_lower=False, open_upper=False, extra=""):
     """``value`` as a ``float`` if it is one finite number in the range (see :func:`real_array`)."""
     return float(real_array(value, name, lower=lower, upper=upper, open_lower=open_lower,

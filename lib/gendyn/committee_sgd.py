@@ -705,7 +705,10 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
     train2 = _checks.flag(train_second_layer, "train_second_layer")
     progress = _checks.text(progress, "progress", optional=True)
     N, K, M = initial.shape
-    P = None if train_set_size is None else _checks.integer(train_set_size, "train_set_size", bs)
+    P = None if train_set_size is None else _checks.integer(train_set_size, "train_set_size", 1)
+    if P is not None and bs > P:
+        raise ValueError(f"batch_size must be <= train_set_size = {P} (a minibatch is drawn from the training set); "
+                         f"got batch_size={bs}")
     if engine == "order-parameters" and (bs != 1 or P is not None):
         raise ValueError("engine 'order-parameters' simulates online SGD with batch_size=1 only; got "
                          f"batch_size={bs}, train_set_size={P} (allowed: batch_size=1, train_set_size=None)")

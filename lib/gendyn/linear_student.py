@@ -1119,12 +1119,12 @@ def generalization_gap_bound(rademacher: ArrayLike, n_samples: ArrayLike, delta:
         A bound on the Rademacher complexity ``R(H)`` (``>= 0``), e.g. from
         :func:`rademacher_bound` or :func:`dynamics_bound`.
     n_samples : array_like
-        ``P > 0``.
+        ``P >= 1``, a whole number (of examples).
     delta : float
         Failure probability in ``(0, 1)``; the bound holds with probability ``1 - delta``.
     """
     r = _check_nonneg_finite(rademacher, "rademacher")
-    p = _check_positive(n_samples, "n_samples", " (P)")
+    p = _checks.counts(n_samples, "n_samples", extra=" (P)")
     d = _checks.real_array(delta, "delta", lower=0, upper=1, open_lower=True, open_upper=True)
     return 2.0 * r + np.sqrt(np.log(1.0 / d) / (2.0 * p))
 
@@ -1136,9 +1136,9 @@ def rademacher_bound(n_hidden: ArrayLike, n_samples: ArrayLike, b1: ArrayLike = 
     Parameters
     ----------
     n_hidden : array_like
-        Hidden width ``N_h > 0``.
+        Hidden width ``N_h >= 1`` (whole numbers).
     n_samples : array_like
-        Number of examples ``P > 0``.
+        Number of examples ``P >= 1`` (whole numbers).
     b1, b2, c : float
         Norm bounds: ``B_1`` on each first-layer weight vector, ``B_2`` on the (scaled)
         second-layer weights ``||w||/sqrt(N_h)``, ``C`` on the inputs ``||x||``.
@@ -1149,8 +1149,8 @@ def rademacher_bound(n_hidden: ArrayLike, n_samples: ArrayLike, b1: ArrayLike = 
         ``R(H) <= B_2 B_1 C sqrt(N_h) / sqrt(P)``: grows like ``sqrt(N_h)`` at fixed norm
         bounds, the classical "bigger models overfit" statement.
     """
-    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
-    p = _check_positive(n_samples, "n_samples", " (P)")
+    nh = _checks.counts(n_hidden, "n_hidden", extra=" (N_h)")
+    p = _checks.counts(n_samples, "n_samples", extra=" (P)")
     b1 = _check_positive(b1, "b1")
     b2 = _check_positive(b2, "b2")
     c = _check_positive(c, "c")
@@ -1208,7 +1208,7 @@ def dynamics_weight_norm_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_zt
     Parameters
     ----------
     n_hidden, n_samples : array_like
-        ``N_h > 0`` and ``P > 0``.
+        ``N_h >= 1`` and ``P >= 1``, whole numbers.
     max_ztilde_sq : array_like
         ``max_i ||ztilde_i^h||^2`` (eq. (9)); the slides treat it as an ``N_h``-independent
         constant (assumption).
@@ -1234,8 +1234,8 @@ def dynamics_weight_norm_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_zt
     so a fixed ``max_ztilde_sq`` is a fair comparison only for ``N_h >= P``, the regime of
     the slides' argument (over-parameterised networks).
     """
-    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
-    p = _check_positive(n_samples, "n_samples", " (P)")
+    nh = _checks.counts(n_hidden, "n_hidden", extra=" (N_h)")
+    p = _checks.counts(n_samples, "n_samples", extra=" (P)")
     m = _check_nonneg_finite(max_ztilde_sq, "max_ztilde_sq")
     lam = _hidden_min_eigval(nh, p) if min_eigval is None else _check_positive(min_eigval, "min_eigval")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -1262,8 +1262,8 @@ def dynamics_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_ztilde_sq: Arr
         ``N_h`` for ``N_h > P`` (``lambda_min = (1 - sqrt(P/N_h))^2`` opens to 1) towards
         ``B_1 C sqrt(max ||ztilde||^2)``, and is ``+inf`` at ``N_h = P`` (documented).
     """
-    nh = _check_positive(n_hidden, "n_hidden", " (N_h)")
-    p = _check_positive(n_samples, "n_samples", " (P)")
+    nh = _checks.counts(n_hidden, "n_hidden", extra=" (N_h)")
+    p = _checks.counts(n_samples, "n_samples", extra=" (P)")
     b1 = _check_positive(b1, "b1")
     c = _check_positive(c, "c")
     b2 = dynamics_weight_norm_bound(nh, p, max_ztilde_sq, min_eigval)

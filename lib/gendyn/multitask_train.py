@@ -937,7 +937,7 @@ device, keep_curves, progress
     _checks.positive(init_scale, "init_scale")
     _checks.choice(loss, "loss", ("ce", "mse"))
     dtype, device = _torch(dtype, device)
-    draw_dtype = dtype if draw_dtype is None else _torch(draw_dtype, device)[0]
+    draw_dtype = dtype if draw_dtype is None else _checks.torch_dtype(draw_dtype, "draw_dtype")
     keep_curves = _checks.flag(keep_curves, "keep_curves")
     progress = _checks.flag(progress, "progress")
     n_train = _checks.integers(n_train, "n_train", 1)
