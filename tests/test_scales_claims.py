@@ -1,3 +1,4 @@
+import math
 """gendyn.scales (parameter checks) and gendyn.claims (the harness and the ledger)."""
 
 import json
@@ -103,10 +104,11 @@ def test_ledger_page_summarises_then_lists_every_chapter():
         record = claims.Record(chapter, "smoke", "id", True, (c,))
         entries.append(ledger_page.LedgerEntry(record, f"Title {chapter}", f"part/{chapter}.ipynb", 3.0, {"SEED": 0}))
     page = ledger_page.ledger_markdown(entries)
-    assert "2 claims in 2 chapters: 2 pass, 0 fail** (run with SEED = 0)." in page
-    assert "| 1 | 1 | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
+    assert "2 claims in 2 chapters: 2 pass, 0 fail, 0 do not apply in this run** (run with SEED = 0)." in page
+    assert "By category: 2 agreement." in page
+    assert "| 1 | 1 | 0 | 0 | 1 | 0 | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
     assert "(ledger-two)=\n## Title two" in page
-    assert "| pass | `x`: s | 1 | 1 | 0 (absolute) | why |" in page
+    assert "| pass | `x`: s | agreement | 1 | 1 | 0 (absolute) | 0% | 0% | why |" in page
 
 
 def test_word_sizes_take_only_their_choices():
@@ -140,3 +142,40 @@ def test_chapter_start_checks_opens_the_ledger_styles_and_shows_the_settings(tmp
     assert capsys.readouterr().out.strip() == cfg.describe()
     with pytest.raises(ValueError, match="SCALE must be one of"):
         chapter.start("lg-rmt", "huge", 0, "cpu")
+
+
+def test_declared_claims_are_the_claims_a_run_records(tmp_path):
+    ledger = claims.Ledger("declared", "smoke", tmp_path)
+    ledger.declare(["a", "b"])
+    with pytest.raises(ValueError, match="not among the declared"):
+        ledger.check("c", "s", 1.0, 1.0, 0.1)
+    ledger.check("a", "s", 1.0, 1.0, 0.1, theory="gendyn.rmt.mp_density")
+    with pytest.raises(ValueError, match="did not record its declared claims"):
+        ledger.finish()
+    ledger.not_applicable("b", "s", "no teacher above threshold in this run")
+    ledger.finish()
+    record = claims.read_record(tmp_path)
+    assert record.declared == ("a", "b") and [c.status for c in record.claims] == ["pass", "n/a"]
+    assert record.claims[0].theory == ("gendyn.rmt.mp_density",) and record.problems() == []
+    # a record whose claims differ from its declared set is refused by the pipeline
+    bad = claims.Record(record.chapter, "smoke", None, True, record.claims[:1], ("a", "b"))
+    assert any("differ from the declared set" in p for p in bad.problems())
+
+
+def test_claim_categories_theory_and_strength_are_checked(tmp_path):
+    ledger = claims.Ledger("strength", "smoke", tmp_path)
+    with pytest.raises(ValueError, match="category must be one of"):
+        ledger.check("x", "s", 1.0, 1.0, 0.1, category="identity")
+    with pytest.raises(ValueError, match="theory must name library functions"):
+        ledger.check("x", "s", 1.0, 1.0, 0.1, theory="mp_density")
+    with pytest.raises(ValueError, match="predicted must be finite"):
+        ledger.check("x", "s", 1.0, math.inf, 0.1)
+    c = ledger.check("rel", "s", 1.05, 1.0, 0.1, kind="relative")
+    assert c.resolution == pytest.approx(0.1) and c.used == pytest.approx(0.5)
+    c = ledger.check("gap", "s", 0.02, 0.0, 0.05, reference=2.0)
+    assert c.resolution == pytest.approx(0.025) and c.used == pytest.approx(0.4)
+    c = ledger.check("log", "s", 1.0, 1.0, math.log10(1.2), kind="log", category="finding")
+    assert c.resolution == pytest.approx(0.2) and c.category == "finding"
+    assert claims.category_counts(ledger.claims) == {"agreement": 2, "finding": 1}
+    table = ledger.markdown()
+    assert "| used | resolution |" in table and "Claims: 2 agreement, 1 finding." in table

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
-from gendyn.book.claims import read_record  # noqa: E402
+from gendyn.book.claims import category_counts, read_record  # noqa: E402
 from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook, its
@@ -243,8 +243,12 @@ def _page(executed, record, parameters):
             last_parameter_cell = k
     n = len(record.claims)
     settings = ", ".join(f"{k} = {v!r}" for k, v in parameters.items())
+    counts = ", ".join(f"{k} {c}" for c, k in category_counts(record.claims).items())
+    na = sum(not c.applies for c in record.claims)
+    passed = (f"All {n - na} claims of this chapter that apply in this run passed ({na} do not apply)" if na
+              else f"All {n} claims of this chapter passed")
     box = [":::{admonition} This run\n", ":class: note\n\n",
-           f"Executed with {settings} (run `{record.run}`). All {n} claims of this chapter passed; "
+           f"Executed with {settings} (run `{record.run}`). {passed} ({counts}); "
            f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n",
            ":::\n"]
     cells.insert(last_parameter_cell + 1, {"cell_type": "markdown", "id": "gendyn-this-run", "metadata": {}, "source": box})

@@ -10,7 +10,11 @@ imports and one line::
 
 from __future__ import annotations
 
+import importlib
+
+from .chapters import CHAPTERS
 from .claims import Ledger
+from .mutation import apply_from_environment
 from .plotting import use_style
 from .scales import RunConfig, configure
 
@@ -32,10 +36,19 @@ def start(chapter: str, scale: str, seed: int, device: str, *, namespace: dict |
     cfg : gendyn.book.scales.RunConfig
         The checked settings; ``cfg.describe()`` is printed, one line.
     ledger : gendyn.book.claims.Ledger
-        The chapter's claims ledger; the chapter ends with ``ledger.finish()``.
+        The chapter's claims ledger, with the chapter's claims declared (its module's
+        ``claim_ids(cfg)``, see :data:`gendyn.book.chapters.CHAPTERS`); the chapter ends with
+        ``ledger.finish()``.
+
+    A theory mutation given in ``$GENDYN_MUTATE`` (by ``tools/mutants.py``) is applied here,
+    after the chapter's imports, and said in the printed settings.
     """
     cfg = configure(chapter, scale, seed, device, namespace=namespace, scheduler=scheduler, **overrides)
     ledger = Ledger(cfg.chapter, cfg.scale)
+    module = importlib.import_module(f"{__package__}.chapters.{CHAPTERS[cfg.chapter][1]}")
+    if hasattr(module, "claim_ids"):
+        ledger.declare(module.claim_ids(cfg))
+    mutation = apply_from_environment()
     use_style()
-    print(cfg.describe())
+    print(cfg.describe() + (f" [theory mutant: {mutation.label}]" if mutation else ""))
     return cfg, ledger

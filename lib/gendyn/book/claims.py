@@ -24,6 +24,25 @@ Kinds of tolerance
 ``log``       ``|log10(measured) - log10(predicted)| <= tolerance`` (both positive)
 ``upper``     ``measured <= predicted + tolerance`` (a bound from above)
 ``lower``     ``measured >= predicted - tolerance`` (a bound from below)
+
+``predicted`` is what the theory (or the paper, or the null hypothesis) says and ``tolerance``
+the allowance around it; a bound is never moved into ``predicted``.
+
+What a claim says (its category)
+--------------------------------
+``agreement``     theory vs experiment: the theory functions it tests are named in ``theory``,
+                  and a perturbation of any of them by the error its ``resolution`` states must
+                  make it fail (``tools/mutants.py`` shows it)
+``reproduction``  our numbers vs the paper's published numbers or figures
+``finding``       a measured effect with its significance, or a disagreement with a paper
+                  stated as such (a failed reproduction is a finding, not a pass)
+
+Identities and internal consistency checks are unit tests, not claims.
+
+A chapter's set of claims is fixed before it runs: ``ledger.declare(ids)`` (done by
+:func:`gendyn.book.chapter.start` from the chapter module's ``claim_ids(cfg)``) lists them,
+a claim that does not apply in a run is recorded with :meth:`Ledger.not_applicable`, and
+:meth:`Ledger.finish` refuses a run whose ids differ from the declared set.
 """
 
 import json
@@ -32,9 +51,13 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "Claim", "ClaimFailed", "Ledger", "Record", "read_record", "run_dir", "cache_dir"]
+__all__ = ["KINDS", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
+           "cache_dir"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower")
+
+#: What a claim says: theory vs experiment, ours vs the paper's numbers, or a measured effect.
+CATEGORIES = ("agreement", "reproduction", "finding")
 
 
 class ClaimFailed(AssertionError):
@@ -56,10 +79,42 @@ class Claim:
     scale: str
     deviation: float
     passed: bool
+    category: str = "agreement"
+    theory: tuple = ()
+    applies: bool = True
+    reference: float = math.nan
 
     @property
     def status(self):
+        if not self.applies:
+            return "n/a"
         return "pass" if self.passed else "FAIL"
+
+    @property
+    def used(self):
+        """Fraction of the tolerance the deviation uses (above 1: failed); nan where it has no meaning."""
+        if not self.applies or not math.isfinite(self.deviation):
+            return math.nan
+        if self.tolerance > 0:
+            return self.deviation / self.tolerance
+        return 0.0 if self.deviation <= 0 else math.inf
+
+    @property
+    def resolution(self):
+        """The smallest relative error of ``predicted`` this claim would detect (``nan`` if none can be said).
+
+        Shifting ``predicted`` by this fraction of itself moves the deviation by the whole tolerance,
+        so a theory wrong by more than it fails the claim (for a claim that now passes near
+        the middle of its tolerance; a one-sided claim detects errors in one direction only).
+        """
+        if not self.applies:
+            return math.nan
+        if self.kind == "relative":
+            return self.tolerance
+        if self.kind == "log":
+            return 10.0 ** self.tolerance - 1.0
+        size = abs(self.reference) if math.isfinite(self.reference) else abs(self.predicted)
+        return self.tolerance / size if size > 0 and math.isfinite(size) else math.nan
 
     def _ipython_display_(self):
         """Show nothing when a cell ends with ``ledger.check(...)``: the chapter's table
@@ -151,28 +206,79 @@ class Ledger:
                 f"has one ledger per run: restart the kernel (or use a new GENDYN_RUN_DIR) to run it again")
         _OPENED.add(self.path)
         self.claims = []
+        self.declared = None
         self.finished = False
         self._write()
 
-    def check(self, id, statement, measured, predicted, tolerance, kind="absolute", reason=""):
+    def declare(self, ids):
+        """Fix the ids of the claims this run will record, before any is checked.
+
+        :meth:`finish` then raises if the recorded ids differ: the set of claims a chapter checks
+        must not depend on its data or its theory (record a claim that does not apply with
+        :meth:`not_applicable`).
+        """
+        ids = tuple(ids)
+        if self.claims or self.declared is not None:
+            raise ValueError(f"declare the claims of {self.chapter!r} once, before checking any")
+        if not ids or not all(isinstance(i, str) and i for i in ids) or len(set(ids)) != len(ids):
+            raise ValueError(f"ids must be distinct non-empty strings; got {ids!r}")
+        self.declared = ids
+        self._write()
+
+    def _new_id(self, id, category, theory):
+        if self.finished:
+            raise ValueError(f"the ledger of {self.chapter!r} is finished; check claims before finish()")
+        if not (isinstance(id, str) and id):
+            raise ValueError(f"claim id must be a non-empty string; got {id!r}")
+        if any(c.id == id for c in self.claims):
+            raise ValueError(f"claim id {id!r} is already used in chapter {self.chapter!r}")
+        if self.declared is not None and id not in self.declared:
+            raise ValueError(f"claim id {id!r} is not among the declared claims of {self.chapter!r}")
+        if category not in CATEGORIES:
+            raise ValueError(f"category must be one of {CATEGORIES}; got {category!r}")
+        theory = (theory,) if isinstance(theory, str) else tuple(theory)
+        if not all(isinstance(t, str) and t.startswith("gendyn.") for t in theory):
+            raise ValueError(f"theory must name library functions ('gendyn.module.function'); got {theory!r}")
+        return theory
+
+    def check(self, id, statement, measured, predicted, tolerance, kind="absolute", reason="", *,
+              category="agreement", theory=(), reference=None):
         """Check and record one claim; returns the :class:`Claim`.
 
         ``measured``, ``predicted`` and ``tolerance`` must be real scalars. A non-finite
-        measured value fails the claim (it never passes silently).
+        measured value fails the claim (it never passes silently). ``category`` is one of
+        :data:`CATEGORIES`; ``theory`` names the library functions (``"gendyn.rmt.spike_overlap"``)
+        whose results ``predicted`` comes from, the ones the mutation harness perturbs.
+        ``reference``: the size of the theory's values when ``measured`` is a deviation from
+        them (a curve's largest gap, ``predicted`` 0), so that the claim's resolution
+        (:attr:`Claim.resolution`) is ``tolerance / |reference|``.
         """
-        if self.finished:
-            raise ValueError(f"the ledger of {self.chapter!r} is finished; check claims before finish()")
+        theory = self._new_id(id, category, theory)
         if kind not in KINDS:
             raise ValueError(f"claim kind must be one of {KINDS}; got {kind!r}")
-        if any(c.id == id for c in self.claims):
-            raise ValueError(f"claim id {id!r} is already used in chapter {self.chapter!r}")
         measured, predicted, tolerance = float(measured), float(predicted), float(tolerance)
         if not (math.isfinite(tolerance) and tolerance >= 0):
             raise ValueError(f"tolerance must be finite and >= 0; got {tolerance}")
+        if not math.isfinite(predicted):
+            raise ValueError(f"predicted must be finite; got {predicted} for claim {id!r}")
+        reference = math.nan if reference is None else float(reference)
+        if not (math.isnan(reference) or (math.isfinite(reference) and reference != 0)):
+            raise ValueError(f"reference must be finite and non-zero; got {reference} for claim {id!r}")
         deviation = _deviation(measured, predicted, kind)
         passed = math.isfinite(measured) and math.isfinite(deviation) and deviation <= tolerance
         claim = Claim(self.chapter, id, statement, measured, predicted, tolerance, kind, reason,
-                      self.scale, deviation, bool(passed))
+                      self.scale, deviation, bool(passed), category, theory, reference=reference)
+        self.claims.append(claim)
+        self._write()
+        return claim
+
+    def not_applicable(self, id, statement, reason, *, category="agreement", theory=()):
+        """Record that a declared claim does not apply in this run, and why (shown as ``n/a``)."""
+        theory = self._new_id(id, category, theory)
+        if not (isinstance(reason, str) and reason.strip()):
+            raise ValueError(f"reason must say why claim {id!r} does not apply; got {reason!r}")
+        claim = Claim(self.chapter, id, statement, math.nan, math.nan, 0.0, "absolute", reason,
+                      self.scale, math.nan, True, category, theory, applies=False)
         self.claims.append(claim)
         self._write()
         return claim
@@ -180,6 +286,7 @@ class Ledger:
     def _write(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         record = dict(chapter=self.chapter, scale=self.scale, run=self.run, finished=self.finished,
+                      declared=list(self.declared) if self.declared is not None else None,
                       claims=[asdict(c) for c in self.claims])
         tmp = self.path.with_name(f".{self.path.name}.partial")
         tmp.write_text(json.dumps(record, indent=1, allow_nan=True) + "\n")
@@ -190,8 +297,9 @@ class Ledger:
         return [c for c in self.claims if not c.passed]
 
     def markdown(self):
-        """The chapter's claims as a markdown table."""
-        return _table(self.claims) + "\n\n" + KIND_NOTE
+        """The chapter's claims as a markdown table, with their counts per category."""
+        counts = ", ".join(f"{n} {k}" for k, n in category_counts(self.claims).items())
+        return f"Claims: {counts}.\n\n" + _table(self.claims) + "\n\n" + KIND_NOTE
 
     def _repr_markdown_(self):
         return self.markdown()
@@ -202,6 +310,11 @@ class Ledger:
         record keeps it)."""
         if not self.claims:
             raise ValueError(f"chapter {self.chapter!r} checked no claim before finish()")
+        if self.declared is not None:
+            missing = [i for i in self.declared if i not in {c.id for c in self.claims}]
+            if missing:
+                raise ValueError(f"chapter {self.chapter!r} did not record its declared claims {missing}: a claim "
+                                 "that does not apply is recorded with ledger.not_applicable(...)")
         self.finished = True
         self._write()
         try:
@@ -226,12 +339,15 @@ class Record:
     run: object
     finished: bool
     claims: tuple
+    declared: tuple | None = None
 
     @classmethod
     def read(cls, path):
         data = json.loads(Path(path).read_text())
-        return cls(data["chapter"], data["scale"], data["run"], data["finished"],
-                   tuple(Claim(**c) for c in data["claims"]))
+        claims = tuple(Claim(**{**c, "theory": tuple(c.get("theory", ()))}) for c in data["claims"])
+        declared = data.get("declared")
+        return cls(data["chapter"], data["scale"], data["run"], data["finished"], claims,
+                   tuple(declared) if declared is not None else None)
 
     def problems(self, run=None, scale=None):
         """Why this record may not reach the book (empty if it may)."""
@@ -243,6 +359,10 @@ class Record:
         out += [f"{self.chapter}/{c.id}: FAIL (measured {c.measured:.4g}, predicted {c.predicted:.4g}, "
                 f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g}, {c.kind})"
                 for c in self.claims if not c.passed]
+        if self.declared is not None and set(self.declared) != {c.id for c in self.claims}:
+            ids = {c.id for c in self.claims}
+            out.append(f"{self.chapter}: recorded claims differ from the declared set (missing "
+                       f"{sorted(set(self.declared) - ids)}, undeclared {sorted(ids - set(self.declared))})")
         if run is not None and self.run != run:
             out.append(f"{self.chapter}: recorded by another run ({self.run}), not this one ({run})")
         if scale is not None and self.scale != scale:
@@ -267,19 +387,47 @@ def _cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _percent(x):
+    if not math.isfinite(x):
+        return "–"
+    return f"{100 * x:.0f}%" if x >= 0.01 or x <= 0 else "<1%"
+
+
 def _table(claims, with_reason=True):
-    """Claims as a MyST table, status first (plain words: no emoji that need a font)."""
-    head = ["status", "claim", "measured", "predicted", "tolerance"] + (["why this tolerance"] if with_reason else [])
+    """Claims as a MyST table, status first (plain words: no emoji that need a font).
+
+    Each column means one thing: ``measured``; ``predicted`` by the theory (or the paper, or the
+    null hypothesis); the ``tolerance`` around it and its kind; ``used``, the fraction of the
+    tolerance the deviation takes (a claim near 100% passed narrowly); ``resolution``, the
+    smallest relative error of ``predicted`` the claim would detect.
+    """
+    head = ["status", "claim", "category", "measured", "predicted", "tolerance", "used", "resolution"] + (
+        ["why this tolerance"] if with_reason else [])
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in claims:
-        cells = ["pass" if c.passed else "**FAIL**", f"`{c.id}`: {_cell(c.statement)}", _fmt(c.measured),
-                 _fmt(c.predicted), f"{_fmt(c.tolerance)} ({c.kind})"]
+        status = {"pass": "pass", "FAIL": "**FAIL**", "n/a": "n/a"}[c.status]
+        cells = [status, f"`{c.id}`: {_cell(c.statement)}", c.category]
+        if c.applies:
+            cells += [_fmt(c.measured), _fmt(c.predicted), f"{_fmt(c.tolerance)} ({c.kind})", _percent(c.used),
+                      _percent(c.resolution)]
+        else:
+            cells += ["–"] * 5
         if with_reason:
             cells.append(_cell(c.reason or "(no reason recorded)"))
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
+def category_counts(claims):
+    """``{category: number of claims}`` for the categories present, in :data:`CATEGORIES` order."""
+    return {k: n for k in CATEGORIES if (n := sum(c.category == k for c in claims))}
+
+
 #: How each kind of tolerance is read, for the pages that list claims.
 KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
-             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol.")
+             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol. "
+             "Categories: *agreement* (theory vs experiment), *reproduction* (vs the paper's published "
+             "numbers), *finding* (a measured effect, or a disagreement with a paper stated as such). "
+             "*used*: the share of the tolerance the deviation takes; *resolution*: the smallest relative "
+             "error of the prediction the claim would detect (tolerance / |predicted|); *n/a*: a declared "
+             "claim that does not apply in this run, with the reason.")

@@ -6,7 +6,7 @@ the page's layout does not change the chapters' run identities.
 
 from dataclasses import dataclass
 
-from .claims import KIND_NOTE, Record, _cell, _table
+from .claims import CATEGORIES, KIND_NOTE, Record, _cell, _table, category_counts
 
 __all__ = ["LedgerEntry", "ledger_label", "ledger_markdown"]
 
@@ -31,6 +31,9 @@ def ledger_markdown(entries, title="Claims ledger"):
     """The ledger page: a summary table of every chapter, then one section per chapter."""
     claims = [c for e in entries for c in e.record.claims]
     n_fail = sum(not c.passed for c in claims)
+    n_na = sum(not c.applies for c in claims)
+    counts = category_counts(claims)
+    close = [c for c in claims if c.applies and c.passed and c.used >= 0.9]
     # one build has one scale, seed and device: said once, not in every row
     runs = {tuple(sorted(e.parameters.items())) for e in entries}
     settings = ", ".join(f"{k} = {v}" for k, v in sorted(runs.pop())) if len(runs) == 1 else ""
@@ -43,16 +46,22 @@ def ledger_markdown(entries, title="Claims ledger"):
         "and every claim passed, so this page lists only passing claims; it is generated from the "
         "records the chapters wrote.",
         "",
-        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail} pass, {n_fail} fail**"
-        + (f" (run with {settings})." if settings else "."),
+        f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail - n_na} pass, {n_fail} fail, "
+        f"{n_na} do not apply in this run**" + (f" (run with {settings})." if settings else "."),
         "",
-        "| claims | pass | fail | run time | chapter |",
-        "|---|---|---|---|---|",
+        "By category: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + ". "
+        f"{len(close)} passing claims use 90% or more of their tolerance (column *used*): they passed narrowly.",
+        "",
+        "| claims | " + " | ".join(CATEGORIES) + " | pass | fail | n/a | run time | chapter |",
+        "|---|" + "---|" * len(CATEGORIES) + "---|---|---|---|---|",
     ]
     for e in entries:
         n = len(e.record.claims)
         bad = sum(not c.passed for c in e.record.claims)
-        lines.append(f"| {n} | {n - bad} | {bad} | {e.seconds:.0f} s | [{_cell(e.title)}]({e.page}) "
+        na = sum(not c.applies for c in e.record.claims)
+        per = category_counts(e.record.claims)
+        lines.append(f"| {n} | " + " | ".join(str(per.get(k, 0)) for k in CATEGORIES)
+                     + f" | {n - bad - na} | {bad} | {na} | {e.seconds:.0f} s | [{_cell(e.title)}]({e.page}) "
                      f"({{ref}}`claims <{ledger_label(e.record.chapter)}>`) |")
     lines += ["", KIND_NOTE, ""]
     for e in entries:

@@ -19,9 +19,11 @@ from matplotlib.ticker import NullFormatter
 from ... import rmt, teachers
 from .. import plotting
 from ..claims import Ledger
+from ..mutation import Mutation
+from ..scales import RunConfig
 from ..stats import dkw_bound, ks_distance, z_quantile
 
-__all__ = ["figure_theory", "figure_2a_spectra", "check_mp_bulk",
+__all__ = ["claim_ids", "MUTATIONS", "figure_theory", "figure_2a_spectra", "check_mp_bulk",
            "figure_2bc_outliers", "check_outliers", "check_edge", "figure_rank3", "check_rank3",
            "finite_size_gaps", "check_finite_size", "figure_finite_size"]
 
@@ -31,6 +33,25 @@ _S_FINE = np.linspace(0, 2.2, 800)
 
 def _sbar_fine(sbar_max):
     return np.linspace(0, sbar_max, 600)
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = [f"mp-bulk-A{a:g}" for a in cfg.aspects]
+    ids += [f"{kind}-A{a:g}" for a in cfg.aspects for kind in ("outlier", "overlap")]
+    ids += [f"edge-A{a:g}" for a in cfg.aspects]
+    ids += [f"rank3-{kind}-A{a:g}-mode{m}" for a in cfg.rank3_aspects for m in (1, 2, 3) for kind in ("outlier", "overlap")]
+    return ids + ["finite-size-shat", "finite-size-overlap"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale (Bonferroni z times a standard
+#: error of about 0.01-0.02, plus 1/N1 = 0.005: a 5 % error of a spike of order 2-5 is 0.1-0.25).
+MUTATIONS = (
+    Mutation("gendyn.rmt.spike_singular_value", 0.05, why="eq. (11): 5 % of an outlier of 2-6"),
+    Mutation("gendyn.rmt.spike_overlap", 0.05, why="eq. (12): 5 % of an overlap of 0.5-1"),
+    Mutation("gendyn.rmt.mp_cdf", -0.1, why="eq. (13): a CDF 10 % low is a KS distance of up to 0.1"),
+    Mutation("gendyn.rmt.mp_edges", 0.03, output=1, why="MP edge 1 + sqrt(A): 3 % is several TW scales"),
+)
 
 
 def figure_theory(aspects: tuple[float, ...], *, sbar_max: float) -> Figure:
@@ -92,8 +113,8 @@ def check_mp_bulk(ledger: Ledger, rank1: dict[float, dict]) -> None:
         ledger.check(
             f"mp-bulk-A{aspect:g}",
             f"KS distance of the pure-noise spectrum from the MP law (13), A = {aspect:g}",
-            measured=ks_distance(noise, lambda v: rmt.mp_cdf(v, aspect)), predicted=dkw_bound(noise.size),
-            tolerance=0.0, kind="upper",
+            measured=ks_distance(noise, lambda v: rmt.mp_cdf(v, aspect)), predicted=0.0,
+            tolerance=dkw_bound(noise.size), kind="upper", theory="gendyn.rmt.mp_cdf", reference=1.0,
             reason=f"DKW bound at 99.9% for n = {noise.size} independent samples; eigenvalue repulsion makes "
             "it conservative for a spectrum; finite-size corrections O(ln N3/N3) are smaller.",
         )
@@ -130,12 +151,14 @@ def _far_region_claim(ledger: Ledger, claim_id: str, statement: str, data: np.nd
     """Largest deviation of the mean over repeats from theory, above 2 A^(1/4)."""
     far = sbar >= 2 * rmt.detection_threshold(aspect)
     repeats = data.shape[1]
-    deviation = np.abs(data.mean(1) - theory(sbar, aspect))[far]
+    predicted = theory(sbar, aspect)[far]
+    deviation = np.abs(data.mean(1)[far] - predicted)
     std_error = np.sqrt(data.var(1, ddof=1)[far].max() / repeats)
     z = z_quantile(far.sum())
     ledger.check(
-        claim_id, statement, measured=deviation.max(), predicted=0.0, tolerance=z * std_error + 1 / n1,
-        kind="absolute",
+        claim_id, statement + " (largest gap over the points)", measured=deviation.max(), predicted=0.0,
+        tolerance=z * std_error + 1 / n1, kind="absolute", theory=f"gendyn.rmt.{theory.__name__}",
+        reference=np.abs(predicted).max(),
         reason=f"z = {z:.2f} (Bonferroni, {far.sum()} points, level 1e-3) x largest standard error over "
         f"{repeats} repeats ({std_error:.2g}) + 1/N1 finite-size bias.",
     )
@@ -168,8 +191,9 @@ def check_edge(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarray, 
             f"edge-A{aspect:g}",
             f"Top data singular value below threshold (sbar <= A^(1/4)/2) at the MP edge 1 + sqrt(A), "
             f"A = {aspect:g}",
-            measured=top.mean(), predicted=1 + np.sqrt(aspect),
+            measured=top.mean(), predicted=rmt.mp_edges(aspect)[1],
             tolerance=(-rmt.TW1_MEAN + 3 * rmt.TW1_SD / np.sqrt(top.size)) * sigma_tw, kind="absolute",
+            theory="gendyn.rmt.mp_edges",
             reason=f"Tracy-Widom scale sigma_N = {sigma_tw:.2g}: |TW1 mean| + 3 standard errors of {top.size} draws.",
         )
 
@@ -268,6 +292,7 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], gaps: dict[str, li
             f"Mean gap to eq. ({11 if name == 'shat' else 12}) over the sbar grid shrinks with N1 at "
             f"least as N1^(-1/3) (fitted exponent), A = {aspect:g}",
             measured=slopes[name], predicted=-1 / 3, tolerance=0.1, kind="upper",
+            theory=f"gendyn.rmt.{'spike_singular_value' if name == 'shat' else 'spike_overlap'}",
             reason="Transition window closes as N1^(-1/3), elsewhere N1^(-1/2) or faster; 0.1 allows "
             f"for the fit error of {len(n1s)} points.",
         )

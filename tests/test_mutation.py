@@ -1,0 +1,85 @@
+"""Theory mutations (gendyn.book.mutation) and the mutation harness (tools/mutants.py)."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gendyn.book import mutation
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _mutants_tool():
+    spec = importlib.util.spec_from_file_location("mutants", ROOT / "tools" / "mutants.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutants"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_mutation_scales_floats_only_and_selects_outputs():
+    m = mutation.Mutation("gendyn.rmt.mp_edges", 0.5)
+    assert mutation._perturb((1.0, np.array([2.0]), 3, True), m) == (1.5, np.array([3.0]), 3, True)
+    one = mutation.Mutation("gendyn.rmt.mp_edges", 0.5, output=1)
+    lo, hi = mutation._perturb((np.array(1.0), np.array(2.0)), one)
+    assert lo == 1.0 and hi == 3.0
+    keyed = mutation.Mutation("gendyn.rmt.mp_edges", -0.5, output="b")
+    assert mutation._perturb({"a": 1.0, "b": 4.0}, keyed) == {"a": 1.0, "b": 2.0}
+
+
+@pytest.mark.parametrize("bad", [dict(target="rmt.mp_edges", error=0.1), dict(target="gendyn.rmt.mp_edges", error=0),
+                                 dict(target="gendyn.rmt.mp_edges", error=-1.0),
+                                 dict(target="gendyn.rmt.mp_edges", error=True)])
+def test_a_bad_mutation_is_refused(bad):
+    with pytest.raises(ValueError, match="target|error"):
+        mutation.Mutation(**bad)
+
+
+def test_apply_reaches_the_module_and_names_imported_from_it():
+    """In a fresh interpreter: the module's attribute, a `from ... import` name, and the module's own
+    callers all see the mutant."""
+    code = """
+from gendyn import rmt
+from gendyn.rmt import spike_singular_value as imported
+from gendyn.book import mutation
+before = float(rmt.spike_singular_value(3.0, 0.5)), float(rmt.spike_teacher_value(3.0, 0.5))
+mutation.apply(mutation.Mutation("gendyn.rmt.spike_singular_value", 0.1))
+from gendyn.book.chapters import lampinen_ganguli_rmt_teacher_in_data as ch
+after = float(rmt.spike_singular_value(3.0, 0.5)), float(imported(3.0, 0.5))
+assert abs(after[0] / before[0] - 1.1) < 1e-12 and after[0] == after[1], (before, after)
+assert float(rmt.spike_teacher_value(3.0, 0.5)) == before[1]   # other functions untouched
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_mutation_never_runs_in_the_books_pipeline(monkeypatch):
+    monkeypatch.setenv(mutation.ENVIRONMENT, mutation.Mutation("gendyn.rmt.mp_edges", 0.1).to_json())
+    monkeypatch.setenv("GENDYN_RUN_ID", "abc")
+    with pytest.raises(RuntimeError, match="pipeline"):
+        mutation.apply_from_environment()
+
+
+def test_verdicts_read_the_claims_that_name_the_mutated_theory():
+    tool = _mutants_tool()
+    m = mutation.Mutation("gendyn.rmt.mp_edges", 0.1)
+    base = tool.Outcome("c", None, passed={"a": True, "b": True, "c": True},
+                        theory={"a": ("gendyn.rmt.mp_edges",), "b": ("gendyn.rmt.mp_edges",), "c": ()})
+    mutant = tool.Outcome("c", m, passed={"a": False, "b": True, "c": False})
+    assert tool.verdicts(base, mutant) == {"a": "killed", "b": "survived"}
+    mutant = tool.Outcome("c", m, passed={"a": None, "b": True})
+    assert tool.verdicts(base, mutant)["a"] == "crashed"
+
+
+@pytest.mark.notebook
+def test_a_wrong_mp_edge_fails_the_edge_claims(tmp_path):
+    """The fast subset of `make mutants`: the lg-rmt chapter at smoke scale with the MP edge 3 % off."""
+    tool = _mutants_tool()
+    wrong, = (m for m in tool.mutations_of("lg-rmt") if m.target == "gendyn.rmt.mp_edges")
+    base, mutant = tool.run_once("lg-rmt", None), tool.run_once("lg-rmt", wrong)
+    assert base.finished and all(base.passed.values()), base.error
+    verdicts = tool.verdicts(base, mutant)
+    assert verdicts and set(verdicts.values()) == {"killed"}, verdicts

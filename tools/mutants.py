@@ -1,0 +1,202 @@
+"""Theory mutants: can each claim of agreement fail when the theory it names is wrong?
+
+    python tools/mutants.py                         # every declared mutation of every chapter
+    python tools/mutants.py lg-rmt ln-setup -j 2    # some chapters, two runs at a time
+    python tools/mutants.py --json benchmarks/mutants.json --markdown benchmarks/mutants.md
+
+Each chapter module (:data:`gendyn.book.chapters.CHAPTERS`) declares in ``MUTATIONS`` the library
+functions that carry the theory its claims test, each with the relative error its claims should
+see at smoke scale (:class:`gendyn.book.mutation.Mutation`). For every chapter this runs the
+notebook at smoke scale once as it is (the baseline) and once per mutation, with
+``$GENDYN_MUTATE`` set, each in a fresh temporary run and cache folder (nothing reaches the book
+or the shared cache), and reads the claims each run recorded. A claim that names the mutated
+function in its ``theory`` is *targeted*: it is **killed** if it failed under the mutation (or the
+run stopped before recording it: **crashed**), and **survived** if it still passed. Claims that
+failed without a mutation make the baseline fail, and its mutations are not judged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "lib"))
+
+from gendyn.book.chapters import CHAPTERS  # noqa: E402
+from gendyn.book.claims import read_record  # noqa: E402
+from gendyn.book.mutation import ENVIRONMENT, Mutation  # noqa: E402
+
+
+@dataclass
+class Outcome:
+    """The claims one run recorded: ``{claim id: passed}`` (``None`` for a claim the run did not reach)."""
+
+    chapter: str
+    mutation: Mutation | None
+    passed: dict = field(default_factory=dict)
+    theory: dict = field(default_factory=dict)
+    category: dict = field(default_factory=dict)
+    resolution: dict = field(default_factory=dict)
+    finished: bool = False
+    error: str = ""
+    seconds: float = 0.0
+
+
+def mutations_of(chapter):
+    """The :class:`Mutation` objects chapter ``chapter`` declares (its module's ``MUTATIONS``)."""
+    module = importlib.import_module(f"gendyn.book.chapters.{CHAPTERS[chapter][1]}")
+    return tuple(getattr(module, "MUTATIONS", ()))
+
+
+def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, timeout=900):
+    """Execute ``chapter`` at ``scale`` with ``mutation`` (or none) in fresh folders; its :class:`Outcome`."""
+    notebook = ROOT / "notebooks" / CHAPTERS[chapter][0]
+    with tempfile.TemporaryDirectory(prefix="gendyn-mutant-") as tmp:
+        env = {k: v for k, v in os.environ.items() if k not in ("GENDYN_RUN_ID", ENVIRONMENT)}
+        env.update(GENDYN_RUN_DIR=f"{tmp}/run", GENDYN_CACHE_DIR=f"{tmp}/cache", GENDYN_PROGRESS="0",
+                   PYTHONHASHSEED="0")
+        if mutation is not None:
+            env[ENVIRONMENT] = mutation.to_json()
+        start = time.perf_counter()
+        proc = subprocess.run([python, "-m", "papermill", str(notebook), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
+                               "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent),
+                               "--no-progress-bar"], env=env, capture_output=True, text=True, timeout=timeout)
+        outcome = Outcome(chapter, mutation, seconds=time.perf_counter() - start)
+        try:
+            record = read_record(f"{tmp}/run")
+        except ValueError as error:
+            outcome.error = f"no record ({error}); papermill: {proc.stderr.strip().splitlines()[-1:]}"
+            return outcome
+        outcome.finished = record.finished
+        for claim in record.claims:
+            outcome.passed[claim.id] = claim.passed
+            outcome.theory[claim.id] = claim.theory
+            outcome.category[claim.id] = claim.category
+            outcome.resolution[claim.id] = claim.resolution
+        for claim_id in record.declared or ():
+            outcome.passed.setdefault(claim_id, None)
+        if proc.returncode and not record.finished:
+            lines = [line for line in proc.stderr.splitlines() if "Error" in line]
+            outcome.error = lines[-1][:300] if lines else f"exit {proc.returncode}"
+        return outcome
+
+
+def verdicts(baseline, outcome):
+    """``{claim id: verdict}`` for the claims ``outcome``'s mutation targets: killed, crashed or survived."""
+    target = outcome.mutation.target
+    out = {}
+    for claim_id, theory in baseline.theory.items():
+        if target not in theory:
+            continue
+        passed = outcome.passed.get(claim_id)
+        out[claim_id] = "survived" if passed else ("killed" if passed is False else "crashed")
+    return out
+
+
+def report(results):
+    """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim."""
+    chapters, killed, total = [], 0, 0
+    for chapter, (baseline, outcomes) in results.items():
+        entry = dict(chapter=chapter, notebook=CHAPTERS[chapter][0], baseline_seconds=round(baseline.seconds, 1),
+                     baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,
+                     claims=len(baseline.passed),
+                     agreement=sorted(i for i, k in baseline.category.items() if k == "agreement"),
+                     untargeted=[], mutations=[])
+        targeted = set()
+        for outcome in outcomes:
+            v = verdicts(baseline, outcome)
+            targeted |= set(v)
+            # a survivor whose resolution is coarser than the mutation could not have seen it at this scale
+            blind = sorted(i for i, verdict in v.items() if verdict == "survived"
+                           and not baseline.resolution.get(i, 0) < abs(outcome.mutation.error))
+            entry["mutations"].append(dict(mutation=outcome.mutation.label, why=outcome.mutation.why,
+                                           seconds=round(outcome.seconds, 1), error=outcome.error, verdicts=v,
+                                           below_resolution=blind))
+        # an agreement claim no declared mutation targets has not been shown to be able to fail
+        entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
+        if entry["baseline_ok"]:
+            for claim_id in targeted:
+                total += 1
+                killed += any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
+        chapters.append(entry)
+    return dict(chapters=chapters, targeted_claims=total, killed_claims=killed)
+
+
+def markdown(data, commit="", date=""):
+    """The mutation table as a Markdown page section."""
+    lines = [f"Measured at commit `{commit}` on {date}, smoke scale, seed 0." if commit else "",
+             "", f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by "
+             "at least one mutation of the theory they name.**", "",
+             "| chapter | mutation (result × factor) | killed | survived | crashed | run time |", "|---|---|---|---|---|---|"]
+    for entry in data["chapters"]:
+        if not entry["baseline_ok"]:
+            lines.append(f"| `{entry['chapter']}` | baseline failed: {entry['baseline_error'] or 'a claim failed'} "
+                         "| – | – | – | – |")
+            continue
+        for m in entry["mutations"]:
+            count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived", "crashed")}
+            lines.append(f"| `{entry['chapter']}` | `{m['mutation']}` | {len(count['killed'])} | "
+                         + (", ".join(f"`{i}`" + (" (coarser than the mutation)" if i in m["below_resolution"] else "")
+                                      for i in count["survived"]) or "0")
+                         + f" | {len(count['crashed'])} | {m['seconds']:.0f} s |")
+        if entry["untargeted"]:
+            lines.append(f"| `{entry['chapter']}` | agreement claims no mutation targets | – | "
+                         + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – | – |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapters", nargs="*", help=f"chapter ids (default: all): {', '.join(CHAPTERS)}")
+    parser.add_argument("-j", "--jobs", type=int, default=max(1, (os.cpu_count() or 2)), help="runs at a time")
+    parser.add_argument("--json", type=Path, help="write the table as JSON here")
+    parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
+    parser.add_argument("--fail-on-survivor", action="store_true",
+                        help="exit 1 if a targeted claim survives every mutation or a baseline fails")
+    args = parser.parse_args(argv)
+    chosen = args.chapters or list(CHAPTERS)
+    unknown = [c for c in chosen if c not in CHAPTERS]
+    if unknown:
+        parser.error(f"unknown chapters {unknown}; known: {list(CHAPTERS)}")
+    if args.jobs < 1:
+        parser.error("--jobs must be >= 1")
+    jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in mutations_of(c)]
+    print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = {job: pool.submit(run_once, *job) for job in jobs}
+        outcomes = {}
+        for job, future in futures.items():
+            outcomes[job] = future.result()
+            o = outcomes[job]
+            print(f"  {job[0]:24s} {job[1].label if job[1] else 'baseline':60s} {o.seconds:5.0f} s "
+                  f"{sum(p is False for p in o.passed.values())} failed {o.error}", flush=True)
+    results = {c: (outcomes[c, None], [outcomes[c, m] for m in mutations_of(c)]) for c in chosen}
+    data = report(results)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
+    page = markdown(data, commit, data["date"])
+    print(page)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(page)
+    if args.fail_on_survivor:
+        bad = [e["chapter"] for e in data["chapters"] if not e["baseline_ok"]]
+        if bad or data["killed_claims"] < data["targeted_claims"]:
+            sys.exit(f"mutants: {data['targeted_claims'] - data['killed_claims']} targeted claims survive; "
+                     f"failed baselines: {bad}")
+
+
+if __name__ == "__main__":
+    main()
