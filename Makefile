@@ -12,7 +12,17 @@
 # The book is then built from the accepted runs with execution off, so what is rendered is
 # exactly what ran and was checked.
 
-PYTHON ?= python3.11
+# The interpreter that creates .venv: PYTHON=/path/to/python3.x, else the first of python3.11,
+# python3.12 and python3.13 on the PATH that runs (a pyenv shim of a version not selected is on
+# the PATH but does not run). 3.11 to 3.13 are supported (pyproject.toml's requires-python).
+SUPPORTED_PYTHONS := 3.11 3.12 3.13
+PYTHON ?= $(firstword $(foreach v,$(SUPPORTED_PYTHONS),$(shell python$(v) -c '' >/dev/null 2>&1 && echo python$(v))))
+# torch's build: cpu (requirements/torch-cpu.lock, the CPU wheel, where pip finds it: here, for
+# Python 3.11) or cuda (requirements/torch-cuda.lock, PyPI's Linux wheel with its CUDA
+# libraries, several GB). Empty: cpu where pip finds the CPU wheel, else cuda.
+TORCH  ?=
+PY_CHECK := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+LOCKS  := requirements.lock requirements/pip.lock requirements/torch-cpu.lock requirements/torch-cuda.lock
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -36,10 +46,31 @@ export PYTHONHASHSEED := 0
 
 env: $(STAMP)
 
-$(STAMP): requirements.lock pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
+# Every file installed is checked against the hashes of the locks (pip --require-hashes), pip
+# itself included: it is installed first, at its pinned version, never upgraded unpinned.
+$(STAMP): $(LOCKS) pyproject.toml
+	@if [ ! -x $(BIN)/python ]; then \
+	  if [ -z "$(PYTHON)" ]; then \
+	    echo "error: make needs Python 3.11, 3.12 or 3.13 to create $(VENV), and none of python3.11,"; \
+	    echo "  python3.12, python3.13 runs here. Install one (Debian/Ubuntu: apt-get install python3-venv"; \
+	    echo "  if python3 is 3.11-3.13; or pyenv install 3.12), or name it:"; \
+	    echo "  make $(or $(MAKECMDGOALS),env) PYTHON=/path/to/python3.12"; exit 1; fi; \
+	  $(PYTHON) -c '$(PY_CHECK)' || { echo "error: PYTHON=$(PYTHON) is not Python 3.11, 3.12 or 3.13 (or does not run)"; exit 1; }; \
+	  echo "$(PYTHON) -m venv $(VENV)"; $(PYTHON) -m venv $(VENV) || exit 1; fi
+	@$(BIN)/python -c '$(PY_CHECK)' || { \
+	  echo "error: $(VENV) is not Python 3.11, 3.12 or 3.13: remove it and run make again"; exit 1; }
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/pip.lock
+	@torch="$(TORCH)"; \
+	if [ -z "$$torch" ]; then \
+	  if $(BIN)/python -m pip install --quiet --dry-run --no-deps --ignore-installed \
+	       "$$(grep -o '^torch==[^ ]*' requirements/torch-cpu.lock)" >/dev/null 2>&1; \
+	  then torch=cpu; else torch=cuda; fi; fi; \
+	case "$$torch" in \
+	  cpu) echo "torch: the CPU build (requirements/torch-cpu.lock)";; \
+	  cuda) echo "torch: PyPI's build for Linux, with its CUDA libraries, several GB (requirements/torch-cuda.lock)";; \
+	  *) echo "error: TORCH=$$torch: cpu or cuda"; exit 1;; esac; \
+	echo "$(BIN)/python -m pip install --require-hashes -r requirements.lock -r requirements/torch-$$torch.lock"; \
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock -r requirements/torch-$$torch.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
@@ -104,15 +135,11 @@ benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/trainers.py
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
-# Refresh the exact pins after changing a dependency in pyproject.toml, and mirror them
-# into environment.yml.
+# Refresh the locks after changing a dependency in pyproject.toml (pip install it into .venv
+# first): the versions of .venv's pip freeze, with the hashes of their files for Python 3.11,
+# 3.12 and 3.13 (those found here), and environment.yml to match (tools/lock.py).
 lock: $(STAMP)
-	{ echo "# Exact pins for the whole stack (pip freeze of a working environment, Python 3.11)."; \
-	  echo "# torch is the CPU wheel on local disk: always ==2.13.0, never a range."; \
-	  echo "# Regenerate with: make lock"; \
-	  $(BIN)/python -m pip freeze --all --exclude-editable | grep -v '^pip==' \
-	    | sed 's/^torch==2.13.0+cpu/torch==2.13.0/'; } > requirements.lock
-	$(BIN)/python tools/sync_environment.py
+	$(BIN)/python tools/lock.py --freeze $(BIN)/python
 
 clean:
 	rm -rf _build $(STAGE)
