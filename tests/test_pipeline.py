@@ -197,3 +197,62 @@ def test_a_hand_run_writes_its_claims_outside_the_runs_folder(project, monkeypat
     scratch = ROOT / "_build" / "scratch" / "smoke" / "demo-by-hand.claims.json"
     assert scratch.exists()
     scratch.unlink()
+
+
+def test_a_notebook_executed_by_hand_over_an_accepted_run_is_refused(project):
+    """Issue 36: a notebook run with SEED 1 and copied over the accepted SEED 0 run was staged
+    under a settings box saying SEED = 0."""
+    runs = project / "runs"
+    nb = chapter(project, "bound")
+    chapters.run(nb, runs, SMOKE)
+    out, _, _, _ = chapters.places(nb, runs)
+    chapters.accepted(nb, runs, SMOKE)
+    by_hand = project / "by-hand.ipynb"
+    papermill.execute_notebook(str(nb), str(by_hand), parameters={**SMOKE, "SEED": 1}, progress_bar=False,
+                               kernel_name="python3")
+    shutil.copy(by_hand, out)
+    with pytest.raises(chapters.RunRejected, match="not the one of this run"):
+        chapters.accepted(nb, runs, SMOKE)
+    with pytest.raises(chapters.RunRejected, match="not the one of this run"):
+        chapters.stage([nb], runs, project / "staged", SMOKE)
+
+
+def test_partial_files_of_killed_runs_are_swept(project):
+    import subprocess
+    import sys
+
+    runs = project / "runs" / "part"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    for name, pid in (("killed", dead.pid), ("running", os.getpid())):
+        (runs / f".partial-{name}").mkdir(parents=True)
+        (runs / f".partial-{name}" / chapters.OWNER).write_text(f"{pid}\n")
+        (runs / f".partial-{name}.ipynb").write_text("{}")
+    (runs / ".partial-orphan.ipynb").write_text("{}")
+    removed = chapters.sweep(project / "runs", log=lambda *_: None)
+    assert sorted(p.name for p in removed) == [".partial-killed", ".partial-killed.ipynb", ".partial-orphan.ipynb"]
+    assert (runs / ".partial-running").is_dir() and (runs / ".partial-running.ipynb").exists()
+
+
+def test_sigterm_leaves_no_partial_files(project):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    runs = project / "runs"
+    nb = chapter(project, "slow", "import time\ntime.sleep(120)")
+    script = (f"import importlib.util, pathlib\n"
+              f"spec = importlib.util.spec_from_file_location('chapters', {str(ROOT / 'tools' / 'chapters.py')!r})\n"
+              f"m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+              f"m.ROOT = pathlib.Path({str(project)!r}); m.NOTEBOOKS = m.ROOT / 'notebooks'\n"
+              f"m.main(['run', {str(nb)!r}, '--runs', {str(runs)!r}, '-p', 'SCALE', 'smoke', '-p', 'SEED', '0',"
+              f" '-p', 'DEVICE', 'cpu'])\n")
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.time() + 60
+    while not list(runs.rglob(".partial-slow.ipynb")) and time.time() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+    assert not list(runs.rglob(".partial-*")), list(runs.rglob("*"))

@@ -36,44 +36,17 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.claims import category_counts, read_record  # noqa: E402
 from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown  # noqa: E402
+from gendyn.book.sources import imports_of, module_closure, source_files  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook, its
-#: parameters and the library modules it imports (relative to ``ROOT``).
+#: parameters and the library modules it imports with the data they read
+#: (:mod:`gendyn.book.sources`, relative to ``ROOT``).
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = ("pyproject.toml", "requirements.lock")
-#: Data folders, and the library modules that read them.
-DATA = {"gendyn.published_runs": "data/lee-ndirango-2019"}
 
 
 class RunRejected(RuntimeError):
     """A chapter run that must not reach the book (failed claim, unfinished, wrong identity)."""
-
-
-def _imports(tree, package):
-    """Names of the ``gendyn`` modules that a parsed module of ``package`` imports."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "gendyn"}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:  # relative: resolve against the importing module's package
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            if base.split(".")[0] != "gendyn":
-                continue
-            found.add(base)
-            found |= {f"{base}.{a.name}" for a in node.names}  # `from gendyn import rmt` imports a module
-    return found
-
-
-def _module_file(name):
-    path = ROOT / "lib" / Path(*name.split("."))
-    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None  # a name imported from a module, not a module
 
 
 def library_modules(notebook):
@@ -87,26 +60,11 @@ def library_modules(notebook):
                 code.append(ast.parse(source))
             except SyntaxError:  # a cell with IPython magics: read it line by line
                 code += [ast.parse(line) for line in source.splitlines() if line.strip().startswith(("import", "from"))]
-    todo = set().union(*(_imports(tree, "") for tree in code)) | {"gendyn"}
-    seen = {}
-    while todo:
-        name = todo.pop()
-        for prefix in (".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 2)):
-            path = _module_file(prefix)
-            if path is None or prefix in seen:
-                continue
-            seen[prefix] = path
-            package = prefix if path.name == "__init__.py" else prefix.rsplit(".", 1)[0]
-            todo |= _imports(ast.parse(path.read_text()), package) - set(seen)
-    return dict(sorted(seen.items()))
+    return module_closure(set().union(*(imports_of(tree, "") for tree in code)), ROOT)
 
 
 def _source_files(notebook):
-    modules = library_modules(notebook)
-    files = [ROOT / entry for entry in SOURCES] + list(modules.values())
-    for module, folder in DATA.items():
-        if module in modules:
-            files += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
+    files = [ROOT / entry for entry in SOURCES] + source_files(library_modules(notebook), ROOT)
     return [f for f in files if f.is_file()]
 
 
@@ -132,9 +90,38 @@ def places(notebook, runs):
     return out, folder, out.with_name(f".partial-{out.name}"), folder.with_name(f".partial-{folder.name}")
 
 
+def _stamp(executed, run_id, parameters):
+    """Bind the executed notebook to its run: its identity and parameters in its metadata."""
+    nb = json.loads(Path(executed).read_text())
+    nb["metadata"]["gendyn"] = {"run": run_id, "parameters": parameters}
+    Path(executed).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def _binding_problems(executed, run_id, parameters):
+    """Why the executed notebook is not the one the run ``run_id`` with ``parameters`` produced."""
+    try:
+        meta = json.loads(Path(executed).read_text())["metadata"]
+    except (ValueError, OSError, KeyError, TypeError) as error:
+        return [f"{executed}: unreadable executed notebook ({error})"]
+    stamp = meta.get("gendyn") or {}
+    injected = (meta.get("papermill") or {}).get("parameters")
+    out = []
+    if stamp.get("run") != run_id:
+        out.append(f"{executed}: the executed notebook is not the one of this run (stamped {stamp.get('run')!r}, "
+                   f"run {run_id}); was it executed by hand and copied here?")
+    elif stamp.get("parameters") != parameters or injected != parameters:
+        out.append(f"{executed}: the executed notebook ran with {injected}, not {parameters}")
+    return out
+
+
 def accepted(notebook, runs, parameters):
     """The accepted :class:`Record` of the run of ``notebook`` with this identity; raises
-    :class:`RunRejected` saying why there is none."""
+    :class:`RunRejected` saying why there is none.
+
+    Accepted means: the claims record reached ``ledger.finish()``, has this identity, recorded its
+    declared claims and every one passed; and the executed notebook beside it is the one that run
+    produced (stamped with the same identity and parameters).
+    """
     out, folder, _, _ = places(notebook, runs)
     if not out.exists():
         raise RunRejected(f"{out}: no executed notebook")
@@ -142,7 +129,9 @@ def accepted(notebook, runs, parameters):
         record = read_record(folder)
     except (ValueError, OSError, KeyError, TypeError) as error:
         raise RunRejected(str(error)) from None
-    problems = record.problems(run=identity(notebook, parameters), scale=parameters.get("SCALE"))
+    run_id = identity(notebook, parameters)
+    problems = record.problems(run=run_id, scale=parameters.get("SCALE"))
+    problems += _binding_problems(out, run_id, parameters)
     if problems:
         raise RunRejected("; ".join(problems))
     return record
@@ -154,6 +143,44 @@ def _remove(*paths):
             shutil.rmtree(path)
         elif path.exists():
             path.unlink()
+
+
+#: The file in a partial run folder naming the process that writes it.
+OWNER = ".owner"
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep(runs, log=print):
+    """Remove what killed runs left in ``runs``: hidden ``.partial-*`` notebooks and folders whose
+    writing process is gone (a SIGKILL, a power cut). Returns the paths removed."""
+    removed = []
+    for folder in sorted(Path(runs).rglob(".partial-*")):
+        if not folder.is_dir():
+            continue
+        try:
+            pid = int((folder / OWNER).read_text())
+        except (OSError, ValueError):  # no owner yet: a run that is starting, unless it is old
+            pid = None if time.time() - folder.stat().st_mtime > 60 else os.getpid()
+        if pid is None or not _alive(pid):
+            notebook = folder.with_name(folder.name + ".ipynb")
+            _remove(folder, notebook)
+            removed += [folder, notebook]
+    for notebook in sorted(Path(runs).rglob(".partial-*.ipynb")):  # a notebook whose folder is gone
+        if notebook.exists() and not notebook.with_suffix("").is_dir():
+            _remove(notebook)
+            removed.append(notebook)
+    if removed:
+        log(f"removed {len(removed)} partial files of killed runs in {runs}")
+    return removed
 
 
 def run(notebook, runs, parameters, force=False, log=print):
@@ -171,9 +198,11 @@ def run(notebook, runs, parameters, force=False, log=print):
             pass
     out, folder, partial_out, partial_folder = places(notebook, runs)
     run_id = identity(notebook, parameters)
+    sweep(runs, log=log)
     _remove(out, folder, partial_out, partial_folder, folder.with_suffix(".seconds"),
             out.with_suffix(".failed.ipynb"))
     partial_folder.mkdir(parents=True)
+    (partial_folder / OWNER).write_text(f"{os.getpid()}\n")
     env = {"GENDYN_RUN_DIR": str(partial_folder), "GENDYN_RUN_ID": run_id}
     saved = {k: os.environ.get(k) for k in env}
     try:
@@ -191,6 +220,8 @@ def run(notebook, runs, parameters, force=False, log=print):
         problems = record.problems(run=run_id, scale=parameters.get("SCALE"))
         if problems:
             raise RunRejected(f"{notebook}: " + "; ".join(problems))
+        _stamp(partial_out, run_id, parameters)
+        (partial_folder / OWNER).unlink()
         partial_folder.replace(folder)
         (folder.with_suffix(".seconds")).write_text(f"{seconds:.1f}\n")  # for benchmarks/run.py
         partial_out.replace(out)  # last: the notebook is what Make and stage look for
@@ -345,7 +376,15 @@ def parse_value(text):
         return text
 
 
+def _terminate(signum, frame):
+    """SIGTERM (a CI timeout, ``kill``) unwinds like Ctrl-C, so a run's partial files are removed."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main(argv=None):
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("run", "stage"):

@@ -7,13 +7,11 @@ scale and configuration and keeps the result under :func:`gendyn.book.claims.cac
 """
 
 import contextlib
-import hashlib
 import math
 import multiprocessing
 import os
 import pickle
 import re
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -22,8 +20,9 @@ from .. import _checks
 from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, SNR_GRID, run_grid
 from .claims import cache_dir
 from .scales import SCALES, RunConfig
+from .sources import source_hash
 
-__all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "job_executor"]
+__all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "grid_key", "job_executor"]
 
 #: Runs of the deep ReLU grid trained together on a CPU (``run_grid(block=...)``): their
 #: activations stay in cache, about a fifth less CPU time than all runs at once (float
@@ -84,21 +83,33 @@ def book_grid(name, cfg, depth=None):
     return kw
 
 
-def _source_hash():
-    here = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for name in ("multitask_train.py", "softmax_multitask.py"):
-        digest.update((here / name).read_bytes())
-    digest.update(torch.__version__.encode())
-    return digest.hexdigest()[:16]
+#: Where and how a grid runs: not part of its result, so not part of its cache key.
+_WHERE = ("progress", "workers", "executor")
+
+
+def grid_key(kwargs):
+    """The cache key of :func:`gendyn.multitask_train.run_grid` called with ``kwargs``.
+
+    A hash of the arguments (device and dtypes included), of every library module ``run_grid``
+    imports, transitively, with the data they read (:func:`gendyn.book.sources.source_hash`, the
+    closure a chapter's run identity uses), of the torch and numpy versions, and of a theory
+    mutation if one is applied (:mod:`gendyn.book.mutation`).
+    """
+    from .mutation import ENVIRONMENT
+
+    arguments = repr(sorted((k, v) for k, v in kwargs.items() if k not in _WHERE)).encode()
+    versions = f"torch {torch.__version__} numpy {np.__version__}".encode()
+    return source_hash(["gendyn.multitask_train"], arguments, versions,
+                       os.environ.get(ENVIRONMENT, "").encode())[:16]
 
 
 def cached_grid(name, scale, **kwargs):
     """:func:`gendyn.multitask_train.run_grid` with its result cached in :func:`gendyn.book.claims.cache_dir` (shared by chapters).
 
-    The key is the arguments and a hash of this module's and the theory's source (and the
-    torch version), so a changed library or configuration recomputes. Results are
-    deterministic, so a cached result equals a fresh one.
+    The key (:func:`grid_key`) is the arguments and a hash of every library module the grid's
+    computation imports, with the data they read, and the torch and numpy versions, so a changed
+    library or configuration recomputes. Results are deterministic, so a cached result equals a
+    fresh one.
 
     Parameters
     ----------
@@ -119,10 +130,7 @@ def cached_grid(name, scale, **kwargs):
     _checks.integer(kwargs.get("workers", 1), "workers", 1)
     _checks.flag(kwargs.get("progress", True), "progress")
     scheduler = _checks.text(kwargs.pop("scheduler", ""), "scheduler", optional=True) or ""
-    where = ("progress", "workers", "executor")  # where and how it runs: not part of the result
-    key = hashlib.sha256(repr(sorted((k, v) for k, v in kwargs.items() if k not in where)).encode()
-                         + _source_hash().encode()).hexdigest()[:16]
-    path = cache_dir(scale) / f"ln-{name}-{key}.pkl"
+    path = cache_dir(scale) / f"ln-{name}-{grid_key(kwargs)}.pkl"
     if path.exists():
         with open(path, "rb") as fh:
             return pickle.load(fh)
