@@ -83,3 +83,19 @@ def test_a_wrong_mp_edge_fails_the_edge_claims(tmp_path):
     assert base.finished and all(base.passed.values()), base.error
     verdicts = tool.verdicts(base, mutant)
     assert verdicts and set(verdicts.values()) == {"killed"}, verdicts
+
+
+def test_the_strength_page_marks_chapters_changed_since_the_table_was_measured():
+    from gendyn.book.ledger_page import strength_page
+
+    entry = dict(chapter="lg-rmt", notebook="lampinen-ganguli/rmt-teacher-in-data.ipynb", identity="aaa",
+                 baseline_ok=True, baseline_error="", untargeted=["edge-A1"],
+                 mutations=[dict(mutation="gendyn.rmt.mp_edges[1] x1.03", verdicts={"a": "killed", "b": "survived"},
+                                 below_resolution=["b"])])
+    data = dict(chapters=[entry], targeted_claims=2, killed_claims=1, commit="abc1234", date="2026-11-28")
+    fresh = strength_page(data, {"lg-rmt": "aaa"})
+    assert "**1 of 2 targeted claims" in fresh and "0 of 1 chapters changed" in fresh
+    assert "`b` (coarser than the mutation)" in fresh and "`edge-A1`" in fresh
+    stale = strength_page(data, {"lg-rmt": "bbb"})
+    assert "1 of 1 chapters changed" in stale and "`lg-rmt` (*changed since*)" in stale
+    assert "has not been measured" in strength_page(None, {})

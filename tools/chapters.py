@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.claims import category_counts, read_record  # noqa: E402
-from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown  # noqa: E402
+from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown, strength_page  # noqa: E402
 from gendyn.book.sources import imports_of, module_closure, source_files  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook, its
@@ -336,6 +336,7 @@ def stage(notebooks, runs, out, parameters):
                                    float(seconds.read_text()) if seconds.exists() else math.nan, parameters))
     entries.sort(key=lambda e: _book_order().get(Path(e.page).with_suffix("").as_posix(), len(entries)))
     (Path(out) / "claims-ledger.md").write_text(ledger_markdown(entries))
+    (Path(out) / "claim-strength.md").write_text(claim_strength(notebooks))
     facts = _provenance(parameters)
     (Path(out) / "execution-statistics.md").write_text(execution_statistics(entries, facts))
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -349,6 +350,26 @@ def stage(notebooks, runs, out, parameters):
     (Path(out) / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     n = sum(len(r.claims) for _, r in records)
     print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass")
+
+
+#: The mutation table of ``make mutants`` (tools/mutants.py), measured at smoke scale.
+MUTANTS = "benchmarks/mutants.json"
+
+
+def claim_strength(notebooks):
+    """The page "How strong are the claims?" from :data:`MUTANTS`, with each chapter's smoke identity
+    now, so a chapter changed since the table was measured is marked."""
+    path = ROOT / MUTANTS
+    data = json.loads(path.read_text()) if path.exists() else None
+    smoke = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+    identities = {}
+    if data is not None:
+        by_notebook = {e["notebook"]: e["chapter"] for e in data["chapters"]}
+        for notebook in notebooks:
+            rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS))
+            if rel in by_notebook:
+                identities[by_notebook[rel]] = identity(notebook, smoke)
+    return strength_page(data, identities)
 
 
 def execution_statistics(entries, facts):

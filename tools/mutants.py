@@ -34,7 +34,14 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.chapters import CHAPTERS  # noqa: E402
 from gendyn.book.claims import read_record  # noqa: E402
+from gendyn.book.ledger_page import strength_markdown  # noqa: E402
 from gendyn.book.mutation import ENVIRONMENT, Mutation  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+import chapters as pipeline  # noqa: E402
+
+#: The parameters of every run of the harness (the smoke scale of the book's tests).
+SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 
 
 @dataclass
@@ -107,7 +114,9 @@ def report(results):
     """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim."""
     chapters, killed, total = [], 0, 0
     for chapter, (baseline, outcomes) in results.items():
+        notebook = ROOT / "notebooks" / CHAPTERS[chapter][0]
         entry = dict(chapter=chapter, notebook=CHAPTERS[chapter][0], baseline_seconds=round(baseline.seconds, 1),
+                     identity=pipeline.identity(notebook, SMOKE),
                      baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,
                      claims=len(baseline.passed),
                      agreement=sorted(i for i, k in baseline.category.items() if k == "agreement"),
@@ -130,29 +139,6 @@ def report(results):
                 killed += any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
         chapters.append(entry)
     return dict(chapters=chapters, targeted_claims=total, killed_claims=killed)
-
-
-def markdown(data, commit="", date=""):
-    """The mutation table as a Markdown page section."""
-    lines = [f"Measured at commit `{commit}` on {date}, smoke scale, seed 0." if commit else "",
-             "", f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by "
-             "at least one mutation of the theory they name.**", "",
-             "| chapter | mutation (result × factor) | killed | survived | crashed | run time |", "|---|---|---|---|---|---|"]
-    for entry in data["chapters"]:
-        if not entry["baseline_ok"]:
-            lines.append(f"| `{entry['chapter']}` | baseline failed: {entry['baseline_error'] or 'a claim failed'} "
-                         "| – | – | – | – |")
-            continue
-        for m in entry["mutations"]:
-            count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived", "crashed")}
-            lines.append(f"| `{entry['chapter']}` | `{m['mutation']}` | {len(count['killed'])} | "
-                         + (", ".join(f"`{i}`" + (" (coarser than the mutation)" if i in m["below_resolution"] else "")
-                                      for i in count["survived"]) or "0")
-                         + f" | {len(count['crashed'])} | {m['seconds']:.0f} s |")
-        if entry["untargeted"]:
-            lines.append(f"| `{entry['chapter']}` | agreement claims no mutation targets | – | "
-                         + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – | – |")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
@@ -185,7 +171,7 @@ def main(argv=None):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
-    page = markdown(data, commit, data["date"])
+    page = strength_markdown(data)
     print(page)
     if args.json:
         args.json.write_text(json.dumps(data, indent=1) + "\n")

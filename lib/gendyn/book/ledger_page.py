@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .claims import CATEGORIES, KIND_NOTE, Record, _cell, _table, category_counts
 
-__all__ = ["LedgerEntry", "ledger_label", "ledger_markdown"]
+__all__ = ["LedgerEntry", "ledger_label", "ledger_markdown", "strength_markdown", "strength_page"]
 
 
 def ledger_label(chapter):
@@ -69,3 +69,59 @@ def ledger_markdown(entries, title="Claims ledger"):
                   f"Chapter [{_cell(e.title)}]({e.page}), id `{e.record.chapter}`, run `{e.record.run}`.", "",
                   _table(e.record.claims), ""]
     return "\n".join(lines) + "\n"
+
+
+def strength_markdown(data, identities=None, title=None):
+    """The mutation table of ``tools/mutants.py`` (its JSON ``data``) as Markdown.
+
+    With ``identities`` (``{chapter: identity of its smoke run now}``), a chapter whose notebook or
+    library changed since the table was measured is marked as such, and counted, so an old table
+    is never read as today's.
+    """
+    stale = sorted(e["chapter"] for e in data["chapters"]
+                   if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
+    lines = ([f"# {title}", ""] if title else []) + [
+        f"Measured at commit `{data.get('commit', '?')}` on {data.get('date', '?')}, smoke scale, seed 0, "
+        "by `make mutants` (`tools/mutants.py`).", "",
+        f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
+        "least one mutation of the theory they name.**"]
+    if identities is not None:
+        lines += ["", f"{len(stale)} of {len(data['chapters'])} chapters changed since this table was measured"
+                  + (": " + ", ".join(f"`{c}`" for c in stale) + " (marked *changed since*; run `make mutants` "
+                     "to measure them again)." if stale else ".")]
+    lines += ["", "| chapter | mutation (result × factor) | killed | survived | crashed |", "|---|---|---|---|---|"]
+    for entry in data["chapters"]:
+        name = f"`{entry['chapter']}`" + (" (*changed since*)" if entry["chapter"] in stale else "")
+        if not entry["baseline_ok"]:
+            lines.append(f"| {name} | baseline failed: {_cell(entry['baseline_error'] or 'a claim failed')} | – | – | – |")
+            continue
+        for m in entry["mutations"]:
+            count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived", "crashed")}
+            survivors = ", ".join(f"`{i}`" + (" (coarser than the mutation)" if i in m.get("below_resolution", ())
+                                               else "") for i in count["survived"]) or "0"
+            lines.append(f"| {name} | `{m['mutation']}` | {len(count['killed'])} | {survivors} | {len(count['crashed'])} |")
+        if entry.get("untargeted"):
+            lines.append(f"| {name} | agreement claims no mutation targets | – | "
+                         + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – |")
+    return "\n".join(lines) + "\n"
+
+
+def strength_page(data, identities):
+    """The book's page "How strong are the claims?": the method, then :func:`strength_markdown`
+    (``data`` ``None``: the table was never measured, and the page says so)."""
+    lines = [
+        "(claim-strength)=", "# How strong are the claims?", "",
+        "A claim of agreement between theory and experiment is worth what it could have caught. Each chapter "
+        "declares the library functions that carry the theory its claims test, and for each a relative error "
+        "that those claims should detect at smoke scale (5 % for a spike position, 20 % for an asymptotic "
+        "error, ...). The mutation harness re-runs the chapter once per declared function with that function's "
+        "result multiplied by one plus the error — the experiment is untouched — and records, claim by claim, "
+        "whether the claim failed (the wrong theory is *killed*) or still passed (it *survived*). A survivor "
+        "marked *coarser than the mutation* has a tolerance, set by sampling error and finite size, wider "
+        "than the error it was shown; the ledger's *resolution* column gives that width for every claim.", "",
+        "Claims of the other categories are not mutated: a *reproduction* compares with the papers' published "
+        "numbers and a *finding* states a measured effect with its significance.", ""]
+    if data is None:
+        lines += ["The mutation table has not been measured for this version: run `make mutants`.", ""]
+        return "\n".join(lines)
+    return "\n".join(lines) + "\n" + strength_markdown(data, identities)
