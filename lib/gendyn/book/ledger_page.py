@@ -41,10 +41,14 @@ def ledger_markdown(entries, title="Claims ledger"):
         "(claims-ledger)=",
         f"# {title}",
         "",
-        "Every quantitative agreement between theory and experiment that a chapter states is "
-        "checked when the chapter runs. A chapter run reaches the book only if it ran to the end "
-        "and every claim passed, so this page lists only passing claims; it is generated from the "
-        "records the chapters wrote.",
+        "Every quantitative statement a chapter makes is checked when the chapter runs: an *agreement* "
+        "of theory and experiment, a *reproduction* of a paper's published numbers, or a *finding* (a "
+        "measured effect, or a disagreement with a paper, with its significance). Each chapter declares "
+        "its claims before it runs; a claim that does not apply in a run is listed as *n/a* with the "
+        "reason. A chapter run reaches the book only if it ran to the end, recorded its declared claims "
+        "and every one passed, so this page lists only passing claims; it is generated from the "
+        "records the chapters wrote. How much error in the theory each claim of agreement would catch "
+        "is measured on the page {ref}`claim-strength`.",
         "",
         f"**{len(claims)} claims in {len(entries)} chapters: {len(claims) - n_fail - n_na} pass, {n_fail} fail, "
         f"{n_na} do not apply in this run**" + (f" (run with {settings})." if settings else "."),
