@@ -20,12 +20,34 @@ from gendyn import committee as cm
 from gendyn import committee_sgd as sgd
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import t_quantile
+from gendyn.book.stats import t_quantile, z_quantile
 from gendyn.progress import track
 
-__all__ = ["run_fig1", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps", "escape_time",
-           "check_single_run", "run_finite_size", "figure_finite_size", "check_finite_size"]
+__all__ = ["claim_ids", "MUTATIONS", "run_fig1", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps",
+           "escape_time", "check_single_run", "run_finite_size", "figure_finite_size", "check_finite_size"]
+
+ODE = "gendyn.committee.integrate_odes"
+RHS = "gendyn.committee._derivatives"  # the right-hand side of (9), as the integrator calls it
+M_TEACHER = 4  # Fig. 1's teacher units (the chapter's M): students with K >= M escape the plateau
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    return ([f"early-K{K}" for K in cfg.ks] + [f"escape-K{K}" for K in cfg.ks if K >= M_TEACHER]
+            + ["finite-size-rate", "engines-agree"])
+
+
+MUTATIONS = (
+    Mutation(ODE, 0.1, output="eg", why="eps_g of the ODEs (9) 10 % high: a single run follows the ODE to a few "
+             "per cent of eps_g up to early_alpha at N = 200, and the SGD-ODE distance stops shrinking with N"),
+    Mutation(RHS, 0.6, why="the ODEs (9) run 60 % fast (every derivative x1.6, a learning rate 60 % off): the "
+             "approach to the plateau moves by more than SGD's spread, and the escape time is 1/1.6 of the true "
+             "one, 0.2 in log10 alpha, while the escape claim allows 3 "
+             "standard deviations of SGD's log escape times + a grid step (0.16 at seed 0, a resolution of ~45 % in "
+             "time; 0.2-0.27 at seeds 1-2)"),
+)
 
 # the ODE integrator keeps each order parameter to its absolute tolerance 1e-12, so eps_g, a sum of
 # O(K^2) of them, is resolved only to ~1e-10: below that it is integrator noise, not data
@@ -159,6 +181,7 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
             reason=f"Prediction interval of one SGD run: t quantile ({early_runs - 1} dof, Bonferroni over "
             f"{early.sum()} times, level 1e-3) of the spread of {early_runs} order-parameter runs from the "
             f"same initial state (finite-N fluctuations, eq. 7).",
+            theory=(ODE, RHS), reference=np.max(r["ode"].eg[early] / s),
         )
         if K < m:
             continue
@@ -175,7 +198,9 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
             measured=np.log10(t_ode), predicted=log_t.mean(), tolerance=3 * log_t.std(ddof=1) + grid_step,
             kind="absolute",
             reason="The escape from an unstable plateau is set by O(N^-1/2) asymmetries: 3 standard deviations "
-            "of the SGD runs' log escape times plus one step of the time grid (the crossing is interpolated).",
+            "of the SGD runs' log escape times plus one step of the time grid (the crossing is interpolated); "
+            "resolution: the relative error of the escape time it would see.",
+            theory=(ODE, RHS), reference=1 / np.log(10),
         )
 
 
@@ -253,16 +278,24 @@ def check_finite_size(ledger: Ledger, fs: dict[tuple[int, str], np.ndarray], slo
         "Exponent of the RMS SGD-ODE distance of eps_g vs N (fit over N), Theorem 1 / eq. (7)",
         measured=slope, predicted=-0.5, tolerance=3 * slope_se, kind="absolute",
         reason=f"3 bootstrap standard errors of the fitted exponent ({len(fs[sizes[0], 'order-parameters'])} runs "
-        f"per N, {len(sizes)} sizes).",
+        f"per N, {len(sizes)} sizes). A wrong ODE leaves an N-independent gap: the exponent then tends to 0.",
+        theory=(ODE, RHS),
     )
     scaled = {e: np.concatenate([fs[n, e] * np.sqrt(n) for n in weights_sizes])
               for e in ("weights", "order-parameters")}
     se = np.sqrt(sum(x.var(ddof=1) / x.size for x in scaled.values()))
+    mean = scaled["order-parameters"].mean()
+    # a two-sided test at 3 standard errors sees a true difference of (3 + 1.28) se with power 0.9
+    detectable = (3 + z_quantile(1, 0.1, sides=1)) * se
     ledger.check(
         "engines-agree",
         "Mean sqrt(N) x SGD-ODE distance: weight-space SGD vs the order-parameter chain, "
         f"N in {list(weights_sizes)}",
-        measured=scaled["weights"].mean(), predicted=scaled["order-parameters"].mean(), tolerance=3 * se,
+        measured=scaled["weights"].mean(), predicted=mean, tolerance=3 * se,
         kind="absolute",
-        reason=f"3 standard errors of the difference of two means over {scaled['weights'].size} runs each.",
+        reason=f"A finding about our two simulators (the chain's law is SGD's, derived in gendyn.committee_sgd): "
+        f"no difference beyond 3 standard errors of the difference of two means over {scaled['weights'].size} runs "
+        f"each. Power: a difference of {detectable:.2g} ({detectable / mean:.0%} of the mean) would be seen with "
+        "probability 0.9.",
+        category="finding",
     )
