@@ -387,3 +387,62 @@ def instance(value, name, cls, *, hint=""):
         article = "an" if cls.__name__[:1].lower() in "aeiou" else "a"
         raise ValueError(f"{name} must be {article} {cls.__name__}{hint}; got {type(value).__name__}")
     return value
+
+
+# ----------------------------------------------------------------------------------------
+# absurd sizes: refused before the work starts (train, multitask_train, interleaved_sgd,
+# committee, committee_sgd, linear_experiments, transfer, random_features, teachers, ...)
+# ----------------------------------------------------------------------------------------
+
+#: Most work one call may ask for, in floating-point operations (an order-of-magnitude
+#: estimate): 1e16, days of a GPU. The papers' largest runs need about 1e14. The environment
+#: variable ``GENDYN_WORK_LIMIT`` sets another limit.
+WORK_LIMIT = 1e16
+
+#: What one step of a Python-level loop (a few torch or numpy calls) costs, in operations: ~10 us.
+STEP_COST = 1e6
+
+
+def _memory_bytes():
+    """The machine's physical memory in bytes (1 TiB where it cannot be read)."""
+    import os
+
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return float(2**40)
+
+
+def work_limit(estimate, what, *, memory=0.0, iterations=0.0):
+    """Refuse a call whose work or memory is absurd, before it starts.
+
+    Parameters
+    ----------
+    estimate : float
+        Floating-point operations the call would do (an order of magnitude is enough).
+    what : str
+        The arguments that set the size, e.g. ``"steps=1000000000000 with N=500"``: the
+        message names them.
+    memory : float, optional
+        Bytes the call would hold at once; refused beyond the machine's physical memory.
+    iterations : float, optional
+        Steps of a Python-level loop; each adds :data:`STEP_COST` operations to ``estimate``
+        (a billion tiny steps take hours however small each is).
+
+    Raises
+    ------
+    ValueError
+        If ``estimate`` exceeds :data:`WORK_LIMIT` (or ``GENDYN_WORK_LIMIT``) or ``memory``
+        the machine's memory; the message gives the estimate and names ``what``.
+    """
+    import os
+
+    limit = float(os.environ.get("GENDYN_WORK_LIMIT", WORK_LIMIT))
+    estimate, memory = float(estimate) + STEP_COST * float(iterations), float(memory)
+    if not estimate <= limit:  # NaN too
+        raise ValueError(f"{what} asks for about {estimate:.1e} floating-point operations, more than the "
+                         f"{limit:.0e} one call may do (GENDYN_WORK_LIMIT sets another limit); reduce it")
+    available = _memory_bytes()
+    if not memory <= available:
+        raise ValueError(f"{what} needs about {memory / 2**30:.3g} GiB of memory at once, more than this "
+                         f"machine's {available / 2**30:.3g} GiB; reduce it")

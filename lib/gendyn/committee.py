@@ -739,6 +739,11 @@ def integrate_odes(
     atol = _checks.positive(atol, "atol")
     method = _checks.choice(method, "method", _METHODS)
     K, M = Q.shape[0], T.shape[0]
+    # the dynamics run at rate ~ lr (lr2): the solver's steps scale as lr * alpha, each costing
+    # a few evaluations of the (K + M)^4-ish right-hand side and its Jacobian
+    _checks.work_limit(1e3 * max(lr, lr2, 1.0) * max(float(times[-1]), 1.0) * (K + M) ** 4,
+                       f"lr={lr}" + (f", lr2={lr2}" if lr2 != lr else "") + f" over times up to {float(times[-1]):g} "
+                       f"with K={K}, M={M}")
     tup = _Tuples(K, M)
     iu = np.triu_indices(K)
     sigma2 = sigma**2

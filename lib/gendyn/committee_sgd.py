@@ -714,6 +714,11 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
                          f"batch_size={bs}, train_set_size={P} (allowed: batch_size=1, train_set_size=None)")
     steps_rec = _record_steps(times, N)
     runs = initial.runs
+    # every step: the students' and teachers' outputs and the updates, ~ 10 N (K + M) per example
+    _checks.work_limit(10.0 * runs * float(steps_rec[-1]) * bs * N * (K + M),
+                       f"times up to {float(steps_rec[-1]) / N:g} (steps = times * N = {int(steps_rec[-1])}) with "
+                       f"{runs} runs, batch_size={bs}, N={N}, K={K}, M={M}",
+                       iterations=runs * float(steps_rec[-1]) / block)
     children = np.random.SeedSequence(seed).spawn(runs)
     out = []
     start = time.perf_counter()

@@ -72,7 +72,10 @@ R_IN = ("corrected", "literal")
 
 def _check_depth(n_layers):
     """Return ``k = n_layers - 1`` after checking ``n_layers`` is an integer >= 3."""
-    return _checks.integer(n_layers, "n_layers", 3, " (3 = one hidden layer)") - 1
+    n_layers = _checks.integer(n_layers, "n_layers", 3, " (3 = one hidden layer)")
+    # the exact inversion sums (n_layers - 1) / 2 roots of unity per mode: arrays of that length
+    _checks.work_limit(50.0 * n_layers, f"n_layers={n_layers}", memory=8.0 * n_layers)
+    return n_layers - 1
 
 
 def _check_array(x, name, *, allow_inf=False):

@@ -145,6 +145,11 @@ def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
     batch_size = _checks.integer(batch_size, "batch_size", 1)
     epochs = _checks.integer(epochs, "epochs", 1)
     seed = _checks.integer(seed, "seed", 0)
+    n_steps = float(epochs) * (-(-n_train_a // batch_size)) * (1 + n_train_b // n_train_a)
+    # a Python list of index tensors: ~ 8 bytes per index and ~ 200 per step
+    _checks.work_limit(100.0 * epochs * (n_train_a + n_train_b),
+                       f"epochs={epochs} with n_train_a={n_train_a}, n_train_b={n_train_b}",
+                       memory=8.0 * epochs * (n_train_a + n_train_b) + 200.0 * n_steps, iterations=n_steps)
     gen_a, gen_b = _stream_generator(seed, 0), _stream_generator(seed, 1)
     per_a = n_train_b // n_train_a
     stream_b = []
@@ -259,6 +264,9 @@ def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: to
     if any(p.shape[0] != s for p in params) or params[0].shape[-1] != n:
         raise ValueError(f"params must be batched over the {s} students with {n} input features")
     p_b = x_b.shape[1] if multitask else 0
+    n_params = sum(p[0].numel() for p in params)
+    _checks.work_limit(6.0 * s * epochs * (p_a + p_b) * n_params,
+                       f"epochs={epochs} with {s} students of {n_params} parameters on {p_a} + {p_b} examples")
     schedules = [batch_schedule(p_a, p_b, batch_size, epochs, seed) for seed in seeds]
     rows = torch.arange(s, device=device)[:, None]
     trunk = list(range(2 * n_layers))
@@ -422,6 +430,9 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (each is an independent run); got {list(seeds)}")
     n_val = _checks.integer(n_val, "n_val", 1)
+    # at least one step per epoch, seed and cell: refused here, before any data are drawn
+    _checks.work_limit(0.0, f"epochs={epochs} with {len(seeds)} seeds and {len(parsed)} cells",
+                       iterations=float(_checks.integer(epochs, "epochs", 1)) * len(parsed))
     if executor is not None:
         if not callable(getattr(executor, "submit", None)):
             raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "

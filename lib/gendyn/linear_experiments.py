@@ -319,6 +319,9 @@ def linear_student_gd(batch: LinearStudentBatch, lr: float, steps: ArrayLike) ->
     lr = _checks.bounded(lr, "lr", 0, open_lower=True)
     wbar, w, eps = batch.weights()
     B, C, K, n = wbar.shape
+    _checks.work_limit(2.0 * float(steps.max(initial=0)) * B * C * K * n * n,
+                       f"steps up to {int(steps.max(initial=0))} with {B * C * K} students of N={n}",
+                       iterations=float(steps.max(initial=0)))
     X = batch.X
     sigma = X @ X.mT
     lam_max = torch.linalg.eigvalsh(sigma).amax().item()
@@ -385,6 +388,11 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
                               inr=_condition(inr, "inr", lower=0))
     teachers = _checks.integer(teachers, "teachers")
     times = _checks.flow_times(times)
+    n_sets, p_max = float(len(alphas)) * repeats, float(np.max(p))
+    _checks.work_limit(10.0 * n_sets * (n**3 + n * n * p_max + teachers * n * p_max),
+                       f"repeats={repeats} with {len(alphas)} loads, n={n}, teachers={teachers}",
+                       memory=8.0 * n_sets * (6 * teachers * len(times) + n) + 100.0 * n_sets,
+                       iterations=n_sets / chunk)
     device, dtype = _check_torch(device, dtype)
     noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
     gen = _generator(seed, device)
@@ -418,6 +426,10 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, de
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     chunk = _checks.integer(chunk, "chunk")
+    n_sets = float(len(alphas)) * repeats
+    _checks.work_limit(10.0 * n_sets * (n**3 + n * n * float(np.max(p))),
+                       f"repeats={repeats} with {len(alphas)} loads and n={n}", memory=8.0 * n_sets * n,
+                       iterations=n_sets / chunk)
     device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
     out = []
@@ -491,6 +503,13 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
         _checks.integer(v, name)
     hidden = _checks.widths(hidden)
     times = _checks.flow_times(times)
+    n_all, h_max = float(n_samples) + n_test, float(hidden[-1])
+    _checks.work_limit(2.0 * repeats * h_max * n_all * (n_in + n_samples),
+                       f"hidden up to {int(h_max)} with repeats={repeats}, n_in={n_in}, n_samples={n_samples}, "
+                       f"n_test={n_test}",
+                       memory=8.0 * repeats * (n_all * (n_in + teachers + block) + (len(hidden) + 2) * n_samples * n_all
+                                               + 6.0 * len(hidden) * teachers * (len(times) + n_samples)),
+                       iterations=h_max / block)
     snr = _checks.snr(snr)
     device, dtype = _check_torch(device, dtype)
     gen = _generator(seed, device)
@@ -585,6 +604,13 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
                     ("n_test", n_test), ("teachers", teachers)):
         _checks.integer(v, name)
     steps = _check_steps(steps)
+    n_all = float(n_samples) + n_test
+    _checks.work_limit(2.0 * repeats * n_hidden * (n_all * n_in + 4.0 * teachers * n_samples * float(steps.max(initial=0))),
+                       f"steps up to {int(steps.max(initial=0))} with repeats={repeats}, n_in={n_in}, "
+                       f"n_samples={n_samples}, n_hidden={n_hidden}, n_test={n_test}, teachers={teachers}",
+                       memory=8.0 * repeats * (n_hidden * (n_in + n_all + 4.0 * teachers) + 2.0 * n_samples * n_samples
+                                               + 4.0 * teachers * n_all + 4.0 * teachers * len(steps)),
+                       iterations=float(steps.max(initial=0)))
     snr = _checks.snr(snr)
     lr = None if lr is None else _checks.bounded(lr, "lr", 0, open_lower=True, extra=" or None")
     device, dtype = _check_torch(device, dtype)

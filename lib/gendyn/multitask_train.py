@@ -290,6 +290,12 @@ def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, hidde
     activation = _activation(activation)
     init_scale = _checks.positive(init_scale, "init_scale")
     dtype, device = _torch(dtype, device)
+    n_seeds = len(seeds)
+    _checks.work_limit(3.0 * n_seeds * hidden * (n_features + (depth - 1) * hidden + n_heads * n_classes),
+                       f"{n_seeds} seeds of depth={depth}, hidden={hidden}, n_features={n_features}, n_classes={n_classes}, "
+                       f"n_heads={n_heads}",
+                       memory=8.0 * n_seeds * hidden * (n_features + (depth - 1) * hidden + n_heads * n_classes),
+                       iterations=n_seeds * (depth + n_heads))
     gain = 2.0 if activation == "relu" else 1.0
     shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1)
     out = [[] for _ in range(depth + n_heads)]
@@ -599,6 +605,13 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
         raise ValueError(f"weights must be a list [trunk..., head_A{', head_B' if multitask else ''}]; "
                          f"got {type(weights).__name__} of length {len(weights) if hasattr(weights, '__len__') else '?'}")
     device, dtype = x_a.device, x_a.dtype
+    n_weights = r * sum(w.numel() if isinstance(w, torch.Tensor) and w.ndim == 3 else
+                        (w.numel() / max(r, 1) if isinstance(w, torch.Tensor) else 0) for w in weights)
+    p_b = x_b.shape[1] if multitask else 0
+    batch = p_a + p_b if batch_size is None else min(batch_size, p_a) + min(batch_size, p_b)
+    _checks.work_limit(6.0 * n_weights * (steps * batch + (steps / eval_every) * (p_a + x_val.shape[1])),
+                       f"steps={steps} (eval_every={eval_every}) with {s} x {r} students of {n_weights / (s * r):.0f} "
+                       f"weights on {p_a} + {p_b} examples", iterations=steps)
 
     def per_run(w):
         w = w.to(device=device, dtype=dtype)

@@ -101,6 +101,7 @@ __all__ = [
     "rank1_curvature",
     "ta_curvature",
     "ta_rate",
+    "ta_growth_rate",
     "ta_trajectory",
     "ta_fixed_point",
     "off_diagonal_ratio",
@@ -109,6 +110,7 @@ __all__ = [
     "clean_rank1_signal",
     "noisy_argmax_probabilities",
     "noisy_label_entropy",
+    "label_agreement_excess",
     "relatedness",
     "cross_entropy",
     "benefit_bounds",
@@ -252,6 +254,10 @@ def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples
     half = n_samples // 2
     chol = np.linalg.cholesky(sig) if sigma is not None else None
     k = w.shape[-2]
+    batch = float(np.prod(w.shape[:-2]))
+    # elementwise numpy work with temporaries: ~100 operations per element
+    _checks.work_limit(400.0 * n_samples * batch * k * (w.shape[-1] + 2 * k * k),
+                       f"n_samples={n_samples} with w of shape {w.shape}", iterations=half / 4096)
     eye = np.eye(k)
     total = np.zeros(w.shape[:-2] + (k, k))
     total_sq = np.zeros_like(total)
@@ -489,6 +495,9 @@ def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_sam
     rng = np.random.default_rng(seed)
     half = n_samples // 2
     flat = s.ravel()
+    chunk = max(1, 2**14 // (k * k * max(flat.size, 1)))
+    _checks.work_limit(4000.0 * n_samples * max(flat.size, 1) * k * k, f"n_samples={n_samples} with {flat.size} SNRs and "
+                       f"n_classes={k}", iterations=half / chunk)
     total = np.zeros(flat.shape)
     total_sq = np.zeros(flat.shape)
     done = 0
@@ -507,6 +516,36 @@ def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_sam
         var = np.maximum(total_sq / half - (total / half) ** 2, 0.0) * half / max(half - 1, 1)
         return h, np.sqrt(var / half).reshape(s.shape)
     return h
+
+
+def label_agreement_excess(sbar: ArrayLike, n_classes: int, noise_std: float) -> float | np.ndarray:
+    """First-order excess over chance of ``P(y = ybar)``, noisy label equal to the clean one, near chance.
+
+    For the authors' teachers (unit-SNR logits ``z`` i.i.d. ``N(0, 1)``, labels ``y = argmax(sbar z +
+    noise_std xi)`` and ``ybar = argmax z``), with ``eps = sbar / noise_std`` (signal over noise per logit),
+    Gaussian integration by parts over the noise gives::
+
+        P(y = ybar) = 1/K + mu_K^2 / (K - 1) eps + O(eps^2),   mu_K = E[max_k xi_k], xi ~ N(0, I_K)
+
+    (the derivative of ``P(argmax(xi + eps z) = k)`` is ``sum_j z_j E[xi_j; argmax xi = k]``; averaging over
+    ``z`` with ``k = argmax z`` gives ``mu_K^2 / (K - 1)``). Returns the first-order term
+    ``mu_K^2 / (K - 1) eps``; ``mu_K`` by adaptive quadrature of ``x K phi(x) Phi(x)^(K-1)``.
+
+    Parameters
+    ----------
+    sbar : array_like
+        Teacher singular values ``>= 0`` (any shape).
+    n_classes : int
+        ``K >= 2`` (equal to the teacher's rank).
+    noise_std : float
+        Standard deviation of the logit noise, ``> 0`` (``1/sqrt(N)`` in the authors' code).
+    """
+    sbar = _checks.real_array(sbar, "sbar", lower=0, extra=" (teacher singular values)")
+    k = _checks.integer(n_classes, "n_classes", 2)
+    noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
+    mu_k = integrate.quad(lambda x: x * k * math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+                          * special.ndtr(x) ** (k - 1), -12, 12)[0]
+    return mu_k**2 / (k - 1) * sbar / noise_std
 
 
 def ta_rate(s: ArrayLike, sigma_hat: ArrayLike, u: ArrayLike, n_layers: int = 3) -> float | np.ndarray:
@@ -529,6 +568,34 @@ def ta_rate(s: ArrayLike, sigma_hat: ArrayLike, u: ArrayLike, n_layers: int = 3)
 def _ta_rate(s, sigma_hat, u, d):
     """Unchecked (3) for ``d`` weight matrices."""
     return d * np.power(s, 2 - 2 / d) * (sigma_hat - _ta_curvature(s, u) * s)
+
+
+def ta_growth_rate(sigma_hat: ArrayLike, u: ArrayLike, lr: float = 0.0) -> float | np.ndarray:
+    """Early exponential growth rate ``d ln s / dt`` of a TA student with one hidden layer: (3) at small ``s``.
+
+    For ``D = 2`` (:func:`ta_rate` with ``n_layers = 3``) and ``s -> 0`` the softmax term ``f(s) s`` of (3)
+    vanishes and ``tau ds/dt = 2 s sigma_hat``: ``s`` grows as ``exp(2 sigma_hat t / tau)``. The rate is
+    taken from :func:`ta_rate` itself, ``ta_rate(s, sigma_hat, u) / s`` at ``s = 1e-9`` (where ``f(s) s``
+    is below ``1e-9``). Gradient *descent* with step ``lr`` (in units of ``tau``) multiplies the singular
+    value of each of the two balanced layers by ``1 + lr sigma_hat`` per step, so the rate per unit time is
+    ``2 ln(1 + lr rate / 2) / lr``; ``lr = 0`` is gradient flow. Deeper students (``D > 2``) do not grow
+    exponentially (``s^(2 - 2/D)`` with a power above 1), so only ``D = 2`` is provided.
+
+    Parameters
+    ----------
+    sigma_hat : array_like
+        Top singular value(s) of the centred label-feature covariance, ``>= 0``.
+    u : array_like, (..., K)
+        Centred class direction(s) of the student (broadcast with ``sigma_hat``).
+    lr : float
+        Learning rate in units of ``1/tau``, ``>= 0``.
+    """
+    u = _unit_centred(u)
+    sigma_hat = _checks.real_array(sigma_hat, "sigma_hat", lower=0, extra=" (a singular value)")
+    lr = _checks.bounded(lr, "lr", 0, extra=" (the learning rate in units of 1/tau)")
+    s_small = 1e-9
+    rate = ta_rate(np.full(np.broadcast_shapes(sigma_hat.shape, u.shape[:-1]), s_small), sigma_hat, u, 3) / s_small
+    return rate if lr == 0 else 2 * np.log1p(lr * rate / 2) / lr
 
 
 def ta_trajectory(t: ArrayLike, s0: float, sigma_hat: float, u: ArrayLike, n_layers: int = 3,

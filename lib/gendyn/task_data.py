@@ -332,6 +332,8 @@ def task_a_rows(points: ArrayLike, sbar_a: ArrayLike, runs: int) -> list[int]:
         raise ValueError(f"points must have shape (G, 3): (sbar_A, sbar_B, q) per setting; got {points.shape}")
     sbar_a = _checks.real_array(sbar_a, "sbar_a", ndim=1)
     runs = _checks.integer(runs, "runs")
+    _checks.work_limit(0.0, f"runs={runs} with {len(sbar_a)} values of sbar_a",
+                       memory=40.0 * runs * len(sbar_a), iterations=runs * len(sbar_a) / 100)
     missing = [float(a) for a in sbar_a if not np.any(points[:, 0] == a)]
     if missing:
         raise ValueError(f"sbar_a must hold values of points[:, 0]; got {missing[:5]} not among them")

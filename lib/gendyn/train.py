@@ -751,6 +751,10 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
 
     # --- initial weights ---------------------------------------------------------------
     shapes = [(batch, hidden, n1)] + [(batch, hidden, hidden)] * (n_w - 2) + [(batch, n3, hidden)]
+    n_weights = float(sum(math.prod(sh) for sh in shapes))
+    _checks.work_limit(6.0 * epochs * n_weights * max(n1, n3, hidden), f"epochs={epochs} with {batch} networks of "
+                       f"{n_weights / batch:.0f} weights (hidden={hidden}, n_layers={n_w + 1})",
+                       memory=8.0 * 4 * n_weights, iterations=epochs)
     if weights is not None:
         ws = _check_weights(weights, shapes, device, dtype)
         inits = ("given",) * batch
@@ -1100,6 +1104,9 @@ def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int
     ranks = list(_checks.integers(ranks, "ranks", 1))
     runs = _checks.integer(runs, "runs", 1)
     n1, n3 = _checks.integer(n1, "n1"), _checks.integer(n3, "n3")
+    n_draws = float(runs) * len(ranks) * len(svms)
+    _checks.work_limit(10.0 * n_draws * n1 * n1 * n3, f"runs={runs} with {len(ranks)} ranks, {len(svms)} svms, n1={n1}, "
+                       f"n3={n3}", memory=8.0 * n_draws * n1 * n3, iterations=n_draws / 100)
     if n3 > n1:
         raise ValueError(f"the teachers need n3 <= n1 (aspect <= 1); got n3={n3}, n1={n1}")
     width = max(ranks)

@@ -504,6 +504,10 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
     chunk = _checks.integer(chunk, "chunk")
     if lr is not None:
         lr = _checks.positive(lr, "lr")  # then t is epochs * lr and tau is not used
+    if lr is not None:
+        epochs = float(np.max(t)) / lr
+        _checks.work_limit(4.0 * epochs * b * s31.shape[-1], f"t up to {float(np.max(t)):g} with lr={lr} ({epochs:.3g} "
+                           f"epochs)", iterations=epochs)
     out = np.empty((b, t.size))
     for start in range(0, b, chunk):
         sl = slice(start, start + chunk)
@@ -517,6 +521,10 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
             st = _gd_modes(t, s[:, :n2], eps, lr, n_layers)
         num = np.einsum("bta,ba->bt", st**2, g) - 2.0 * np.einsum("bta,ba->bt", st, c)
         out[sl] = 1.0 + num / norm[sl, None]
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"the head errors overflow (not finite) with n_layers={n_layers}"
+                         + (f" and lr={lr}: gradient descent diverges; use a smaller lr or fewer layers" if lr is not None
+                            else "; use fewer layers"))
     return out
 
 
