@@ -34,6 +34,8 @@ CASES = [
          accepted=dict(ONE, eigvals=ANY)),  # a batch of datasets
     Case(ls.single_dataset_gd_error, dict(steps=[0, 5], lr=0.1, eigvals=LAM, snr=10.0, inr=0.1),
          accepted=dict(eigvals=ANY, snr={"+inf"}, inr={"zero"})),
+    Case(ls.gd_training_error, dict(steps=[0, 5], lr=0.1, gram_eigvals=LAM, label_power=[1.0, 0.5, 2.0]),
+         accepted=dict(gram_eigvals=ANY, label_power={"zero"})),
     Case(ls.single_dataset_training_error, dict(t=1.0, gram_eigvals=LAM, snr=10.0, inr=0.1, tau=1.0),
          accepted=dict(ONE, gram_eigvals=ANY)),
     Case(ls.generalization_error, CURVE, accepted=CURVE_OK),

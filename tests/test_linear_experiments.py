@@ -153,6 +153,8 @@ def test_random_feature_gd_memorises_and_matches_spectral_theory():
     assert out["train_error"].shape == (2, 2, K, 4)
     theory = np.einsum("lsp,spt->lst", out["label_power"],
                        (1 - out["lr"] * out["eigvals"][..., None]) ** (2 * steps)) / 15
+    assert np.allclose(ls.gd_training_error(steps, out["lr"], out["eigvals"], out["label_power"]), theory,
+                       rtol=1e-12, atol=1e-300)
     sim = out["train_error"]
     se = sim.std(2) / np.sqrt(K)
     assert np.all(np.abs(sim.mean(2) - theory) < 5 * se + 1e-15)

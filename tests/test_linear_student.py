@@ -625,3 +625,65 @@ def test_bounds_refuse_a_fractional_count(func):
 def test_generalization_gap_bound_refuses_a_fractional_count():
     with pytest.raises(ValueError, match=r"^n_samples must be whole numbers >= 1 \(P\) \(a count\); got 2.5"):
         ls.generalization_gap_bound(0.1, 2.5)
+
+
+# --------------------------------------------- early stopping against ridge: closed-form limits of eq. (6)
+# (the early-stopping-and-ridge chapter derives them; they are properties of the theory, so tested here)
+
+
+def test_optimal_stopping_time_is_linear_in_snr_at_alpha_one():
+    """t_opt / (SNR tau) -> I1/I2 = 1/(4 (sqrt 2 - 1)) at alpha = 1, with O(1/SNR) corrections."""
+    slope = 1.0 / (4.0 * (np.sqrt(2.0) - 1.0))
+    for snr in (1e3, 1e5):
+        t_opt, _ = ls.optimal_stopping_error(1.0, snr, 0.0)
+        assert float(t_opt) / snr == pytest.approx(slope, rel=1.0 / snr ** 0.5)
+    assert float(ls.optimal_stopping_error(1.0, 1e5, 0.0)[0]) / 1e5 == pytest.approx(slope, rel=1e-4)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 2.0])
+def test_optimal_stopping_time_is_logarithmic_in_snr_with_a_gap(alpha):
+    """With a gap every mode's error rises past log(1 + lambda_- SNR)/lambda_-: the minimum of eq. (6) found
+    on a fine time grid reaching 100 times further never lies beyond it."""
+    lo = ls.mp_eigenvalue_edges(alpha)[0]
+    snrs = np.geomspace(1.0, 1e5, 6)
+    bound = np.log1p(lo * snrs) / lo
+    ts = np.geomspace(1e-3, 100 * bound.max(), 3000)
+    e = ls.generalization_error(ts[:, None], alpha, snrs[None, :], 0.0)
+    assert np.all(ts[np.argmin(e, axis=0)] <= bound * (ts[1] / ts[0]))
+    t_opt, _ = ls.optimal_stopping_error(alpha, snrs, 0.0)
+    assert np.all(t_opt <= bound * (1 + 1e-9))
+
+
+def test_excess_of_early_stopping_over_ridge_limits():
+    """At alpha = 1 (min_t E_g - 1/SNR) / (E_ridge - 1/SNR) -> 2 sqrt(2 (sqrt 2 - 1) / pi) with O(SNR^-1/2)
+    corrections; with a gap (alpha = 0.5, 2) the excess vanishes at high SNR."""
+    limit = 2.0 * np.sqrt(2.0 * (np.sqrt(2.0) - 1.0) / np.pi)
+    snr = 1e4
+    _, e_stop = ls.optimal_stopping_error(1.0, snr, 0.0)
+    ratio = (float(e_stop) - 1 / snr) / (float(ls.ridge_error(1.0, snr)) - 1 / snr)
+    assert ratio == pytest.approx(limit, rel=1.0 / np.sqrt(snr))
+    assert abs(ratio - 1.0) > 0.02  # the limit is not equality
+    excess_1 = float(e_stop) / float(ls.ridge_error(1.0, snr)) - 1
+    _, e_off = ls.optimal_stopping_error(np.array([0.5, 2.0]), snr, 0.0)
+    excess_off = e_off / ls.ridge_error(np.array([0.5, 2.0]), snr) - 1
+    assert np.all(excess_off >= -1e-9) and np.all(excess_off < 1e-2 * excess_1)
+
+
+def test_gd_training_error_is_the_training_error_of_gradient_descent():
+    """The spectral theory of the bounds chapter's memorisation run: exact for one label vector and any
+    features, here random ReLU features with fewer features than examples (zero Gram eigenvalues)."""
+    rng = np.random.default_rng(3)
+    n_h, p = 12, 20
+    X = np.maximum(rng.standard_normal((n_h, 5)) @ rng.standard_normal((5, p)), 0.0) / np.sqrt(n_h)
+    y = rng.standard_normal(p)
+    s, U = np.linalg.eigh(X.T @ X)
+    lr, steps = 0.5 / s.max(), np.array([0, 1, 7, 40, 300])
+    theory = ls.gd_training_error(steps, lr, np.clip(s, 0, None), (y @ U) ** 2)
+    w, k, sim = np.zeros(n_h), 0, []
+    for target in steps:
+        while k < target:
+            w += lr * (y - w @ X) @ X.T
+            k += 1
+        sim.append(np.mean((y - w @ X) ** 2))
+    assert theory == pytest.approx(np.array(sim), rel=1e-9)
+    assert theory[-1] > 0.1 * theory[0]  # P > N_h: the part of y outside the features' span stays

@@ -108,6 +108,7 @@ __all__ = [
     "single_dataset_error",
     "single_dataset_gd_error",
     "single_dataset_training_error",
+    "gd_training_error",
     "generalization_error",
     "training_error",
     "asymptotic_error",
@@ -605,6 +606,46 @@ def single_dataset_gd_error(steps: ArrayLike, lr: float, eigvals: ArrayLike, snr
         noise = np.where(active, (1.0 - f) ** 2 / np.where(active, lam, 1.0), 0.0)
         out = ((1.0 + inr) * f**2 + inv * noise).mean(-2) + inv
     return _finite_or_raise(out, np.zeros(out.shape, bool), "single_dataset_gd_error")
+
+
+def gd_training_error(steps: ArrayLike, lr: float, gram_eigvals: ArrayLike, label_power: ArrayLike) -> np.ndarray:
+    """Training error of full-batch gradient descent from ``w = 0`` on fixed labels, from the Gram spectrum.
+
+    The spectral theory of the memorisation run (slides, "Reconciling with classical
+    statistics"): gradient descent ``w <- w + lr (y - w X) X^T`` shrinks the residual's
+    component on each eigenvector ``u_k`` of the Gram matrix ``X^T X`` (eigenvalue ``s_k``) by
+    ``1 - lr s_k`` per step, so after ``k`` steps
+    ``E_t(k) = (1/P) sum_k (1 - lr s_k)^(2k) <(y . u_k)^2>``. Exact for any features ``X``
+    (random ReLU features included) and any labels; ``label_power`` may be a mean over label
+    draws.
+
+    Parameters
+    ----------
+    steps : array_like of int
+        Step counts ``k >= 0``, 1-D.
+    lr : float
+        Learning rate ``> 0`` (stable for ``lr < 2 / max s_k``).
+    gram_eigvals : array_like, shape (..., P)
+        Eigenvalues ``s_k >= 0`` of ``X^T X`` (zeros: directions the student cannot fit).
+    label_power : array_like, shape (..., P)
+        ``<(y . u_k)^2>``, the labels' power on each eigenvector (broadcast with ``gram_eigvals``).
+
+    Returns
+    -------
+    ndarray, shape (..., len(steps))
+        ``E_t`` after each number of steps (the loss ``(1/P) sum_mu (y - yhat)^2``).
+    """
+    k = _checks.integer_array(steps, "steps", 0).astype(float)
+    if k.ndim != 1:
+        raise ValueError(f"steps must be a 1-D array of step counts; got shape {k.shape}")
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
+    s = _check_eigvals(gram_eigvals, "gram_eigvals")
+    power = _check_nonneg_finite(label_power, "label_power")
+    _broadcast_modes("gram_eigvals and label_power", s, power)
+    with np.errstate(over="ignore", invalid="ignore"):
+        decay = (1.0 - lr * s[..., None]) ** (2.0 * k)  # (..., P, T)
+        out = np.sum(power[..., None] * decay, axis=-2) / s.shape[-1]
+    return _finite_or_raise(out, np.zeros(out.shape, bool), "gd_training_error")
 
 
 def single_dataset_training_error(t: ArrayLike, gram_eigvals: ArrayLike, snr: ArrayLike, inr: ArrayLike,

@@ -433,7 +433,7 @@ CHAPTERS = {
             curve_points=26,
             n=1000,  # finite-N datasets: dimension N, datasets per load, loads, SNR
             datasets=24,
-            sim_alphas=(0.5, 2.0),
+            sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
             sim_snr=4.0,
         ),
         "smoke": dict(
@@ -445,7 +445,7 @@ CHAPTERS = {
             curve_points=6,
             n=200,
             datasets=8,
-            sim_alphas=(0.5, 2.0),
+            sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
             sim_snr=4.0,
         ),
     },
