@@ -6,7 +6,6 @@ gendyn._checks.work_limit these hung for minutes or ran out of memory.
 
 import importlib
 import re
-import time
 
 import pytest
 
@@ -52,10 +51,10 @@ def test_an_absurd_size_is_refused_at_once_naming_it(module, name, argument, val
     case = _case(module, name)
     if value == "last":
         value = [*list(case.kwargs[argument])[:-1], BIG]
-    start = time.perf_counter()
+    # refused before any work: without the check these calls run for minutes to years (no timed
+    # assertion here: speed targets live in the benchmarks)
     with pytest.raises(ValueError, match=rf"\b{re.escape(argument)}\b") as error:
         case.func(**dict(case.kwargs, **{argument: value}))
-    assert time.perf_counter() - start < 1.0
     assert re.search(r"\d\.\de\+\d+ floating-point operations|GiB of memory|not finite", str(error.value))
 
 
