@@ -42,7 +42,7 @@ STAGE     := book/generated
 export GENDYN_PROGRESS ?= 1
 export PYTHONHASHSEED := 0
 
-.PHONY: env runs stage book pdf latex browser-check test unit benchmarks lock clean FORCE
+.PHONY: env runs stage book pdf latex browser-check test unit benchmarks mutants lock clean FORCE
 
 env: $(STAMP)
 
@@ -129,6 +129,12 @@ test: $(STAMP)
 	$(MAKE) book SCALE=smoke
 	GENDYN_BOOK_HTML=_build/smoke/_build/html $(BIN)/python -m pytest -q tests/test_built_book.py
 	$(MAKE) latex SCALE=smoke
+
+# Can each claim of agreement fail? Every chapter at smoke scale, once as it is and once per theory
+# function its module declares (MUTATIONS), with that function's result perturbed; writes the table
+# the book's page "How strong are the claims?" shows. MUTANTS_ARGS: e.g. "lg-rmt ln-setup -j 1".
+mutants: $(STAMP)
+	$(BIN)/python tools/mutants.py --json benchmarks/mutants.json --markdown benchmarks/mutants.md $(MUTANTS_ARGS)
 
 benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/committee_sgd.py
