@@ -34,8 +34,9 @@ SCALES = ("smoke", "paper")
 CHAPTERS = {
     # Lee & Ndirango (2019): softmax classifiers, single task and multitask (notebooks/lee-ndirango).
     "ln-setup": {  # §2-4, App. A-C: the reconstructed theory, checked numerically
-        "paper": dict(mc_samples=2**20, label_samples=100_000),
-        "smoke": dict(mc_samples=2**15, label_samples=20_000),
+        # near_chance_samples: labels at the smallest SNR for the first-order agreement claim
+        "paper": dict(mc_samples=2**20, label_samples=100_000, near_chance_samples=4_000_000),
+        "smoke": dict(mc_samples=2**15, label_samples=20_000, near_chance_samples=1_000_000),
     },
     "ln-single-task": {  # §3, Fig. 1: TA dynamics (3) vs simulation, TA vs random initialisation
         "paper": dict(sbars=(0.05, 0.1, 0.2, 0.4, 1.0), binary_sbars=(0.1, 0.3, 1.0), n_train=20_000, n_val=4000,
