@@ -33,7 +33,9 @@ ledger.finish()
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A project tree with its own notebooks/, lib/, data/ and lock; returns its root."""
-    for entry in ("pyproject.toml", "requirements.lock", "_config.yml"):
+    (tmp_path / "requirements").mkdir()
+    for entry in ("pyproject.toml", "requirements.lock", "_config.yml", "requirements/torch-cpu.lock",
+                  "requirements/torch-cuda.lock"):
         shutil.copy(ROOT / entry, tmp_path / entry)
     package = tmp_path / "lib" / "gendyn"
     (package / "book").mkdir(parents=True)
@@ -110,12 +112,17 @@ def test_any_change_of_parameters_or_sources_makes_a_new_run(project):
     base = chapters.identity(nb, SMOKE)
     for changed in ({"SEED": 1}, {"DEVICE": "cuda"}, {"REPEATS": 5}, {"SCALE": "paper"}):
         assert chapters.identity(nb, {**SMOKE, **changed}) != base, changed
-    for path in ("requirements.lock", "pyproject.toml", "lib/gendyn/used.py", "lib/gendyn/helper.py",
+    for path in ("requirements.lock", "requirements/torch-cpu.lock", "requirements/torch-cuda.lock",
+                 "pyproject.toml", "lib/gendyn/used.py", "lib/gendyn/helper.py",
                  "lib/gendyn/__init__.py", "data/lee-ndirango-2019/table.csv"):
         with open(project / path, "a") as fh:
             fh.write("\n")
         assert chapters.identity(nb, SMOKE) != base, path
         base = chapters.identity(nb, SMOKE)
+    # the torch build is chosen at install time (CPU or CUDA wheel), not by the lock
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(chapters, "_installed", lambda: "torch 2.13.0+cu130, numpy 2.0")
+        assert chapters.identity(nb, SMOKE) != base
 
 
 def test_a_module_the_chapter_does_not_use_does_not_rerun_it(project):

@@ -42,7 +42,21 @@ from gendyn.book.sources import imports_of, module_closure, source_files  # noqa
 #: parameters and the library modules it imports with the data they read
 #: (:mod:`gendyn.book.sources`, relative to ``ROOT``).
 NOTEBOOKS = ROOT / "notebooks"
-SOURCES = ("pyproject.toml", "requirements.lock")
+SOURCES = ("pyproject.toml", "requirements.lock", "requirements/pip.lock", "requirements/torch-cpu.lock",
+           "requirements/torch-cuda.lock")
+
+
+def _installed():
+    """The builds that run the chapters and are chosen at install time, not by a lock (CPU or CUDA torch)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for package in ("torch", "numpy"):
+        try:
+            found.append(f"{package} {version(package)}")
+        except PackageNotFoundError:
+            found.append(f"{package} missing")
+    return ", ".join(found)
 
 
 class RunRejected(RuntimeError):
@@ -70,13 +84,15 @@ def _source_files(notebook):
 
 def identity(notebook, parameters):
     """The identity of a run of ``notebook`` with ``parameters`` (a dict), as a hex string:
-    a hash of the notebook, the parameters, the lock files and every library module (and data
-    file) the chapter uses, so a change anywhere else does not re-run it."""
+    a hash of the notebook, the parameters, the lock files, the torch build installed (CPU or
+    CUDA) and every library module (and data file) the chapter uses, so a change anywhere else
+    does not re-run it."""
     digest = hashlib.sha256()
     notebook = Path(notebook).resolve()
     digest.update(str(notebook.relative_to(NOTEBOOKS)).encode())
     digest.update(notebook.read_bytes())
     digest.update(json.dumps(parameters, sort_keys=True).encode())
+    digest.update(_installed().encode())
     for path in _source_files(notebook):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
