@@ -21,15 +21,17 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from gendyn import deep_linear as dl
-from gendyn import train
+from gendyn import rmt, train
 from gendyn.book import plotting
 from gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics import (Condition, Simulations,
-                                                                         check_alignment_lag, check_optimum)
+                                                                         check_alignment_lag, check_optimum,
+                                                                         check_random_minimum, optimum_ids)
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import mean_se, t_quantile
+from gendyn.book.stats import mean_se, t_bound, t_quantile
 
-__all__ = ["SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
+__all__ = ["claim_ids", "MUTATIONS", "teacher_time", "SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
            "check_side_by_side", "expected_optimum", "check_stopping", "stopping_values", "random_excess",
            "excess_table", "figure_excess", "check_excess", "excess_values"]
 
@@ -39,6 +41,46 @@ DENSE_DT = 0.02
 
 #: ``excess[(rank, svm)] = (paired relative excess per data set, minimum at the last record?)``.
 Excess = Mapping[Condition, tuple[np.ndarray, np.ndarray]]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = ["side-by-side", "side-by-side-minimum", "ta-exact-train", "ta-exact-test"]
+    ids += optimum_ids([(r, s) for r in cfg.ranks for s in cfg.svms])
+    ids += [f"{name}-rank{r}" for r in cfg.ranks
+            for name in ("random-minimum", "random-minimum-excess", "alignment-lag")]
+    return ids + ["random-excess-replicates", "random-optimum-inside-horizon"] + [
+        f"random-excess-grows-with-eps-rank{r}" for r in cfg.ranks]
+
+
+#: The theory the claims test, and the error each should see: the direct optimum claims allow (Nbar2 + 1)/N3
+#: for finite size (10-20 % at the smoke N3 = 20, 4-8 % at the paper's 50) plus ~3 standard errors of a mean
+#: over the runs; a 30 % error of eq. (15)'s optimum is beyond that at the paper's scale, and at smoke scale
+#: for the rank-1 teachers.
+MUTATIONS = (
+    Mutation("gendyn.deep_linear.optimal_early_stopping", 0.3, output=1,
+             why="eq. (15)'s minimum test error with App. A, 30 % high: beyond the direct claims' resolution"),
+    Mutation("gendyn.deep_linear.optimal_early_stopping", 0.3, output=0,
+             why="eq. (15)'s optimal stopping time with App. A, 30 % late: several tau at t_opt = 40-70 tau"),
+    Mutation("gendyn.deep_linear.sampled_ta_errors", 0.3,
+             why="the exact TA errors with App. A 30 % high: 0.11 in log10, beyond the delay bound"),
+)
+
+
+def teacher_time(sbar: np.ndarray, *, aspect: float, eps: float, n_layers: int) -> float:
+    """When the weakest detectable teacher mode of ``sbar`` reaches ``sbar O(sbar)`` (App. A), in tau; inf if none.
+
+    Where its own term of eq. (15) is minimal: for a deep TA student this is the optimal stopping time. It
+    decides which conditions learn the teacher before the noise from the configuration alone, so that which
+    claims a run checks does not depend on the theory under test.
+    """
+    up = np.asarray(sbar, dtype=float)
+    up = up[up > rmt.detection_threshold(aspect)]
+    if not up.size:
+        return float("inf")
+    weakest = up.min()
+    return float(dl.mode_time(weakest * rmt.spike_overlap(weakest, aspect), rmt.spike_singular_value(weakest, aspect),
+                              eps, n_layers=n_layers))
 
 
 def record_epochs(epochs: int, n_records: int, *, lr: float, dense_from: float) -> np.ndarray:
@@ -137,80 +179,96 @@ def check_side_by_side(ledger: Ledger, side: SideBySide, *, lr: float, side_lr: 
         f"lr = {lr:g} vs lr' = {side_lr:g}: largest relative difference of the minimum test "
         f"error over t/tau <= {horizon:g} (TA and random students of the two data sets)",
         measured=np.max(np.abs(side_min[lr] / side_min[side_lr] - 1)), predicted=0.0,
-        tolerance=0.01, kind="absolute",
-        reason="A time shift leaves a minimum unchanged; 1% for first-order changes of shape that are "
+        tolerance=0.01, kind="absolute", category="finding",
+        reason="A check of the protocol (the learning rate), not of the paper's theory. A time shift leaves a minimum unchanged; 1% for first-order changes of shape that are "
         "not a shift (the random students' measured delay exceeds the TA formula by a few per cent).")
     ledger.check(
         "side-by-side",
         f"lr = {lr:g} vs lr' = {side_lr:g}: largest delay of the main-rate test error "
         "(crossing 1/2 and 1/10, TA and random students of the stiffest data sets), in tau",
         measured=np.nanmax(side.shifts), predicted=side.predicted.max(), tolerance=side.predicted.max(),
-        kind="upper",
-        reason="First-order forward-Euler delay difference gd_lag(lr) - gd_lag(lr') of the stiffest "
+        kind="upper", category="finding",
+        reason="A check of the protocol (the learning rate), not of the paper's theory: an upper bound that any "
+        "smaller delay also passes. First-order forward-Euler delay difference gd_lag(lr) - gd_lag(lr') of the stiffest "
         "mode; the same again for the random students' alignment, which the TA formula does not "
         "contain.")
 
 
 def expected_optimum(mc_sweep: train.SnrSweep, conditions: Sequence[Condition],
-                     optimum: Mapping[Condition, tuple[float, float]], t_claim: np.ndarray, *, eps: float, n2: int,
-                     n_layers: int, lr: float) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
+                     t_teacher: Mapping[Condition, float], t_claim: np.ndarray, *, eps: float, n2: int,
+                     n_layers: int, lr: float | None) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
     """The finite-size expectation of the TA optimum: ``(t_opt, e_min)`` of the exact TA theory (with the GD delay).
 
     Read off the Monte Carlo data sets ``mc_sweep`` on the log grid ``t_claim`` plus dense times
-    (:data:`DENSE_DT`) around the theory's optimum ``optimum[c]``, as the students' optimum is read.
+    (:data:`DENSE_DT`) around ``t_teacher[c]`` (:func:`teacher_time`), as the students' optimum is read;
+    ``lr=None``: the gradient flow (no delay).
     """
     mc_stop = {}
     for c in conditions:
         sel = mc_sweep.select(*c)
-        t_c = np.union1d(t_claim, max(optimum[c][0], 3.0) + np.arange(-2.0, 2.0, DENSE_DT))
-        errs = dl.delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
-                                    n_layers=n_layers, lr=lr)[1]
+        centre = t_teacher[c] if np.isfinite(t_teacher[c]) else 3.0
+        t_c = np.union1d(t_claim, max(centre, 3.0) + np.arange(-2.0, 2.0, DENSE_DT))
+        if lr is None:
+            errs = dl.sampled_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
+                                        n_layers=n_layers)[1]
+        else:
+            errs = dl.delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
+                                        n_layers=n_layers, lr=lr)[1]
         mc_stop[c] = train.empirical_optimal_stopping(t_c, errs)
     return mc_stop
 
 
 def check_stopping(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]],
                    mc_stop: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
+                   mc_flow: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
                    optimum: Mapping[Condition, tuple[float, float]], sweep: train.SnrSweep,
                    near_threshold: Mapping[Condition, bool], separated: Mapping[Condition, bool], *,
-                   ranks: Sequence[int], svms: Sequence[float], runs: int, mc_draws: int) -> None:
-    """The claims on optimal early stopping of Fig. 4c, d, g, h, for each rank.
+                   ranks: Sequence[int], svms: Sequence[float], n3: int, runs: int, mc_draws: int) -> None:
+    """The claims on optimal early stopping of Fig. 4c, d, g, h.
 
-    The TA optimum vs eq. (15) (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.check_optimum`);
-    where the teacher is learned well before the noise (``separated``) the random students' minimum
-    matches the TA's within one standard error of the TA mean (``random-minimum-rank*``), elsewhere
-    outside the detection window it is higher (``random-minimum-excess-rank*``); the random students
-    stop later (``alignment-lag-rank*``). ``stop[init] = (t_opt, e_min)`` per network.
+    The TA optimum vs eq. (15), directly, for every condition
+    (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.check_optimum`; ``mc_stop`` and
+    ``mc_flow``: :func:`expected_optimum` with and without the GD delay, whose difference is the learning
+    rate's systematic shift); where the teacher is learned well before the noise (``separated``, from the
+    configuration: :func:`teacher_time`) the random students' minimum matches the TA's within one standard
+    error of the TA mean (``random-minimum-rank*``), elsewhere outside the detection window it is higher
+    (``random-minimum-excess-rank*``); either is recorded as not applicable for a rank without such
+    conditions; the random students stop later (``alignment-lag-rank*``). ``stop[init] = (t_opt, e_min)``.
     """
+    conditions = [(r, s) for r in ranks for s in svms]
+    systematic = {c: tuple(abs(mc_stop[c][q].mean() - mc_flow[c][q].mean()) for q in (0, 1)) for c in conditions}
+    check_optimum(ledger, stop["TA"], mc_stop, systematic, optimum, sweep, near_threshold, conditions=conditions,
+                  n3=n3, runs=runs, mc_draws=mc_draws,
+                  systematic_reason="the shift of the exact optimum on the Monte Carlo data sets by the learning rate")
     for rank in ranks:
-        check_optimum(ledger, stop["TA"], mc_stop, optimum, sweep, near_threshold, rank=rank, n_ranks=len(ranks),
-                      svms=svms, runs=runs, mc_draws=mc_draws)
-        diffs, excess = [], []
-        for svm in svms:
-            mask = sweep.select(rank, svm)
-            gap = stop["random"][1][mask] - stop["TA"][1][mask]
-            if separated[(rank, svm)]:
-                diffs.append(abs(gap.mean()) / mean_se(stop["TA"][1][mask])[1])
-            elif not near_threshold[(rank, svm)]:
-                excess.append((svm, np.mean(gap / stop["TA"][1][mask])))
-        if diffs:
+        matched = [(rank, s) for s in svms if separated[(rank, s)]]
+        late = [(rank, s) for s in svms if not separated[(rank, s)] and not near_threshold[(rank, s)]]
+        if matched:
+            check_random_minimum(ledger, stop, sweep, matched, rank=rank, runs=runs, claim_id=f"random-minimum-rank{rank}",
+                                 statement_end=", svm with t_teacher <= t_edge/2",
+                                 reason_end=", where the teacher's modes are learned well before the noise")
+        else:
+            ledger.not_applicable(f"random-minimum-rank{rank}", f"Rank-{rank} teacher: random vs TA minimum test error",
+                                  "No condition of this run learns the teacher before the noise (t_teacher <= "
+                                  "t_edge/2).", category="reproduction")
+        statement = (f"Rank-{rank} teacher, svm with t_teacher > t_edge/2: the random students' minimum test error "
+                     "is higher (mean paired relative excess, smallest over svm)")
+        if late:
+            excess = [stop["random"][1][sweep.select(*c)] / stop["TA"][1][sweep.select(*c)] - 1 for c in late]
+            listed = ", ".join(f"svm {c[1]:g}: {x.mean():+.3f} (99 % lower bound {t_bound(x, 'lower'):+.3f})"
+                               for c, x in zip(late, excess))
             ledger.check(
-                f"random-minimum-rank{rank}",
-                f"Rank-{rank} teacher, svm with t_opt <= t_edge/2: |mean paired difference of minimum test error, "
-                "random - TA| in standard errors of the TA mean (largest over svm)",
-                measured=max(diffs), predicted=0.0, tolerance=1.0, kind="upper",
-                reason="'Almost perfect match' made quantitative, where the teacher's modes are learned well before "
-                f"the noise: less than the sampling error of the TA mean over {runs} data sets.")
-        if excess:
-            listed = ", ".join(f"svm {a:g}: {b:+.3f}" for a, b in excess)
-            ledger.check(
-                f"random-minimum-excess-rank{rank}",
-                f"Rank-{rank} teacher, svm with t_opt > t_edge/2: the random students' minimum test error is higher "
-                f"(mean paired relative excess, smallest over svm: {listed})",
-                measured=min(b for _, b in excess), predicted=0.0, tolerance=0.0, kind="lower",
+                f"random-minimum-excess-rank{rank}", f"{statement}: {listed}",
+                measured=min(x.mean() for x in excess), predicted=0.0, tolerance=0.0, kind="lower",
+                category="finding",
                 reason="Found here, not in the paper: a deep random student finishes aligning only as its mode grows "
                 "(App. B), which at low SNR is when the noise modes start to be learned, so its optimum is worse; "
-                "the side-by-side run shows this is not a learning-rate effect.")
+                "the side-by-side run shows this is not a learning-rate effect. A sign only, with no margin (the 99 % "
+                "bounds are in the statement; the dedicated measurement below resolves the size).")
+        else:
+            ledger.not_applicable(f"random-minimum-excess-rank{rank}", statement,
+                                  "No condition of this run learns the teacher after t_edge/2 outside the detection "
+                                  "window.", category="finding")
         check_alignment_lag(ledger, stop, sweep, rank=rank, svms=svms)
 
 
@@ -322,7 +380,7 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
         "random-excess-replicates",
         "Random students' paired relative excess of the minimum test error, main run (its data sets) vs the dedicated "
         f"measurement ({excess_runs} data sets per condition): largest |difference| in combined standard errors",
-        measured=max(replication), predicted=0.0, tolerance=z_rep, kind="upper",
+        measured=max(replication), predicted=0.0, tolerance=z_rep, kind="upper", category="finding",
         reason=f"Two-sided Student-t quantile ({runs - 1} dof, the smaller sample), level 1e-2 with Bonferroni over "
         f"{len(both)} conditions; independent data sets.",
     )
@@ -335,7 +393,7 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
             f"random-excess-grows-with-eps-rank{rank}",
             f"Rank-{rank} teacher, svm = {low:g}: excess at eps = {top:g} minus excess at eps = {eps:g} "
             f"({a.mean():+.3f} vs {b.mean():+.3f}), 99 % lower t-bound",
-            measured=bound, predicted=0.0, tolerance=0.0, kind="lower",
+            measured=bound, predicted=0.0, tolerance=0.0, kind="lower", category="finding",
             reason="App. B's mechanism: the random student aligns while its weights are small; a larger initial "
             "scale leaves less time to align before the mode grows and so must cost more (one-sided Student-t, "
             "Welch's standard error, the smaller sample's degrees of freedom).",
@@ -344,7 +402,7 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
     ledger.check(
         "random-optimum-inside-horizon",
         "Random students of the excess measurement whose minimum test error is at the last record",
-        measured=at_end, predicted=0, tolerance=0, kind="upper",
+        measured=at_end, predicted=0, tolerance=0, kind="upper", category="finding",
         reason="A count: an optimum cut off by the horizon would make its excess an artefact of stopping.",
     )
 
