@@ -16,19 +16,39 @@ from matplotlib.figure import Figure
 from gendyn import linear_student as ls
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
-from gendyn.book.stats import mean_se, z_quantile
+from gendyn.book.mutation import Mutation
+from gendyn.book.scales import RunConfig
+from gendyn.book.stats import z_quantile
 
-__all__ = ["memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
+__all__ = ["claim_ids", "MUTATIONS", "memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
            "figure_width_sweep", "WidthSweepBounds", "width_sweep_bounds", "figure_bounds", "check_bounds"]
 
 #: The two kinds of labels of the memorisation run, in the order of its results' first axis.
 LABELS = ("teacher", "random")
 
 
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = [f"memorise-{key}-{kind}" for key in LABELS for kind in ("theory", "fits")]
+    return ids + ["gap-below-dynamics-bound", "dynamics-bound-decreasing", "gap-falls-with-width"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale: the spectral theory of the
+#: memorisation run is compared at every step in z = 4.2 standard errors over 16 label draws per kind, a
+#: resolution of 17-23 % of the training error at smoke scale (sampling error of few draws; finer at paper
+#: scale). (The bounds (7)-(12) are loose by a factor of hundreds here: no claim tests their size, see
+#: ``gap-below-dynamics-bound``, a finding.)
+MUTATIONS = (
+    Mutation("gendyn.linear_student.gd_training_error", 0.5,
+             why="the spectral training-error theory: about twice the claims' smoke resolution of 17-23 %"),
+)
+
+
 def memorisation_theory(mem: dict, steps: np.ndarray) -> np.ndarray:
     """Spectral theory of the training error of gradient descent, for every network and label draw.
 
-    ``E_t(k) = (1/P) sum_k (1 - lr s_k)^(2k) <(y . u_k)^2>`` with each network's own Gram spectrum ``s_k``.
+    ``E_t(k) = (1/P) sum_k (1 - lr s_k)^(2k) <(y . u_k)^2>`` with each network's own Gram spectrum ``s_k``
+    (:func:`gendyn.linear_student.gd_training_error`).
 
     Parameters
     ----------
@@ -43,8 +63,7 @@ def memorisation_theory(mem: dict, steps: np.ndarray) -> np.ndarray:
     ndarray (2, S, T)
         Theory per kind of labels (:data:`LABELS`), network and step.
     """
-    decay = (1 - mem["lr"] * mem["eigvals"][..., None]) ** (2 * steps)  # (S, P, T)
-    return np.einsum("lsp,spt->lst", mem["label_power"], decay) / mem["eigvals"].shape[-1]
+    return ls.gd_training_error(steps, mem["lr"], mem["eigvals"], mem["label_power"])
 
 
 def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden: int, samples: int) -> Figure:
@@ -82,25 +101,28 @@ def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden
 
 
 def check_memorisation(ledger: Ledger, mem: dict, mem_theory: np.ndarray, *, hidden: int, samples: int) -> None:
-    """Claims of the memorisation run: the theory holds, both kinds of labels are memorised, random ones do not
-    generalise.
+    """Claims of the memorisation run: the theory holds, and both kinds of labels are memorised.
 
     (i) Per kind of labels, the mean training error follows :func:`memorisation_theory` within the Bonferroni
-    quantile over the steps; (ii) at the last step it is below 1% of its initial value; (iii) the mean test
-    error of random labels, raised by ``z`` standard errors, never falls below the label variance.
-    ``hidden`` and ``samples`` (``N_h > P``) enter the reasons.
+    quantile over the steps; (ii) at the last step it is below 1% of its initial value. (That the test error of
+    random labels never falls below their variance holds by construction, ``E_g = var + <yhat^2>``: a unit test
+    of :func:`gendyn.linear_experiments.random_feature_gd`, not a claim.) ``hidden`` and ``samples``
+    (``N_h > P``) enter the reasons.
     """
     n_times = mem["times"].size
     z = z_quantile(n_times - 1)
     for l, key in enumerate(LABELS):
         train = mem["train_error"][l]  # (S, K, T)
         resid = (train - mem_theory[l][:, None, :]).reshape(-1, n_times)[:, 1:]
-        ratio = np.max(np.abs(resid.mean(0)) / (resid.std(0, ddof=1) / np.sqrt(resid.shape[0])))
+        se = resid.std(0, ddof=1) / np.sqrt(resid.shape[0])
+        ratio = np.max(np.abs(resid.mean(0)) / se)
         ledger.check(
             f"memorise-{key}-theory",
             f"Gradient-descent training error with {key} labels vs the spectral theory: largest |mean deviation| / "
             "standard error over the steps",
             measured=ratio, predicted=0.0, tolerance=z, kind="absolute",
+            theory="gendyn.linear_student.gd_training_error",
+            reference=float(np.max(mem_theory[l].mean(0)[1:] / se)),
             reason=f"Exact for each network given its Gram spectrum; sampling error of {resid.shape[0]} label "
             f"draws; z = {z:.2f} (Bonferroni over {n_times - 1} steps, level 1e-3).",
         )
@@ -108,19 +130,11 @@ def check_memorisation(ledger: Ledger, mem: dict, mem_theory: np.ndarray, *, hid
         ledger.check(
             f"memorise-{key}-fits",
             f"Training error with {key} labels at the last step, relative to its initial value (memorised: < 1%)",
-            measured=final, predicted=0.01, tolerance=0.0, kind="upper",
-            reason=f"N_h = {hidden} > P = {samples}: every label vector can be fitted; the theory predicts "
+            measured=final, predicted=0.0, tolerance=0.01, kind="upper", category="reproduction",
+            reason=f"The slides' puzzle: a network with N_h = {hidden} > P = {samples} fits any labels; the theory "
+            "predicts "
             f"{mem_theory[l][:, -1].mean() / mem_theory[l][:, 0].mean():.2g} for this run.",
         )
-    test_rand = mem["test_error"][1].reshape(-1, n_times)
-    m, se = mean_se(test_rand, axis=0)
-    ledger.check(
-        "random-labels-do-not-generalise",
-        "Lowest mean test error with random labels over training (against fresh random labels) vs the label variance",
-        measured=np.min(m + z * se), predicted=mem["label_var"], tolerance=0.0, kind="lower",
-        reason=f"E_g = var + <yhat(x)^2> >= var for labels independent of x; each mean is raised by z = {z:.2f} "
-        "standard errors (Bonferroni over steps, level 1e-3) before comparing.",
-    )
 
 
 def fit_times(mem_theory: np.ndarray, times: np.ndarray, fraction: float = 0.05) -> dict[str, float]:
@@ -266,38 +280,38 @@ def figure_bounds(b: WidthSweepBounds) -> Figure:
 
 
 def check_bounds(ledger: Ledger, b: WidthSweepBounds, *, delta: float) -> None:
-    """Claims of the bounds: eq. (11) holds, the gap is below (7)+(12), and both fall with the width beyond 2P.
+    """Claims of the bounds: the gap is below (7)+(12), and both fall with the width beyond 2P.
 
-    (i) The reached norm never exceeds ``B_2`` of eq. (11) (round-off); (ii) the measured gap stays below the
+    (That the reached norm never exceeds ``B_2`` of eq. (11) is a deterministic inequality: a unit test of
+    :func:`gendyn.linear_student.dynamics_weight_norm_bound`, not a claim.) (ii) the measured gap stays below the
     dynamics bound (failure probability ``delta``); (iii) the mean dynamics bound falls between neighbouring
     widths ``N_h >= 2P``; (iv) the converged gap at the widest network is below that at ``N_h ~ 2P`` by more than
     ``z`` paired standard errors.
     """
     nh, P = b.hidden, b.n_samples
     S = b.sup_gap.shape[1]
-    ratio = (b.norm / b.b2_dyn[..., None]).max()
-    ledger.check(
-        "norm-below-eq11",
-        "Largest ratio of the second-layer norm ||w(t)||/sqrt(N_h) to B_2 of eq. (11), over all times, widths and "
-        "seeds",
-        measured=ratio, predicted=1.0, tolerance=1e-9, kind="upper",
-        reason="A deterministic inequality for w(0) = 0 ((1 - e^{-lambda t})^2 <= 1 on min(P, N_h) active modes); "
-        "the tolerance is float64 round-off.",
-    )
     ledger.check(
         "gap-below-dynamics-bound",
         "Largest ratio of the measured gap sup_t (E_g - E_t) to the bound (7)+(12), over widths and seeds",
-        measured=(b.sup_gap / b.bound12).max(), predicted=1.0, tolerance=0.0, kind="upper",
+        measured=(b.sup_gap / b.bound12).max(), predicted=1.0, tolerance=0.0, kind="upper", category="finding",
         reason="Eq. (12) bounds the complexity of every network gradient descent visits from w = 0; the bound "
-        f"holds with probability 1 - delta = {1 - delta:g} per network (with the slides' constants).",
+        f"holds with probability 1 - delta = {1 - delta:g} per network (with the slides' constants). A finding, "
+        f"not an agreement: the bound is loose by a factor of {1 / (b.sup_gap / b.bound12).max():.0f} or more, so "
+        "no error of eq. (12) smaller than that could fail this claim; it only shows the bound is valid.",
     )
-    steps_up = np.diff(np.log(b.bound12[b.wide].mean(1)))
+    logs = np.log(b.bound12[b.wide])  # (widths N_h >= 2P, seeds)
+    net = logs[-1] - logs[0]  # each network's own change from N_h ~ 2P to the widest (nested networks)
+    steps_up = np.diff(logs, axis=0)
     ledger.check(
         "dynamics-bound-decreasing",
-        "Largest log-ratio of the mean dynamics bound (7)+(12) between neighbouring widths, N_h >= 2P (falls: < 0)",
-        measured=steps_up.max(), predicted=0.0, tolerance=0.0, kind="upper",
-        reason="The eigengap of the hidden features opens with N_h (MP edge (1 - sqrt(P/N_h))^2) while "
-        "max ||ztilde||^2 stays of order one; fluctuations of the mean over seeds are far smaller than the steps.",
+        f"Largest over seeds of the log-ratio of the dynamics bound (7)+(12) at N_h = {nh[-1]} to that at the "
+        "smallest width >= 2P (falls for every network: < 0)",
+        measured=net.max(), predicted=0.0, tolerance=0.0, kind="upper", category="finding",
+        reason="The slides: the dynamics bound falls with the width. The eigengap of the hidden features opens with "
+        "N_h (MP edge (1 - sqrt(P/N_h))^2) while max ||ztilde||^2 stays of order one. Checked network by network "
+        f"({S} seeds), so no sampling allowance. Between neighbouring widths a single network's bound can rise "
+        f"(by up to {steps_up.max():.2g} in log here: max ||ztilde||^2 and the smallest eigenvalue fluctuate), "
+        f"so only the fall over the sweep is claimed (mean {net.mean():.2g} in log).",
     )
     gap_inf = b.gap[..., -1]  # converged gap, (G, S)
     i2p = int(np.argmin(np.abs(nh - 2 * P)))
@@ -307,5 +321,8 @@ def check_bounds(ledger: Ledger, b: WidthSweepBounds, *, delta: float) -> None:
         "gap-falls-with-width",
         f"Mean converged gap at N_h = {nh[-1]} minus at N_h = {nh[i2p]}, raised by z standard errors (falls: < 0)",
         measured=d.mean() + zd * d.std(ddof=1) / np.sqrt(S), predicted=0.0, tolerance=0.0, kind="upper",
-        reason=f"Paired over {S} seeds (nested networks); z = {zd:.2f} (one-sided, level 1e-3).",
+        category="finding",
+        reason=f"The slides: bigger networks generalise better here. Paired over {S} seeds (nested networks); "
+        f"z = {zd:.2f} (one-sided, level 1e-3); measured difference {d.mean():.2g} +- "
+        f"{d.std(ddof=1) / np.sqrt(S):.2g}.",
     )
