@@ -316,6 +316,21 @@ def test_linear_asymptotic_error_eq12_matches_ode(M, K, v_star):
     assert small == pytest.approx(asymptotic_error("linear", M, K, 1e-6, sigma, v_star=v_star), rel=1e-5)
 
 
+@pytest.mark.parametrize("M,L,lr", [(2, 0, 1e-4), (2, 2, 1e-4), (4, 4, 0.05)])
+def test_eq13_is_eq12_to_leading_order_in_eta(M, L, lr):
+    """Eq. (12) over eq. (13) is 1 / (1 - eta (L + M) / 2), exactly (an identity, once a claim of the §2 chapter)."""
+    ratio = asymptotic_error("linear", M, M + L, lr, 0.01) / asymptotic_error("linear", M, M + L, lr, 0.01,
+                                                                           small_lr=True)
+    assert ratio == pytest.approx(1 / (1 - lr * (L + M) / 2), rel=1e-13)
+
+
+def test_eq10_at_eta_one_over_K_levels_off():
+    """Fig. S2: at eta = 1/K, eq. (10)'s growth from L = 14 to 15 is below 5 % of that from L = 0 to 1."""
+    M, sigma = 2, 0.01
+    eps = [asymptotic_error("erf", M, M + L, 1.0 / (M + L), sigma) for L in (0, 1, 14, 15)]
+    assert 0 < (eps[3] / eps[2] - 1) / (eps[1] / eps[0] - 1) < 0.05
+
+
 def near_fixed_point(K, M, both, v_star=1.0, eps=0.05, D=20, seed=0):
     """Order parameters of weights near the zero-noise fixed point (T = I)."""
     rng = np.random.default_rng(seed)
