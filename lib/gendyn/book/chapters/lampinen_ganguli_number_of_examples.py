@@ -21,11 +21,35 @@ from matplotlib.lines import Line2D
 from ... import deep_linear, rmt, sampling, task_data, teachers, train
 from .. import plotting
 from ..claims import Ledger
+from ..mutation import Mutation
+from ..scales import RunConfig
 from ..stats import mean_se, weighted_mean_z, z_quantile
 
-__all__ = ["theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
+__all__ = ["claim_ids", "MUTATIONS", "theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
            "fit_speedup_exponent", "check_speedup", "equal_snr_differences", "check_collapse_fails",
            "check_asymptotic_error", "check_gaussian_inputs"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    return ["optimal-error-undersampled", "optimal-error-oversampled", "eq27-as-printed-rejected",
+            "oversampled-speedup-exponent", "oversampled-speedup-D-rejected", "collapse-fails-below-N1",
+            "collapse-fails-below-N1-significant", "asymptotic-peak-at-P-equal-N1", "asymptotic-error-theory",
+            "gaussian-vs-orthogonal-correlation", "gaussian-inputs-worse"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale (N1 = 40, 4 runs): the optimal
+#: error within z SE + 1/N1 = 2.5 %, about 16 % of it in all; a difference of two optimal errors (the
+#: collapse) within about 40 %; the converged error within z SE + N1^-1/2 = 16 % (finite size).
+MUTATIONS = (
+    Mutation("gendyn.sampling.optimal_test_error", 0.2, output=1,
+             why="corrected eq. (27), optimal error: resolved to about 16 % at N1 = 40 and 4 runs (z SE + 1/N1)"),
+    Mutation("gendyn.sampling.optimal_test_error", -0.4, output=1,
+             why="the collapse claim compares differences of two optimal errors, resolved to about 40 % at 4 runs"),
+    Mutation("gendyn.sampling.asymptotic_test_error", 0.3,
+             why="converged error: its finite-size allowance is N1^-1/2 = 16 % at N1 = 40, so 30 % is the "
+             "smallest error the claim can see there"),
+)
 
 
 def theory_grid(n1: int, densities: tuple[float, ...], svms: tuple[float, ...], *, eps: float,
@@ -213,7 +237,8 @@ def check_optimal_error(ledger: Ledger, theory: dict, sim: dict) -> None:
     """Claims: the optimal test error agrees with eq. (27) corrected in both regimes, and rejects (27) as printed.
 
     Orthogonalised inputs; the deviation of the mean over runs is measured in units of
-    :math:`z` standard errors (Bonferroni over the regime) plus :math:`\\varepsilon/N_1`.
+    :math:`z` standard errors (Bonferroni over the regime) plus :math:`\\varepsilon/N_1`, with
+    :math:`\\varepsilon` the measured mean (so that the allowance does not grow with the theory it tests).
     Inputs: the dicts of :func:`theory_grid` and :func:`train_students`.
     """
     n1, eps, ps, svms, opt_th = (theory[k] for k in ("n1", "eps", "ps", "svms", "opt"))
@@ -224,14 +249,15 @@ def check_optimal_error(ledger: Ledger, theory: dict, sim: dict) -> None:
     for name, sel in (("undersampled", under), ("oversampled", over)):
         z = z_quantile(len(sel) * len(svms))
         th = opt_th[:, sel, 1].T
-        tol = z * se_all[sel] + th / n1
+        tol = z * se_all[sel] + m_all[sel] / n1
         ledger.check(
             f"optimal-error-{name}",
             f"{name.capitalize()} regime (P {'<' if name == 'undersampled' else '>='} N1), orthogonalised inputs: "
             "largest |mean optimal test error - theory| in units of its tolerance",
             measured=np.max(np.abs(m_all[sel] - th) / tol), predicted=0.0, tolerance=1.0, kind="upper",
+            theory="gendyn.sampling.optimal_test_error", reference=float(np.max(th / tol)),
             reason=f"z = {z:.2f} (Bonferroni over {th.size} settings, level 1e-3) x standard error over {runs} runs "
-            "+ O(1/N1) relative bias.",
+            "+ O(1/N1) relative bias of the measured error.",
         )
     printed = np.array([[sampling.test_error(np.geomspace(1e-3, 100, 4000), [s], n1, ps[j], eps,
                                              as_printed=True).min() for j in under] for s in svms]).T
@@ -240,10 +266,10 @@ def check_optimal_error(ledger: Ledger, theory: dict, sim: dict) -> None:
         "eq27-as-printed-rejected",
         "Undersampled regime: largest |mean optimal test error - minimum of eq. (27) as printed| in units of the "
         "same tolerance (above 1: the printed form is rejected)",
-        measured=np.max(np.abs(m_all[under] - printed) / (z * se_all[under] + printed / n1)), predicted=1.0,
-        tolerance=0.0, kind="lower",
-        reason="The printed cross term lacks the factor sqrt(D) = ||P vbar||; the tolerance is that of the claims "
-        "above.",
+        measured=np.max(np.abs(m_all[under] - printed) / (z * se_all[under] + m_all[under] / n1)), predicted=1.0,
+        tolerance=0.0, kind="lower", category="finding",
+        reason="A disagreement with the paper, stated as such: the printed cross term lacks the factor "
+        "sqrt(D) = ||P vbar||; the tolerance is that of the claims above.",
     )
 
 
@@ -316,16 +342,19 @@ def check_speedup(ledger: Ledger, fit: dict) -> None:
     ledger.check(
         "oversampled-speedup-exponent",
         "P > N1: fitted speed-up exponent gamma (time D^gamma t on top of the SNR boost) vs 1/2",
-        measured=gamma_hat, predicted=0.5, tolerance=gamma_tol, kind="absolute",
+        measured=gamma_hat, predicted=0.5, tolerance=gamma_tol, kind="absolute", category="finding",
         reason="3 bootstrap standard errors over runs + the shift 1/(N1 ln D_max) of a relative "
-        "finite-size bias 1/N1 of the learning time; the fit grid of gamma has step 0.01.",
+        "finite-size bias 1/N1 of the learning time; the fit grid of gamma has step 0.01. A finding (ours): the "
+        "exponent 1/2 is derived in the text (the boosted problem's time scale), not carried by a theory function "
+        "the harness could perturb; the theory curves it fits are deep_linear.theory_errors, tested elsewhere.",
     )
     ledger.check(
         "oversampled-speedup-D-rejected",
         "P > N1: distance of the fitted gamma from 1 (App. G's further speed-up by D), in units of the "
         "same tolerance",
-        measured=abs(gamma_hat - 1.0) / gamma_tol, predicted=1.0, tolerance=0.0, kind="lower",
-        reason="Above 1: the reading 'speed-up by D on top of the boosted SNR' is rejected.",
+        measured=abs(gamma_hat - 1.0) / gamma_tol, predicted=1.0, tolerance=0.0, kind="lower", category="finding",
+        reason="Above 1: the reading 'speed-up by D on top of the boosted SNR' (App. G) is rejected; a "
+        "disagreement with the paper, stated as such.",
     )
 
 
@@ -366,16 +395,17 @@ def check_collapse_fails(ledger: Ledger, diffs: list[tuple], *, n1: int, runs: i
         "collapse-fails-below-N1",
         "Equal SNR sqrt(P/N1): largest |measured - predicted difference of optimal errors| in units of its tolerance "
         f"({'; '.join(x[3] for x in diffs)})",
-        measured=max(abs(dm - dth) / (z * dse + abs(dth) / n1) for dm, dse, dth, _ in diffs), predicted=0.0,
-        tolerance=1.0, kind="upper",
+        measured=max(abs(dm - dth) / (z * dse + abs(dm) / n1) for dm, dse, dth, _ in diffs), predicted=0.0,
+        tolerance=1.0, kind="upper", theory="gendyn.sampling.optimal_test_error",
+        reference=max(abs(dth) / (z * dse + abs(dm) / n1) for dm, dse, dth, _ in diffs),
         reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error of the difference over {runs} runs each "
-        "+ O(1/N1).",
+        "+ O(1/N1) of the measured difference.",
     )
     ledger.check(
         "collapse-fails-below-N1-significant",
         "Smallest z-statistic of those differences (the undersampled student is worse, > 3.09)",
         measured=min(dm / dse for dm, dse, _, _ in diffs), predicted=z_quantile(1, sides=1), tolerance=0.0,
-        kind="lower", reason="One-sided test at level 1e-3 that the separation is real.",
+        kind="lower", category="finding", reason="One-sided test at level 1e-3 that the separation is real.",
     )
 
 
@@ -393,17 +423,20 @@ def check_asymptotic_error(ledger: Ledger, theory: dict, sim: dict) -> None:
     ledger.check(
         "asymptotic-peak-at-P-equal-N1",
         "Number of SNRs for which the converged test error is largest at P = N1 (orthogonalised inputs)",
-        measured=peaks, predicted=len(svms), tolerance=0.0, kind="lower",
-        reason="An ordering, checked exactly (the peak is a factor > 1.3 above its neighbours in theory).",
+        measured=peaks, predicted=len(svms), tolerance=0.0, kind="lower", category="finding",
+        reason="An ordering of the measured means (the peak is a factor > 1.3 above its neighbours in theory, "
+        "many standard errors at these runs); a finding: no multiplicative error of the theory moves its peak.",
     )
     m, se = mean_se(asym[0])
     z = z_quantile(asym_th.size)
     ledger.check(
         "asymptotic-error-theory",
         "Converged test error vs sampling.asymptotic_test_error: largest deviation in units of its tolerance",
-        measured=np.max(np.abs(m - asym_th.T) / (z * se + asym_th.T / np.sqrt(n1))), predicted=0.0, tolerance=1.0,
-        kind="upper", reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs + relative "
-        "N1^-1/2.",
+        measured=np.max(np.abs(m - asym_th.T) / (z * se + m / np.sqrt(n1))), predicted=0.0, tolerance=1.0,
+        kind="upper", theory="gendyn.sampling.asymptotic_test_error",
+        reference=float(np.max(asym_th.T / (z * se + m / np.sqrt(n1)))),
+        reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs + relative "
+        "N1^-1/2 of the measured error (independent of the theory's value).",
     )
 
 
@@ -422,8 +455,8 @@ def check_gaussian_inputs(ledger: Ledger, sim: dict) -> dict:
         "gaussian-vs-orthogonal-correlation",
         "Pearson correlation of log mean optimal errors, Gaussian vs orthogonalised inputs, "
         "across (P, SNR)",
-        measured=r, predicted=0.95, tolerance=0.0, kind="lower",
-        reason="'Strong correlation' (Fig. 13e) made quantitative: at least 90% of the variance "
+        measured=r, predicted=1.0, tolerance=0.05, kind="lower", category="finding",
+        reason="'Strong correlation' (Fig. 13e) made quantitative: r >= 0.95, at least 90% of the variance "
         "shared.",
     )
     log_diff = np.log(best[1]) - np.log(best[0])  # unpaired draws: per setting, difference of run means
@@ -434,7 +467,7 @@ def check_gaussian_inputs(ledger: Ledger, sim: dict) -> dict:
         "gaussian-inputs-worse",
         "z-statistic of the inverse-variance weighted mean of log(Gaussian / orthogonalised optimal "
         "error)",
-        measured=zstat, predicted=z_quantile(1, sides=1), tolerance=0.0, kind="lower",
+        measured=zstat, predicted=z_quantile(1, sides=1), tolerance=0.0, kind="lower", category="finding",
         reason="One-sided test at level 1e-3 of 'slightly higher optimal stopping error' for Gaussian "
         "inputs.",
     )
