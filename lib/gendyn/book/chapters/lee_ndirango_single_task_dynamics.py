@@ -21,9 +21,11 @@ from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["N_FEATURES", "S0", "TARuns", "run_ta", "top_singular_value", "theory_curves", "figure_1_ta",
+__all__ = ["claim_ids", "MUTATIONS", "N_FEATURES", "S0", "TARuns", "run_ta", "top_singular_value", "theory_curves",
+           "figure_1_ta",
            "print_fixed_points", "check_growth_rate", "figure_binary", "FiniteSize", "finite_size",
            "check_finite_size", "figure_finite_size", "run_random_init", "figure_ta_vs_random", "print_best_losses"]
 
@@ -31,6 +33,28 @@ __all__ = ["N_FEATURES", "S0", "TARuns", "run_ta", "top_singular_value", "theory
 N_FEATURES = 20
 #: Composite singular value of a TA student at initialisation.
 S0 = 1e-3
+
+_SM = "gendyn.softmax_multitask"
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = [f"growth-rate-K10-sbar{sbar:g}" for sbar in cfg.sbars]
+    ids += [f"growth-rate-K2-sbar{sbar:g}" for sbar in cfg.binary_sbars]
+    return ids + ["fixed-point-finite-size-K2"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale: the growth-rate claims resolve
+#: 2 f_max s_end / (2 sigma_hat), 3-10 % of the rate. The fixed-point claim is coarse: at smoke scale the
+#: relative gaps to s* are 2-15 % with random sign over seeds (mean 2-3 % at the largest P), so it sees an s*
+#: wrong by 20 % (the gaps stop shrinking) but not by 5 %.
+MUTATIONS = (
+    Mutation(f"{_SM}.ta_rate", 0.2, why="eq. (3): its small-s limit is the growth rate, resolved to 3-10 %"),
+    Mutation(f"{_SM}.ta_growth_rate", 0.1, why="the growth rate 2 ln(1 + lr sigma_hat)/lr, resolved to 3-10 %"),
+    Mutation(f"{_SM}.ta_fixed_point", 0.2,
+             why="s* of (3): the mean gap to it falls to 2-3 % at the largest P; a 20 % error floors it and "
+                 "flattens the slope (a 5 % error is within the seeds' scatter at smoke scale)"),
+)
 
 
 def _schedule(cfg):
@@ -149,7 +173,8 @@ def print_fixed_points(runs: TARuns, theory: dict[float, dict]) -> None:
 
 def check_growth_rate(ledger: Ledger, tag: str, runs: TARuns, *, lr: float) -> None:
     """Claims: the early growth rate of each TA student's singular value (fit of ln s over s <= 0.05)
-    equals the small-s limit of (3) with the gradient-descent factor, 2 ln(1 + lr sigma_hat) / lr.
+    equals the small-s limit of (3) with the gradient-descent factor, 2 ln(1 + lr sigma_hat) / lr
+    (:func:`gendyn.softmax_multitask.ta_growth_rate`, from :func:`gendyn.softmax_multitask.ta_rate`).
 
     The tolerance is the slowing by the softmax term inside the window, at most 2 f_max s_end.
     """
@@ -158,7 +183,7 @@ def check_growth_rate(ledger: Ledger, tag: str, runs: TARuns, *, lr: float) -> N
         window = s_traj[i] <= 0.05
         window[0] = False  # the first record is the initial condition itself
         slope = np.polyfit(runs.t[window], np.log(s_traj[i][window]), 1)[0]
-        predicted = 2 * math.log1p(lr * sigma_hat[i]) / lr
+        predicted = float(sm.ta_growth_rate(sigma_hat[i], u_hat[i], lr=lr))
         f_max = sm.ta_curvature(np.linspace(0, 0.05, 50), u_hat[i]).max()
         ledger.check(
             f"growth-rate-{tag}-sbar{sbar:g}",
@@ -166,6 +191,7 @@ def check_growth_rate(ledger: Ledger, tag: str, runs: TARuns, *, lr: float) -> N
             measured=slope, predicted=predicted, tolerance=2 * f_max * 0.05, kind="absolute",
             reason="small-s limit of (3) with the exact gradient-descent factor; tolerance: the softmax term "
             "2 f(s) s <= 2 f_max s_end inside the fitted window s <= s_end = 0.05.",
+            theory=(f"{_SM}.ta_rate", f"{_SM}.ta_growth_rate"),
         )
 
 
@@ -222,6 +248,7 @@ def check_finite_size(ledger: Ledger, fs: FiniteSize) -> None:
         reason="(16) is exact for K = 2; what remains are sampling errors O(P^-1/2) and input-space "
         f"overfitting O(N/P); 0.15 allows for the fit error of {len(fs.sizes)} points each averaged over "
         f"{fs.seeds} seeds.",
+        theory=f"{_SM}.ta_fixed_point",
     )
 
 
