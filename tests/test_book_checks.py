@@ -25,3 +25,11 @@ def test_check_spearman_records_rho_against_its_one_sided_critical_value(tmp_pat
     reason = "one-sided 1% critical value of Spearman's rho for n = 8 cells (t approximation)."
     assert recorded["rises"]["reason"] == reason
     assert recorded["flat"]["reason"].endswith("n = 8 cells.")
+    assert recorded["rises"]["category"] == "agreement"
+
+
+def test_check_spearman_passes_category_and_theory(tmp_path):
+    ledger = claims.Ledger("demo2", "smoke", directory=tmp_path)
+    checks.check_spearman(ledger, "trend", "y rises with x", np.arange(6.0), np.arange(6.0), category="finding")
+    recorded = json.loads((tmp_path / "demo2.claims.json").read_text())["claims"][0]
+    assert recorded["category"] == "finding" and recorded["passed"]

@@ -17,7 +17,8 @@ __all__ = ["check_spearman"]
 
 
 def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[float], y: Sequence[float], *,
-                   note: str = " (t approximation)") -> None:
+                   note: str = " (t approximation)", category: str = "agreement",
+                   theory: str | Sequence[str] = ()) -> None:
     """Claim that ``y`` rises with ``x``: Spearman's rho above its one-sided 1% critical value.
 
     Parameters
@@ -30,8 +31,11 @@ def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[fl
         One value each per cell (e.g. the relatedness and the mean benefit of a cell), at least 3.
     note : str
         Text after the number of cells in the claim's reason.
+    category, theory
+        As in :meth:`Ledger.check` (a trend measured without a theory function is a ``"finding"``).
     """
     n = len(x)
     ledger.check(claim_id, statement, measured=rank_correlation(x, y), predicted=spearman_critical(n),
                  tolerance=0.0, kind="lower",
-                 reason=f"one-sided 1% critical value of Spearman's rho for n = {n} cells{note}.")
+                 reason=f"one-sided 1% critical value of Spearman's rho for n = {n} cells{note}.",
+                 category=category, theory=theory)
