@@ -355,15 +355,15 @@ CHAPTERS = {
         "smoke": dict(
             n=100,
             ks=(2, 4),
-            alpha_max=3e4,
+            alpha_max=2e5,  # Fig. 3a: from some starts (seed 1) K = 4 has uneven copies until alpha ~ 1e5
             long_alpha=4e7,
             long_ks=(4,),
             long_seeds=1,
             theory_ks=(2, 4),
-            ode_alpha=2e4,
+            ode_alpha=2e5,  # Fig. 3c: the copies equalise on ~1/(eta^2 sigma^2); at 2e4 K = 4 had not settled
             linear_n=50,
             linear_ks=(1, 2),
-            linear_runs=3,
+            linear_runs=8,  # runs per point of Fig. 4: the flat-in-K claim needs the runs' spread (t quantile, 7 dof)
             linear_alpha=4000.0,
         ),
     },
