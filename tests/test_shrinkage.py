@@ -135,3 +135,16 @@ def test_flags_and_teacher_are_checked_by_name():
         shrinkage.estimation_excess(np.eye(4), "x")
     with pytest.raises(ValueError, match=r"^aspect must be a real number in \(0, 1\] or None; got True"):
         shrinkage.shrinkage_estimator(np.eye(4), aspect=True)
+
+
+@pytest.mark.parametrize("profile", [(1.0,), (3.0, 2.0, 1.0)])
+def test_eq16_never_exceeds_the_optimum_of_eq15(profile):
+    """Eq. (16) <= min_t eq. (15) (App. E): the noise term of (15) is non-negative and (16) minimises each
+    mode's term separately; 1e-9 covers the numerical minimisation over t (formerly a claim of the chapter
+    ``non-gradient-algorithm``, an identity of the two formulas, not of an experiment)."""
+    from gendyn import deep_linear
+
+    for svm in np.geomspace(0.5, 10.0, 12):
+        sbar = svm * np.array(profile)
+        gradient = deep_linear.optimal_early_stopping(sbar, 100, 50, 50, 1e-5)[1]
+        assert shrinkage.nongradient_optimal_error(sbar, 0.5) <= gradient + 1e-9, svm

@@ -19,12 +19,38 @@ from matplotlib.ticker import NullFormatter
 from ... import deep_linear, rmt, shrinkage, teachers, train
 from .. import plotting
 from ..claims import Ledger
+from ..mutation import Mutation
+from ..scales import RunConfig
 from ...teachers import PROFILES
 from ..stats import fitted_exponent, mean_se, weighted_mean_z, z_quantile
 
-__all__ = ["theory_curves", "figure_theory", "check_theory_inequality", "compare_algorithms", "figure_11",
-           "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_le_gradient", "finite_size_errors",
+__all__ = ["claim_ids", "MUTATIONS", "theory_curves", "figure_theory", "compare_algorithms", "figure_11",
+           "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_minus_gradient", "finite_size_errors",
            "check_finite_size", "figure_finite_size"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    svms = np.asarray(cfg.svms, dtype=float)
+    above = svms[_clear_of_transition(svms)]
+    ids = [f"fig11-{init}-svm{s:g}" for init in ("TA", "random") for s in above]
+    ids += [f"eq16-rank{rank}-svm{s:g}" for rank in PROFILES for s in above]
+    ids += [f"nongradient-minus-gradient-rank{rank}-svm{s:g}" for rank in PROFILES for s in svms]
+    ids += ["strict-advantage-rank3"]
+    return ids + [f"finite-size-{claim}-rank{rank}" for rank in PROFILES
+                  for kind, _ in FS_KINDS for claim, _, _ in _FS_CLAIMS[kind]]
+
+
+#: The theory the claims test, and the error each should see at smoke scale (30 runs, N1 = 40: standard
+#: errors of a few per cent of the errors, finite-size allowances of 1/N1 and (Nbar2 + 1)/N3).
+MUTATIONS = (
+    Mutation("gendyn.shrinkage.nongradient_optimal_error", 0.2,
+             why="eq. (16) 20 % high: beyond z standard errors + 1/N1 of the estimator's error"),
+    Mutation("gendyn.deep_linear.optimal_early_stopping", 0.3, output=1,
+             why="min_t eq. (15) 30 % high: beyond the (Nbar2 + 1)/N3 allowance of the paired difference"),
+    Mutation("gendyn.rmt.spike_overlap", -0.05,
+             why="O(sbar) 5 % low: 1 - O^2 rises by ~0.1 O^2, several standard errors of Fig. 11's optimum"),
+)
 
 #: What the finite-size check measures of the estimator: key and name.
 FS_KINDS = (("dev", "|error - (16)|"), ("excess", "estimation excess"))
@@ -70,20 +96,6 @@ def figure_theory(theory: dict) -> Figure:
         ax.set(xlabel="SNR multiplier svm", ylabel="optimal test error", title=f"rank-{rank} teacher")
         ax.legend()
     return fig
-
-
-def check_theory_inequality(ledger: Ledger, theory: dict) -> None:
-    """Claim: eq. (16) never exceeds min over t of eq. (15), for either teacher at any SNR of ``theory``
-    (:func:`theory_curves`); 1e-9 covers the numerical minimisation over t.
-    """
-    gap = max(float(np.max(theory["errors"][r][1] - theory["errors"][r][0])) for r in PROFILES)
-    ledger.check(
-        "theory-nongradient-below-gradient",
-        "Theory: max over SNR multipliers in [0.5, 10] and ranks 1, 3 of eq. (16) minus min_t eq. (15)",
-        measured=gap, predicted=0.0, tolerance=1e-9, kind="upper",
-        reason="Exact inequality between the two formulas; 1e-9 covers the numerical minimisation "
-        "over t.",
-    )
 
 
 def compare_algorithms(svms: tuple[float, ...], *, n1: int, n2: int, n3: int, eps: float, runs: int, lr: float,
@@ -221,7 +233,7 @@ def check_fig11(ledger: Ledger, sim: dict) -> None:
                 "vs 1 - O(sbar)^2",
                 measured=m[j], predicted=pred_rank1[j],
                 tolerance=z * se[j] + pred_rank1[j] / n1 + max(extra, 0.0),
-                kind="absolute",
+                kind="absolute", theory="gendyn.rmt.spike_overlap",
                 reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs "
                 f"({se[j]:.2g}) + O(1/N1) relative finite-size bias + the noise term of min_t (15) "
                 f"({max(extra, 0):.1g}).",
@@ -244,54 +256,75 @@ def check_eq16(ledger: Ledger, sim: dict) -> None:
                 f"eq16-rank{rank}-svm{svms[j]:g}",
                 f"Rank {rank}, svm = {svms[j]:g}: test error of the shrinkage estimator vs eq. (16)",
                 measured=m[j], predicted=pred, tolerance=z * se[j] + pred / n1, kind="absolute",
+                theory="gendyn.shrinkage.nongradient_optimal_error",
                 reason=f"z = {z:.2f} (Bonferroni, level 1e-3) x standard error over {runs} runs "
                 f"({se[j]:.2g}) + O(1/N1) relative finite-size bias.",
             )
 
 
-def check_nongradient_le_gradient(ledger: Ledger, sim: dict) -> float:
-    """Claims: the estimator is at least as good as TA students' optimal early stopping, run by run.
+def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
+    """Claims: the paired difference of the estimator and TA students' optimal early stopping vs eqs. (15)-(16).
 
-    For every profile and SNR, the mean of
-    :math:`d = \\varepsilon_{\\rm shrinkage} - \\varepsilon^{\\rm opt}_{\\rm gradient}` is at most the one-sided
-    :math:`z` standard errors plus the estimation excess; for rank 3 the inverse-variance weighted mean
-    of :math:`d` over the SNRs where the theory predicts an advantage of at least 2% is significantly
-    negative. ``sim`` is the dict of :func:`compare_algorithms`.
-    Returns the mean of :math:`d` for the rank-1 teacher over SNR multipliers >= 2, for the text.
+    For every profile and SNR clear of the detection transition, the mean over runs of
+    :math:`d = \varepsilon_{\rm shrinkage} - \varepsilon^{\rm opt}_{\rm gradient}` (same data sets) against the
+    theory's difference, eq. (16) minus min over t of eq. (15), two-sided; no term of the tolerance holds the
+    theory (z standard errors, the estimator's measured estimation excess, and the finite-size allowances of
+    the two errors from their measured sizes). Near the transition (svm < 2) the claims are recorded as not
+    applicable. For rank 3, ``strict-advantage-rank3``: the inverse-variance weighted mean of :math:`d` over the
+    weakest SNR clear of the transition (the theory's 5 % advantage) is significantly negative. ``sim`` is the dict of
+    :func:`compare_algorithms`. Returns the mean of :math:`d` for the rank-1 teacher over SNR multipliers >= 2.
     """
     n1, n2, n3, eps, aspect, svms = (sim[k] for k in ("n1", "n2", "n3", "eps", "aspect", "svms"))
     excess = sim["excess"]
     d = sim["shrink_err"] - sim["gd_opt"][0]  # rank, svm, run
     runs = d.shape[-1]
+    above = _clear_of_transition(svms)
+    z = z_quantile(max(1, len(PROFILES) * int(above.sum())), level=1e-3)
     z1 = z_quantile(1, sides=1)
+    theory = ("gendyn.shrinkage.nongradient_optimal_error", "gendyn.deep_linear.optimal_early_stopping")
     for i, (rank, prof) in enumerate(PROFILES.items()):
         m, se = mean_se(d[i])
-        advantage = []  # the SNRs where theory predicts a strict advantage of the estimator
+        # where the advantage is tested: the weakest teacher clear of the transition, from the configuration
+        # (eqs. 15-16 predict 5 % there for rank 3 and about 1 % or less at svm >= 4; the set of SNRs must
+        # not depend on the theory under test)
+        advantage = [int(np.flatnonzero(above)[np.argmin(svms[above])])] if above.any() else []
         for j, s in enumerate(svms):
             grad_th = deep_linear.optimal_early_stopping(s * prof, n1, n2, n3, eps)[1]
             nongrad_th = float(shrinkage.nongradient_optimal_error(s * prof, aspect))
+            claim_id = f"nongradient-minus-gradient-rank{rank}-svm{s:g}"
+            statement = (f"Rank {rank}, svm = {s:g}: mean over runs of (shrinkage error - optimal early-stopping "
+                         "error of TA students, same data set) vs eq. (16) - min_t eq. (15)")
+            if not above[j]:
+                ledger.not_applicable(claim_id, statement, "A teacher mode lies in the detection transition "
+                                      "(svm < 2): eqs. (15)-(16) do not apply at this size.", theory=theory)
+                continue
             ex = excess[i, j].mean()
+            grad_m, shrink_m = sim["gd_opt"][0, i, j].mean(), sim["shrink_err"][i, j].mean()
+            finite = (len(prof) + 1) / n3 * grad_m + shrink_m / n1
             ledger.check(
-                f"nongradient-le-gradient-rank{rank}-svm{s:g}",
-                f"Rank {rank}, svm = {s:g}: mean over runs of (shrinkage error - optimal "
-                "early-stopping error of TA students)",
-                measured=m[j], predicted=0.0, tolerance=z1 * se[j] + ex, kind="upper",
-                reason=f"One-sided z = {z1:.2f} x standard error over {runs} paired runs "
-                f"({se[j]:.2g}) + the estimator's finite-size estimation excess ({ex:.2g}), which "
-                "vanishes as N1 grows.",
+                claim_id, statement, measured=m[j], predicted=nongrad_th - grad_th,
+                tolerance=z * se[j] + ex + finite, kind="absolute", theory=theory,
+                reason=f"z = {z:.2f} (Bonferroni over {len(PROFILES) * int(above.sum())} claims, level 1e-3) x "
+                f"standard error over {runs} paired runs ({se[j]:.2g}) + the estimator's measured estimation excess "
+                f"({ex:.2g}; it vanishes as N1 grows, see the finite-size claims) + the finite-size allowances of "
+                f"the two optimal errors, (Nbar2 + 1)/N3 of the gradient's (as in the generalisation chapter) and "
+                f"1/N1 of the estimator's ({finite:.2g}); none holds the theory.",
             )
-            if rank == 3 and (grad_th - nongrad_th) >= 0.02 * grad_th:
-                advantage.append(j)
         if rank == 3:
+            weights = 1.0 / se[advantage] ** 2
+            pooled, pooled_se = (weights * m[advantage]).sum() / weights.sum(), 1.0 / np.sqrt(weights.sum())
             ledger.check(
                 "strict-advantage-rank3",
-                "Rank 3: z-statistic of the inverse-variance weighted mean of (shrinkage - gradient) "
-                "error over the SNRs where theory predicts an advantage >= 2% (must be < -3.09)",
-                measured=weighted_mean_z(m[advantage], se[advantage]), predicted=-z1, tolerance=0.0, kind="upper",
-                reason="One-sided test at level 1e-3 of the predicted strict advantage, "
-                f"{runs} paired runs per SNR.",
+                "Rank 3: one-sided 99.9 % upper bound of the inverse-variance weighted mean of (shrinkage - gradient) "
+                f"error at svm = {svms[advantage[0]]:g}, the weakest teacher clear of the transition (z-statistic "
+                f"{weighted_mean_z(m[advantage], se[advantage]):.2f})",
+                measured=pooled + z1 * pooled_se, predicted=0.0, tolerance=0.0, kind="upper",
+                category="reproduction",
+                reason="The paper's 'provably outperforms', for the teacher where it is strict: one-sided test at "
+                f"level 1e-3 of a negative mean, {runs} paired runs per SNR (its power: an advantage of 4.4 "
+                "standard errors of the pooled mean is found with probability 90 %).",
             )
-    return float(d[0][_clear_of_transition(svms)].mean())
+    return float(d[0][above].mean())
 
 
 def finite_size_errors(sizes: tuple[int, ...], *, runs: int, generator: torch.Generator) -> dict:
@@ -341,11 +374,15 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, seed:
             slope, se_slope = fitted_exponent(n1s, fs[rank, kind], seed=seed)
             fitted[rank, kind] = slope
             for claim, target, claim_kind in _FS_CLAIMS[kind]:
+                # the deviation's limit is eq. (16) (a wrong eq. 16 leaves a gap that does not close); the
+                # excess's exponents are a scaling argument that no library function carries
                 ledger.check(
                     f"finite-size-{claim}-rank{rank}",
                     f"Rank {rank}, svm = 4: fitted exponent of the mean {name} of the estimator against N1 "
                     + {"absolute": "(equal)", "upper": "(at most)", "lower": "(at least)"}[claim_kind],
                     measured=slope, predicted=target, tolerance=3 * se_slope, kind=claim_kind,
+                    category="agreement" if kind == "dev" else "finding",
+                    theory="gendyn.shrinkage.nongradient_optimal_error" if kind == "dev" else (),
                     reason=f"{_FS_REASONS[claim]}; tolerance: 3 bootstrap standard errors of the fitted exponent "
                     f"({se_slope:.2g}; {runs} runs per N1).",
                 )
