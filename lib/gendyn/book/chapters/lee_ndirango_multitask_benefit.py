@@ -24,8 +24,26 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_bound, t_bound_reason
 from gendyn.multitask_train import GridResult
 
-__all__ = ["print_grids", "glue_values", "figure_2", "figure_whole_grid", "check_bounds", "sign_known_fraction",
-           "figure_bounds", "check_table1", "check_monotonicity", "print_minimum_at_end"]
+__all__ = ["claim_ids", "MUTATIONS", "print_grids", "glue_values", "figure_2", "figure_whole_grid", "print_bounds",
+           "sign_known_fraction", "figure_bounds", "check_table1", "check_monotonicity", "print_minimum_at_end"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    return ["table1-related-clean-helps", "table1-unrelated-clean-hurts", "table1-unrelated-noisy-ignored",
+            "table1-needs-base-performance", "table1-abundant-data-no-benefit", "eq34-benefit-rises-with-snr-b",
+            "eq36-benefit-rises-with-r"]
+
+
+#: No theory function computes the chapter's predictions: Table 1 and (34), (36) are qualitative statements
+#: of the paper, tested as findings (measured effects with their significance). The bounds (22)-(25) hold
+#: exactly and are unit tests (tests/test_lee_ndirango_setup.py).
+MUTATIONS = ()
+
+
+def _power(values, side):
+    """The smallest mean a one-sided 99 % t bound over ``values`` (one per seed) detects at 50 % power."""
+    return abs(float(np.mean(values)) - t_bound(values, side))
 
 
 def print_grids(grids: dict[str, GridResult]) -> None:
@@ -87,30 +105,15 @@ def figure_whole_grid(grid: GridResult, title: str) -> Figure:
                           grid.axes["s_a"], grid.axes["relatedness"], title)
 
 
-def check_bounds(ledger: Ledger, grids: dict[str, GridResult]) -> None:
-    """Claims: the convexity bounds (22)-(25) hold on every cell of each grid, and the benefit
-    recomputed from the stored weights equals the one recorded during training."""
+def print_bounds(grids: dict[str, GridResult]) -> None:
+    """Print, per grid, the largest violation of each convexity bound (22)-(25) and the largest gap between the
+    benefit recomputed from the stored weights and the one recorded during training (exact up to rounding; the
+    unit tests assert both)."""
     for name, g in grids.items():
         lower, benefit, upper = g.bounds
-        ledger.check(f"bound-lower-{name}",
-                     f"Lower convexity bound (22)/(25) <= benefit, every {name} cell "
-                     "(largest violation)",
-                     measured=np.max(lower - benefit), predicted=0.0, tolerance=1e-9, kind="upper",
-                     reason="exact inequality (convexity of log-sum-exp, pointwise in x); "
-                     "float64 rounding.")
-        ledger.check(f"bound-upper-{name}",
-                     f"Benefit <= upper convexity bound (5)/(24), every {name} cell "
-                     "(largest violation)",
-                     measured=np.max(benefit - upper), predicted=0.0, tolerance=1e-9, kind="upper",
-                     reason="exact inequality (convexity of log-sum-exp, pointwise in x); "
-                     "float64 rounding.")
-        ledger.check(f"benefit-recomputed-{name}",
-                     f"Benefit from the stored weights vs recorded during training, {name} "
-                     "(largest gap)",
-                     measured=np.max(np.abs(benefit - g.benefit)), predicted=0.0, tolerance=1e-4,
-                     kind="absolute",
-                     reason="the training loop evaluates losses in float32: relative rounding ~1e-7 of "
-                     "sums of 1000 terms of size ~2, i.e. < 1e-4.")
+        print(f"{name}: largest violation of the lower bound {np.max(lower - benefit):.1e}, of the upper bound "
+              f"{np.max(benefit - upper):.1e}; recomputed minus recorded benefit "
+              f"{np.max(np.abs(benefit - g.benefit)):.1e}")
 
 
 def sign_known_fraction(g10: GridResult) -> float:
@@ -156,36 +159,53 @@ def check_table1(ledger: Ledger, g10: GridResult) -> None:
                  "Clean related auxiliary tasks help: r = 1, clean A and B, P <= 800 (99% lower t-bound of the mean "
                  "benefit)",
                  measured=t_bound(helps, "lower"), predicted=0.0, tolerance=0.0, kind="lower",
-                 reason=t_bound_reason(seeds_n, ", cells averaged within each seed"))
+                 reason=t_bound_reason(seeds_n, f", cells averaged within each seed; a finding of the paper's Table "
+                                       f"1: it detects a mean benefit of {_power(helps, 'lower'):.3g} nats at 50 % "
+                                       "power"), category="finding")
     hurts = g10.per_seed(g10.where(relatedness=0.0, s_b=snrs[-1], s_a=clean_a, n_train=scarce))
     ledger.check("table1-unrelated-clean-hurts",
                  f"Unrelated high-SNR auxiliary tasks hurt: r = 0, sbar_B = {snrs[-1]:g}, clean A, P <= 800 (99% "
                  "upper t-bound)",
                  measured=t_bound(hurts, "upper"), predicted=0.0, tolerance=0.0, kind="upper",
-                 reason=t_bound_reason(seeds_n))
+                 reason=t_bound_reason(seeds_n, f"; a finding of the paper's Table 1: it detects a mean harm of "
+                                       f"{_power(hurts, 'upper'):.3g} nats at 50 % power"), category="finding")
     ignored = g10.per_seed(g10.where(relatedness=0.0, s_b=noisy_b, s_a=clean_a, n_train=scarce))
     ledger.check("table1-unrelated-noisy-ignored",
                  "Unrelated noisy auxiliary tasks are ignored: |benefit| at r = 0, sbar_B <= 0.04 relative to the "
                  "harm at sbar_B = 10",
                  measured=abs(ignored.mean()) / abs(hurts.mean()), predicted=0.0, tolerance=0.2, kind="absolute",
-                 reason="'ignored' defined before the run as at most a fifth of the effect of a clean unrelated task.")
+                 reason="A finding of the paper's Table 1; 'ignored' defined before the run as at most a fifth of the "
+                 "effect of a clean unrelated task (the margin). Standard error of the ratio (delta method over "
+                 f"seeds): {_ratio_se(ignored, hurts):.3g}, so an effect of 0.2 + 2 SE of the harm would fail it.",
+                 category="finding")
     no_base = g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=snrs[0], n_train=scarce))
     ledger.check("table1-needs-base-performance",
                  f"Without main-task signal (sbar_A = {snrs[0]:.2g}) even clean related tasks barely help: benefit "
                  "relative to clean A",
                  measured=no_base.mean() / helps.mean(), predicted=0.0, tolerance=0.2, kind="upper",
-                 reason="defined before the run as at most a fifth of the benefit with a clean main task; the "
-                 "validation labels of A are clean but its training labels carry almost no signal at this SNR.")
+                 reason="A finding of the paper's Table 1, defined before the run as at most a fifth of the benefit "
+                 "with a clean main task (the margin); the validation labels of A are clean but its training labels "
+                 f"carry almost no signal at this SNR. Standard error of the ratio: {_ratio_se(no_base, helps):.3g}.",
+                 category="finding")
     by_size = np.array([g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=clean_a, n_train=p)).mean()
                         for p in sizes])
     ledger.check("table1-abundant-data-no-benefit",
                  f"Abundant data removes the benefit: related clean benefit at P = {sizes[-1]} over its largest "
                  "value over P",
                  measured=by_size[-1] / by_size.max(), predicted=0.0, tolerance=0.5, kind="upper",
-                 reason="(37): the benefit tends to zero as P grows; defined before the run as having fallen below "
-                 "half of its peak by the largest training set of the grid.")
+                 reason="A finding of the paper's Table 1, (37): the benefit tends to zero as P grows; defined before "
+                 "the run as having fallen below half of its peak by the largest training set of the grid (the "
+                 "margin).", category="finding")
     print("mean benefit of clean related tasks by training-set size:",
           {p: round(float(b), 4) for p, b in zip(sizes, by_size)})
+
+
+def _ratio_se(num, den):
+    """Delta-method standard error of mean(num) / mean(den) over seeds (paired)."""
+    n, a, b = len(num), float(np.mean(num)), float(np.mean(den))
+    cov = np.cov(num, den, ddof=1) / n
+    return abs(a / b) * float(np.sqrt(max(cov[0, 0] / a**2 + cov[1, 1] / b**2 - 2 * cov[0, 1] / (a * b), 0.0))) \
+        if a != 0 else float(np.sqrt(cov[0, 0])) / abs(b)
 
 
 def _spearman_over_cells(ledger, g10, claim_id, statement, mask: Callable[[tuple], bool], axis):
@@ -193,7 +213,9 @@ def _spearman_over_cells(ledger, g10, claim_id, statement, mask: Callable[[tuple
     cm = g10.cell_means()
     keys = [k for k in cm if mask(k)]
     check_spearman(ledger, claim_id, statement, np.array([k[axis] for k in keys]),
-                   np.array([cm[k][0] for k in keys]))
+                   np.array([cm[k][0] for k in keys]), category="finding",
+                   note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
+                   "correlation of this value")
 
 
 def check_monotonicity(ledger: Ledger, g10: GridResult) -> None:
