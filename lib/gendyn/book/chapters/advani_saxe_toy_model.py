@@ -19,11 +19,37 @@ from gendyn import linear_experiments as le
 from gendyn import linear_student as ls
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
+from gendyn.book.scales import RunConfig
 from gendyn.book.stats import z_quantile, z_score
 
-__all__ = ["figure_theory", "first_draws", "ToyRun", "collect", "figure_dynamics", "check_eq5", "check_gd_vs_flow",
+__all__ = ["claim_ids", "MUTATIONS", "figure_theory", "first_draws", "ToyRun", "collect", "figure_dynamics", "check_eq5", "check_gd_vs_flow",
            "figure_gd_vs_flow", "figure_components", "check_eq6", "FiniteSizeGaps", "finite_size_gaps",
            "check_finite_size", "figure_finite_size"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = [f"eq5-{err}-a{a:g}" for a in cfg.alphas for err in ("test", "train")]
+    ids += [f"gd-flow-a{a:g}" for a in cfg.alphas] + [f"eq6-a{a:g}" for a in cfg.alphas]
+    return ids + [f"finite-size-a{a:g}" for a in cfg.alphas if a != 1]
+
+
+#: The theory the claims test, and the error each should see at smoke scale (the claims' resolutions, measured
+#: at seed 0): eq. (5) 3.5-5 % (test) and 4.5-9 % (training error), z = 4.2 standard errors over the times; the
+#: GD-minus-flow prediction (5') 1e-4 of E_g; eq. (6) 7-9.5 % (z standard errors + 3/N, N = 100); the finite-N
+#: error at t = inf within four standard errors of a gap of about 1 % of E_g(inf).
+MUTATIONS = (
+    Mutation("gendyn.linear_student.single_dataset_error", 0.1, why="eq. (5): 10 % is 3-10 standard errors"),
+    Mutation("gendyn.linear_student.single_dataset_training_error", 0.2,
+             why="eq. (5)'s training error: about twice the claims' smoke resolution of 4-9 %"),
+    Mutation("gendyn.linear_student.single_dataset_gd_error", 0.01,
+             why="eq. (5'): 1 % of E_g against a paired GD-minus-flow difference resolved to about 1e-3"),
+    Mutation("gendyn.linear_student.generalization_error", 0.15,
+             why="eq. (6), the MP average: 15 % against a resolution of about 9 % (z SE + 3/N)"),
+    Mutation("gendyn.linear_student.finite_size_asymptotic_error", 0.01,
+             why="the exact finite-N E_g(inf): 1 % of it is about one whole 1/N gap"),
+)
 
 
 def figure_theory(alphas: np.ndarray, *, snr: float, inr: float, t_max: float) -> Figure:
@@ -211,6 +237,15 @@ def _standardized_deviation(resid):
     return np.max(np.abs(z_score(resid, axis=0))), z_quantile(resid.shape[1])
 
 
+def _theory_in_standard_errors(resid, theory):
+    """Largest ``|theory| / standard error of the residuals`` over times: a claim in standard errors sees a
+    relative error ``eps`` of the theory once ``eps`` times this exceeds its ``z`` (the claim's ``reference``)."""
+    se = resid.std(0, ddof=1) / np.sqrt(resid.shape[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(se > 0, np.abs(theory) / se, 0.0)
+    return float(np.max(ratio))
+
+
 def check_eq5(ledger: Ledger, run: ToyRun) -> None:
     """Claims: eq. (5) is exact for each dataset, for the test and the training error at every load.
 
@@ -226,11 +261,13 @@ def check_eq5(ledger: Ledger, run: ToyRun) -> None:
             keep = (t_flow > 0) & (th[i].min(0) > 1e-250)
             resid = (sim[i] - th[i][:, None, :]).reshape(-1, t_flow.size)[:, keep]
             dev, z = _standardized_deviation(resid)
+            name = "single_dataset_error" if err == "test" else "single_dataset_training_error"
             ledger.check(
                 f"eq5-{err}-a{a:g}",
                 f"Simulated flow vs eq. (5) for the same datasets, {err} error, alpha = {a:g}: "
                 "largest |mean deviation| / standard error over t",
-                measured=dev, predicted=0.0, tolerance=z, kind="absolute",
+                measured=dev, predicted=0.0, tolerance=z, kind="absolute", theory=f"gendyn.linear_student.{name}",
+                reference=_theory_in_standard_errors(resid, th[i].mean(0)[keep]),
                 reason=f"Exact for each dataset (no large-N limit): only sampling error of {resid.shape[0]} "
                 f"teacher/noise/init draws; z = {z:.2f} is the Bonferroni quantile for {resid.shape[1]} times at "
                 "level 1e-3.",
@@ -245,7 +282,7 @@ def _gd_minus_flow(run, i):
     flow_gd = run.eg_flow[i][:, :K][..., on_gd]
     diff = (run.eg_gd[i] - flow_gd).reshape(-1, on_gd.size)
     pred = (eq5_gd - run.eq5[i][:, on_gd]).mean(0)
-    return diff, pred, flow_gd.mean((0, 1))
+    return diff, pred, flow_gd.mean((0, 1)), eq5_gd.mean(0)
 
 
 def check_gd_vs_flow(ledger: Ledger, run: ToyRun) -> dict[float, float]:
@@ -260,13 +297,15 @@ def check_gd_vs_flow(ledger: Ledger, run: ToyRun) -> dict[float, float]:
     """
     size = {}
     for i, a in enumerate(run.alphas):
-        diff, pred, scale = _gd_minus_flow(run, i)
+        diff, pred, scale, eq5_gd = _gd_minus_flow(run, i)
         dev, z = _standardized_deviation(diff[:, 1:] - pred[None, 1:])
         ledger.check(
             f"gd-flow-a{a:g}",
             f"Gradient descent minus exact flow on the same draws vs the prediction (5') - (5), "
             f"alpha = {a:g}, lr = {run.lr:g}: largest |mean deviation| / standard error over t",
             measured=dev, predicted=0.0, tolerance=z, kind="absolute",
+            theory=("gendyn.linear_student.single_dataset_gd_error", "gendyn.linear_student.single_dataset_error"),
+            reference=_theory_in_standard_errors(diff[:, 1:], eq5_gd[1:]),
             reason=f"Paired differences over {diff.shape[0]} draws; z = {z:.2f} is the Bonferroni quantile for "
             f"{len(run.steps) - 1} times at level 1e-3. The difference itself is O(lr lambda_max) "
             "(figure).",
@@ -280,7 +319,7 @@ def figure_gd_vs_flow(run: ToyRun) -> Figure:
     t_gd = run.t_gd
     fig, ax = plotting.subplots(1, 1, height=3.2)
     for i, a in enumerate(run.alphas):
-        diff, pred, scale = _gd_minus_flow(run, i)
+        diff, pred, scale, _ = _gd_minus_flow(run, i)
         ax.semilogx(t_gd[1:], diff.mean(0)[1:] / scale[1:], "o", ms=3, color=plotting.COLORS[i],
                     label=f"$\\alpha$ = {a:g}")
         ax.semilogx(t_gd[1:], pred[1:] / scale[1:], color=plotting.COLORS[i], lw=1)
@@ -343,6 +382,7 @@ def check_eq6(ledger: Ledger, run: ToyRun) -> None:
             f"Mean simulated test error vs eq. (6) (MP average), N = {n}, alpha = {a:g}: max relative deviation "
             "over t",
             measured=dev.max(), predicted=0.0, tolerance=z * se.max() + 3 / n, kind="absolute",
+            theory="gendyn.linear_student.generalization_error", reference=1.0,
             reason=f"z = {z:.2f} (Bonferroni over times, level 1e-3) x largest relative standard error over "
             f"{draws} draws + 3/N finite-size bias of a Wishart linear spectral statistic (exactly <= 2/N at "
             "t = inf for these loads).",
@@ -397,8 +437,9 @@ def finite_size_gaps(alphas: Sequence[float], ns: Sequence[int], *, repeats: int
             gap_th[a].append(abs(per_dataset.mean()))
             gap_th_se[a].append(per_dataset.std(ddof=1) / np.sqrt(per_dataset.size))
             # t = inf: the exact finite-N gap from the inverse-Wishart mean, n / (d (d - 1)) / SNR
-            p_n, d = round(a * n), abs(round(a * n) - int(n))
-            exact_gap = min(p_n, int(n)) / (d * (d - 1)) / snr
+            p_n = round(a * n)
+            exact_gap = float(ls.finite_size_asymptotic_error(p_n, int(n), snr, inr)
+                              - ls.asymptotic_error(p_n / n, snr, inr))  # n / (d (d - 1)) / SNR, d = |P - N|
             gap_inf = rel[-1] * th6[-1]  # t_fs[-1] = inf; back from relative to absolute
             ratio_inf[a].append((gap_inf.mean() / exact_gap,
                                  gap_inf.std(ddof=1) / np.sqrt(gap_inf.size) / exact_gap))
@@ -426,6 +467,7 @@ def check_finite_size(ledger: Ledger, fs: FiniteSizeGaps) -> None:
             f"alpha = {a:g}: mean over datasets of eq. (5) minus eq. (6) at t = inf, over the exact finite-N gap "
             f"n/(d(d-1))/SNR, pooled over N = {', '.join(map(str, ns))}",
             measured=pooled, predicted=1.0, tolerance=4 * pooled_se, kind="absolute",
+            theory="gendyn.linear_student.finite_size_asymptotic_error",
             reason=f"4 standard errors of the pooled ratio ({pooled_se:.3f}; {fs.repeats} datasets per N). "
             "The prediction is exact at every N (inverse-Wishart mean), so no finite-size allowance is needed; a "
             "law without the 1/N bias gives 0.",
