@@ -17,10 +17,32 @@ from matplotlib.figure import Figure
 from gendyn import linear_student as ls
 from gendyn.book import plotting, stats
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
+from gendyn.book.scales import RunConfig
 from gendyn.random_features import RandomFeatureRun
 
-__all__ = ["overtraining", "figure_7", "check_width_claims", "fig7_numbers", "hidden_spectra", "figure_spectrum",
+__all__ = ["claim_ids", "MUTATIONS", "overtraining", "figure_7", "check_width_claims", "fig7_numbers", "hidden_spectra", "figure_spectrum",
            "check_spectrum", "figure_8", "figure_9", "check_decomposition"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = [f"{kind}-{key}" for key in ("main", "low-snr", "high-snr")
+           for kind in ("early-stopped-falls", "overtraining-peak-at-p", "wide-overtrains-less")]
+    return ids + ["gap-closes-at-p", "exact-matches-test-set", "cross-term-averages-out", "residual-as-noise-narrow",
+                  "residual-smoother-than-noise-wide"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale: the exact population error (the
+#: arc-cosine kernel of the features) against a test set of 1,000 examples, compared in paired standard errors of
+#: under 1 % of the error (resolution 1.6 % at seed 0); the matched-noise over-fitting error of Fig. 9 against
+#: the measured one, within z standard errors (resolution 15 %, 150 trials).
+MUTATIONS = (
+    Mutation("gendyn.random_features.relu_kernel", 0.05,
+             why="the arc-cosine kernel E phi_a phi_b: 5 % moves the exact error by several paired standard errors"),
+    Mutation("gendyn.random_features.random_feature_students", 0.35, output="over_fitting_gaussian",
+             why="Fig. 9's matched-noise over-fitting error: about twice the claim's smoke resolution of 15 %"),
+)
 
 
 def overtraining(run: RandomFeatureRun) -> np.ndarray:
@@ -78,12 +100,13 @@ def check_width_claims(ledger: Ledger, run: RandomFeatureRun, key: str, *, snr: 
     m, se = stats.mean_se(rises, axis=1)
     ledger.check(
         f"early-stopped-falls-{key}",
-        f"SNR {snr:g}: largest rise of the mean early-stopped error between neighbouring widths, less z paired SE "
-        "(never rises: <= 0)",
-        measured=np.max(m - z * se), predicted=0.0, tolerance=0.0, kind="upper",
+        f"SNR {snr:g}: largest rise of the mean early-stopped error between neighbouring widths, in paired "
+        "standard errors (Fig. 7C: it falls with the width, so no significant rise)",
+        measured=np.max(m / se), predicted=0.0, tolerance=z, kind="upper", category="finding",
         reason=f"The paper's observation (not a theorem: the flow's path differs between widths); z = {z:.2f} "
-        f"(Student t, Bonferroni over {len(rises)} steps, level 1e-3) covers the sampling error of {repeats} "
-        "seeds.",
+        f"(Student t, Bonferroni over {len(rises)} steps, level 1e-3, {repeats} seeds). Power: a rise of "
+        f"(z + 1.7) SE, at most {(z + 1.7) * se.max():.2g} (largest SE {se.max():.2g}, against early-stopped "
+        f"errors of {early.mean(1).min():.2g}-{early.mean(1).max():.2g}), is detected with about 95 % probability.",
     )
     over = overtraining(run).mean(1)
     peak = hidden[int(np.argmax(over))]
@@ -92,8 +115,8 @@ def check_width_claims(ledger: Ledger, run: RandomFeatureRun, key: str, *, snr: 
     ledger.check(
         f"overtraining-peak-at-p-{key}",
         f"SNR {snr:g}: log of the width of largest mean overtraining over P (peak at N_h = P: 0)",
-        measured=np.log(peak / P), predicted=0.0, tolerance=step, kind="absolute",
-        reason="The eigengap of X_h^T X_h closes at N_h = P, where the converged error diverges; the tolerance is "
+        measured=np.log(peak / P), predicted=0.0, tolerance=step, kind="absolute", category="reproduction",
+        reason="Fig. 7D: the peak at N_h = P. The eigengap of X_h^T X_h closes at N_h = P, where the converged error diverges; the tolerance is "
         "one step of the width grid next to P.",
     )
     i2 = _width_index(hidden, 2 * P)
@@ -103,10 +126,10 @@ def check_width_claims(ledger: Ledger, run: RandomFeatureRun, key: str, *, snr: 
     ledger.check(
         f"wide-overtrains-less-{key}",
         f"SNR {snr:g}: mean log ratio of the overtraining at N_h = {hidden[-1]} to that at N_h = 2P, raised by z "
-        "paired SE (less: < 0)",
-        measured=m + zd * se, predicted=0.0, tolerance=0.0, kind="upper",
-        reason=f"The eigengap reopens as N_h grows beyond P; z = {zd:.2f} (Student t, level 1e-3, "
-        f"{repeats} seeds).",
+        "paired SE (less, significantly: < 0)",
+        measured=m + zd * se, predicted=0.0, tolerance=0.0, kind="upper", category="finding",
+        reason=f"The paper: very large networks overtrain less. The eigengap reopens as N_h grows beyond P; "
+        f"z = {zd:.2f} (Student t, level 1e-3, {repeats} seeds); measured mean log ratio {m:.2f} +- {se:.2g}.",
     )
 
 
@@ -181,27 +204,22 @@ def figure_spectrum(spectra: dict[int, dict]) -> Figure:
 
 
 def check_spectrum(ledger: Ledger, spectra: dict[int, dict], n_samples: int) -> float:
-    """Claims of Fig. 7E: half the eigenvalues vanish at ``N_h = 2P``, and the gap closes at ``N_h = P``.
+    """Claim of Fig. 7E: the gap closes at ``N_h = P``.
+
+    (That half the eigenvalues vanish at ``N_h = 2P`` is a rank identity, tested in
+    ``tests/test_random_features.py``, not a claim.)
 
     Returns the measured ratio of the median smallest eigenvalue at ``N_h = P`` to that at ``P/2`` or ``2P``
     (the larger).
     """
     P = n_samples
-    sp2 = spectra[2 * P]
-    ledger.check(
-        "zero-fraction-2p",
-        "Largest deviation over seeds of the fraction of zero eigenvalues of X_h X_h^T at N_h = 2P from 1/2",
-        measured=np.max(np.abs((2 * P - sp2["rank"]) / (2 * P) - 0.5)), predicted=0.0, tolerance=0.0,
-        kind="absolute",
-        reason="rank(X_h X_h^T) = P for P < N_h feature vectors in general position; exact (a count).",
-    )
     med = {n: np.median(sp["lam_min"]) for n, sp in spectra.items()}
     gap_ratio = max(med[P] / med[P // 2], med[P] / med[2 * P])
     ledger.check(
         "gap-closes-at-p",
         "Median smallest eigenvalue of X_h X_h^T at N_h = P over that at N_h = P/2 or 2P (the larger ratio)",
-        measured=gap_ratio, predicted=1e-2, tolerance=0.0, kind="upper",
-        reason="MP: the lower edge (1 - sqrt(P/N_h))^2 is 0.17 and 0.09 (times the scale) at N_h = P/2 and 2P, "
+        measured=gap_ratio, predicted=0.0, tolerance=1e-2, kind="upper", category="reproduction",
+        reason="Fig. 7E: no gap at N_h = P. MP: the lower edge (1 - sqrt(P/N_h))^2 is 0.17 and 0.09 (times the scale) at N_h = P/2 and 2P, "
         "while at N_h = P the smallest eigenvalue is of order 1/P^2; a gapped spectrum would give a ratio of order "
         "one.",
     )
@@ -267,8 +285,8 @@ def check_decomposition(ledger: Ledger, dec: RandomFeatureRun, *, n_samples: int
     """Claims (i)-(v) of Fig. 9, on the decomposition of the converged error.
 
     (i) The exact error equals the test-set error; (ii) the paper's three terms add up (the cross term averages
-    out); (iii) the null space is empty below P; (iv) the residual acts as Gaussian label noise for narrow
-    students and (v) is smoother than noise for wide ones.
+    out); (iv) the residual acts as Gaussian label noise for narrow students and (v) is smoother than noise for
+    wide ones. ((iii), the null space is empty below P, is a rank identity: ``tests/test_random_features.py``.)
 
     ``dec`` is the decomposition sweep (``decompose=True``, a test set of ``n_test`` examples) at ``n_samples``
     examples; ``z`` is Student t at level 1e-3, Bonferroni over the widths compared.
@@ -284,32 +302,31 @@ def check_decomposition(ledger: Ledger, dec: RandomFeatureRun, *, n_samples: int
     exact = dec.converged()
     G, S = measured.shape
     z = stats.t_quantile(G, S - 1)
+    se_diff = (measured - exact).std(1, ddof=1) / np.sqrt(S)
     ledger.check(
         "exact-matches-test-set",
         "Largest |z| over widths of the mean difference between the test-set error and the exact population error",
         measured=np.max(np.abs(stats.z_score(measured - exact, axis=1))), predicted=0.0, tolerance=z, kind="absolute",
+        theory=("gendyn.random_features.relu_kernel", "gendyn.random_features.random_feature_students"),
+        reference=float(np.max(exact.mean(1) / se_diff)),
         reason=f"The arc-cosine kernel is exact; the test set ({n_test} examples) is a sample; "
         f"z = {z:.2f} over {G} widths and {S} trials.",
     )
     above = dec_hidden > Pd
     z_above = stats.t_quantile(int(above.sum()), S - 1)
+    cross_se = dec.cross[above].std(1, ddof=1) / np.sqrt(S)
     ledger.check(
         "cross-term-averages-out",
         "Largest |z| over widths N_h > P of the mean cross term -2 w*_null Sigma w_fit (the paper's three terms add "
         "up)",
         measured=np.max(np.abs(stats.z_score(dec.cross[above], axis=1))), predicted=0.0, tolerance=z_above,
-        kind="absolute",
+        kind="absolute", category="finding",
         reason="E_g(inf) = approximation + null space + over-fitting + cross exactly; the paper's sum omits the cross "
-        f"term, which vanishes for N_h <= P (no null space). z = {z_above:.2f} over {int(above.sum())} widths.",
+        f"term, which vanishes for N_h <= P (no null space). z = {z_above:.2f} over {int(above.sum())} widths. "
+        f"Power: a mean cross term of (z + 1.7) SE, at most {(z_above + 1.7) * cross_se.max():.2g} (against "
+        f"errors of {measured[above].mean(1).min():.2g} or more), is detected with about 95 % probability.",
     )
-    narrow, wide = dec_hidden < Pd, dec_hidden >= 2 * Pd
-    ledger.check(
-        "null-space-zero-below-p",
-        "Largest null-space error for N_h < P, relative to the mean measured error",
-        measured=np.max(dec.null_space[narrow]) / measured.mean(), predicted=0.0, tolerance=1e-10, kind="absolute",
-        reason="For N_h < P the training features span the whole weight space: no part of w* is out of reach; "
-        "float64 round-off.",
-    )
+    wide = dec_hidden >= 2 * Pd
     half = dec_hidden <= Pd / 2
     gap_over = dec.over_fitting - dec.over_fitting_gaussian
     z_half = stats.t_quantile(int(half.sum()), S - 1)
@@ -317,7 +334,9 @@ def check_decomposition(ledger: Ledger, dec: RandomFeatureRun, *, n_samples: int
         "residual-as-noise-narrow",
         "Largest |z| over widths N_h <= P/2 of the mean over-fitting error minus its Gaussian-noise value",
         measured=np.max(np.abs(stats.z_score(gap_over[half], axis=1))), predicted=0.0, tolerance=z_half,
-        kind="absolute",
+        kind="absolute", theory="gendyn.random_features.random_feature_students",
+        reference=float(np.max(dec.over_fitting_gaussian[half].mean(1)
+                               / (gap_over[half].std(1, ddof=1) / np.sqrt(S)))),
         reason="Empirical: the Gaussian value assumes E[r r^T | X] = E_approx I (independent residuals of equal "
         f"variance), which the population orthogonality E[phi r] = 0 does not guarantee; z = {z_half:.2f}.",
     )
@@ -327,9 +346,10 @@ def check_decomposition(ledger: Ledger, dec: RandomFeatureRun, *, n_samples: int
     ledger.check(
         "residual-smoother-than-noise-wide",
         "Over-fitting error minus its Gaussian-noise value, averaged over the widths N_h >= 2P and relative to that "
-        "value, raised by z SE (below: < 0)",
-        measured=m + z_wide * se, predicted=0.0, tolerance=0.0, kind="upper",
-        reason=f"A finding, not the paper's: the residual of a smooth teacher is smooth across inputs; z = "
+        "value, raised by z SE (below: < 0; a disagreement with the paper's matched-noise problem for wide students)",
+        measured=m + z_wide * se, predicted=0.0, tolerance=0.0, kind="upper", category="finding",
+        reason=f"A finding, not the paper's (measured {m:.2f} +- {se:.2g}): the residual of a smooth teacher is "
+        "smooth across inputs; z = "
         f"{z_wide:.2f} (Student t, level 1e-3, {S} trials).",
     )
     ratio_wide = dec.over_fitting[wide].mean() / dec.over_fitting_gaussian[wide].mean()
