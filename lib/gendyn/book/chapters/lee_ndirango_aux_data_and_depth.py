@@ -27,9 +27,27 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, t_bound_reason
 from gendyn.multitask_train import GridResult
 
-__all__ = ["figure_3_left", "figure_a3", "check_aux_data", "print_minimum_at_end", "figure_3_right", "figure_a4",
+__all__ = ["claim_ids", "MUTATIONS", "figure_3_left", "figure_a3", "check_aux_data",
+           "print_minimum_at_end", "figure_3_right", "figure_a4",
            "check_deep_relatedness", "print_shift", "Precision", "precision_reruns", "check_float64_rounding",
            "print_precision", "precision_glue"]
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    ids = ["aux-related-grows", "aux-unrelated-worsens"]
+    ids += [f"deep-relatedness-depth{d}" for d in cfg.deep_depths]
+    return ids + [f"float64-rounding-small-depth{max(cfg.deep_depths)}"]
+
+
+#: No theory function computes the chapter's claims: §4.6-4.7 state qualitative effects, tested as findings
+#: (measured effects with their significance); the bounds (22)-(25) hold exactly and are unit tests.
+MUTATIONS = ()
+
+
+def _power(values, side):
+    """The smallest mean a one-sided 99 % t bound over ``values`` (one per seed) detects at 50 % power."""
+    return abs(float(np.mean(values)) - t_bound(values, side))
 
 
 def _clean_main(aux):
@@ -67,9 +85,10 @@ def figure_a3(aux: GridResult) -> Figure:
 
 
 def check_aux_data(ledger: Ledger, aux: GridResult, *, seeds: int) -> None:
-    """Claims of §4.6: with more clean auxiliary data the benefit grows for related tasks and falls
+    """Claims of §4.6 (findings): with more clean auxiliary data the benefit grows for related tasks and falls
     for unrelated ones (99% t bounds over ``seeds`` seeds of the change from the smallest to the
-    largest auxiliary set, paired within seeds); the bounds (22)-(25) hold on every A3 cell."""
+    largest auxiliary set, paired within seeds). Prints the largest violation of the bounds (22)-(25) over
+    the A3 cells (exact up to rounding; a unit test asserts them)."""
     snrs, aux_sizes = aux.axes["s_a"], aux.axes["n_train_aux"]
     clean_a = _clean_main(aux)
 
@@ -78,18 +97,20 @@ def check_aux_data(ledger: Ledger, aux: GridResult, *, seeds: int) -> None:
         lo = aux.per_seed(aux.where(relatedness=r, s_b=snrs[-1], s_a=clean_a, n_train_aux=aux_sizes[0]))
         return hi - lo
 
+    grows, worsens = aux_change(1.0), aux_change(0.0)
     ledger.check("aux-related-grows", f"Related (r = 1) clean auxiliary data: benefit grows from {aux_sizes[0]} to "
                  f"{aux_sizes[-1]} auxiliary points (99% lower t-bound of the increase)",
-                 measured=t_bound(aux_change(1.0), "lower"), predicted=0.0, tolerance=0.0, kind="lower",
-                 reason=t_bound_reason(seeds, ", paired within seeds"))
+                 measured=t_bound(grows, "lower"), predicted=0.0, tolerance=0.0, kind="lower",
+                 reason=t_bound_reason(seeds, f", paired within seeds; a finding of §4.6: it detects an increase of "
+                                       f"{_power(grows, 'lower'):.3g} nats at 50 % power"), category="finding")
     ledger.check("aux-unrelated-worsens", f"Unrelated (r = 0) clean auxiliary data: benefit falls from {aux_sizes[0]} "
                  f"to {aux_sizes[-1]} auxiliary points (99% upper t-bound of the change)",
-                 measured=t_bound(aux_change(0.0), "upper"), predicted=0.0, tolerance=0.0, kind="upper",
-                 reason=t_bound_reason(seeds, ", paired within seeds"))
+                 measured=t_bound(worsens, "upper"), predicted=0.0, tolerance=0.0, kind="upper",
+                 reason=t_bound_reason(seeds, f", paired within seeds; a finding of §4.6: it detects a fall of "
+                                       f"{_power(worsens, 'upper'):.3g} nats at 50 % power"), category="finding")
     lower, benefit, upper = aux.bounds
-    ledger.check("aux-bounds", "Convexity bounds (22)-(25) hold on every A3 cell (largest violation of either)",
-                 measured=max(np.max(lower - benefit), np.max(benefit - upper)), predicted=0.0, tolerance=1e-9,
-                 kind="upper", reason="exact inequality; float64 rounding.")
+    print(f"convexity bounds (22)-(25) over the A3 cells: largest violation "
+          f"{max(np.max(lower - benefit), np.max(benefit - upper)):.1e}")
 
 
 def _students(linear, deep):
@@ -138,7 +159,9 @@ def check_deep_relatedness(ledger: Ledger, deep: dict[int, GridResult]) -> None:
         keys = [k for k in cmd if k[2] >= 0.6 and k[3] >= 0.6]
         check_spearman(ledger, f"deep-relatedness-depth{d}",
                        f"ReLU depth {d}: benefit rises with relatedness (Spearman, clean A and B)",
-                       [k[4] for k in keys], [cmd[k][0] for k in keys])
+                       [k[4] for k in keys], [cmd[k][0] for k in keys], category="finding",
+                       note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
+                       "correlation of this value")
 
 
 def print_shift(linear: GridResult, deep: dict[int, GridResult]) -> tuple[float, float]:
@@ -243,7 +266,8 @@ def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
                  kind="upper",
                  reason=f"one hundredth of the smallest standard error of a cell's mean benefit over {precision.seeds} "
                         f"seeds (the claims' statistics); {len(precision.cell_se)} cells. In float32 the same program "
-                        f"moves by {precision.rms32:.3f} nats (rms).")
+                        f"moves by {precision.rms32:.3f} nats (rms). A finding about the numerics (no theory function "
+                        "enters): the grid's float64 results are not rounding.", category="finding")
 
 
 def print_precision(precision: Precision) -> None:
