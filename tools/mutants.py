@@ -75,9 +75,13 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
         if mutation is not None:
             env[ENVIRONMENT] = mutation.to_json()
         start = time.perf_counter()
-        proc = subprocess.run([python, "-m", "papermill", str(notebook), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
-                               "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent),
-                               "--no-progress-bar"], env=env, capture_output=True, text=True, timeout=timeout)
+        command = [python, "-m", "papermill", str(notebook), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
+                   "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent), "--no-progress-bar"]
+        try:
+            proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
+                           error=f"stopped after {timeout} s (--timeout)")
         outcome = Outcome(chapter, mutation, seconds=time.perf_counter() - start)
         try:
             record = read_record(f"{tmp}/run")
@@ -147,6 +151,7 @@ def main(argv=None):
     parser.add_argument("-j", "--jobs", type=int, default=max(1, (os.cpu_count() or 2)), help="runs at a time")
     parser.add_argument("--json", type=Path, help="write the table as JSON here")
     parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds one run may take")
     parser.add_argument("--fail-on-survivor", action="store_true",
                         help="exit 1 if a targeted claim survives every mutation or a baseline fails")
     args = parser.parse_args(argv)
@@ -159,7 +164,7 @@ def main(argv=None):
     jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in mutations_of(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
-        futures = {job: pool.submit(run_once, *job) for job in jobs}
+        futures = {job: pool.submit(run_once, *job, timeout=args.timeout) for job in jobs}
         outcomes = {}
         for job, future in futures.items():
             outcomes[job] = future.result()
