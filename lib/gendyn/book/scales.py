@@ -93,7 +93,7 @@ CHAPTERS = {
         "smoke": dict(
             n1=200,
             aspects=(1.0, 0.75, 0.5, 0.25),
-            repeats=3,
+            repeats=12,  # the MP law's KS distance and each point's standard error must resolve a 5-10 % error
             sbar_max=5.0,
             sbar_step=0.25,
             rank3_aspects=(0.5, 1.0),
