@@ -67,11 +67,12 @@ CHAPTERS = {
         # authors_groups: (file, P_A, P_B, trunk depth) of the cells rerun by the authors' protocol
         # authors_cells: "subset" (authors_groups, eight multitask cells each) or "all" (every cell of
         # the four files: hours on two cores; a GPU or a Dask cluster, DASK_SCHEDULER)
-        "paper": dict(bootstrap=2000, floor_samples=4096, authors_seeds=5, authors_epochs=2000, authors_cells="subset",
+        # floor_check_samples: labelled inputs per SNR for the floor against the experiments' labels
+        "paper": dict(bootstrap=2000, floor_samples=4096, floor_check_samples=100_000, authors_seeds=5, authors_epochs=2000, authors_cells="subset",
                       authors_groups=(("rank-10", 100, 100, 1), ("rank-10", 400, 400, 1), ("rank-3", 100, 100, 1),
                                       ("aux-train-pts", 100, 400, 1), ("deep-nonlinear", 200, 200, 1),
                                       ("deep-nonlinear", 200, 200, 3))),
-        "smoke": dict(bootstrap=200, floor_samples=512, authors_seeds=3, authors_epochs=200, authors_cells="subset",
+        "smoke": dict(bootstrap=200, floor_samples=512, floor_check_samples=20_000, authors_seeds=3, authors_epochs=200, authors_cells="subset",
                       authors_groups=(("rank-10", 100, 100, 1),)),
     },
     "ln-relation": {  # the benefit here vs the transfer benefit of Lampinen & Ganguli §4

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import matplotlib.pyplot as plt
 import numpy as np
+import torch
 from matplotlib.figure import Figure
 from scipy import stats
 
@@ -24,14 +25,73 @@ from gendyn import softmax_multitask as sm
 from gendyn.book import grids, plotting
 from gendyn.book import stats as book_stats
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["our_grids", "Matched", "match_cells", "compare", "check_comparison", "print_by_file",
+__all__ = ["claim_ids", "MUTATIONS", "FLOOR_CHECK_SNRS", "check_floor_against_labels",
+           "our_grids", "Matched", "match_cells", "compare", "check_comparison", "print_by_file",
            "figure_scatter", "print_single_task_losses", "print_by_size", "print_sign_disagreements",
            "figure_vs_r", "Floor", "label_entropy_floor", "print_below_floor", "check_below_floor", "figure_floor",
            "run_authors_protocol", "AuthorsComparison", "compare_authors", "print_authors_tables",
            "rank10_loss_glue", "check_authors_above_floor", "check_defaults_miss_losses", "authors_glue",
            "figure_authors"]
+
+
+_SM = "gendyn.softmax_multitask"
+#: Teacher SNRs (rank-10 file's grid) at which the floor is compared with labels of the experiments' code.
+FLOOR_CHECK_SNRS = (0.04, 0.158, 0.631, 2.51)
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    return ["published-rank-correlation", "published-sign-agreement", "floor-is-bayes-cross-entropy",
+            "published-below-label-entropy", "authors-protocol-above-floor", "authors-protocol-defaults-miss-losses"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale: the floor is compared with the
+#: cross-entropy of the Bayes predictor on sampled labels to about 2-5 % of its value.
+MUTATIONS = (
+    Mutation(f"{_SM}.noisy_label_entropy", 0.1,
+             why="the label-entropy floor H(y|x): compared with sampled labels to 2-5 % of its value"),
+)
+
+
+def check_floor_against_labels(ledger: Ledger, *, seed: int, samples: int, floor_samples: int) -> None:
+    """Claim: the label-entropy floor H(y|x) (:func:`gendyn.softmax_multitask.noisy_label_entropy`) equals the
+    cross-entropy of the Bayes predictor p(x) (:func:`gendyn.softmax_multitask.noisy_argmax_probabilities`) on
+    labels drawn by the experiments' code (rank-10 teacher, N = 20), at each SNR of :data:`FLOOR_CHECK_SNRS`.
+
+    ``samples`` labelled inputs (seed ``seed``) per SNR; the floor from ``floor_samples`` draws (seed ``seed``).
+    Prints both sides.
+    """
+    sigma = published_runs.NOISE_STD
+    snrs = np.array(FLOOR_CHECK_SNRS)
+    data = mt.draw_tasks([seed], n_train_a=samples, n_val=1, rank=10, dtype=torch.float64)
+    y = data.labels_a(snrs)[0].cpu().numpy()  # (P, S)
+    z = (data.x_a[0] @ data.teacher_a[0].T).cpu().numpy()  # unit-SNR logits
+    nll = np.empty((samples, len(snrs)))
+    for j, s in enumerate(snrs):
+        for lo in range(0, samples, 1000):
+            p = sm.noisy_argmax_probabilities(s * z[lo:lo + 1000], sigma)
+            nll[lo:lo + 1000, j] = -np.log(p[np.arange(len(p)), y[lo:lo + 1000, j]])
+    measured, measured_se = nll.mean(0), nll.std(0, ddof=1) / math.sqrt(samples)
+    floor, floor_se = sm.noisy_label_entropy(snrs, 10, sigma, n_samples=floor_samples, seed=seed, return_stderr=True)
+    combined = np.sqrt(measured_se**2 + floor_se**2)
+    z_scores = np.abs(measured - floor) / combined
+    ledger.check(
+        "floor-is-bayes-cross-entropy",
+        "The label-entropy floor H(y|x) = cross-entropy of the Bayes predictor on labels of the experiments' code "
+        f"(rank 10, N = 20, sbar = {', '.join(f'{v:g}' for v in FLOOR_CHECK_SNRS)}): largest standardised difference",
+        measured=float(z_scores.max()), predicted=0.0, tolerance=book_stats.z_quantile(len(snrs)), kind="upper",
+        reason=f"sampling error of the mean over {samples} labelled inputs and Monte Carlo error of the floor "
+        f"({floor_samples} draws), both measured; Bonferroni quantile at family-wise level 1e-3 over {len(snrs)} SNRs. "
+        "Reference: the largest floor in units of its combined standard error (a uniform relative error of the "
+        "floor is seen first there).",
+        theory=f"{_SM}.noisy_label_entropy", reference=float(np.max(floor / combined)),
+    )
+    print("floor H(y|x) / Bayes cross-entropy on sampled labels: "
+          + ", ".join(f"sbar = {s:g}: {f:.4f} / {m:.4f} +- {e:.4f}" for s, f, m, e in zip(snrs, floor, measured,
+                                                                                         combined)))
 
 
 def our_grids(scale: str, cfg_mt: RunConfig, cfg_aux: RunConfig) -> dict[str, dict[int, mt.GridResult]]:
@@ -130,16 +190,17 @@ def check_comparison(ledger: Ledger, match: Matched, *, seed: int, n_boot: int) 
     ledger.check("published-rank-correlation",
                  "Per-cell mean benefit, ours vs the published runs: Spearman rank correlation over "
                  "all matched cells",
-                 measured=rho_all, predicted=0.5, tolerance=0.0, kind="lower",
-                 reason=f"threshold fixed before the comparison (see the text); {n} cells, "
-                 f"bootstrap 95% interval [{np.percentile(boot, 2.5):.2f}, "
-                 f"{np.percentile(boot, 97.5):.2f}].")
+                 measured=rho_all, predicted=1.0, tolerance=0.5, kind="lower",
+                 reason=f"an exact reproduction orders the cells alike (1); allowance fixed before the comparison "
+                 f"(see the text), down to 0.5; {n} cells, bootstrap 95% interval [{np.percentile(boot, 2.5):.2f}, "
+                 f"{np.percentile(boot, 97.5):.2f}].", category="reproduction")
     ledger.check("published-sign-agreement",
                  "Same sign of the benefit where both are significant (|mean| > 2 standard errors on "
                  "both sides)",
-                 measured=agree_all, predicted=0.75, tolerance=0.0, kind="lower",
-                 reason=f"threshold fixed before the comparison; {n_both} cells significant on both "
-                 "sides.")
+                 measured=agree_all, predicted=1.0, tolerance=0.25, kind="lower",
+                 reason=f"an exact reproduction agrees in sign wherever both are significant (1); allowance fixed "
+                 f"before the comparison, down to 0.75; {n_both} cells significant on both sides.",
+                 category="reproduction")
 
 
 def print_by_file(match: Matched) -> None:
@@ -354,13 +415,14 @@ def print_below_floor(floor: Floor) -> None:
 def check_below_floor(ledger: Ledger, floor: Floor) -> None:
     """Claim: at least one published single-task cell lies below the label-entropy floor (Gibbs' inequality)."""
     ledger.check("published-below-label-entropy",
-                 "Published single-task validation losses that noisy validation labels of the authors' "
-                 "default law (20 input features, teacher singular values = s_A) cannot give: number of "
-                 "cells whose upper bound lies below the conditional entropy of such labels",
+                 "Disagreement of the published files with the authors' default data law (20 input features, "
+                 "teacher singular values = s_A, noisy validation labels): number of single-task cells whose upper "
+                 "bound lies below the conditional entropy of such labels (at least one)",
                  measured=len(floor.below), predicted=1, tolerance=0.0, kind="lower",
-                 reason=f"Gibbs' inequality: no classifier's expected cross-entropy on such labels is below "
-                 f"H(y|x); upper bounds at family-wise level 1e-3 over {len(floor.cells)} cells (if the seeds "
-                 "are independent), floor minus 3 Monte Carlo SE.")
+                 reason=f"A finding against the published data: by Gibbs' inequality no classifier's expected "
+                 f"cross-entropy on such labels is below H(y|x); upper bounds at family-wise level 1e-3 over "
+                 f"{len(floor.cells)} cells (if the seeds are independent), floor minus 3 Monte Carlo SE.",
+                 category="finding", theory=f"{_SM}.noisy_label_entropy")
 
 
 def figure_floor(floor: Floor) -> Figure:
@@ -596,9 +658,12 @@ def check_authors_above_floor(ledger: Ledger, authors: AuthorsComparison, floor:
                  "the published files fail: smallest margin of a single-task cell's upper confidence bound "
                  "over the label-entropy floor",
                  measured=min(margins), predicted=0.0, tolerance=0.0, kind="lower",
-                 reason=f"Gibbs' inequality, a control of the floor and of the label code; {len(authors.own_st)} "
-                        "cells, the same test as above (one-sided t bounds at family-wise level 1e-3, floor minus "
-                        "3 Monte Carlo SE).")
+                 reason=f"Gibbs' inequality, a control of the floor test: {len(authors.own_st)} cells, the same "
+                        "test as above (one-sided t bounds at family-wise level 1e-3, floor minus 3 Monte Carlo SE). "
+                        "A finding, not an agreement: one-sided by nature, it sees only a floor too high by more "
+                        f"than the smallest margin ({min(margins):.2f} nats); the floor itself is tested two-sided "
+                        "by floor-is-bayes-cross-entropy.", category="finding",
+                 theory=f"{_SM}.noisy_label_entropy")
     print(f"control: smallest margin of our single-task cells over the floor {min(margins):.3f} nats; "
           f"their means lie {min(v.mean() - floor_at(n, s)[0] for n, s, v in authors.own_st):.3f} "
           "nats or more above it")
@@ -613,11 +678,14 @@ def check_defaults_miss_losses(ledger: Ledger, authors: AuthorsComparison, *, se
     """Claim: with the authors' protocol and their code's defaults (``seeds`` seeds per cell) at most half
     of the published single-task losses are reproduced within two combined SE (final epoch)."""
     ledger.check("authors-protocol-defaults-miss-losses",
-                 "With the authors' protocol and their code's defaults, the published single-task losses are "
-                 "not reproduced: fraction of single-task cells within two combined standard errors (final epoch)",
+                 "Reproduction fails (a disagreement with the published runs): with the authors' protocol and their "
+                 "code's defaults at most half of the published single-task losses lie within two combined standard "
+                 "errors of ours (final epoch)",
                  measured=authors.summary["all"]["st"]["final"], predicted=0.5, tolerance=0.0, kind="upper",
-                 reason=f"an exact reproduction would put about {_coverage(seeds):.2f} of the cells there (Student "
-                        f"t, {2 * seeds - 2} degrees of freedom); the planned test asked for 0.9.")
+                 reason=f"A failed reproduction, recorded as a finding: an exact reproduction would put about "
+                        f"{_coverage(seeds):.2f} of the cells there (Student t, {2 * seeds - 2} degrees of freedom); "
+                        "the planned test asked for 0.9; at most 0.5 is the disagreement stated before the run.",
+                 category="finding")
 
 
 def authors_glue(authors: AuthorsComparison, *, seeds: int) -> dict[str, float | int]:
