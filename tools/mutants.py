@@ -54,6 +54,7 @@ class Outcome:
     theory: dict = field(default_factory=dict)
     category: dict = field(default_factory=dict)
     resolution: dict = field(default_factory=dict)
+    applies: dict = field(default_factory=dict)
     finished: bool = False
     error: str = ""
     seconds: float = 0.0
@@ -94,6 +95,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
             outcome.theory[claim.id] = claim.theory
             outcome.category[claim.id] = claim.category
             outcome.resolution[claim.id] = claim.resolution
+            outcome.applies[claim.id] = claim.applies
         for claim_id in record.declared or ():
             outcome.passed.setdefault(claim_id, None)
         if proc.returncode and not record.finished:
@@ -107,8 +109,8 @@ def verdicts(baseline, outcome):
     target = outcome.mutation.target
     out = {}
     for claim_id, theory in baseline.theory.items():
-        if target not in theory:
-            continue
+        if target not in theory or not baseline.applies.get(claim_id, True):
+            continue  # a claim that does not apply in the baseline run cannot be killed
         passed = outcome.passed.get(claim_id)
         out[claim_id] = "survived" if passed else ("killed" if passed is False else "crashed")
     return out
@@ -123,7 +125,8 @@ def report(results):
                      identity=pipeline.identity(notebook, SMOKE),
                      baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,
                      claims=len(baseline.passed),
-                     agreement=sorted(i for i, k in baseline.category.items() if k == "agreement"),
+                     agreement=sorted(i for i, k in baseline.category.items()
+                                      if k == "agreement" and baseline.applies.get(i, True)),
                      untargeted=[], mutations=[])
         targeted = set()
         for outcome in outcomes:
