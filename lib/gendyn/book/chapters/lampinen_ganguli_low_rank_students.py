@@ -27,11 +27,12 @@ from gendyn import deep_linear as dl
 from gendyn import train
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
+from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
 from gendyn.train import SnrSweep
 
-__all__ = ["MC_DRAWS", "FiniteSizeReference", "Miss", "train_every_rank", "optimal_stopping", "check_ta_exact",
+__all__ = ["claim_ids", "MUTATIONS", "MC_DRAWS", "FiniteSizeReference", "Miss", "train_every_rank", "optimal_stopping", "check_ta_exact",
            "fig14_curves", "figure_14", "finite_size_reference", "check_optimum", "rank_effect", "check_rank_effect",
            "check_lag", "final_training_misses", "check_literal_r_in", "shown_misses", "literal_optimum_shift"]
 
@@ -98,6 +99,27 @@ def _ta_errors(run: dict[str, np.ndarray], kind: str, n_data: int) -> np.ndarray
     return run[kind][:n_data, 1:]
 
 
+def _finite_size(n3: int) -> float:
+    """Relative finite-size allowance of eq. (15)'s optimum for the rank-1 teachers of Fig. 14: (Nbar2 + 1)/N3."""
+    return 2 / n3
+
+
+def claim_ids(cfg: RunConfig) -> list[str]:
+    """The ids of the chapter's claims, fixed by its configuration before it runs."""
+    return ["ta-exact-train", "ta-exact-test", "optimum-error", "optimum-time", "rank-effect-on-optimum-TA",
+            "rank-effect-on-optimum-random", "alignment-lag", "lag-grows-as-rank-falls", "literal-r-in-rejected"]
+
+
+#: The theory the claims test, and the error each should see at smoke scale: the optimum claims resolve
+#: about 10-20 % (4 runs, N3 = 30), the exact TA curves a few per cent in log10.
+MUTATIONS = (
+    Mutation("gendyn.deep_linear.optimal_early_stopping", 0.3, why="eq. (15): 30 % of the optimum"),
+    Mutation("gendyn.deep_linear.sampled_ta_errors", 0.2, why="eqs. (6)-(7) on the data: 20 % of the errors"),
+    Mutation("gendyn.deep_linear.sampled_ta_errors", 1.0,
+             why="the test-error claim allows the GD delay's effect, up to 0.2 in log10 at smoke: twice the error"),
+)
+
+
 def check_ta_exact(ledger: Ledger, t: np.ndarray, runs: dict[int, dict[str, np.ndarray]], sweep: SnrSweep,
                    cfg: RunConfig, *, eps: float) -> None:
     """Claims ``ta-exact-train`` and ``ta-exact-test``: TA students of every rank follow eqs. (6)-(7) with eq. (9).
@@ -132,6 +154,7 @@ def check_ta_exact(ledger: Ledger, t: np.ndarray, runs: dict[int, dict[str, np.n
             f"TA students of ranks {', '.join(map(str, cfg.student_ranks))} vs eqs. (6)-(7) with "
             f"eq. (9) on their own data: max |log10 {kind} error gap|",
             measured=dev, predicted=0.0, tolerance=bound + 1e-4, kind="absolute",
+            theory="gendyn.deep_linear.sampled_ta_errors", reference=1 / np.log(10),
             reason=f"first-order gradient-descent delay (gd_lag, up to {lag.max():.2g} tau at lr = "
             f"{cfg.lr:g}) applied to every mode; + 1e-4 for float32 training.")
 
@@ -269,23 +292,28 @@ def check_optimum(ledger: Ledger, stop: Optimum, reference: FiniteSizeReference,
     """
     z = t_quantile(len(cfg.svms) * len(cfg.student_ranks), cfg.runs - 1, level=1e-2)
     for q, name in ((1, "error"), (0, "time")):
-        scores = []
+        scores, finest = [], np.inf
         for n2 in cfg.student_ranks:
             for s in cfg.svms:
                 mask = sweep.select(1, s)
                 theory = dl.optimal_early_stopping([s], cfg.n1, n2, cfg.n3, eps)[q]
                 vals, ref = stop[n2]["TA"][q][mask], reference.stop[n2][q][reference.sweep.select(1, s)]
-                bias = abs(ref.mean() - theory)
                 mean, se = mean_se(vals)
-                scores.append((abs(mean - theory) - bias) / se)
+                # no term holds eq. (15): sampling error + the finite-size allowance (Nbar2 + 1)/N3 of the
+                # exact theory's optimum on fresh data sets, read off the same record times
+                allowance = z * se + _finite_size(cfg.n3) * abs(ref.mean())
+                scores.append(abs(mean - theory) / allowance)
+                finest = min(finest, allowance / abs(theory))
         ledger.check(
             f"optimum-{name}",
             f"TA {'minimum test error' if q else 'optimal stopping time'} vs eq. (15) for every "
-            "student rank and SNR: largest deviation beyond the finite-size bias, in standard errors",
-            measured=max(scores), predicted=0.0, tolerance=z, kind="upper",
-            reason=f"Student-t quantile ({cfg.runs - 1} dof), Bonferroni over {len(cfg.svms)} SNRs x "
-            f"{len(cfg.student_ranks)} ranks at level 1e-2; the finite-size bias is that of the exact "
-            f"TA theory over {MC_DRAWS} fresh data sets per SNR (read off the same record times).")
+            "student rank and SNR: largest gap in units of its allowance",
+            measured=max(scores), predicted=0.0, tolerance=1.0, kind="upper",
+            theory="gendyn.deep_linear.optimal_early_stopping", reference=1 / finest,
+            reason=f"per point: Student-t quantile ({cfg.runs - 1} dof, Bonferroni over {len(cfg.svms)} SNRs x "
+            f"{len(cfg.student_ranks)} ranks at level 1e-2) x its standard error + (Nbar2 + 1)/N3 = "
+            f"{_finite_size(cfg.n3):.3g} of the exact TA theory's optimum over {MC_DRAWS} fresh data sets per SNR "
+            "(eq. (15) neglects O(Nbar2/N3) relative corrections); no term holds eq. (15).")
 
 
 def rank_effect(cfg: RunConfig, *, eps: float) -> tuple[np.ndarray, np.ndarray]:
@@ -343,8 +371,11 @@ def check_rank_effect(ledger: Ledger, stop: Optimum, reference: FiniteSizeRefere
             f"{name} students: minimum test error, rank {low} minus rank {full} (paired), vs "
             f"eq. (15)'s difference (at most {100 * np.max(relative):.2g}% of the error): largest deviation "
             "beyond the finite-size bias over SNRs, in standard errors",
-            measured=max(scores), predicted=0.0, tolerance=z2, kind="upper",
-            reason=f"Student-t quantile ({cfg.runs - 1} dof), Bonferroni over {len(cfg.svms)} SNRs x 2 "
+            measured=max(scores), predicted=0.0, tolerance=z2, kind="upper", category="finding",
+            reason="A finding, not an agreement with eq. (15): the allowance is the measured finite-size bias "
+            "of the exact theory, |MC mean - eq. (15)|, so an error of eq. (15) cancels (the difference is a "
+            "few per cent of the error, below a finite-size allowance of its own). "
+            f"Student-t quantile ({cfg.runs - 1} dof), Bonferroni over {len(cfg.svms)} SNRs x 2 "
             "initialisations at level 1e-2; finite-size bias of the difference from the exact TA "
             f"theory over {MC_DRAWS} fresh data sets (for random students, the TA theory's "
             "difference is the reference).")
@@ -376,14 +407,15 @@ def check_lag(ledger: Ledger, stop: Optimum, sweep: SnrSweep, *, svms: Sequence[
         "Mean lag of the random students' optimal stopping time behind the TA's, smallest over ranks "
         "and SNRs (tau)",
         measured=min(lag.min() for lag in lags.values()), predicted=0.0, tolerance=0.0, kind="lower",
+        category="finding",
         reason="Random students must align their modes first (App. B); same data and learning rate as "
-        "the TA.")
+        "the TA. A sign of means, without a margin: a weak finding.")
     ledger.check(
         "lag-grows-as-rank-falls",
         f"Mean relative lag of the random students, rank {low} minus rank {full} "
         f"({', '.join(f'N2={n2}: {rel[n2]:.3g}' for n2 in stop)})",
-        measured=rel[low] - rel[full], predicted=0.0, tolerance=0.0, kind="lower",
-        reason="App. H: a low-rank random student has less initial projection onto the data's modes, "
+        measured=rel[low] - rel[full], predicted=0.0, tolerance=0.0, kind="lower", category="finding",
+        reason="App. H (a sign of means, without a margin): a low-rank random student has less initial projection onto the data's modes, "
         "so more alignment to do.")
 
 
@@ -454,7 +486,8 @@ def check_literal_r_in(ledger: Ledger, misses: dict[str, list[Miss]], *, ranks: 
         f"Final TA training error (t/tau = {t_end:g}) of ranks {', '.join(map(str, ranks))}: smallest "
         "|log10 miss| of eq. (14) with the paper's literal R_in vs the largest with the corrected R_in",
         measured=best_literal.log_miss, predicted=worst_corrected.log_miss, tolerance=0.0, kind="lower",
-        reason="The literal reading must miss every setting by more than the corrected reading misses "
+        category="finding",
+        reason="A disagreement with the paper's literal R_in. The literal reading must miss every setting by more than the corrected reading misses "
         "any; both are compared with the same trained students, so finite-size and gradient-descent "
         "effects enter both.")
 
