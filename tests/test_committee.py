@@ -241,15 +241,13 @@ def test_weight_decay_terms():
     np.testing.assert_allclose(wd[2] - base[2], -0.3 * v, atol=1e-14)
 
 
-def test_integration_to_1e5_is_fast_and_accurate():
-    """erf, M = 2, K = 3 through plateau and escape to alpha = 1e5 (eta = 0.2, sigma = 0.01)."""
+def test_integration_to_1e5_is_accurate():
+    """erf, M = 2, K = 3 through plateau and escape to alpha = 1e5 (eta = 0.2, sigma = 0.01).
+    (Its speed is a benchmark, benchmarks/committee_sgd.py, not a test.)"""
     Q, R, T = random_order_parameters(3, 2)
     times = np.concatenate([[0.0], np.logspace(-1, 5, 121)])
     args = (Q, R, T, np.ones(3), np.ones(2), "erf", 0.2, 0.01, times)
-    start = time.perf_counter()
     res = integrate_odes(*args)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 5.0, f"integration took {elapsed:.2f} s"
     fine = integrate_odes(*args, rtol=1e-11, atol=1e-14)
     assert np.max(np.abs(res.eg / fine.eg - 1)) < 1e-3
     # the run has a plateau and an escape, and converges

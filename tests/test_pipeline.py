@@ -25,6 +25,7 @@ SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 PASSING = """
 from gendyn.claims import Ledger
 ledger = Ledger("demo-{name}", SCALE)
+ledger.declare(["x"])
 ledger.check("x", "one is one", 1.0 + SEED * 0, 1.0, 0.1)
 ledger.finish()
 """
@@ -94,6 +95,7 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     ("twice", PASSING.replace("ledger.finish()", 'ledger = Ledger("demo-twice", SCALE)\nledger.finish()'),
      "already opened in this run"),
     ("no-ledger", "x = 1", "expected one claims record"),
+    ("undeclared", PASSING.replace('ledger.declare(["x"])', ""), "declared no claim set"),
 ], ids=lambda v: v if isinstance(v, str) and len(v) < 20 else "")
 def test_a_run_that_must_not_reach_the_book_leaves_nothing(project, name, body, why):
     runs = project / "runs"

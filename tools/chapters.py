@@ -59,6 +59,10 @@ def _installed():
     return ", ".join(found)
 
 
+#: The pipeline accepts only runs whose chapter declared its claim set before running.
+DECLARED = True
+
+
 class RunRejected(RuntimeError):
     """A chapter run that must not reach the book (failed claim, unfinished, wrong identity)."""
 
@@ -146,7 +150,7 @@ def accepted(notebook, runs, parameters):
     except (ValueError, OSError, KeyError, TypeError) as error:
         raise RunRejected(str(error)) from None
     run_id = identity(notebook, parameters)
-    problems = record.problems(run=run_id, scale=parameters.get("SCALE"))
+    problems = record.problems(run=run_id, scale=parameters.get("SCALE"), declared=DECLARED)
     problems += _binding_problems(out, run_id, parameters)
     if problems:
         raise RunRejected("; ".join(problems))
@@ -233,7 +237,7 @@ def run(notebook, runs, parameters, force=False, log=print):
             record = read_record(partial_folder)
         except ValueError as error:
             raise RunRejected(f"{notebook}: {error}") from None
-        problems = record.problems(run=run_id, scale=parameters.get("SCALE"))
+        problems = record.problems(run=run_id, scale=parameters.get("SCALE"), declared=DECLARED)
         if problems:
             raise RunRejected(f"{notebook}: " + "; ".join(problems))
         _stamp(partial_out, run_id, parameters)

@@ -349,9 +349,15 @@ class Record:
         return cls(data["chapter"], data["scale"], data["run"], data["finished"], claims,
                    tuple(declared) if declared is not None else None)
 
-    def problems(self, run=None, scale=None):
-        """Why this record may not reach the book (empty if it may)."""
+    def problems(self, run=None, scale=None, declared=False):
+        """Why this record may not reach the book (empty if it may).
+
+        ``declared``: require a declared claim set (the book's pipeline does: a chapter's claims are
+        fixed before it runs).
+        """
         out = []
+        if declared and self.declared is None:
+            out.append(f"{self.chapter}: the chapter declared no claim set (claim_ids(cfg) in its module)")
         if not self.finished:
             out.append(f"{self.chapter}: the run did not reach ledger.finish()")
         if not self.claims:
