@@ -30,12 +30,12 @@ the allowance around it; a bound is never moved into ``predicted``.
 
 What a claim says (its category)
 --------------------------------
-``agreement``     theory vs experiment: the theory functions it tests are named in ``theory``,
-                  and a perturbation of any of them by the error its ``resolution`` states must
-                  make it fail (``tools/mutants.py`` shows it)
-``reproduction``  our numbers vs the paper's published numbers or figures
-``finding``       a measured effect with its significance, or a disagreement with a paper
-                  stated as such (a failed reproduction is a finding, not a pass)
+- ``agreement``: theory vs experiment. The theory functions it tests are named in ``theory``,
+  and a perturbation of any of them by the error its ``resolution`` states must make it fail
+  (``tools/mutants.py`` shows it).
+- ``reproduction``: our numbers vs the paper's published numbers or figures.
+- ``finding``: a measured effect with its significance, or a disagreement with a paper stated
+  as such (a failed reproduction is a finding, not a pass).
 
 Identities and internal consistency checks are unit tests, not claims.
 
@@ -396,7 +396,9 @@ def _cell(text):
 def _percent(x):
     if not math.isfinite(x):
         return "–"
-    return f"{100 * x:.0f}%" if x >= 0.01 or x <= 0 else "<1%"
+    if x <= 0:  # a one-sided claim well inside its bound
+        return "0%"
+    return f"{100 * x:.0f}%" if x >= 0.01 else "<1%"
 
 
 def _table(claims, with_reason=True):
