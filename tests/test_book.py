@@ -53,6 +53,18 @@ def test_the_repository_address_is_one_setting_that_citation_cff_follows():
     assert "use_repository_button" not in config["sphinx"]["config"]["html_theme_options"]
 
 
+def test_the_browser_check_knows_the_figures_smallest_text():
+    """tools/browser-check estimates a figure's smallest text from the book's figure style."""
+    import re
+
+    from gendyn.book.plotting import STYLE
+
+    check = (ROOT / "tools" / "browser-check" / "check.mjs").read_text()
+    assert int(re.search(r"SMALLEST_FONT_PT = (\d+)", check).group(1)) == min(
+        STYLE["legend.fontsize"], STYLE["font.size"], STYLE["axes.labelsize"], STYLE["axes.titlesize"])
+    assert int(re.search(r"FIGURE_DPI = (\d+)", check).group(1)) == STYLE["figure.dpi"]
+
+
 def test_the_four_papers_are_in_the_bibliography():
     bib = (ROOT / "book" / "references.bib").read_text()
     for key in ("lampinen2019analytic", "lee2019generalization", "goldt2019dynamics", "advani2020high",
