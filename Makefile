@@ -92,7 +92,15 @@ stage: runs
 
 JB_BUILD = $(BIN)/jupyter-book build . --config $(STAGE)/_config.yml --toc _toc.yml --all --path-output $(BOOK_OUT)
 
+# PDF=1: build the whole-book PDF first (make pdf) and offer it from the book's introduction and
+# citing page; otherwise those pages say how to make it.
+PDF ?=
+
 book: stage
+ifneq ($(PDF),)
+	$(JB_BUILD) --builder pdflatex
+	$(BIN)/python tools/chapters.py offer-pdf $(BOOK_OUT)/_build/latex/gendyn-book.pdf --out $(STAGE)
+endif
 	$(JB_BUILD) -W --keep-going
 	@echo "book ($(SCALE) scale): $(BOOK_OUT)/_build/html/index.html"
 
@@ -106,7 +114,9 @@ latex: stage
 	$(JB_BUILD) --builder latex -W --keep-going
 
 # Opens every page of the built book offline in headless Chromium (Debian's chromium):
-# typeset math, no MathJax errors, tables, images, no horizontal overflow; screenshots.
+# at 1400 and 400 px: typeset math, no equation out of reach, no MathJax or console error, tables
+# and images, claims tables within the column, small figures linked to their full size, no page
+# wider than the window; screenshots.
 browser-check:
 	cd tools/browser-check && npm ci --silent --no-audit --no-fund
 	node tools/browser-check/check.mjs $(BOOK_OUT)/_build/html _build/screenshots/$(SCALE)

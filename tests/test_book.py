@@ -8,15 +8,61 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _chapters():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_citation_page_agrees_with_citation_cff():
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     page = (ROOT / "book" / "citing.md").read_text()
     bib = (ROOT / "book" / "references.bib").read_text()
-    assert cff["title"] in page and cff["title"] in bib
-    assert f"version {cff['version']}" in page and f"version {cff['version']}" in bib
+    assert "generated/citation.bib" in page  # the build's own record, with version and commit
+    assert cff["title"] in bib and f"version {cff['version']}" in bib
     import gendyn
 
     assert cff["version"] == gendyn.__version__
+
+
+def test_the_generated_bibtex_carries_version_commit_date_and_address():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    chapters = _chapters()
+    facts = dict(version=cff["version"], sha="0123456789abcdef0123456789abcdef01234567", dirty=False,
+                 date="2026-11-28")
+    bib = chapters.citation(facts)
+    assert cff["title"] in bib and "version = {" + cff["version"] + "}" in bib.replace("  ", "")
+    assert "commit 0123456" in bib and "2026-11-28" in bib and "url" not in bib
+    bib = chapters.citation(dict(facts, dirty=True), "https://example.org/gendyn")
+    assert "url     = {https://example.org/gendyn}" in bib and "with uncommitted changes" in bib
+    built = yaml.safe_load(chapters.citation_cff(facts, "https://example.org/gendyn"))
+    assert built["commit"] == facts["sha"] and built["repository-code"] == "https://example.org/gendyn"
+
+
+def test_the_repository_address_is_one_setting_that_citation_cff_follows():
+    """``repository: url:`` of _config.yml is the public address (empty while there is none); the
+    repository's CITATION.cff carries the same address, or none."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    url = (config["repository"]["url"] or "").rstrip("/")
+    assert (cff.get("repository-code") or "").rstrip("/") == url
+    assert config["html"]["use_repository_button"] is False  # stage turns it on when url is set
+    assert "use_repository_button" not in config["sphinx"]["config"]["html_theme_options"]
+
+
+def test_the_browser_check_knows_the_figures_smallest_text():
+    """tools/browser-check estimates a figure's smallest text from the book's figure style."""
+    import re
+
+    from gendyn.book.plotting import STYLE
+
+    check = (ROOT / "tools" / "browser-check" / "check.mjs").read_text()
+    assert int(re.search(r"SMALLEST_FONT_PT = (\d+)", check).group(1)) == min(
+        STYLE["legend.fontsize"], STYLE["font.size"], STYLE["axes.labelsize"], STYLE["axes.titlesize"])
+    assert int(re.search(r"FIGURE_DPI = (\d+)", check).group(1)) == STYLE["figure.dpi"]
 
 
 def test_the_four_papers_are_in_the_bibliography():

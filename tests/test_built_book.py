@@ -44,6 +44,38 @@ def test_chapter_page_has_its_claims_table_and_captioned_figures(chapter):
         assert alt and not alt.endswith(".png"), f"alt text is a file name: {alt!r}"
     assert "This run" in html and "claims ledger" in html  # the run box, linking to the ledger
     assert 'SCALE = "paper"' not in html, "the parameters cell is shown"
+    # every figure opens at full size: its image is a link to its own file
+    for fig in figures:
+        link = re.search(r'<a [^>]*href="([^"]+)"[^>]*>\s*<img [^>]*src="([^"]+)"', fig)
+        assert link and link.group(1) == link.group(2), "a figure without a link to its full-size file"
+    assert 'class="gendyn-claims' in html, "the claims table is not classed (book/_ext/reader_aids.py)"
+    assert source_archive() in html, "the run box does not link the source of this build"
+
+
+def source_archive():
+    """The name of the build's source archive, as the introduction links it (and the file exists)."""
+    html = (HTML / "book" / "intro.html").read_text()
+    match = re.search(r'href="(\.\./_downloads/[0-9a-f]+/(gendyn-[^"/]+\.tar\.gz))"', html)
+    assert match, "the introduction does not link the source of this build"
+    assert (HTML / match.group(1)[3:]).is_file()
+    return match.group(2)
+
+
+def test_the_source_and_the_citation_of_this_build_are_in_the_book():
+    name = source_archive()
+    assert name in (HTML / "book" / "reproducing.html").read_text()
+    citing = main_text((HTML / "book" / "citing.html").read_text())
+    assert re.search(r'_downloads/[0-9a-f]+/CITATION\.cff"', citing)
+    bibtex = re.sub(r"<[^>]+>", "", citing)  # the record as the reader sees it (highlighted)
+    assert "@misc{gendyn" in bibtex and re.search(r"version\s*=\s*\{\d+\.\d+\.\d+\}", bibtex)
+    assert re.search(r"commit [0-9a-f]{7}", bibtex) and "built 20" in bibtex
+
+
+def test_no_page_loads_thebe_or_names_a_placeholder_repository():
+    for path in HTML.rglob("*.html"):
+        html = path.read_text()
+        assert "thebe" not in html.lower(), path
+        assert "executablebooks/jupyter-book" not in html, path
 
 
 def test_math_is_served_with_the_book():

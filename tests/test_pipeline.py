@@ -35,7 +35,7 @@ ledger.finish()
 def project(tmp_path, monkeypatch):
     """A project tree with its own notebooks/, lib/, data/ and lock; returns its root."""
     (tmp_path / "requirements").mkdir()
-    for entry in ("pyproject.toml", "requirements.lock", "_config.yml", "requirements/torch-cpu.lock",
+    for entry in ("pyproject.toml", "requirements.lock", "_config.yml", "CITATION.cff", "requirements/torch-cpu.lock",
                   "requirements/torch-cuda.lock"):
         shutil.copy(ROOT / entry, tmp_path / entry)
     package = tmp_path / "lib" / "gendyn"
@@ -85,6 +85,18 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     assert "(run `" in "".join(staged["cells"][2]["source"])  # the box that says which run this is
     assert "extra_footer" in (out / "_config.yml").read_text()
     assert "| [good](part/good.ipynb) |" in (out / "execution-statistics.md").read_text()
+    # the exact source of the build (outside git: the project tree without the build's outputs)
+    import tarfile
+
+    archive = next(out.glob("gendyn-*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+    folder = archive.name[:-len(".tar.gz")]
+    assert f"{folder}/notebooks/part/good.ipynb" in names and f"{folder}/_config.yml" in names
+    assert not any(n.startswith((f"{folder}/staged", f"{folder}/.venv")) for n in names)
+    assert archive.name in (out / "source.md").read_text()
+    assert f"</staged/{archive.name}>" in "".join(staged["cells"][2]["source"])  # from the chapter's box
+    assert "version" in (out / "citation.bib").read_text() and (out / "CITATION.cff").exists()
 
 
 @pytest.mark.parametrize("name, body, why", [

@@ -2,6 +2,7 @@
 
     python tools/chapters.py run NOTEBOOK --runs _build/runs/smoke -p SCALE smoke -p SEED 0 -p DEVICE cpu
     python tools/chapters.py stage --runs _build/runs/smoke --out book/generated -p ... NOTEBOOK...
+    python tools/chapters.py offer-pdf _build/latex/gendyn-book.pdf --out book/generated
 
 A chapter run has an **identity**: a hash of the notebook, its parameters (scale, seed,
 device and every override), ``pyproject.toml``, ``requirements.lock``, and the library
@@ -16,8 +17,12 @@ nothing behind that a later build could read.
 
 ``stage`` checks the accepted run of every chapter given (those of ``notebooks/`` today:
 a deleted chapter's old run is never read), copies the executed notebooks into the book's
-source tree and writes the claims ledger page. It fails, writing nothing, if a chapter has
-no accepted run of this identity.
+source tree and writes the claims ledger page, the exact source of the build (``git archive``
+of the built commit, linked from the introduction, the Reproducing page and every chapter's
+"This run" box) and the build's citation (BibTeX and CITATION.cff with version, commit and
+date, and the repository's address when ``repository: url:`` of _config.yml gives one). It
+fails, writing nothing, if a chapter has no accepted run of this identity. ``offer-pdf`` links
+the whole-book PDF from the staged book (``make book PDF=1``).
 """
 
 import argparse
@@ -281,9 +286,11 @@ def _book_order():
     return {f[len(prefix):]: k for k, f in enumerate(files) if f.startswith(prefix)}
 
 
-def _page(executed, record, parameters):
+def _page(executed, record, parameters, source=None):
     """The executed notebook as the book shows it: the parameters cells hidden, one box that
-    says which run this is, and a link to the chapter's section of the claims ledger."""
+    says which run this is, with a link to the chapter's section of the claims ledger and, given
+    ``source`` (:func:`source_archive`'s dict, with ``notebook``, the chapter's path in the
+    repository), to the exact source of this build and the chapter's notebook in the repository."""
     nb = json.loads(Path(executed).read_text())
     cells = nb["cells"]
     last_parameter_cell = 0
@@ -300,30 +307,191 @@ def _page(executed, record, parameters):
               else f"All {n} claims of this chapter passed")
     box = [":::{admonition} This run\n", ":class: note\n\n",
            f"Executed with {settings} (run `{record.run}`). {passed} ({counts}); "
-           f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n",
-           ":::\n"]
+           f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n"]
+    if source is not None:
+        box += [f"\nThe exact source of this build: {{download}}`{source['name']} </{source['path']}>` "
+                f"({source['what']}, {source['size']}); unpack it and run the commands of the *Rerun* box "
+                f"in its folder `{source['folder']}/`."]
+        if source.get("url") and source.get("sha"):
+            box += [f" This chapter's notebook in the repository: "
+                    f"[`notebooks/{source['notebook']}`]({source['url']}/blob/{source['sha']}/notebooks/{source['notebook']})."]
+        box += ["\n"]
+    box += [":::\n"]
     cells.insert(last_parameter_cell + 1, {"cell_type": "markdown", "id": "gendyn-this-run", "metadata": {}, "source": box})
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
-def _provenance(parameters):
-    """Version, commit, scale and build date, for the footer of every page."""
+def _git(*args):
+    """A git command's output in the project (``None`` outside a git checkout or without git)."""
     import subprocess
+
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def _provenance(parameters):
+    """Version, commit, scale and build date, for the footer of every page, the citation and the
+    source archive: ``sha`` (the full commit, ``None`` outside git), ``dirty`` (tracked files
+    changed since that commit)."""
     from datetime import datetime, timezone
 
     import gendyn
 
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                                check=True).stdout.strip()
-        if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                          text=True).stdout.strip():
-            commit += " (with uncommitted changes)"
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    sha = _git("rev-parse", "HEAD") if _git("rev-parse", "--show-toplevel") == str(ROOT.resolve()) else None
+    dirty = bool(sha and _git("status", "--porcelain", "--untracked-files=no"))
+    commit = "unknown" if sha is None else sha[:7] + (" (with uncommitted changes)" if dirty else "")
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     settings = ", ".join(f"{k.lower()} {v}" for k, v in parameters.items())
-    return dict(version=gendyn.__version__, commit=commit, date=date, settings=settings)
+    return dict(version=gendyn.__version__, commit=commit, sha=sha, dirty=dirty, date=date, settings=settings)
+
+
+#: What a source archive made without git leaves out (the build's outputs, as in .gitignore).
+NOT_SOURCE = {".git", ".venv", "_build", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", "node_modules"}
+
+
+def source_archive(out, facts):
+    """Write the exact source of this build into ``out`` as a ``.tar.gz`` and return what the pages
+    say of it: ``name``, ``path`` (from the project root), ``folder`` (what it unpacks to),
+    ``what`` (which source it is) and ``size``.
+
+    In a git checkout it is ``git archive`` of the built commit — with the uncommitted changes to
+    tracked files when there are any (``git stash create``; untracked files are not in it).
+    Outside git it is the project tree without the build's outputs.
+    """
+    import tarfile
+
+    out = Path(out)
+    version = facts["version"]
+    if facts["sha"]:
+        short = facts["sha"][:7]
+        tree = (_git("stash", "create") or facts["sha"]) if facts["dirty"] else facts["sha"]
+        folder = f"gendyn-{version}-{short}" + ("-modified" if facts["dirty"] else "")
+        what = (f"commit {short} with its uncommitted changes to tracked files" if facts["dirty"]
+                else f"the repository at commit {short}")
+    else:
+        tree, folder, what = None, f"gendyn-{version}-source", "the project as it was built, without git history"
+    name = f"{folder}.tar.gz"
+    target = out / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if tree is not None:
+        import subprocess
+
+        subprocess.run(["git", "archive", "--format=tar.gz", f"--prefix={folder}/", "-o", str(target.resolve()), tree],
+                       cwd=ROOT, check=True)
+    else:
+        skip = {out.resolve()}
+
+        def keep(info):
+            parts = Path(info.name).parts[1:]
+            if any(p in NOT_SOURCE or p.endswith(".egg-info") for p in parts):
+                return None
+            if (ROOT / Path(*parts)).resolve() in skip if parts else False:
+                return None
+            return info
+
+        with tarfile.open(target, "w:gz") as tar:
+            tar.add(ROOT, arcname=folder, filter=keep)
+    size = target.stat().st_size
+    return dict(name=name, path=target.resolve().relative_to(ROOT.resolve()).as_posix(), folder=folder, what=what,
+                size=f"{size / 1e6:.1f} MB" if size >= 1e5 else f"{size / 1e3:.0f} kB")
+
+
+def _repository(config):
+    """The public address of the repository (``repository: url:`` of _config.yml), or ``""``."""
+    return ((config.get("repository") or {}).get("url") or "").rstrip("/")
+
+
+def citation(facts, url=""):
+    """The book's BibTeX record for this build (title and authors from CITATION.cff; version,
+    commit and date of the build; the repository's address when there is one)."""
+    import yaml
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    authors = " and ".join("{" + a["name"] + "}" if "name" in a else f"{a['family-names']}, {a['given-names']}"
+                           for a in cff["authors"])
+    year = facts["date"][:4]
+    commit = "unknown commit" if facts["sha"] is None else (
+        f"commit {facts['sha'][:7]}" + (" with uncommitted changes" if facts["dirty"] else ""))
+    fields = [("title", "{" + cff["title"] + "}"), ("author", authors), ("year", year),
+              ("version", facts["version"]), ("date", facts["date"]),
+              ("note", f"Jupyter Book and Python package gendyn, version {facts['version']}, {commit}, "
+                       f"built {facts['date']}")]
+    if url:
+        fields.append(("url", url))
+    width = max(len(k) for k, _ in fields)
+    return (f"@misc{{gendyn{year}book,\n" + ",\n".join(f"  {k:<{width}} = {{{v}}}" for k, v in fields) + "\n}\n")
+
+
+def citation_cff(facts, url=""):
+    """CITATION.cff for this build: the repository's, with the commit and the repository's address."""
+    import yaml
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    if facts["sha"] and not facts["dirty"]:
+        cff["commit"] = facts["sha"]
+    if url:
+        cff["repository-code"] = url
+    return yaml.safe_dump(cff, sort_keys=False, allow_unicode=True)
+
+
+#: Where the whole-book PDF is offered from when the book was built with it (``make book PDF=1``).
+PDF_NAME = "gendyn-book.pdf"
+
+
+def pdf_snippet(pdf=None):
+    """What the introduction and the citing page say of the whole-book PDF: a link to it when this
+    build made it (``pdf``, its path in the staged folder), else how to make it. HTML only."""
+    if pdf is None:
+        text = ("The whole book is also a PDF, built by `make pdf` (it needs TeX; see "
+                "{doc}`Reproducing the book </book/reproducing>`; `make book PDF=1` builds it with the book and links it "
+                "here); this copy was built without it.")
+    else:
+        size = Path(pdf).stat().st_size
+        text = (f"**The whole book as one PDF:** {{download}}`{PDF_NAME} </{Path(pdf).resolve().relative_to(ROOT.resolve()).as_posix()}>` "
+                f"({size / 1e6:.1f} MB), made by the same build as these pages.")
+    return f"```{{only}} html\n{text}\n```\n"
+
+
+def source_snippet(source, facts, url=""):
+    """What the introduction and the Reproducing page say of the source of this build."""
+    lines = [f"**The exact source of this build** is {{download}}`{source['name']} </{source['path']}>` "
+             f"({source['what']}, {source['size']}; the commit and date are also in every page's footer)."]
+    if url:
+        lines[0] += f" The repository: <{url}>."
+    lines += ["To run it, with Python 3.11–3.13 and `make` (the environment is created on first use):", "",
+              "```bash", f"tar xzf {source['name']} && cd {source['folder']}",
+              "make test    # unit tests, every chapter at smoke scale with its claims, the smoke book (about 20 min on 2 cores)",
+              "make book    # every chapter at the papers' scale, and this book (about an hour on 2 cores)",
+              "```", ""]
+    return "\n".join(lines)
+
+
+def offer_pdf(pdf, out):
+    """Copy the whole-book PDF ``pdf`` into the staged folder ``out`` and link it from the book
+    (``make book PDF=1`` builds it first)."""
+    target = Path(out) / PDF_NAME
+    shutil.copyfile(pdf, target)
+    (Path(out) / "pdf.md").write_text(pdf_snippet(target))
+    print(f"the book offers {target}")
+
+
+def chapter_numbers():
+    """``{part/name: number}`` of each staged chapter, as the book numbers them (numbered parts of
+    _toc.yml, counted on across parts)."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text()) if (ROOT / "_toc.yml").exists() else {}
+    numbers, k = {}, 0
+    prefix = "book/generated/"
+    for part in toc.get("parts", []):
+        for chapter in part.get("chapters", []):
+            if part.get("numbered"):
+                k += 1
+                if chapter["file"].startswith(prefix):
+                    numbers[chapter["file"][len(prefix):]] = k
+    return numbers
 
 
 def stage(notebooks, runs, out, parameters):
@@ -344,32 +512,48 @@ def stage(notebooks, runs, out, parameters):
     _remove(Path(out))
     if problems:
         raise RunRejected("no book: chapters without an accepted run of this identity:\n  " + "\n  ".join(problems))
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    url = _repository(config)
+    facts = _provenance(parameters)
+    source = source_archive(out, facts)
+    numbers = chapter_numbers()
     entries = []
     for notebook, record in records:
         executed, folder, _, _ = places(notebook, runs)
         rel = executed.relative_to(runs)
         target = Path(out) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_page(executed, record, parameters))
+        target.write_text(_page(executed, record, parameters,
+                                dict(source, url=url, sha=facts["sha"], notebook=rel.as_posix())))
         seconds = folder.with_suffix(".seconds")
-        entries.append(LedgerEntry(record, title_of(notebook), str(rel),
+        number = numbers.get(rel.with_suffix("").as_posix())
+        title = title_of(notebook) if number is None else f"{number}. {title_of(notebook)}"
+        entries.append(LedgerEntry(record, title, str(rel),
                                    float(seconds.read_text()) if seconds.exists() else math.nan, parameters))
     entries.sort(key=lambda e: _book_order().get(Path(e.page).with_suffix("").as_posix(), len(entries)))
     (Path(out) / "claims-ledger.md").write_text(ledger_markdown(entries))
     (Path(out) / "claim-strength.md").write_text(claim_strength(notebooks))
-    facts = _provenance(parameters)
     (Path(out) / "execution-statistics.md").write_text(execution_statistics(entries, facts))
-    config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    # this copy of the configuration lives in `out`: folders of local extensions are given
-    # from the project root, which Jupyter Book would read relative to the copy
+    (Path(out) / "source.md").write_text(source_snippet(source, facts, url))
+    (Path(out) / "pdf.md").write_text(pdf_snippet())
+    (Path(out) / "citation.bib").write_text(citation(facts, url))
+    (Path(out) / "CITATION.cff").write_text(citation_cff(facts, url))
+    # this copy of the configuration lives in `out`: folders of local extensions (and the search
+    # scorer) are given from the project root, which Jupyter Book would read relative to the copy
     local = config.get("sphinx", {}).get("local_extensions") or {}
     config["sphinx"]["local_extensions"] = {name: str((ROOT / folder).resolve()) for name, folder in local.items()}
-    config.setdefault("html", {})["extra_footer"] = (
+    sphinx_config = config["sphinx"].get("config") or {}
+    if sphinx_config.get("html_search_scorer"):
+        sphinx_config["html_search_scorer"] = str((ROOT / sphinx_config["html_search_scorer"]).resolve())
+    html = config.setdefault("html", {})
+    if url:  # the theme's repository and issue buttons (no edit or source button: pages are generated)
+        html["use_repository_button"] = html["use_issues_button"] = True
+    html["extra_footer"] = (
         f"gendyn {facts['version']} · commit {facts['commit']} · {facts['settings']} · built {facts['date']} · "
         "text and figures CC BY 4.0, code MIT")
     (Path(out) / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     n = sum(len(r.claims) for _, r in records)
-    print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass")
+    print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass; source {source['name']}")
 
 
 #: The mutation table of ``make mutants`` (tools/mutants.py), measured at smoke scale.
@@ -437,7 +621,12 @@ def main(argv=None):
     sub.choices["run"].add_argument("--force", action="store_true", help="run even if up to date")
     sub.choices["stage"].add_argument("--out", required=True, help="folder of the book's chapter pages")
     sub.choices["stage"].add_argument("notebooks", nargs="+")
+    offer = sub.add_parser("offer-pdf", help="link the whole-book PDF from the staged book")
+    offer.add_argument("pdf")
+    offer.add_argument("--out", required=True, help="the staged folder (book/generated)")
     args = parser.parse_args(argv)
+    if args.command == "offer-pdf":
+        return offer_pdf(args.pdf, args.out)
     parameters = {name: parse_value(value) for name, value in args.p}
     try:
         if args.command == "run":
