@@ -263,7 +263,7 @@ def check_eq16(ledger: Ledger, sim: dict) -> None:
 
 
 def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
-    """Claims: the paired difference of the estimator and TA students' optimal early stopping vs eqs. (15)-(16).
+    r"""Claims: the paired difference of the estimator and TA students' optimal early stopping vs eqs. (15)-(16).
 
     For every profile and SNR clear of the detection transition, the mean over runs of
     :math:`d = \varepsilon_{\rm shrinkage} - \varepsilon^{\rm opt}_{\rm gradient}` (same data sets) against the

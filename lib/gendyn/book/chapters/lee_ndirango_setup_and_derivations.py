@@ -297,7 +297,7 @@ def check_f_monte_carlo(ledger: Ledger, ta: TACurvatures, *, mc_samples: int, se
     the Bonferroni quantile at family-wise level 1e-3.
 
     M uses ``mc_samples`` inputs in ``_BATCHES`` independent batches (seeds from ``seed + 4``), whose spread gives
-    the standard error; v is the first basis vector of N = 20 (for Sigma = I, M depends on v only through |v| = 1).
+    the standard error; v is the first basis vector of N = 20 (for Sigma = I, M depends on v only through ``|v| = 1``).
     """
     u = ta.us["K = 10, random u"]
     v = np.eye(20)[0]
