@@ -21,6 +21,7 @@ CASES = [
     Case(stats.z_quantile, dict(comparisons=10, level=1e-3, sides=2)),
     Case(stats.t_quantile, dict(comparisons=10, dof=5, level=1e-3)),
     Case(stats.t_bound, dict(values=_SAMPLES[0], side="lower", confidence=0.99)),
+    Case(stats.t_margin, dict(values=_SAMPLES[0], confidence=0.99)),
     Case(stats.t_bound_reason, dict(seeds=5, detail=", paired within seeds", confidence=0.99),
          accepted=dict(detail={"string", "unknown-name"})),  # any text is a detail
     Case(stats.late_average, dict(time=np.arange(40.0), values=np.sin(np.arange(40.0)), points=20, batches=4)),

@@ -54,9 +54,11 @@ from pathlib import Path
 __all__ = ["KINDS", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
            "cache_dir"]
 
-KINDS = ("absolute", "relative", "log", "upper", "lower")
+KINDS = ("absolute", "relative", "log", "upper", "lower", "above", "below")
 
 #: What a claim says: theory vs experiment, ours vs the paper's numbers, or a measured effect.
+#: The kinds that test a significance: ``measured`` beyond the null value ``predicted`` by the margin ``tolerance``.
+SIGNIFICANCE = ("above", "below")
 CATEGORIES = ("agreement", "reproduction", "finding")
 
 
@@ -66,7 +68,13 @@ class ClaimFailed(AssertionError):
 
 @dataclass(frozen=True)
 class Claim:
-    """One checked claim. ``deviation`` is in the units of ``tolerance``."""
+    """One checked claim. ``deviation`` is in the units of ``tolerance``.
+
+    For the kinds ``above`` and ``below`` (a significance: ``measured`` must lie beyond the null
+    value ``predicted`` by the margin ``tolerance``, above or below it), ``deviation`` is the
+    excess found beyond the null (``measured - predicted`` or ``predicted - measured``), and the
+    claim passes when it is at least the margin.
+    """
 
     chapter: str
     id: str
@@ -95,6 +103,8 @@ class Claim:
         """Fraction of the tolerance the deviation uses (above 1: failed); nan where it has no meaning."""
         if not self.applies or not math.isfinite(self.deviation):
             return math.nan
+        if self.kind in SIGNIFICANCE:  # the share of the excess found that the margin needs
+            return self.tolerance / self.deviation if self.deviation > 0 else math.inf
         if self.tolerance > 0:
             return self.deviation / self.tolerance
         return 0.0 if self.deviation <= 0 else math.inf
@@ -107,7 +117,7 @@ class Claim:
         so a theory wrong by more than it fails the claim (for a claim that now passes near
         the middle of its tolerance; a one-sided claim detects errors in one direction only).
         """
-        if not self.applies:
+        if not self.applies or self.kind in SIGNIFICANCE:  # a significance tests no theory's value
             return math.nan
         if self.kind == "relative":
             return self.tolerance
@@ -133,7 +143,22 @@ def _deviation(measured, predicted, kind):
         return abs(math.log10(measured) - math.log10(predicted))
     if kind == "upper":
         return measured - predicted
-    return predicted - measured  # lower
+    if kind == "above":
+        return measured - predicted  # the excess beyond the null value
+    return predicted - measured  # lower, below
+
+
+def _holds(deviation, tolerance, kind):
+    if kind in SIGNIFICANCE:
+        return deviation >= tolerance
+    return deviation <= tolerance
+
+
+def _failure(c):
+    """Why claim ``c`` failed, in one phrase."""
+    if c.kind in SIGNIFICANCE:
+        return f"excess {c.deviation:.3g} < margin {c.tolerance:.3g} ({c.kind})"
+    return f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g} ({c.kind})"
 
 
 def project_root(start=None):
@@ -265,7 +290,7 @@ class Ledger:
         if not (math.isnan(reference) or (math.isfinite(reference) and reference != 0)):
             raise ValueError(f"reference must be finite and non-zero; got {reference} for claim {id!r}")
         deviation = _deviation(measured, predicted, kind)
-        passed = math.isfinite(measured) and math.isfinite(deviation) and deviation <= tolerance
+        passed = math.isfinite(measured) and math.isfinite(deviation) and _holds(deviation, tolerance, kind)
         claim = Claim(self.chapter, id, statement, measured, predicted, tolerance, kind, reason,
                       self.scale, deviation, bool(passed), category, theory, reference=reference)
         self.claims.append(claim)
@@ -324,8 +349,7 @@ class Ledger:
         except ImportError:  # plain Python: print instead
             print(self.markdown())
         if self.failures:
-            lines = [f"{c.id}: measured {c.measured:.4g} vs predicted {c.predicted:.4g}, "
-                     f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g} ({c.kind})"
+            lines = [f"{c.id}: measured {c.measured:.4g} vs predicted {c.predicted:.4g}, {_failure(c)}"
                      for c in self.failures]
             raise ClaimFailed(f"{len(self.failures)} claim(s) of {self.chapter!r} failed:\n" + "\n".join(lines))
 
@@ -362,8 +386,7 @@ class Record:
             out.append(f"{self.chapter}: the run did not reach ledger.finish()")
         if not self.claims:
             out.append(f"{self.chapter}: no claim was checked")
-        out += [f"{self.chapter}/{c.id}: FAIL (measured {c.measured:.4g}, predicted {c.predicted:.4g}, "
-                f"deviation {c.deviation:.3g} > tolerance {c.tolerance:.3g}, {c.kind})"
+        out += [f"{self.chapter}/{c.id}: FAIL (measured {c.measured:.4g}, predicted {c.predicted:.4g}, {_failure(c)})"
                 for c in self.claims if not c.passed]
         if self.declared is not None and set(self.declared) != {c.id for c in self.claims}:
             ids = {c.id for c in self.claims}
@@ -433,7 +456,8 @@ def category_counts(claims):
 
 #: How each kind of tolerance is read, for the pages that list claims.
 KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p| ≤ tol·|p|; "
-             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol. "
+             "`log` |log10 m − log10 p| ≤ tol; `upper` m ≤ p + tol; `lower` m ≥ p − tol; "
+             "`above` m ≥ p + tol and `below` m ≤ p − tol (a significance: p the null value, tol the margin). "
              "Categories: *agreement* (theory vs experiment), *reproduction* (vs the paper's published "
              "numbers), *finding* (a measured effect, or a disagreement with a paper stated as such). "
              "*used*: the share of the tolerance the deviation takes; *resolution*: the smallest relative "

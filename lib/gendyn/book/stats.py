@@ -17,7 +17,7 @@ from scipy import stats
 
 from .. import _checks
 
-__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_bound_reason", "late_average",
+__all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_margin", "t_bound_reason", "late_average",
            "batch_means_interval", "ks_distance", "dkw_bound", "fitted_exponent", "weighted_mean_z", "weighted_slope_z",
            "within_combined_se", "sign_agreement", "rank_correlation", "spearman_critical"]
 
@@ -99,6 +99,20 @@ def t_bound(values: ArrayLike, side: str, confidence: float = 0.99) -> float:
     t = stats.t.ppf(confidence, len(values) - 1)
     m, se = values.mean(), values.std(ddof=1) / math.sqrt(len(values))
     return m - t * se if side == "lower" else m + t * se
+
+
+def t_margin(values: ArrayLike, confidence: float = 0.99) -> float:
+    """The one-sided Student-t margin ``t se`` of the mean of ``values`` (1-D, one per seed).
+
+    The margin of a significance claim (:data:`gendyn.book.claims.SIGNIFICANCE`): the mean is
+    significantly above 0 when it exceeds this margin (equivalently, :func:`t_bound` ``"lower"``
+    is above 0). ``t`` is the ``confidence`` quantile at ``n - 1`` degrees of freedom.
+    """
+    values = _samples(values, "values")
+    if values.ndim != 1:
+        raise ValueError(f"values must be 1-D (one value per independent run); got shape {values.shape}")
+    confidence = _checks.bounded(confidence, "confidence", 0.5, 1.0, open_upper=True)
+    return float(stats.t.ppf(confidence, len(values) - 1) * values.std(ddof=1) / math.sqrt(len(values)))
 
 
 def t_bound_reason(seeds: int, detail: str = "", confidence: float = 0.99) -> str:

@@ -179,21 +179,21 @@ def check_caption(ledger: Ledger, per_run: np.ndarray, grid: TransferGrid, *, ta
         f"weak-task-gains-from-aligned-partner{tag}",
         f"{setting}sbar_A = 0.84, q = 1: smallest z-statistic of T over partners sbar_B in "
         f"{{{', '.join(f'{sb_list[j]:g}' for j in weak_partners)}}} (> 3.09: learning occurs)",
-        measured=min(z_score(t3[ia[0.84], j, -1]) for j in weak_partners), predicted=z, tolerance=0.0, kind="lower",
+        measured=min(z_score(t3[ia[0.84], j, -1]) for j in weak_partners), predicted=0.0, tolerance=z, kind="above",
         reason=f"One-sided test at level 1e-3 over {runs} paired runs, for each partner.", category="finding",
     )
     ledger.check(
         f"benefit-grows-with-alignment{tag}",
         f"{setting}sbar_A in {{0.84, 3}}: smallest z-statistic of T(q=1) - T(q=0) over partners sbar_B >= 3",
-        measured=min(z_score(t3[ia[a], j, -1] - t3[ia[a], j, 0]) for a in (0.84, 3.0) for j in strong), predicted=z,
-        tolerance=0.0, kind="lower",
+        measured=min(z_score(t3[ia[a], j, -1] - t3[ia[a], j, 0]) for a in (0.84, 3.0) for j in strong), predicted=0.0,
+        tolerance=z, kind="above",
         reason=f"One-sided test at level 1e-3 over {runs} paired runs (common random numbers across q).",
         category="finding",
     )
     ledger.check(
         f"modest-task-interference-when-unaligned{tag}",
         f"{setting}sbar_A = 3, q = 0: largest z-statistic of T over partners sbar_B >= 3 (< -3.09: interference)",
-        measured=max(z_score(t3[ia[3.0], j, 0]) for j in strong), predicted=-z, tolerance=0.0, kind="upper",
+        measured=max(z_score(t3[ia[3.0], j, 0]) for j in strong), predicted=0.0, tolerance=z, kind="below",
         reason=f"One-sided test at level 1e-3 over {runs} paired runs, for each partner.", category="finding",
     )
     amp = [z_score(np.abs(t3[ia[3.0], strong[-1], k]) - np.abs(t3[ia[3.0], strong[0], k]))
@@ -202,7 +202,7 @@ def check_caption(ledger: Ledger, per_run: np.ndarray, grid: TransferGrid, *, ta
         f"effects-amplified-by-partner-snr{tag}",
         f"{setting}sbar_A = 3: smallest z-statistic of |T(sbar_B = {sb_list[strong[-1]]:g})| - "
         f"|T(sbar_B = {sb_list[strong[0]]:g})| at q = 0 and q = 1",
-        measured=min(amp), predicted=z, tolerance=0.0, kind="lower",
+        measured=min(amp), predicted=0.0, tolerance=z, kind="above",
         reason=f"One-sided test at level 1e-3 over {runs} paired runs.", category="finding",
     )
     scale_c = np.abs(t_mean.reshape(shape)[ia[100.0]]).max()
@@ -380,7 +380,7 @@ def check_authors_init(ledger: Ledger, study: InitialisationStudy) -> None:
         "authors-init-cancels-strongest-partner",
         f"Authors' teachers, sbar_A = 0.84, sbar_B = {study.sbar_b:g}, q = 1: z-statistic of T(balanced "
         "initialisation) - T(authors' initialisation), paired by data set",
-        measured=z_score(study.balanced - study.authors), predicted=Z_ONE_SIDED, tolerance=0.0, kind="lower",
+        measured=z_score(study.balanced - study.authors), predicted=0.0, tolerance=Z_ONE_SIDED, kind="above",
         category="finding",
         reason=f"One-sided test at level 1e-3 over {study.authors.size} data sets: the same data and teachers, "
         "only the initial weights differ.")
