@@ -535,6 +535,21 @@ def test_gd_lag_predicts_the_delay_of_gradient_descent(n_layers, lr):
     assert np.all(dev <= bound) and np.all(dev >= 0.9 * bound)
 
 
+@pytest.mark.parametrize("n_layers", [3, 4, 5, 7])
+def test_gd_lag_accuracy_is_lr_times_the_largest_slope_on_the_way_up(n_layers):
+    """lr max|f'| over the path u in (0, shat], by brute force; at convergence it is the curvature
+    that sets gradient descent's stability limit (lr max|f'| = 2 there)."""
+    from gendyn import train
+
+    k, shat, lr = n_layers - 1, np.array([0.5, 1.0, 4.0]), 1e-2
+    u = shat[:, None] * np.linspace(1e-9, 1.0, 200_001)
+    slope = (k - 1) * u ** (1 - 2 / k) * (shat[:, None] - u) - k * u ** (2 - 2 / k)
+    np.testing.assert_allclose(dl.gd_lag_accuracy(shat, lr, n_layers), lr * np.abs(slope).max(1), rtol=1e-9)
+    s31 = torch.diag(torch.tensor([4.0, 1.0], dtype=torch.float64))[None]
+    limit = float(train.stability_limit(s31, n_layers)[0])
+    assert dl.gd_lag_accuracy(4.0, limit, n_layers) == pytest.approx(2.0)
+
+
 def test_gd_lag_limits_and_checks():
     assert dl.gd_lag(2.0, 1e-5, 1e-3) == pytest.approx(1e-3 / 2 * (0.5 * np.log(2 / 3 / 1e-5) + np.log(2 / 3)), rel=1e-5)
     assert dl.gd_lag(0.5e-5, 1e-5, 1e-3) == 0.0  # a decaying mode has no growth delay

@@ -25,6 +25,8 @@ CASES = [
     # s = None is the maximum delay; a strength the mode does not pass has no delay (0)
     Case(dl.gd_lag, dict(s_hat=2.0, eps=1e-3, lr=0.01, n_layers=3, s=0.5),
          accepted={"s_hat": {"zero"} | ANY_SHAPE, "s": {"none", "zero"} | ANY_SHAPE}),
+    Case(dl.gd_lag_accuracy, dict(s_hat=np.array([0.5, 2.0]), lr=0.01, n_layers=5),
+         accepted={"s_hat": {"zero"} | ANY_SHAPE}),
     # a negative delay is an advance; delay broadcasts against (B, min(N1, N3))
     Case(dl.sampled_ta_errors,
          dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, n2=2, tau=1.0, n_layers=3,

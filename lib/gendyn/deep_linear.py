@@ -53,6 +53,7 @@ __all__ = [
     "theory_errors",
     "optimal_early_stopping",
     "gd_lag",
+    "gd_lag_accuracy",
     "sampled_ta_errors",
     "delayed_ta_errors",
     "linear_test_error",
@@ -947,6 +948,39 @@ def gd_lag(s_hat: ArrayLike, eps: float, lr: float, n_layers: int = 3, s: ArrayL
     sg, ug = shat[grows], u[grows]
     out[grows] = 0.5 * lr * ((1 - 1 / k) * (np.log(ug) - np.log(eps)) + np.log(sg - ug) - np.log(sg - eps))
     return _scalar_or_array(np.maximum(out, 0.0))
+
+
+def gd_lag_accuracy(s_hat: ArrayLike, lr: float, n_layers: int = 3) -> np.ndarray:
+    """The expansion parameter of :func:`gd_lag`: ``lr`` times the largest ``|f'|`` on a mode's way up.
+
+    :func:`gd_lag` keeps the first order in ``lr`` of Euler's modified flow; the next order is
+    smaller by a factor of order ``lr |f'|``. With ``f(a) = a^(k-1) (shat - a^k)`` and ``u = a^k``,
+
+        f'(u) = (k - 1) u^(1 - 2/k) (shat - u) - k u^(2 - 2/k),
+
+    whose first term is below ``(k - 1) shat^(2 - 2/k)``, so ``max |f'| = k shat^(2 - 2/k)``,
+    reached at convergence (``u = shat``). This is the top Hessian eigenvalue there: gradient
+    descent is unstable above 2 (:func:`gendyn.train.stability_limit`), and the delay is a fair
+    estimate only well below 1.
+
+    Parameters
+    ----------
+    s_hat : array_like
+        Training singular values ``shat >= 0``.
+    lr : float
+        Learning rate (``1/tau``).
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+
+    Returns
+    -------
+    ndarray or float
+        ``lr k shat^(2 - 2/k)``, broadcast over ``s_hat``.
+    """
+    k = _check_depth(n_layers)
+    lr = _checks.positive(lr, "lr")
+    shat = _check_array(s_hat, "s_hat (training singular values)")
+    return _scalar_or_array(lr * k * shat ** (2 - 2 / k))
 
 
 def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, n2: int | None = None,

@@ -41,10 +41,10 @@ CHAPTERS = {
     "ln-single-task": {  # §3, Fig. 1: TA dynamics (3) vs simulation, TA vs random initialisation
         "paper": dict(sbars=(0.05, 0.1, 0.2, 0.4, 1.0), binary_sbars=(0.1, 0.3, 1.0), n_train=20_000, n_val=4000,
                       lr=0.05, horizon=150.0, random_init_scale=0.05,
-                      finite_size_n=(1000, 2000, 4000, 8000, 16_000), finite_size_seeds=4),
+                      finite_size_n=(1000, 2000, 4000, 8000, 16_000), finite_size_seeds=6),
         "smoke": dict(sbars=(0.1, 1.0), binary_sbars=(0.3,), n_train=3000, n_val=1000,
                       lr=0.1, horizon=100.0, random_init_scale=0.05,
-                      finite_size_n=(500, 1000, 2000, 4000), finite_size_seeds=3),
+                      finite_size_n=(500, 1000, 2000, 4000), finite_size_seeds=5),
     },
     "ln-multitask": {  # §4.5, Figs. 2, A1, A2: benefit vs relatedness and SNRs (linear students)
         "paper": dict(seeds=5, n_train=(100, 200, 400, 800, 1600, 3200), rank3_n_train=(100, 400),
@@ -106,13 +106,13 @@ CHAPTERS = {
     "lg-mode-dynamics": {
         "paper": dict(
             n1=100, shat_min=0.25, shat_max=4.0, n_modes=41,  # designed spectrum 0.25 * 2^(k/10)
-            depths=(3, 4, 5), lrs=(2e-3, 1e-2, 2e-2),  # one learning rate per depth
+            depths=(3, 4, 5), lrs=(2e-3, 1e-2, 1.5e-2),  # one per depth, lr max|f'| <= 0.5 (gd_lag_accuracy)
             horizon=2.0,  # in half-learning times of the weakest mode
             n_records=400,
         ),
         "smoke": dict(
             n1=30, shat_min=0.5, shat_max=4.0, n_modes=13,
-            depths=(3, 4, 5), lrs=(5e-3, 2e-2, 4e-2), horizon=2.0, n_records=200,
+            depths=(3, 4, 5), lrs=(5e-3, 2e-2, 1.5e-2), horizon=2.0, n_records=200,
         ),
     },
     # Lampinen & Ganguli (2019) §3.3-3.4, Fig. 3: one hidden layer, TA vs random vs theory.
@@ -143,7 +143,7 @@ CHAPTERS = {
             excess_eps=(1e-4, 1e-3, 1e-2), excess_eps_horizons=(60.0, 25.0, 15.0),
         ),
         "smoke": dict(
-            n1=40, n2=20, n3=20, svms=(2.0, 4.0), ranks=(1, 3), runs=4,
+            n1=80, n2=40, n3=40, svms=(2.0, 4.0), ranks=(1, 3), runs=12,
             lr=1e-2, horizon=150.0, n_records=100,
             mc_draws=50, side_lr=5e-3, side_horizon=45.0,
             excess_svms=(2.0,), excess_runs=24, excess_horizon=200.0,

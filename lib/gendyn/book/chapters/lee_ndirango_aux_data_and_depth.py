@@ -266,7 +266,7 @@ def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
                  kind="upper",
                  reason=f"one hundredth of the smallest standard error of a cell's mean benefit over {precision.seeds} "
                         f"seeds (the claims' statistics); {len(precision.cell_se)} cells. In float32 the same program "
-                        f"moves by {precision.rms32:.3f} nats (rms). A finding about the numerics (no theory function "
+                        f"moves by {precision.rms32:.2g} nats (rms). A finding about the numerics (no theory function "
                         "enters): the grid's float64 results are not rounding.", category="finding")
 
 
