@@ -1,6 +1,7 @@
 """The science does not depend on the book: every theory and experiment module of gendyn
 imports without the book's machinery (gendyn.book) and without matplotlib."""
 
+import ast
 import re
 import subprocess
 import sys
@@ -9,8 +10,9 @@ from pathlib import Path
 import pytest
 
 LIB = Path(__file__).resolve().parents[1] / "lib" / "gendyn"
-SCIENCE = sorted(p.stem for p in LIB.glob("*.py")
-                 if not p.stem.startswith("_") and p.stem not in ("claims", "scales", "plotting"))  # old-name shims
+SCIENCE = sorted(p.stem for p in LIB.glob("*.py") if not p.stem.startswith("_"))
+#: Every source file of the science package: gendyn minus gendyn.book (private modules included).
+SCIENCE_FILES = sorted(p for p in LIB.rglob("*.py") if (LIB / "book") not in p.parents)
 
 
 @pytest.mark.parametrize("module", SCIENCE)
@@ -21,11 +23,43 @@ def test_science_module_imports_neither_the_book_nor_matplotlib(module):
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_old_module_names_still_work():
-    from gendyn import claims, plotting, scales
-    from gendyn.book import claims as book_claims
+def _imported_modules(path, package=None):
+    """Absolute names of every module ``path`` (of ``package``, by default its place under gendyn) imports,
+    anywhere in the file (inside functions too)."""
+    package = package or ".".join(("gendyn",) + path.relative_to(LIB).parent.parts)
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(parent + ([base] if base else []))
+            names += [base] + [f"{base}.{alias.name}" for alias in node.names]  # `from . import book`
+    return names
 
-    assert claims.Ledger is book_claims.Ledger and scales.configure and plotting.save
+
+@pytest.mark.parametrize("path", SCIENCE_FILES, ids=lambda p: str(p.relative_to(LIB)))
+def test_no_science_source_imports_the_book_or_matplotlib(path):
+    """Statically, so that an import inside a function (not run by the test above) counts as well."""
+    bad = sorted({m for m in _imported_modules(path)
+                  if m == "gendyn.book" or m.startswith(("gendyn.book.", "matplotlib")) or m == "matplotlib"})
+    assert not bad, f"{path.relative_to(LIB.parent)} imports {bad}: the science package never uses the book layer"
+
+
+def test_the_static_check_sees_relative_and_lazy_imports(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from .book import claims\n    import matplotlib.pyplot\nfrom . import book\n")
+    assert {"gendyn.book", "gendyn.book.claims", "matplotlib.pyplot"} <= set(_imported_modules(probe, "gendyn"))
+
+
+@pytest.mark.parametrize("old", ["claims", "scales", "plotting"])
+def test_the_old_aliases_of_book_modules_are_gone(old):
+    """gendyn.claims, gendyn.scales, gendyn.plotting imported upward into the book: use gendyn.book.<name>."""
+    assert not (LIB / f"{old}.py").exists()
+    code = f"import importlib.util; assert importlib.util.find_spec('gendyn.{old}') is None"
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize("module", SCIENCE + ["book." + p.stem for p in sorted((LIB / "book").glob("*.py"))
