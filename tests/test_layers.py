@@ -139,3 +139,16 @@ def test_chapter_module_is_documented_and_annotated(module):
 def test_the_api_reference_lists_every_chapter_module():
     page = (Path(__file__).resolve().parents[1] / "book" / "api-chapters.md").read_text()
     assert sorted(set(re.findall(r"automodule:: gendyn\.book\.chapters\.(\w+)", page))) == CHAPTER_MODULES
+
+
+def test_the_top_docstring_with_the_glossary_is_valid_rest(tmp_path):
+    """gendyn's top docstring (modules, conventions, the glossary of names) heads the API reference,
+    which is built with -W: it must render without a warning (checked here without building the book)."""
+    pytest.importorskip("sphinx")
+    (tmp_path / "conf.py").write_text('extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]\n')
+    (tmp_path / "index.rst").write_text("API\n===\n\n.. automodule:: gendyn\n")
+    out = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(tmp_path),
+                          str(tmp_path / "_build")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    page = (tmp_path / "_build" / "index.html").read_text()
+    assert "input dimension" in page and "trunk depth" in page
