@@ -152,3 +152,23 @@ def test_the_top_docstring_with_the_glossary_is_valid_rest(tmp_path):
     assert out.returncode == 0, out.stderr
     page = (tmp_path / "_build" / "index.html").read_text()
     assert "input dimension" in page and "trunk depth" in page
+
+
+def test_the_science_package_needs_only_its_declared_dependencies():
+    """What the science modules import is in pyproject's dependencies; matplotlib, which only the
+    book uses, is in the extra ``book``."""
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    meta = tomllib.loads((LIB.parents[1] / "pyproject.toml").read_text())["project"]
+
+    def names(requirements):
+        return {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in requirements}
+
+    declared = names(meta["dependencies"])
+    distributions = packages_distributions()
+    used = {m.split(".")[0] for path in SCIENCE_FILES for m in _imported_modules(path)}
+    third_party = {m for m in used if m and m != "gendyn" and m not in sys.stdlib_module_names}
+    needed = {d.lower() for m in third_party for d in distributions.get(m, [m])}
+    assert needed <= declared, f"imported by the science modules but not in pyproject's dependencies: {needed - declared}"
+    assert "matplotlib" not in declared and "matplotlib" in names(meta["optional-dependencies"]["book"])
