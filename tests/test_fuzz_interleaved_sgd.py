@@ -3,6 +3,8 @@
 Tiny students (2 students, N = 4, 3 units, 2 classes) and one epoch keep each call fast.
 """
 
+import warnings
+
 import pytest
 import torch
 
@@ -12,7 +14,7 @@ from gendyn import interleaved_sgd as il
 _G = torch.Generator().manual_seed(0)
 _X = torch.randn(2, 6, 4, generator=_G, dtype=torch.float64)
 _Y = torch.randint(0, 2, (2, 6), generator=_G)
-_PARAMS = il.orthogonal_students(2, 4, 2, hidden=3, n_layers=1, heads=2, generator=torch.Generator().manual_seed(1))
+_PARAMS = il.orthogonal_students(2, 4, 2, hidden=3, depth=1, heads=2, generator=torch.Generator().manual_seed(1))
 
 
 def _train(**kwargs):
@@ -31,19 +33,30 @@ def _cells(**kwargs):
 
 
 _cells.__name__, _cells.__wrapped__ = "train_cells", il.train_cells
+def _old_keyword(**kwargs):
+    """orthogonal_students called with ``n_layers``, the deprecated name of ``depth`` (its warning is tested
+    in test_interleaved_sgd.py): a bad value is still refused under the name the caller wrote."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return il.orthogonal_students(**kwargs)
+
+
+_old_keyword.__wrapped__ = il.orthogonal_students
 _CELLS = [dict(n_train_a=4, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5),
           dict(n_train_a=4, n_train_b=4, s_a=0.5, s_b=0.0, relatedness=0.0)]  # (single-task cells: NaN multitask curves)
 
 CASES = [
     # ACTIVATIONS is a constant and InterleavedResult a record type: no functions.
-    Case(il.orthogonal_students, dict(n_students=2, n_features=4, n_classes=2, hidden=3, n_layers=1, heads=2,
+    Case(il.orthogonal_students, dict(n_students=2, n_features=4, n_classes=2, hidden=3, depth=1, heads=2,
                                       generator=torch.Generator().manual_seed(0), dtype=torch.float64, device="cpu"),
          accepted={"generator": {"none"}}),
+    Case(_old_keyword, dict(n_students=2, n_features=4, n_classes=2, hidden=3, n_layers=1, heads=2),
+         accepted={"n_layers": {"none"}}),  # None: not passed (depth's default)
     Case(il.batch_schedule, dict(n_train_a=6, n_train_b=12, batch_size=4, epochs=2, seed=3),
          accepted={"n_train_b": {"zero"}, "seed": {"zero", "false"}}),
     Case(_train, dict(params=_PARAMS, x_a=_X, y_a=_Y, x_val=_X, y_val=_Y, seeds=[1, 2], x_b=_X, y_b=_Y, lr=0.1,
                       epochs=1, batch_size=4, activation="relu", record_every=1)),
-    Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, n_layers=1,
+    Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, depth=1,
                       activation="relu", n_val=5, lr=0.1, epochs=1, batch_size=4, record_every=1,
                       dtype=torch.float64, device="cpu", executor=None),
          accepted={"n_classes": {"none"}, "seeds": {"zero"}, "executor": {"none"}}),
@@ -51,7 +64,8 @@ CASES = [
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"ACTIVATIONS", "InterleavedResult", "CellRuns"} == set(il.__all__)
+    names = {getattr(c.func, "__wrapped__", c.func).__name__ for c in CASES}
+    assert names | {"ACTIVATIONS", "InterleavedResult", "CellRuns"} == set(il.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -109,7 +109,7 @@ def test_the_authors_protocol_runs_on_local_processes_and_a_dask_cluster(environ
     from gendyn.book import grids
 
     cells = [dict(n_train_a=12, n_train_b=24, s_a=1.0, s_b=3.0, relatedness=0.5), dict(n_train_a=12, s_a=2.0)]
-    opts = dict(n_features=6, rank=2, hidden=4, n_layers=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
+    opts = dict(n_features=6, rank=2, hidden=4, depth=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
     here = il.train_cells(cells, [3, 4], **opts)
     with grids.job_executor("", workers=1) as in_process:
         np.testing.assert_array_equal(in_process.submit(il.train_cells, cells, [3, 4], **opts).result().multitask,

@@ -23,15 +23,15 @@ def _data(s, p_a, p_b, v=60, seed=0):
     return out
 
 
-def _reference(params, data, student, seed, *, n_layers, lr, epochs, batch_size, relu=True):
+def _reference(params, data, student, seed, *, depth, lr, epochs, batch_size, relu=True):
     """One network, the authors' loop: SGD per minibatch, head + trunk, in the schedule's order."""
     layers = []
-    for i in range(n_layers):
+    for i in range(depth):
         layers.append(nn.Linear(N if i == 0 else H, H).double())
         if relu:
             layers.append(nn.ReLU())
     trunk = nn.Sequential(*layers)
-    heads = [nn.Linear(H, K).double() for _ in range((len(params) - 2 * n_layers) // 2)]
+    heads = [nn.Linear(H, K).double() for _ in range((len(params) - 2 * depth) // 2)]
     linears = [m for m in trunk if isinstance(m, nn.Linear)] + heads
     with torch.no_grad():
         for i, m in enumerate(linears):
@@ -56,20 +56,20 @@ def _reference(params, data, student, seed, *, n_layers, lr, epochs, batch_size,
     return np.array(curve)
 
 
-@pytest.mark.parametrize("p_a, p_b, n_layers, relu", [(40, 80, 2, True), (30, 105, 1, True), (40, 0, 3, True),
+@pytest.mark.parametrize("p_a, p_b, depth, relu", [(40, 80, 2, True), (30, 105, 1, True), (40, 0, 3, True),
                                                       (25, 50, 2, False)])
-def test_batched_students_follow_the_authors_loop(p_a, p_b, n_layers, relu):
+def test_batched_students_follow_the_authors_loop(p_a, p_b, depth, relu):
     """Multitask (P_B = 2 P_A), a task-B stream that wraps mid-epoch (P_B = 3.5 P_A), single-task,
     and a linear trunk: every student's validation curve equals the step-by-step reference."""
     s, seeds, lr, epochs, batch = 3, [11, 12, 13], 0.05, 6, 16
     data = _data(s, p_a, p_b)
-    params = il.orthogonal_students(s, N, K, hidden=H, n_layers=n_layers, heads=2 if p_b else 1,
+    params = il.orthogonal_students(s, N, K, hidden=H, depth=depth, heads=2 if p_b else 1,
                                     generator=torch.Generator().manual_seed(1))
     res = il.train_interleaved(params, **data, seeds=seeds, lr=lr, epochs=epochs, batch_size=batch,
                                activation="relu" if relu else "linear")
     assert res.val_loss.shape == (s, epochs + 1) and list(res.epochs) == list(range(epochs + 1))
     for student, seed in enumerate(seeds):
-        ref = _reference(params, data, student, seed, n_layers=n_layers, lr=lr, epochs=epochs,
+        ref = _reference(params, data, student, seed, depth=depth, lr=lr, epochs=epochs,
                          batch_size=batch, relu=relu)
         np.testing.assert_allclose(res.val_loss[student, 1:], ref, rtol=1e-12)
 
@@ -98,7 +98,7 @@ def test_batch_schedule_covers_each_pass_once():
 
 
 def test_orthogonal_students_layout():
-    params = il.orthogonal_students(4, N, K, hidden=H, n_layers=2, heads=2, generator=torch.Generator().manual_seed(0))
+    params = il.orthogonal_students(4, N, K, hidden=H, depth=2, heads=2, generator=torch.Generator().manual_seed(0))
     shapes = [tuple(p.shape) for p in params]
     assert shapes == [(4, H, N), (4, H), (4, H, H), (4, H), (4, K, H), (4, K), (4, K, H), (4, K)]
     for w, b in zip(params[::2], params[1::2]):
@@ -126,7 +126,7 @@ def test_bad_inputs_are_named():
 def test_train_cells_results_do_not_depend_on_the_batch_and_pair_the_baselines():
     cells = [dict(n_train_a=20, n_train_b=40, s_a=sa, s_b=2.0, relatedness=r) for sa in (0.5, 3.0) for r in (0.0, 1.0)]
     cells.append(dict(n_train_a=20, s_a=0.5))  # a single-task cell
-    opts = dict(n_features=8, rank=2, hidden=5, n_layers=1, activation="relu", n_val=30, lr=0.05, epochs=6,
+    opts = dict(n_features=8, rank=2, hidden=5, depth=1, activation="relu", n_val=30, lr=0.05, epochs=6,
                 batch_size=8, record_every=2)
     runs = il.train_cells(cells, [3, 4], **opts)
     assert runs.multitask.shape == runs.single_task.shape == (5, 2, 4)
@@ -164,7 +164,7 @@ def test_train_cells_rejects_malformed_cells():
 def test_a_cells_numbers_do_not_depend_on_the_sizes_of_the_other_cells():
     """Pools drawn at the largest size would differ in their last values (torch's randn), so each
     cell draws at its own sizes."""
-    opts = dict(n_features=6, rank=2, hidden=3, n_layers=1, n_val=9, lr=0.05, epochs=2, batch_size=4)
+    opts = dict(n_features=6, rank=2, hidden=3, depth=1, n_val=9, lr=0.05, epochs=2, batch_size=4)
     small = dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=2.0, relatedness=0.5)
     alone = il.train_cells([small], [5], **opts)
     mixed = il.train_cells([small, dict(n_train_a=30, n_train_b=30, s_a=1.0, s_b=2.0, relatedness=0.5),
@@ -177,7 +177,7 @@ def test_train_cells_on_an_executor_gives_the_same_numbers():
     from concurrent.futures import ThreadPoolExecutor
 
     cells = [dict(n_train_a=12, n_train_b=24, s_a=1.0, s_b=3.0, relatedness=0.5), dict(n_train_a=12, s_a=2.0)]
-    opts = dict(n_features=6, rank=2, hidden=4, n_layers=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
+    opts = dict(n_features=6, rank=2, hidden=4, depth=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
     here = il.train_cells(cells, [7, 8, 9], **opts)
     with ThreadPoolExecutor(2) as pool:
         there = il.train_cells(cells, [7, 8, 9], executor=pool, **opts)
@@ -188,7 +188,7 @@ def test_train_cells_on_an_executor_gives_the_same_numbers():
 
 def test_cell_runs_join_seeds_and_refuse_different_cells():
     cells = [dict(n_train_a=10, n_train_b=10, s_a=1.0, s_b=1.0, relatedness=1.0)]
-    opts = dict(n_features=6, rank=2, hidden=3, n_layers=1, n_val=8, lr=0.05, epochs=2, batch_size=4)
+    opts = dict(n_features=6, rank=2, hidden=3, depth=1, n_val=8, lr=0.05, epochs=2, batch_size=4)
     both = il.train_cells(cells, [1, 2], **opts)
     joined = il.CellRuns.join([il.train_cells(cells, [1], **opts), il.train_cells(cells, [2], **opts)])
     assert joined.seeds == (1, 2)
@@ -198,3 +198,36 @@ def test_cell_runs_join_seeds_and_refuse_different_cells():
         il.CellRuns.join([both, other])
     with pytest.raises(ValueError, match="non-empty"):
         il.CellRuns.join([])
+
+
+def test_depth_is_the_trunk_depth_and_n_layers_its_deprecated_name():
+    """``depth`` (hidden layers of the trunk, as multitask_train's) replaced ``n_layers``; the old
+    keyword works for one release with a DeprecationWarning, and both together are refused."""
+    import inspect
+
+    for func in (il.orthogonal_students, il.train_cells):
+        assert inspect.signature(func).parameters["depth"].default == 2
+        assert repr(inspect.signature(func).parameters["depth"].default) == "2"  # the API page shows depth=2
+    new = il.orthogonal_students(2, N, K, hidden=H, depth=3, generator=torch.Generator().manual_seed(0))
+    assert len(new) == 2 * (3 + 2)
+    with pytest.warns(DeprecationWarning, match=r"n_layers is deprecated.*pass depth=3") as caught:
+        old = il.orthogonal_students(2, N, K, hidden=H, n_layers=3, generator=torch.Generator().manual_seed(0))
+    assert caught[0].filename == __file__  # points at the caller
+    assert all(torch.equal(a, b) for a, b in zip(new, old))
+    default = il.orthogonal_students(2, N, K, hidden=H, generator=torch.Generator().manual_seed(0))
+    assert len(default) == 2 * (2 + 2)
+    for depth in (2, 3):  # both names, even with depth at its default value: which one was meant?
+        with pytest.raises(ValueError, match=r"n_layers is the old name of depth: pass depth only"):
+            il.orthogonal_students(2, N, K, hidden=H, depth=depth, n_layers=3)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match=r"\bn_layers must be an integer >= 1"):
+        il.orthogonal_students(2, N, K, hidden=H, n_layers=0)  # a bad value under the name the caller wrote
+    with pytest.raises(ValueError, match=r"\bdepth must be an integer >= 1"):
+        il.orthogonal_students(2, N, K, hidden=H, depth=0)
+
+    cells = [dict(n_train_a=8, n_train_b=8, s_a=1.0, s_b=1.0, relatedness=1.0)]
+    opts = dict(n_features=6, rank=2, hidden=3, n_val=8, lr=0.05, epochs=1, batch_size=4)
+    with pytest.warns(DeprecationWarning, match="pass depth=1"):
+        old_cells = il.train_cells(cells, [1], n_layers=1, **opts)
+    np.testing.assert_array_equal(old_cells.multitask, il.train_cells(cells, [1], depth=1, **opts).multitask)
+    with pytest.raises(ValueError, match="n_layers is the old name of depth"):
+        il.train_cells(cells, [1], depth=1, n_layers=1, **opts)

@@ -23,7 +23,7 @@ _spec.loader.exec_module(chapters)
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 
 PASSING = """
-from gendyn.claims import Ledger
+from gendyn.book.claims import Ledger
 ledger = Ledger("demo-{name}", SCALE)
 ledger.declare(["x"])
 ledger.check("x", "one is one", 1.0 + SEED * 0, 1.0, 0.1)

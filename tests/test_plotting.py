@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from gendyn import plotting
+from gendyn.book import plotting
 plotting.use_style()
 fig, ax = plt.subplots()
 ax.plot(np.linspace(0, 1, 50) ** 2, label="$x^2$")

@@ -1,11 +1,11 @@
 import math
-"""gendyn.scales (parameter checks) and gendyn.claims (the harness and the ledger)."""
+"""gendyn.book.scales (parameter checks) and gendyn.book.claims (the harness and the ledger)."""
 
 import json
 
 import pytest
 
-from gendyn import claims, scales
+from gendyn.book import claims, scales
 from gendyn.book import ledger_page
 
 

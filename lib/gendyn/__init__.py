@@ -5,26 +5,37 @@ Lee & Ndirango (2019), Goldt et al. (2019) and Advani, Saxe & Sompolinsky (2020)
 
 Modules
 -------
-rmt                random matrices: Marchenko-Pastur law, spiked singular values and vectors
-teachers           teacher networks and the training data they generate (torch, batched)
-deep_linear        Saxe mode dynamics and the Lampinen-Ganguli error theory, any depth
-train              batched torch trainers for deep linear and leaky-ReLU students
-linear_student     Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
-linear_experiments batched torch simulations of the linear student and of random-feature ReLU nets
-random_features    random-feature ReLU students of a ReLU teacher: exact errors, error decomposition
-committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
-committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
-softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds,
-                   the cross-entropy floor of noisy argmax labels
-multitask_train    their batched single-task/multitask students and book grids
-interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-headed students, batched;
-                   grid cells with paired single-task baselines (train_cells)
-published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
-allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
-progress           terminal progress bars that stay out of rendered notebooks
-book               the book's machinery (claims, checks, scales, stats, plotting, figures, grids) and each
-                   chapter's figures and claims (book.chapters, one module per notebook); the science
-                   above never imports it (claims, scales, plotting: old names of book modules)
+=================================  ==========================================================================
+module                             contents
+=================================  ==========================================================================
+:mod:`~gendyn.rmt`                 random matrices: Marchenko-Pastur law, spiked singular values and vectors
+:mod:`~gendyn.teachers`            teacher networks and the training data they generate (torch, batched)
+:mod:`~gendyn.deep_linear`         Saxe mode dynamics and the Lampinen-Ganguli error theory, any depth
+:mod:`~gendyn.train`               batched torch trainers for deep linear and leaky-ReLU students
+:mod:`~gendyn.randomised`          randomised versus structured data: why random labels are learned later (§3.6)
+:mod:`~gendyn.shrinkage`           a non-gradient algorithm that beats optimal early stopping (§3.7, App. E)
+:mod:`~gendyn.transfer`            transfer between two tasks of one two-headed student (§4, App. D)
+:mod:`~gendyn.sampling`            test-error dynamics with more or fewer examples than inputs (App. G)
+:mod:`~gendyn.task_data`           batched data of the Lampinen & Ganguli experiments beyond one linear task
+:mod:`~gendyn.linear_student`      Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
+:mod:`~gendyn.linear_experiments`  batched torch simulations of the linear student and of random-feature ReLU nets
+:mod:`~gendyn.random_features`     random-feature ReLU students of a ReLU teacher: exact errors, error decomposition
+:mod:`~gendyn.committee`           Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
+:mod:`~gendyn.committee_sgd`       their online SGD: compiled weight-space loop and exact order-parameter chain
+:mod:`~gendyn.softmax_multitask`   Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics,
+                                   benefit bounds, the cross-entropy floor of noisy argmax labels
+:mod:`~gendyn.multitask_train`     their batched single-task/multitask students and book grids
+:mod:`~gendyn.interleaved_sgd`     their authors' protocol: interleaved minibatch SGD of two-headed students,
+                                   batched; grid cells with paired single-task baselines (``train_cells``)
+:mod:`~gendyn.published_runs`      the per-run results Lee & Ndirango published (carried in
+                                   ``data/lee-ndirango-2019``)
+:mod:`~gendyn.allocator`           keep freed memory in the process (glibc): no page-fault churn in batched
+                                   trainers
+:mod:`~gendyn.progress`            terminal progress bars that stay out of rendered notebooks
+:mod:`~gendyn.book`                the book's machinery (claims, checks, scales, stats, plotting, figures,
+                                   grids) and each chapter's figures and claims (``book.chapters``, one module
+                                   per notebook); the science above never imports it, nor matplotlib
+=================================  ==========================================================================
 
 Conventions
 -----------
@@ -38,6 +49,88 @@ Conventions
   default for speed); use float64 where rounding reaches the result (the book's deep ReLU
   grid of Lee & Ndirango: ``multitask_train.run_grid(draw_dtype=...)`` separates the draws
   from the arithmetic, so the two precisions can be compared on the same data).
+
+Names
+-----
+One name, one meaning, across the science modules. Each entry gives the name the API uses
+(and its symbol), then the modules that still use another name, mostly the paper's own symbol
+where the module's formulas are written in it.
+
+input dimension
+    ``n_features`` (``N``): :mod:`~gendyn.multitask_train`, :mod:`~gendyn.interleaved_sgd`,
+    :mod:`~gendyn.linear_student`. Still ``n1`` (Lampinen & Ganguli's ``N1``; outputs ``n3``) in
+    :mod:`~gendyn.deep_linear`, :mod:`~gendyn.train`, :mod:`~gendyn.transfer`,
+    :mod:`~gendyn.sampling`, :mod:`~gendyn.randomised`, :mod:`~gendyn.task_data`; ``n_in`` (outputs
+    ``n_out``) in :mod:`~gendyn.teachers`, :mod:`~gendyn.random_features` and
+    ``linear_experiments.random_feature_*``; ``n`` in the other functions of
+    :mod:`~gendyn.linear_experiments`; ``N`` in :mod:`~gendyn.committee` and
+    :mod:`~gendyn.committee_sgd`.
+examples
+    An example is one (input, label) pair. Training examples ``P``: ``n_train`` (per task
+    ``n_train_a``, ``n_train_b``; auxiliary ``n_train_aux``); held out: ``n_val``, ``n_test``; the
+    load ``alpha = P/N`` (``alphas``). Still ``n_samples`` in :mod:`~gendyn.linear_student`,
+    :mod:`~gendyn.linear_experiments` and :mod:`~gendyn.random_features`, ``n_examples`` in
+    :mod:`~gendyn.sampling`, ``train_set_size`` in :mod:`~gendyn.committee_sgd`. Lampinen &
+    Ganguli's main setting has ``P = N1`` and the aspect ratio ``aspect = N3/N1``. A *sample* is a
+    Monte Carlo draw: ``n_samples`` of :mod:`~gendyn.softmax_multitask` counts those, not examples.
+hidden width
+    ``hidden`` (``H``): the units of every hidden layer (:mod:`~gendyn.train`,
+    :mod:`~gendyn.multitask_train`, :mod:`~gendyn.interleaved_sgd`, :mod:`~gendyn.random_features`,
+    ``linear_experiments.random_feature_relu``). Still ``n2`` (``N2``) in the Lampinen & Ganguli
+    theory, ``n_hidden`` in the bounds of :mod:`~gendyn.linear_student` and in
+    ``linear_experiments.random_feature_gd``, ``K`` (student) and ``M`` (teacher) in
+    :mod:`~gendyn.committee` and :mod:`~gendyn.committee_sgd`; a teacher's width is
+    ``teacher_hidden`` in :mod:`~gendyn.random_features`.
+depth, trunk depth
+    ``depth``: the number of hidden layers. In the students of :mod:`~gendyn.multitask_train` and
+    :mod:`~gendyn.interleaved_sgd` every hidden layer belongs to the trunk the heads share, so
+    ``depth`` is the trunk depth (formerly ``n_layers`` in ``interleaved_sgd``, accepted for one
+    more release with a ``DeprecationWarning``; the authors' data in :mod:`~gendyn.published_runs`
+    call it ``nlayers``).
+    ``n_layers`` is another quantity, the paper's ``N_l``: layers of *units*, input and output
+    included, so ``n_layers = depth + 2`` and ``N_l - 1`` weight matrices (:mod:`~gendyn.train`,
+    :mod:`~gendyn.deep_linear`, :mod:`~gendyn.transfer`, :mod:`~gendyn.sampling`,
+    :mod:`~gendyn.randomised`, ``softmax_multitask.ta_rate`` and ``ta_trajectory``).
+teacher, student
+    The teacher makes the labels; the student is trained. Teacher quantities carry its name
+    (``teacher``, ``teacher_svals``, ``teacher_var``, ``teacher_hidden``; Goldt et al.'s ``w_star``,
+    ``v_star``), the student's do not (``weights``, ``params``, ``w``, ``v``). A teacher's singular
+    values are ``teacher_svals``; still ``svals`` (``svals_a``, ``svals_b``) or ``sbar``
+    (``sbar_a``) in :mod:`~gendyn.rmt`, :mod:`~gendyn.teachers`, :mod:`~gendyn.task_data` and
+    :mod:`~gendyn.transfer`.
+SNR
+    ``snr``: the teacher's output variance over the label noise's (:mod:`~gendyn.linear_student`,
+    :mod:`~gendyn.linear_experiments`, :mod:`~gendyn.random_features`); ``inr``: the initial
+    weights' variance over the teacher's. Where a paper fixes the noise and scales the teacher,
+    the scale is the SNR under the paper's name: ``sbar`` (teacher singular values, noise entries
+    of variance ``noise_std**2 / N1``), ``svm`` (multiplier of a teacher profile) and ``shat``
+    (singular values of the training data) for Lampinen & Ganguli; ``s_a``, ``s_b``, ``s`` (logit
+    noise ``1/sqrt(N)``) for Lee & Ndirango. A noise's standard deviation is ``noise_std``
+    (``sigma`` in :mod:`~gendyn.committee` and :mod:`~gendyn.committee_sgd`).
+rank
+    ``rank``: a teacher's rank, the number of its nonzero singular values (``Nbar2``; in
+    :mod:`~gendyn.multitask_train` also the default ``n_classes``); ``r`` in
+    ``teachers.random_orthonormal``. A student's rank is its width (``n2``, App. H). ``r`` of
+    :mod:`~gendyn.multitask_train` is the relatedness of two tasks, not a rank.
+learning rate, time
+    ``lr``: the step size of gradient descent or SGD (``lr2``: the second layer's, Goldt et al.'s
+    ``eta_v``). Gradient flow has the time constant ``tau = 1/lr``, and times ``t`` or ``times``
+    are in units of ``tau``: ``k`` steps are ``t = k lr``. ``steps`` counts steps, ``epochs``
+    passes over the training set (one full-batch step in :mod:`~gendyn.train`; every minibatch of
+    task A in :mod:`~gendyn.interleaved_sgd`). Goldt et al.'s time ``alpha = steps / N`` (``times``,
+    ``alpha_max``) is not the load ``alpha = P/N``.
+seeds, generators
+    ``seed``: an integer ``>= 0`` that seeds the library's own CPU generators; ``seeds``: one per
+    independent run, whose draws depend on its seed alone (:mod:`~gendyn.multitask_train`,
+    :mod:`~gendyn.interleaved_sgd`); ``generator``: a ``torch.Generator`` (``None``: torch's global
+    one). Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
+    :mod:`~gendyn.linear_experiments`, :mod:`~gendyn.random_features`) or ``runs``
+    (:mod:`~gendyn.train`, :mod:`~gendyn.task_data`, :mod:`~gendyn.committee_sgd`).
+devices, dtypes
+    ``device``: ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (below). ``dtype``: the torch dtype of the
+    arithmetic, float32 by default where speed matters (the trainers of :mod:`~gendyn.train` and
+    :mod:`~gendyn.multitask_train`, ``teachers.measure_spikes``), float64 elsewhere; ``draw_dtype`` that of the random draws where the two may differ
+    (``multitask_train.run_grid``).
 
 Devices and random numbers
 --------------------------

@@ -7,6 +7,7 @@ names the argument, what is allowed and what was given, e.g.
 """
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -446,3 +447,35 @@ def work_limit(estimate, what, *, memory=0.0, iterations=0.0):
     if not memory <= available:
         raise ValueError(f"{what} needs about {memory / 2**30:.3g} GiB of memory at once, more than this "
                          f"machine's {available / 2**30:.3g} GiB; reduce it")
+
+
+class Default(int):
+    """An integer default that can tell it was not passed (``value is DEFAULT``); it shows as the number.
+
+    A keyword renamed in the public API keeps its old name for one release (:func:`renamed`); to
+    refuse a call that passes both names, the new keyword's default must be told apart from the
+    same number passed explicitly.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return int.__repr__(self)
+
+
+def renamed(value, old_value, name, old_name, *, default, check, stacklevel=3):
+    """The value of the keyword ``name``, formerly ``old_name`` (kept for one release), checked.
+
+    ``old_value`` is ``None`` when the old keyword was not passed; ``default`` is the new keyword's
+    :class:`Default`. Passing the old keyword warns (``DeprecationWarning`` naming the new one);
+    passing both is a ``ValueError``. Returns ``check(value, keyword)`` for the keyword used, so
+    that a bad value is reported under the name the caller wrote.
+    """
+    if old_value is None:
+        return check(value, name)
+    if value is not default:
+        raise ValueError(f"{old_name} is the old name of {name}: pass {name} only; got {name}={value!r} and "
+                         f"{old_name}={old_value!r}")
+    warnings.warn(f"{old_name} is deprecated and will be removed in the next release: pass {name}={old_value!r}",
+                  DeprecationWarning, stacklevel=stacklevel)
+    return check(old_value, old_name)

@@ -4,7 +4,7 @@ Lee & Ndirango (2019) trained their students differently from the gradient flow 
 describes (and that :func:`gendyn.multitask_train.train_students` integrates). Their public
 trainer (repository ``tyler-nervana/mt-theory``, ``multitask/train.py``; read, not copied):
 
-* **Network.** A shared trunk of ``n_layers`` fully connected layers of ``hidden`` units, each
+* **Network.** A shared trunk of ``depth`` fully connected layers of ``hidden`` units, each
   followed by a ReLU (none with ``activation="linear"``), and one linear head per task; every
   layer has a bias; every weight matrix starts orthogonal (``torch.nn.init.orthogonal_``), every
   bias uniform in ``+-1/sqrt(fan_in)`` (PyTorch's default for ``nn.Linear``).
@@ -43,6 +43,14 @@ __all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students"
 #: Trunk nonlinearities.
 ACTIVATIONS = ("relu", "linear")
 
+#: Default trunk depth (hidden layers) of the students; ``n_layers`` was its old name (one release).
+_DEPTH = _checks.Default(2)
+
+
+def _depth(depth, n_layers):
+    return _checks.renamed(depth, n_layers, "depth", "n_layers", default=_DEPTH, stacklevel=4,
+                           check=lambda value, name: _checks.integer(value, name, 1, " (trunk layers)"))
+
 
 @dataclass(frozen=True)
 class InterleavedResult:
@@ -72,9 +80,9 @@ def _stream_generator(seed, stream):
     return _random.seeded(1_000_003 * int(seed) + 7919 * stream + 29)
 
 
-def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hidden: int = 64, n_layers: int = 2,
+def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hidden: int = 64, depth: int = _DEPTH,
                         heads: int = 2, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
-                        device: str | torch.device = "cpu") -> tuple[torch.Tensor, ...]:
+                        device: str | torch.device = "cpu", n_layers: int | None = None) -> tuple[torch.Tensor, ...]:
     """Initial parameters of ``S`` students as the authors' trainer draws them.
 
     Parameters
@@ -82,14 +90,16 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hid
     n_students : int
         ``S``.
     n_features, n_classes, hidden : int
-        Inputs ``N``, classes ``K`` per head and trunk width.
-    n_layers : int
-        Trunk layers (``>= 1``).
+        Inputs ``N``, classes ``K`` per head and trunk width (units of each hidden layer).
+    depth : int
+        Trunk layers, i.e. hidden layers (``>= 1``), as in :func:`gendyn.multitask_train.init_student`.
     heads : int
         1 (single-task) or 2 (tasks A and B).
     generator : torch.Generator, optional
     dtype, device
         Of the returned tensors.
+    n_layers : int, optional
+        Deprecated: the old name of ``depth`` (a ``DeprecationWarning``; passing both is an error).
 
     Returns
     -------
@@ -102,14 +112,14 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hid
     n_features = _checks.integer(n_features, "n_features", 1)
     n_classes = _checks.integer(n_classes, "n_classes", 2)
     hidden = _checks.integer(hidden, "hidden", 1)
-    n_layers = _checks.integer(n_layers, "n_layers", 1, " (trunk layers)")
+    depth = _depth(depth, n_layers)
     heads = _checks.integer(heads, "heads", 1, " (1: task A only, 2: tasks A and B)")
     if heads > 2:
         raise ValueError(f"heads must be 1 (task A only) or 2 (tasks A and B); got {heads}")
     dtype = _checks.torch_dtype(dtype)
     device = _checks.torch_device(device)
     generator = _checks.torch_generator(generator)
-    shapes = [(hidden, n_features)] + [(hidden, hidden)] * (n_layers - 1) + [(n_classes, hidden)] * heads
+    shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1) + [(n_classes, hidden)] * heads
     params = []
     for fan_out, fan_in in shapes:
         if fan_out >= fan_in:
@@ -166,13 +176,13 @@ def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
     return schedule
 
 
-def _forward(params, x, n_layers, head, relu):
+def _forward(params, x, depth, head, relu):
     h = x
-    for i in range(n_layers):
+    for i in range(depth):
         h = torch.baddbmm(params[2 * i + 1].unsqueeze(1), h, params[2 * i].mT)
         if relu:
             h = torch.relu(h)
-    w, b = params[2 * (n_layers + head)], params[2 * (n_layers + head) + 1]
+    w, b = params[2 * (depth + head)], params[2 * (depth + head) + 1]
     return torch.baddbmm(b.unsqueeze(1), h, w.mT)
 
 
@@ -247,14 +257,14 @@ def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: to
     except (TypeError, AttributeError):
         raise ValueError("params must be a sequence of torch tensors (see orthogonal_students)") from None
     n_heads = 2 if multitask else 1
-    n_layers = (len(params) - 2 * n_heads) // 2
-    if len(params) % 2 or n_layers < 1:
+    depth = (len(params) - 2 * n_heads) // 2
+    if len(params) % 2 or depth < 1:
         raise ValueError(f"params must hold (W, b) of each trunk layer and of {n_heads} head(s); got "
                          f"{len(params)} tensors")
     hidden = params[0].shape[-2] if params[0].ndim == 3 else -1
-    trunk_ok = all(w.ndim == 3 and w.shape[-2] == hidden for w in params[0 : 2 * n_layers : 2])
-    heads_ok = all(w.ndim == 3 and w.shape[-1] == hidden and w.shape == params[2 * n_layers].shape
-                   for w in params[2 * n_layers :: 2])
+    trunk_ok = all(w.ndim == 3 and w.shape[-2] == hidden for w in params[0 : 2 * depth : 2])
+    heads_ok = all(w.ndim == 3 and w.shape[-1] == hidden and w.shape == params[2 * depth].shape
+                   for w in params[2 * depth :: 2])
     if not (trunk_ok and heads_ok):
         raise ValueError(f"params must hold (W, b) of each trunk layer and of {n_heads} head(s) "
                          f"({'multitask students, x_b given, need head B' if multitask else 'single-task students have head A only'}); "
@@ -269,13 +279,13 @@ def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: to
                        f"epochs={epochs} with {s} students of {n_params} parameters on {p_a} + {p_b} examples")
     schedules = [batch_schedule(p_a, p_b, batch_size, epochs, seed) for seed in seeds]
     rows = torch.arange(s, device=device)[:, None]
-    trunk = list(range(2 * n_layers))
-    head_of = {"A": [2 * n_layers, 2 * n_layers + 1], "B": [2 * n_layers + 2, 2 * n_layers + 3]}
+    trunk = list(range(2 * depth))
+    head_of = {"A": [2 * depth, 2 * depth + 1], "B": [2 * depth + 2, 2 * depth + 3]}
     data = {"A": (x_a, y_a), "B": (x_b, y_b)}
 
     def validate():
         with torch.no_grad():
-            logits = _forward(params, x_val, n_layers, 0, relu)
+            logits = _forward(params, x_val, depth, 0, relu)
             loss = _cross_entropy(logits, y_val)
             acc = (logits.argmax(-1) == y_val).to(dtype).mean(-1)
         return loss.cpu().numpy(), acc.cpu().numpy()
@@ -292,7 +302,7 @@ def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: to
             task = step[0][0]
             idx = torch.stack([i for _, i in step]).to(device)  # (S, batch): same size for all
             x, y = data[task]
-            loss = _cross_entropy(_forward(params, x[rows, idx], n_layers, 0 if task == "A" else 1, relu), y[rows, idx])
+            loss = _cross_entropy(_forward(params, x[rows, idx], depth, 0 if task == "A" else 1, relu), y[rows, idx])
             moving = [params[i] for i in trunk + head_of[task]]
             grads = torch.autograd.grad(loss.sum(), moving)
             with torch.no_grad():
@@ -381,10 +391,10 @@ def _cell(cell, i):
 
 
 def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_features: int = 20, rank: int = 10,
-                n_classes: int | None = None, hidden: int = 64, n_layers: int = 2, activation: str = "relu",
+                n_classes: int | None = None, hidden: int = 64, depth: int = _DEPTH, activation: str = "relu",
                 n_val: int = 1000, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
                 record_every: int = 10, dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
-                executor: Executor | None = None) -> CellRuns:
+                executor: Executor | None = None, n_layers: int | None = None) -> CellRuns:
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
     For each seed, the teachers and validation inputs of
@@ -404,7 +414,7 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         Each with ``n_train_a`` and ``s_a``; a multitask cell also ``n_train_b >= 1``, ``s_b``
         and ``relatedness`` (without them, or with ``n_train_b = 0``, a single-task cell).
     seeds : sequence of int
-    n_features, rank, n_classes, hidden, n_layers, activation
+    n_features, rank, n_classes, hidden, depth, activation
         Data (``n_classes = rank`` by default) and students (:func:`orthogonal_students`).
     n_val : int
         Validation examples of task A.
@@ -416,6 +426,8 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         ``dask.distributed.Client(address).get_executor()``. A student's numbers depend only on
         its seed and cell, not on the batch it trains in, so the result is the same with or
         without an executor (bit for bit in float64 on a CPU).
+    n_layers : int, optional
+        Deprecated: the old name of ``depth`` (a ``DeprecationWarning``; passing both is an error).
 
     Returns
     -------
@@ -426,6 +438,7 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     if isinstance(cells, dict) or not hasattr(cells, "__len__") or len(cells) == 0:
         raise ValueError(f"cells must be a non-empty sequence of dicts (one per grid cell); got {cells!r}")
     parsed = [_cell(c, i) for i, c in enumerate(cells)]
+    depth = _depth(depth, n_layers)
     seeds = _checks.integers(seeds, "seeds", 0)
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (each is an independent run); got {list(seeds)}")
@@ -437,7 +450,7 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         if not callable(getattr(executor, "submit", None)):
             raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
                              f"got {type(executor).__name__}")
-        options = dict(n_features=n_features, rank=rank, n_classes=n_classes, hidden=hidden, n_layers=n_layers,
+        options = dict(n_features=n_features, rank=rank, n_classes=n_classes, hidden=hidden, depth=depth,
                        activation=activation, n_val=n_val, lr=lr, epochs=epochs, batch_size=batch_size,
                        record_every=record_every, dtype=dtype, device=device)
         jobs = [executor.submit(train_cells, [dict(c) for c in cells], [seed], **options) for seed in seeds]
@@ -453,7 +466,7 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     noise_val = torch.stack([base.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
                                                             dtype=dtype, device=device) for seed in seeds])
     z_val = base.x_val @ base.teacher_a.mT  # (S, V, K) at unit SNR
-    init = [orthogonal_students(1, n_features, k, hidden=hidden, n_layers=n_layers, heads=2,
+    init = [orthogonal_students(1, n_features, k, hidden=hidden, depth=depth, heads=2,
                                 generator=_stream_generator(seed, 3), dtype=dtype, device=device)
             for seed in seeds]
     init = [torch.cat(parts) for parts in zip(*init)]  # (S, ...) per tensor

@@ -494,7 +494,7 @@ def run_authors_protocol(cfg: RunConfig, refs: dict[str, dict[str, np.ndarray]]
             [dict(n_train_a=group[1], s_a=s) for s in snr] + [
                 dict(n_train_a=group[1], n_train_b=group[2], s_a=sa, s_b=sb, relatedness=r)
                 for sa, sb, r in sorted(mt_cells)],
-            [seed], rank=published_runs.N_CLASSES[group[0]], n_layers=group[3],
+            [seed], rank=published_runs.N_CLASSES[group[0]], depth=group[3],
             activation="relu" if group[0] == "deep-nonlinear" else "linear", epochs=cfg.authors_epochs,
             device=cfg.device) for group, mt_cells in plan.items() for seed in seeds}
         done = {key_: job.result() for key_, job in jobs.items()}
