@@ -23,7 +23,7 @@ published_runs     the per-run results Lee & Ndirango published (carried in data
 allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
 progress           terminal progress bars that stay out of rendered notebooks
 book               the book's machinery (claims, checks, scales, stats, plotting, figures, grids) and each
-                   chapter's figures and claims (book.chapters, one module per notebook); the science
+                   chapter's sizes, figures and claims (book.chapters, one module per notebook); the science
                    above never imports it (claims, scales, plotting: old names of book modules)
 
 Conventions
