@@ -26,9 +26,10 @@ chapter's module (published-data those of the multitask and aux-depth chapters, 
 
 
 #: Each chapter of the book: ``{chapter id: (notebook under notebooks/, module of this package)}``.
-#: A module may define ``claim_ids(cfg)``, the ids of the claims its chapter checks (fixed before
-#: the run: :meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory
-#: functions its claims test with the error they should detect (:mod:`gendyn.book.mutation`).
+#: Every module defines ``Sizes`` and ``SIZES`` (read by :func:`gendyn.book.scales.configure`). A module
+#: may define ``claim_ids(cfg)``, the ids of the claims its chapter checks (fixed before the run:
+#: :meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory functions its claims test
+#: with the error they should detect (:mod:`gendyn.book.mutation`).
 CHAPTERS = {
     "as-bounds": ("advani-saxe/bounds.ipynb", "advani_saxe_bounds"),
     "as-double-descent": ("advani-saxe/double-descent.ipynb", "advani_saxe_double_descent"),
