@@ -11,8 +11,9 @@ from gendyn.book import ledger_page
 
 def test_configure_reads_sizes_and_overrides():
     cfg = scales.configure("lg-rmt", "smoke", 3, "cpu", n1=64, repeats=None)
-    assert cfg.n1 == 64 and cfg.repeats == scales.CHAPTERS["lg-rmt"]["smoke"]["repeats"] and cfg.seed == 3
+    assert cfg.n1 == 64 and cfg.repeats == scales.sizes("lg-rmt", "smoke")["repeats"] and cfg.seed == 3
     assert "n1=64" in cfg.describe()
+    assert cfg.sizes.n1 == 64 and cfg.sizes.repeats == cfg.repeats  # typed: the chapter module's Sizes
 
 
 @pytest.mark.parametrize(
@@ -44,9 +45,11 @@ def test_bad_parameters_name_the_value_and_what_is_allowed(args, kwargs, message
 
 
 def test_every_chapter_has_smoke_and_paper_scales():
-    for chapter, table in scales.CHAPTERS.items():
-        assert set(table) == set(scales.SCALES), chapter
-        assert set(table["smoke"]) == set(table["paper"]), chapter
+    from gendyn.book.chapters import CHAPTERS
+
+    for chapter in CHAPTERS:
+        smoke, paper = (scales.sizes(chapter, scale) for scale in ("smoke", "paper"))
+        assert list(smoke) == list(paper), chapter
 
 
 def test_a_period_may_be_one_and_a_list_item_may_be_zero_where_the_default_has_zero():

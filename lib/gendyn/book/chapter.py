@@ -1,9 +1,9 @@
 """A chapter's start-up in one call: its sizes, its claims ledger and the book's figure style.
 
 Every chapter begins the same way: check the notebook's parameters against the chapter's
-sizes at the chosen scale, open the chapter's claims ledger, apply the figure style and show
-the settings the run uses. :func:`start` does all four, so a chapter's first code cell is its
-imports and one line::
+sizes at the chosen scale (its module's ``SIZES``), open the chapter's claims ledger, apply the
+figure style and show the settings the run uses. :func:`start` does all four, so a chapter's
+first code cell is its imports and one line::
 
     cfg, ledger = chapter.start("lg-generalisation", SCALE, SEED, DEVICE, runs=RUNS, namespace=globals())
 """

@@ -208,7 +208,7 @@ class Ledger:
     Parameters
     ----------
     chapter : str
-        Chapter id (as in :data:`gendyn.scales.CHAPTERS`).
+        Chapter id (as in :data:`gendyn.book.chapters.CHAPTERS`).
     scale : str
         The scale the numbers were computed at.
     directory : path-like, optional

@@ -1,8 +1,14 @@
-"""The code of each chapter of the book that is not science: its figures and its claims.
+"""The code of each chapter of the book that is not science: its sizes, its figures and its claims.
 
 One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-asymptotic-error.ipynb``
 → :mod:`gendyn.book.chapters.goldt_sec2_asymptotic_error`). A module holds
 
+- ``Sizes``, a frozen dataclass of the chapter's sizes (a typed field and a one-line comment per
+  size), and ``SIZES = {"smoke": Sizes(...), "paper": Sizes(...)}``, its sizes at each scale:
+  :func:`gendyn.book.scales.configure` reads them (importing the module by name) and checks a
+  notebook's overrides, and the notebook reads them as ``cfg.<size>`` (``cfg.sizes``: the
+  ``Sizes`` of its run). They live here so that editing one chapter's sizes re-runs that chapter
+  only;
 - ``figure_*`` functions: they take the chapter's results (numpy arrays, dicts, the library's
   result objects) and return a matplotlib figure made with :func:`gendyn.book.plotting.subplots`;
   saving stays in the chapter (:func:`gendyn.book.plotting.save`);
@@ -12,15 +18,18 @@ One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-as
   protocol.
 
 The science (theory and training) stays in :mod:`gendyn`; these modules depend on it and on the
-book layer, never the reverse. This package imports none of its modules, so that a chapter's run
-depends on its own module only (``tools/chapters.py`` follows imports to decide what to re-run).
+book layer, never the reverse. This package imports none of its modules, nor does
+:mod:`gendyn.book.scales`, so that a chapter's run depends on its own module only (``tools/chapters.py``
+follows imports to decide what to re-run); a chapter that builds on another's results imports that
+chapter's module (published-data those of the multitask and aux-depth chapters, whose grids it compares).
 """
 
 
 #: Each chapter of the book: ``{chapter id: (notebook under notebooks/, module of this package)}``.
-#: A module may define ``claim_ids(cfg)``, the ids of the claims its chapter checks (fixed before
-#: the run: :meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory
-#: functions its claims test with the error they should detect (:mod:`gendyn.book.mutation`).
+#: Every module defines ``Sizes`` and ``SIZES`` (read by :func:`gendyn.book.scales.configure`). A module
+#: may define ``claim_ids(cfg)``, the ids of the claims its chapter checks (fixed before the run:
+#: :meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory functions its claims test
+#: with the error they should detect (:mod:`gendyn.book.mutation`).
 CHAPTERS = {
     "as-bounds": ("advani-saxe/bounds.ipynb", "advani_saxe_bounds"),
     "as-double-descent": ("advani-saxe/double-descent.ipynb", "advani_saxe_double_descent"),

@@ -20,8 +20,67 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
            "figure_width_sweep", "WidthSweepBounds", "width_sweep_bounds", "figure_bounds", "check_bounds"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Advani, Saxe & Sompolinsky (2020), slides' memorisation puzzle and bounds (7)-(12).
+    """
+
+    n_in: int  #: input dimension N_i of the width sweep
+    n_samples: int  #: training examples P
+    hidden: tuple[int, ...]  #: student widths N_h of the sweep
+    repeats: int  #: seeds (inputs, first layer, teacher)
+    snr: float  #: signal-to-noise ratio SNR
+    n_test: int  #: test examples
+    delta: float  #: failure probability of the bound (7)
+    mem_n_in: int  #: memorisation run: N_i
+    mem_samples: int  #: memorisation run: P
+    mem_hidden: int  #: memorisation run: N_h
+    mem_repeats: int  #: memorisation run: seeds
+    mem_teachers: int  #: label draws of each kind per network
+    mem_steps: int  #: memorisation run: gradient steps
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n_in=100,
+        n_samples=200,
+        hidden=(40, 80, 120, 160, 180, 220, 250, 300, 400, 600, 800, 1200, 1600, 3200, 6400),
+        repeats=8,
+        snr=4.0,
+        n_test=1000,
+        delta=0.05,
+        mem_n_in=50,
+        mem_samples=100,
+        mem_hidden=400,
+        mem_repeats=4,
+        mem_teachers=16,
+        mem_steps=4000,
+    ),
+    "smoke": Sizes(
+        n_in=30,
+        n_samples=60,
+        hidden=(15, 30, 45, 55, 70, 90, 120, 240, 480, 960),
+        repeats=3,
+        snr=4.0,
+        n_test=300,
+        delta=0.05,
+        mem_n_in=20,
+        mem_samples=40,
+        mem_hidden=160,
+        mem_repeats=2,
+        mem_teachers=8,
+        mem_steps=1500,
+    ),
+}
 
 #: The two kinds of labels of the memorisation run, in the order of its results' first axis.
 LABELS = ("teacher", "random")

@@ -10,6 +10,7 @@ the frozen subspace. The module holds the read-out of the chapter's simulation (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -21,9 +22,54 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "errors_by_condition", "figure_double_descent", "check_peak", "check_finite_n",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "errors_by_condition", "figure_double_descent", "check_peak", "check_finite_n",
            "figure_finite_n", "check_early_stopping", "figure_eigengap", "check_eigengap", "check_frozen",
            "figure_frozen_inr"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Advani, Saxe & Sompolinsky (2020), slides "Interpreting (5)", "Double Descent", eq. (6).
+    """
+
+    n: int  #: input dimension N
+    alphas: tuple[float, ...]  #: loads P/N
+    repeats: int  #: datasets per load
+    teachers: int  #: teacher / noise / initialisation draws per dataset
+    snrs: tuple[float, ...]  #: SNRs of the double-descent curves (INR = 0)
+    snr_inr: float  #: SNR of the INR sweep
+    inrs: tuple[float, ...]  #: INRs of the sweep (INR = 0 is the curve above)
+    inr_sweep_alphas: tuple[float, ...]  #: loads shown in the INR sweep
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n=300,
+        alphas=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.7, 1.9,
+                2.1, 2.3, 2.5, 2.75, 3.0),
+        repeats=8,
+        teachers=16,
+        snrs=(1.0, 4.0, 16.0),
+        snr_inr=4.0,
+        inrs=(0.5, 1.0, 2.0),
+        inr_sweep_alphas=(0.5, 2.0),
+    ),
+    "smoke": Sizes(
+        n=80,
+        alphas=(0.2, 0.5, 0.8, 0.9, 1.0, 1.1, 1.3, 1.6, 2.0, 3.0),
+        repeats=3,
+        teachers=8,
+        snrs=(1.0, 4.0, 16.0),
+        snr_inr=4.0,
+        inrs=(0.5, 1.0, 2.0),
+        inr_sweep_alphas=(0.5, 2.0),
+    ),
+}
 
 def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs."""

@@ -9,6 +9,7 @@ regularisation. The module holds the chapter's two figures (the maps over the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.colors import LogNorm
@@ -21,8 +22,59 @@ from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["claim_ids", "MUTATIONS", "worst_excess", "figure_maps", "figure_snr_dependence", "excess_limit",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "worst_excess", "figure_maps", "figure_snr_dependence", "excess_limit",
            "per_dataset_errors", "check_per_dataset", "describe_per_dataset"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Advani, Saxe & Sompolinsky (2020): early stopping against optimal L2 regularisation, the (alpha,
+    SNR) maps of the early-stopping time and error, and how t_opt grows with SNR.
+    """
+
+    map_points: int  #: alpha and SNR grid points of the maps (log grids through 1)
+    alpha_range: tuple[float, float]  #: smallest and largest load alpha of the maps
+    snr_range: tuple[float, float]  #: smallest and largest SNR of the maps
+    curve_alphas: tuple[float, ...]  #: loads of the curves against SNR
+    curve_snrs: tuple[float, float]  #: smallest and largest SNR of the curves
+    curve_points: int  #: SNRs per curve
+    n: int  #: dimension N of the finite-N datasets
+    datasets: int  #: finite-N datasets per load
+    sim_alphas: tuple[float, ...]  #: loads of the finite-N datasets
+    sim_snr: float  #: SNR of the finite-N datasets
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        map_points=41,
+        alpha_range=(0.1, 10.0),
+        snr_range=(0.1, 1e4),
+        curve_alphas=(0.5, 1.0, 2.0),
+        curve_snrs=(1.0, 1e5),
+        curve_points=26,
+        n=1000,  # finite-N datasets: dimension N, datasets per load, loads, SNR
+        datasets=24,
+        sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
+        sim_snr=4.0,
+    ),
+    "smoke": Sizes(
+        map_points=9,
+        alpha_range=(0.1, 10.0),
+        snr_range=(0.1, 1e4),
+        curve_alphas=(0.5, 1.0, 2.0),
+        curve_snrs=(1.0, 1e5),
+        curve_points=6,
+        n=200,
+        datasets=8,
+        sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
+        sim_snr=4.0,
+    ),
+}
 
 #: Slope of ``t_opt / tau`` against SNR at ``alpha = 1`` for large SNR, ``1 / (4 (sqrt 2 - 1))``.
 T_OPT_SLOPE = 1.0 / (4.0 * (np.sqrt(2.0) - 1.0))

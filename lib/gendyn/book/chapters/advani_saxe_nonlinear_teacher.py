@@ -10,6 +10,7 @@ rescaled Marchenko-Pastur law) and its claims. The runs are
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -21,8 +22,71 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.random_features import RandomFeatureRun
 
-__all__ = ["claim_ids", "MUTATIONS", "overtraining", "figure_7", "check_width_claims", "fig7_numbers", "hidden_spectra", "figure_spectrum",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "overtraining", "figure_7", "check_width_claims", "fig7_numbers", "hidden_spectra", "figure_spectrum",
            "check_spectrum", "figure_8", "figure_9", "check_decomposition"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Advani, Saxe & Sompolinsky (2020), Sec. 6, Figs. 7-9: random-feature students of a ReLU teacher.
+    Fig. 7 caption: P = 300, 50 seeds; N_i = 15, a 30-unit teacher and SNR = 1 from notes on the arXiv
+    version (not in the caption text we have). Fig. 9 caption: 20-unit noiseless teacher, P = 50, 500
+    trials, 5,000 test examples; its N_i and widths are ours.
+    """
+
+    n_in: int  #: input dimension N_i
+    teacher_hidden: int  #: hidden units of the ReLU teacher (Figs. 7, 8)
+    n_samples: int  #: training examples P (Figs. 7, 8)
+    repeats: int  #: seeds per width
+    snr: float  #: SNR of Fig. 7
+    snrs: tuple[float, ...]  #: Fig. 8: a low and a high SNR (our values)
+    hidden: tuple[int, ...]  #: student widths N_h (holds P, P/2 and 2P)
+    t_max: float  #: longest training time
+    decomposition_teacher_hidden: int  #: hidden units of the noiseless teacher of Fig. 9
+    decomposition_samples: int  #: training examples P of Fig. 9
+    decomposition_repeats: int  #: trials of Fig. 9
+    decomposition_hidden: tuple[int, ...]  #: student widths of Fig. 9
+    n_test: int  #: test examples
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n_in=15,
+        teacher_hidden=30,
+        n_samples=300,
+        repeats=50,
+        snr=1.0,
+        snrs=(0.1, 10.0),
+        hidden=(10, 14, 19, 26, 36, 49, 67, 92, 126, 150, 173, 238, 300, 326, 448, 600, 845, 1159, 1592,
+                2185, 3000),
+        t_max=1e5,
+        decomposition_teacher_hidden=20,
+        decomposition_samples=50,
+        decomposition_repeats=500,
+        decomposition_hidden=(5, 7, 9, 13, 17, 23, 32, 43, 50, 58, 79, 108, 146, 199, 271, 368, 500),
+        n_test=5000,
+    ),
+    "smoke": Sizes(
+        n_in=15,
+        teacher_hidden=30,
+        n_samples=60,
+        repeats=16,
+        snr=1.0,
+        snrs=(0.1, 10.0),
+        hidden=(6, 10, 16, 24, 30, 40, 60, 72, 90, 120, 180, 300, 600),
+        t_max=1e5,
+        decomposition_teacher_hidden=20,
+        decomposition_samples=50,
+        decomposition_repeats=150,
+        decomposition_hidden=(5, 9, 17, 25, 43, 50, 58, 100, 200, 400),
+        n_test=1000,
+    ),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

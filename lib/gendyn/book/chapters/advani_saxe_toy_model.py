@@ -23,9 +23,68 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import z_quantile, z_score
 
-__all__ = ["claim_ids", "MUTATIONS", "figure_theory", "first_draws", "ToyRun", "collect", "figure_dynamics", "check_eq5", "check_gd_vs_flow",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "figure_theory", "first_draws", "ToyRun", "collect", "figure_dynamics", "check_eq5", "check_gd_vs_flow",
            "figure_gd_vs_flow", "figure_components", "check_eq6", "FiniteSizeGaps", "finite_size_gaps",
            "check_finite_size", "figure_finite_size"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Advani, Saxe & Sompolinsky (2020), slides eqs. (1)-(6): exact dynamics of the linear student.
+    """
+
+    n: int  #: input dimension N of the main experiment
+    alphas: tuple[float, ...]  #: loads P/N
+    repeats: int  #: datasets per load
+    teachers: int  #: teacher / noise / initialisation draws per dataset trained by gradient descent
+    flow_teachers: int  #: draws per dataset trained by the exact flow (the first `teachers` shared)
+    snr: float  #: signal-to-noise ratio SNR
+    inr: float  #: initial-weight variance over the teacher's, INR
+    lr: float  #: gradient-descent step (time t = steps * lr in units of tau)
+    gd_steps: int  #: gradient-descent steps
+    t_max: float  #: longest time of the exact flow
+    finite_size_n: tuple[int, ...]  #: input dimensions N of the finite-size check
+    finite_size_repeats: int  #: datasets per N (spectra only; the t = inf claim's standard error)
+    finite_size_sim_repeats: int  #: datasets per N for the raw simulation
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n=400,
+        alphas=(0.5, 1.0, 2.0),
+        repeats=6,
+        teachers=8,
+        flow_teachers=64,
+        snr=4.0,
+        inr=0.25,
+        lr=0.05,
+        gd_steps=2000,
+        t_max=1e4,
+        finite_size_n=(100, 200, 400, 800),
+        finite_size_repeats=256,
+        finite_size_sim_repeats=6,
+    ),
+    "smoke": Sizes(
+        n=100,
+        alphas=(0.5, 1.0, 2.0),
+        repeats=3,
+        teachers=4,
+        flow_teachers=32,
+        snr=4.0,
+        inr=0.25,
+        lr=0.05,
+        gd_steps=400,
+        t_max=1e3,
+        finite_size_n=(50, 100, 200),
+        finite_size_repeats=128,
+        finite_size_sim_repeats=2,
+    ),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

@@ -10,6 +10,7 @@ rate of eq. (7); the two SGD engines agree).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -25,8 +26,58 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_quantile, z_quantile
 from gendyn.progress import track
 
-__all__ = ["claim_ids", "MUTATIONS", "run_fig1", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "run_fig1", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps",
            "escape_time", "check_single_run", "run_finite_size", "figure_finite_size", "check_finite_size"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Goldt, Advani, Saxe, Krzakala & Zdeborova (2019) §1, Fig. 1: SGD vs the ODEs (9).
+    """
+
+    n: int  #: input dimension N
+    ks: tuple[int, ...]  #: student sizes K (teacher M = 4)
+    alpha_max: float  #: length of the runs of Fig. 1
+    n_times: int  #: recorded times (log grid)
+    spread_runs: int  #: extra SGD runs per K for the band of Fig. 1 and the escape times
+    early_runs: int  #: extra SGD runs per K up to early_alpha, for the prediction interval
+    early_alpha: float  #: end of the compared approach to the plateau
+    finite_size_n: tuple[int, ...]  #: input dimensions N of the finite-size check
+    finite_size_runs: int  #: runs per N of the finite-size check
+    finite_size_weights_n: tuple[int, ...]  #: sizes also run with the weight-space engine
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n=784,  # N of Fig. 1
+        ks=(2, 4, 6, 8),
+        alpha_max=5000.0,
+        n_times=60,
+        spread_runs=8,
+        early_runs=32,
+        early_alpha=20.0,
+        finite_size_n=(100, 200, 400, 800, 1600, 3200, 6400),
+        finite_size_runs=10,
+        finite_size_weights_n=(100, 200, 400, 800),
+    ),
+    "smoke": Sizes(
+        n=200,
+        ks=(2, 4),
+        alpha_max=2000.0,
+        n_times=40,
+        spread_runs=4,
+        early_runs=12,
+        early_alpha=10.0,
+        finite_size_n=(50, 100, 200, 400),
+        finite_size_runs=4,
+        finite_size_weights_n=(50, 100),
+    ),
+}
 
 ODE = "gendyn.committee.integrate_odes"
 RHS = "gendyn.committee._derivatives"  # the right-hand side of (9), as the integrator calls it

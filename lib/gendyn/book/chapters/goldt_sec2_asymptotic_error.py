@@ -25,11 +25,95 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import late_average, weighted_slope_z
 from gendyn.progress import track
 
-__all__ = ["claim_ids", "MUTATIONS", "SEEDS", "LR", "SIGMA", "run_scm", "scm_series", "figure_2a",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "SEEDS", "LR", "SIGMA", "run_scm", "scm_series", "figure_2a",
            "check_asymptotic", "check_linear", "check_growth", "near_specialised", "run_scaling", "figure_scaling",
            "check_scaling", "run_weight_decay", "check_weight_decay", "weight_decay_worst", "LongTimes",
            "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "fig2b_students",
            "figure_2b", "figure_s3_relu", "check_relu", "figure_s2_inverse_k"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Goldt, Advani, Saxe, Krzakala & Zdeborova (2019) §2, Fig. 2 and SM: asymptotic error of soft
+    committee machines, eqs. (10)-(13).
+    """
+
+    n: int  #: input dimension N
+    erf_ls: tuple[int, ...]  #: superfluous units L = K - M of the erf students (M = 2)
+    erf_alpha: float  #: length of the erf runs
+    fig2b_l: int  #: L of the erf student of Fig. 2b
+    scaling_l: int  #: L of the runs of eps_g* against sigma and eta
+    scaling_sigmas: tuple[float, ...]  #: noise levels sigma of the scaling runs (at eta = 0.05)
+    scaling_lrs: tuple[float, ...]  #: learning rates eta of the scaling runs (at sigma = 0.01)
+    scaling_alpha: float  #: length of the scaling and weight-decay runs
+    decay_ls: tuple[int, ...]  #: L of the weight-decay runs
+    weight_decays: tuple[float, ...]  #: weight decays kappa
+    long_alpha: float  #: length of the long ODE runs
+    long_ls: tuple[int, ...]  #: L of the long ODE runs
+    long_seeds: int  #: starts per L of the long ODE runs
+    manifold_qs: tuple[float, ...]  #: squared norms of the anti-parallel pairs along the slow manifold
+    linear_ls: tuple[int, ...]  #: L of the linear students
+    linear_alpha: float  #: length of the linear students' runs
+    relu_ls: tuple[int, ...]  #: L of the ReLU students
+    relu_lrs: tuple[float, ...]  #: learning rates of the ReLU students
+    relu_alpha: float  #: length of the ReLU students' runs
+    inverse_k_ls: tuple[int, ...]  #: L of the erf students at eta = 1/K (Fig. S2)
+    inverse_k_alpha: float  #: length of the eta = 1/K runs
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n=784,
+        erf_ls=(0, 1, 2),  # L = K - M, M = 2 (for L >= 2 there is no settled state: see the long-time section)
+        erf_alpha=1e5,
+        fig2b_l=3,  # Fig. 2b: K = 5, the paper's (a run of its own when L is not in erf_ls)
+        scaling_l=1,  # eps_g* against sigma and eta in simulation, from near the specialised state
+        scaling_sigmas=(0.005, 0.01, 0.02, 0.04),
+        scaling_lrs=(0.025, 0.1, 0.2),
+        scaling_alpha=2e4,
+        decay_ls=(1, 2),  # weight decay, from near the specialised state over scaling_alpha
+        weight_decays=(1e-6, 1e-5, 1e-4),
+        long_alpha=1e8,  # long ODE runs along the slow manifold of anti-parallel superfluous units
+        long_ls=(2, 3, 4),
+        long_seeds=3,  # starts drawn like the SGD runs' (i.i.d. N(0, 1) weights)
+        manifold_qs=tuple(float(f"{q:.3g}") for q in np.logspace(-2, 4, 13)),
+        linear_ls=(0, 1, 2, 3, 4),
+        linear_alpha=2000.0,
+        relu_ls=(0, 1, 2, 3),
+        relu_lrs=(0.05, 0.1),
+        relu_alpha=2e4,
+        inverse_k_ls=(0, 1, 2),
+        inverse_k_alpha=2e4,
+    ),
+    "smoke": Sizes(
+        n=200,
+        erf_ls=(0, 1),
+        erf_alpha=1.5e4,
+        fig2b_l=1,
+        scaling_l=1,
+        scaling_sigmas=(0.01, 0.04),
+        scaling_lrs=(0.1,),
+        scaling_alpha=4000.0,
+        decay_ls=(1,),
+        weight_decays=(1e-5,),
+        long_alpha=1e8,
+        long_ls=(2, 3),
+        long_seeds=1,
+        manifold_qs=(0.01, 0.1, 1.0, 10.0, 1e3, 1e4),
+        linear_ls=(0, 1, 2),
+        linear_alpha=500.0,
+        relu_ls=(0, 2),
+        relu_lrs=(0.05, 0.1),
+        relu_alpha=4000.0,
+        inverse_k_ls=(0, 1),
+        inverse_k_alpha=5000.0,
+    ),
+}
 
 #: Fig. 2's learning rate and output noise (the chapter's ``LR, SIGMA``; the scaling runs' ids depend on them).
 LR, SIGMA = 0.05, 0.01

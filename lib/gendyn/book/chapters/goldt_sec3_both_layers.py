@@ -26,10 +26,66 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import batch_means_interval, late_average, t_quantile
 from gendyn.progress import track
 
-__all__ = ["claim_ids", "MUTATIONS", "run_fig3a", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "run_fig3a", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
            "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "copy_sums", "figure_3b",
            "check_fig3b", "run_fig3c", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory",
            "run_fig4", "figure_4", "check_fig4"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Goldt, Advani, Saxe, Krzakala & Zdeborova (2019) §3, Figs. 3 and 4: training both layers.
+    """
+
+    n: int  #: input dimension N
+    ks: tuple[int, ...]  #: student sizes K of Fig. 3a (M = 2)
+    alpha_max: float  #: length of the runs of Fig. 3a
+    long_alpha: float  #: length of the long ODE runs
+    long_ks: tuple[int, ...]  #: K of the long ODE runs
+    long_seeds: int  #: starts per K of the long ODE runs
+    theory_ks: tuple[int, ...]  #: K of Fig. 3c (ODE fixed points), M = 1, 2
+    ode_alpha: float  #: length of the ODE runs of Fig. 3c
+    linear_n: int  #: input dimension N of the linear networks (Fig. 4)
+    linear_ks: tuple[int, ...]  #: K of the linear networks
+    linear_runs: int  #: runs per point of Fig. 4
+    linear_alpha: float  #: length of the runs of Fig. 4
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n=500,
+        ks=(2, 3, 4, 5, 6),
+        alpha_max=5e4,
+        long_alpha=2e8,  # long ODE runs: the copies' split of v* relaxes on ~2e7 (see the chapter)
+        long_ks=(4, 6),
+        long_seeds=2,  # starts drawn like the SGD runs' (the first is the Fig. 3a run's own)
+        theory_ks=(2, 4, 6, 8),
+        ode_alpha=1e6,
+        linear_n=100,
+        linear_ks=(1, 2, 4, 8),
+        linear_runs=5,
+        linear_alpha=2e4,
+    ),
+    "smoke": Sizes(
+        n=100,
+        ks=(2, 4),
+        alpha_max=2e5,  # Fig. 3a: from some starts (seed 1) K = 4 has uneven copies until alpha ~ 1e5
+        long_alpha=4e7,
+        long_ks=(4,),
+        long_seeds=1,
+        theory_ks=(2, 4),
+        ode_alpha=2e5,  # Fig. 3c: the copies equalise on ~1/(eta^2 sigma^2); at 2e4 K = 4 had not settled
+        linear_n=50,
+        linear_ks=(1, 2),
+        linear_runs=8,  # runs per point of Fig. 4: the flat-in-K claim needs the runs' spread (t quantile, 7 dof)
+        linear_alpha=4000.0,
+    ),
+}
 
 M_FIG3 = 2  # teacher units of Fig. 3a (the chapter's M)
 ODE = "gendyn.committee.integrate_odes"

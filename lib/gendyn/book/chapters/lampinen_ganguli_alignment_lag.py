@@ -29,10 +29,47 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
 from gendyn.train import SnrSweep
 
-__all__ = ["claim_ids", "MUTATIONS", "SideBySide", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "SideBySide", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
            "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
            "check_lag_grows_with_depth", "figure_lag", "check_minimum_independent_of_depth", "side_by_side",
            "check_side_by_side"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) App. B, Fig. 9: alignment lag of random students.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3
+    svm: float  #: teacher singular value (SNR)
+    ranks: tuple[int, ...]  #: teacher ranks
+    runs: int  #: data sets per rank
+    depths: tuple[int, ...]  #: network depths
+    lrs: tuple[float, ...]  #: learning rate of each depth
+    horizons: tuple[float, ...]  #: training time of each depth
+    n_records: int  #: recorded epochs (log grid)
+    side_lr: float  #: second learning rate of the deepest network
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svm=2.0, ranks=(1, 3), runs=10,
+        depths=(3, 5), lrs=(1e-3, 2e-2), horizons=(10.0, 150.0), n_records=200,
+        side_lr=1e-3,  # the authors' rate, for a side-by-side of the deep students
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, svm=2.0, ranks=(1, 3), runs=4,
+        depths=(3, 5), lrs=(5e-3, 2e-2), horizons=(10.0, 150.0), n_records=150,
+        side_lr=5e-3,
+    ),
+}
 
 
 def _halves(n: int) -> tuple[slice, slice]:

@@ -31,9 +31,59 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, t_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "teacher_time", "SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "teacher_time", "SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
            "check_side_by_side", "expected_optimum", "check_stopping", "stopping_values", "random_excess",
            "excess_table", "figure_excess", "check_excess", "excess_values"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.4 and App. A, Fig. 4: three hidden layers.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2 of each layer
+    n3: int  #: outputs N3
+    svms: tuple[float, ...]  #: teacher singular values (SNRs) of the sweep
+    ranks: tuple[int, ...]  #: teacher ranks
+    runs: int  #: data sets per rank and SNR
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau (epochs = horizon / lr)
+    n_records: int  #: recorded epochs
+    mc_draws: int  #: Monte Carlo data sets of the sampled theory
+    side_lr: float  #: learning rate of the side-by-side run
+    side_horizon: float  #: training time of the side-by-side run
+    excess_svms: tuple[float, ...]  #: SNRs of the random students' measured excess over TA
+    excess_runs: int  #: data sets per rank and SNR of the excess
+    excess_horizon: float  #: training time of the excess runs
+    excess_eps: tuple[float, ...]  #: initial scales of the random students in the excess-vs-scale runs
+    excess_eps_horizons: tuple[float, ...]  #: training time of each initial scale of excess_eps
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), ranks=(1, 3), runs=10,
+        lr=4e-3, horizon=150.0, n_records=150,  # the authors' horizon: 150,000 epochs at 1e-3
+        mc_draws=100, side_lr=1e-3, side_horizon=115.0,  # covers the svm = 2 random optimum
+        # random students' excess over TA, measured: more data sets at the contested SNRs, and larger
+        # initial scales (less time to align in the small-weight regime), each over a horizon that
+        # covers its optimum
+        excess_svms=(2.0, 4.0), excess_runs=24, excess_horizon=200.0,
+        excess_eps=(1e-4, 1e-3, 1e-2), excess_eps_horizons=(60.0, 25.0, 15.0),
+    ),
+    "smoke": Sizes(
+        n1=80, n2=40, n3=40, svms=(2.0, 4.0), ranks=(1, 3), runs=12,
+        lr=1e-2, horizon=150.0, n_records=100,
+        mc_draws=50, side_lr=5e-3, side_horizon=45.0,
+        excess_svms=(2.0,), excess_runs=24, excess_horizon=200.0,
+        excess_eps=(1e-3, 1e-2), excess_eps_horizons=(25.0, 15.0),
+    ),
+}
 
 #: Spacing (in tau) of the dense records: a deep TA network's test error dips for only ~0.1 tau as a
 #: teacher mode rises through sbar (the minimum of its term in eq. 15), so the optimum must be resolved.

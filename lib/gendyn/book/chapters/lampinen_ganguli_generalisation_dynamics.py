@@ -14,6 +14,7 @@ library's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -27,10 +28,50 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "train_ta_and_random",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "train_ta_and_random",
            "inside_detection_window", "exact_optimum", "finite_size_gaps", "figure_curves", "figure_finite_size",
            "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size", "check_optimum",
            "check_optimum_finite_size", "check_alignment_lag", "check_random_minimum", "check_stopping"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.3-3.4, Fig. 3: one hidden layer, TA vs random vs theory.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3
+    svms: tuple[float, ...]  #: teacher singular values (SNRs) of the sweep
+    ranks: tuple[int, ...]  #: teacher ranks
+    runs: int  #: data sets per rank and SNR
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau (epochs = horizon / lr)
+    n_records: int  #: recorded epochs
+    mc_draws: int  #: Monte Carlo data sets of the sampled theory
+    finite_size_n1: tuple[int, ...]  #: sizes N1 of the finite-size check of the optimum
+    finite_size_draws: int  #: data sets per size of the finite-size check
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), ranks=(1, 3), runs=10,
+        lr=1e-3, horizon=10.0, n_records=150,  # the authors' 10,000 epochs at lr 1e-3
+        mc_draws=200, finite_size_n1=(100, 200, 400), finite_size_draws=20,
+    ),
+    # smoke: N1 = 80 and 12 runs, so that the direct claims on eq. (15)'s optimum (finite-size allowance
+    # (Nbar2 + 1)/N3, 3 standard errors of a mean over the runs) resolve a 30 % error of it
+    "smoke": Sizes(
+        n1=80, n2=40, n3=40, svms=(2.0, 6.0), ranks=(1, 3), runs=12,
+        lr=5e-3, horizon=10.0, n_records=100,
+        mc_draws=100, finite_size_n1=(40, 80, 160), finite_size_draws=10,
+    ),
+}
 
 #: A teacher condition: (rank, SNR multiplier svm).
 Condition = tuple[int, float]

@@ -32,9 +32,42 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
 from gendyn.train import SnrSweep
 
-__all__ = ["claim_ids", "MUTATIONS", "MC_DRAWS", "FiniteSizeReference", "Miss", "train_every_rank", "optimal_stopping", "check_ta_exact",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "MC_DRAWS", "FiniteSizeReference", "Miss", "train_every_rank", "optimal_stopping", "check_ta_exact",
            "fig14_curves", "figure_14", "finite_size_reference", "check_optimum", "rank_effect", "check_rank_effect",
            "check_lag", "final_training_misses", "check_literal_r_in", "shown_misses", "literal_optimum_shift"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) App. H, Fig. 14: students of lower rank, N1 = N3 = 100.
+    """
+
+    n1: int  #: inputs N1
+    n3: int  #: outputs N3
+    student_ranks: tuple[int, ...]  #: hidden units N2 (the rank) of the students
+    svms: tuple[float, ...]  #: singular values (SNRs) of the rank-1 teachers
+    runs: int  #: data sets per SNR
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau (epochs = horizon / lr)
+    n_records: int  #: recorded epochs
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n3=100, student_ranks=(100, 50, 20, 10, 5), svms=(1.5, 2.0, 3.0, 4.0, 6.0, 8.0),
+        runs=10, lr=1e-2, horizon=10.0, n_records=150,
+    ),
+    "smoke": Sizes(
+        n1=30, n3=30, student_ranks=(30, 10, 5), svms=(2.0, 6.0),
+        runs=16,  # the optimum claims must resolve a 30 % error of eq. (15) (4 runs: 88 %)
+        lr=1e-2, horizon=10.0, n_records=100,
+    ),
+}
 
 #: Depth of the students (one hidden layer), for the gradient-descent delay of their modes.
 N_LAYERS = 3

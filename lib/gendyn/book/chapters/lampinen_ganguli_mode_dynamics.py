@@ -10,6 +10,8 @@ runs are ``{depth: run}``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 from matplotlib.figure import Figure
@@ -23,8 +25,42 @@ from ..claims import Ledger
 from ..mutation import Mutation
 from ..scales import RunConfig
 
-__all__ = ["claim_ids", "MUTATIONS", "shown_modes", "glued_numbers", "train_ta_networks", "figure_1_mode_dynamics", "figure_1_detection_wave",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "shown_modes", "glued_numbers", "train_ta_networks", "figure_1_mode_dynamics", "figure_1_detection_wave",
            "check_flow", "check_wave_front", "figure_detection_front"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.1 and App. A, Fig. 1: TA mode dynamics at three depths.
+    """
+
+    n1: int  #: inputs N1 of the TA networks
+    shat_min: float  #: smallest singular value of the designed data spectrum
+    shat_max: float  #: largest singular value of the designed data spectrum
+    n_modes: int  #: modes of the spectrum, geometrically spaced from shat_min to shat_max
+    depths: tuple[int, ...]  #: network depths
+    lrs: tuple[float, ...]  #: learning rate of each depth
+    horizon: float  #: training time, in half-learning times of the weakest mode
+    n_records: int  #: recorded times
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, shat_min=0.25, shat_max=4.0, n_modes=41,  # designed spectrum 0.25 * 2^(k/10)
+        depths=(3, 4, 5), lrs=(2e-3, 1e-2, 1.5e-2),  # one per depth, lr max|f'| <= 0.5 (gd_lag_accuracy)
+        horizon=2.0,
+        n_records=400,
+    ),
+    "smoke": Sizes(
+        n1=30, shat_min=0.5, shat_max=4.0, n_modes=13,
+        depths=(3, 4, 5), lrs=(5e-3, 2e-2, 1.5e-2), horizon=2.0, n_records=200,
+    ),
+}
 
 
 def shown_modes(shat: ArrayLike) -> list[float]:

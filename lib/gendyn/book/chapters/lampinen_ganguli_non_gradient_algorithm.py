@@ -11,6 +11,8 @@ claims take; the teachers have singular values svm * :data:`gendyn.teachers.PROF
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 from matplotlib.figure import Figure
@@ -24,9 +26,45 @@ from ..scales import RunConfig
 from ...teachers import PROFILES
 from ..stats import fitted_exponent, mean_se, weighted_mean_z, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "theory_curves", "figure_theory", "compare_algorithms", "figure_11",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "theory_curves", "figure_theory", "compare_algorithms", "figure_11",
            "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_minus_gradient", "finite_size_errors",
            "check_finite_size", "figure_finite_size"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.7 and App. E, Fig. 11: optimal shrinkage vs early stopping.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3
+    svms: tuple[float, ...]  #: teacher singular values (SNRs)
+    runs: int  #: data sets per SNR
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau
+    n_records: int  #: recorded times
+    finite_size_n1: tuple[int, ...]  #: sizes N1 of the finite-size exponents
+    finite_size_runs: int  #: data sets per size of the finite-size exponents
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=10,
+        lr=1e-2, horizon=10.0, n_records=300,  # the authors' horizon (10,000 epochs at 1e-3)
+        finite_size_n1=(100, 200, 400, 800), finite_size_runs=400,  # 3 SE of the exponents: 0.07-0.2
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=30,
+        lr=1e-2, horizon=10.0, n_records=200,
+        finite_size_n1=(50, 100, 200, 400), finite_size_runs=120,
+    ),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

@@ -10,6 +10,7 @@ drops, a plateau, overfitting, the time of the minimum, and earlier onset of ove
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -24,11 +25,71 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, z_quantile
 from gendyn.teachers import PROFILES
 
-__all__ = ["claim_ids", "MUTATIONS", "setting_values", "train_our_setting", "train_authors_setting", "authors_setting_values", "figure_5",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "setting_values", "train_our_setting", "train_authors_setting", "authors_setting_values", "figure_5",
            "figure_5_authors", "count_drops", "drop_counts", "check_stage_like_drops", "plateau_span",
            "check_plateau", "check_overfitting", "minimum_time_ratios", "check_minimum_time", "onset_log_ratio",
            "t_bound_or_inf", "onset_table", "onsets_in_our_setting", "check_onset_ours", "authors_onsets",
            "check_authors_onset", "onset_values"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.5, Fig. 5: leaky-ReLU students of linear teachers.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3
+    svms: tuple[float, ...]  #: teacher singular values (SNRs) of the one-hidden-layer students
+    runs: int  #: data sets per teacher of the one-hidden-layer students
+    eps: float  #: initial weight scale
+    lr: float  #: learning rate of the one-hidden-layer students
+    horizon: float  #: training time t / tau of the one-hidden-layer students
+    n_records: int  #: recorded epochs
+    deep_svms: tuple[float, ...]  #: teacher singular values of the three-hidden-layer students
+    deep_runs: int  #: data sets per teacher of the three-hidden-layer students
+    deep_lr: float  #: learning rate of the three-hidden-layer students
+    deep_horizon: float  #: training time t / tau of the three-hidden-layer students
+    authors_svms: tuple[float, ...]  #: teacher singular values of the authors' setting (one hidden layer)
+    authors_runs: int  #: data sets per teacher of the authors' setting
+    authors_slope: float  #: leak of the authors' leaky ReLU
+    authors_eps: float  #: initial weight scale of the authors' setting
+    authors_noise_var: float  #: noise variance per entry of the authors' setting
+    authors_lr: float  #: learning rate of the authors' setting (one hidden layer)
+    authors_horizon: float  #: training time t / tau of the authors' setting (one hidden layer)
+    #: (rank, svm, lr, horizon) of each teacher of the authors' setting with three hidden layers
+    authors_deep: tuple[tuple[int, float, float, float], ...]
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svms=(0.84, 2.0, 4.0, 6.0, 8.0), runs=10, eps=1e-4,  # eps of the authors' script
+        lr=1e-2, horizon=10.0, n_records=150,
+        deep_svms=(4.0,), deep_runs=8, deep_lr=8e-3, deep_horizon=150.0,  # three hidden layers, the authors' horizon
+        # the authors' setting of Fig. 5 (their script): leak 0.1, linear output layer, eps 1e-5,
+        # noise variance 1/50 per entry; one hidden layer to t/tau = 8 (both ranks), three
+        # hidden layers to t/tau = 100 (rank 1: 150, past the linear students' onset), per teacher
+        # (rank, svm, lr, horizon): lr at most about a third of the stability limit (the authors'
+        # 2e-4 at rank 3, svm 30, where 30 tau decides); rank 1 at svm 30 would need > 1e5 steps
+        authors_svms=(5.0, 10.0, 30.0), authors_runs=6, authors_slope=0.1, authors_eps=1e-5,
+        authors_noise_var=0.02, authors_lr=1e-3, authors_horizon=8.0,
+        authors_deep=((3, 5.0, 2e-3, 100.0), (3, 10.0, 1e-3, 100.0), (3, 30.0, 2.5e-4, 30.0),
+                      (1, 5.0, 5e-3, 150.0), (1, 10.0, 3e-3, 150.0)),
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, svms=(2.0, 4.0, 8.0), runs=4, eps=1e-4,
+        lr=1e-2, horizon=10.0, n_records=120,
+        deep_svms=(4.0,), deep_runs=6, deep_lr=8e-3, deep_horizon=150.0,
+        authors_svms=(5.0, 10.0, 30.0), authors_runs=4, authors_slope=0.1, authors_eps=1e-5,
+        authors_noise_var=0.02, authors_lr=2e-3, authors_horizon=8.0,
+        authors_deep=((3, 10.0, 2e-3, 80.0), (1, 5.0, 5e-3, 200.0)),
+    ),
+}
 
 #: A teacher: (rank, svm).
 Setting = tuple[int, float]

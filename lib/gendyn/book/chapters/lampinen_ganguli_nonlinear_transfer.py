@@ -30,9 +30,48 @@ from gendyn.book.stats import mean_se, z_quantile, z_score
 from gendyn.task_data import TaskPairs, task_a_only, task_a_rows
 from gendyn.transfer import TransferGrid, paired_transfer, transfer_grid
 
-__all__ = ["claim_ids", "MUTATIONS", "InitialisationStudy", "fig12_grid", "transfer_runs", "figure_12", "check_caption", "linear_sign_agreement",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "InitialisationStudy", "fig12_grid", "transfer_runs", "figure_12", "check_caption", "linear_sign_agreement",
            "strong_aligned_range", "authors_weights", "authors_setting", "initialisation_study", "check_authors_init",
            "mean_pm"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) App. F, Fig. 12: transfer between leaky-ReLU tasks.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3 of each task
+    svm_a: tuple[float, ...]  #: singular values (SNRs) of task A
+    svm_b: tuple[float, ...]  #: singular values (SNRs) of task B
+    q_steps: int  #: overlaps q of the grid, evenly from 0 to 1
+    runs: int  #: data sets per grid point
+    eps: float  #: composite initial weight scale
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau (epochs = horizon / lr)
+    n_records: int  #: recorded epochs
+    authors_runs: int  #: data sets per grid point of the authors' setting
+    init_runs: int  #: data sets of the comparison of the two initialisations
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svm_a=(0.84, 3.0, 100.0), svm_b=(0.84, 3.0, 10.0, 30.0, 100.0),
+        q_steps=6, runs=10, eps=1e-4,  # q in {0, 0.2, ..., 1} as the authors' nonlinear script
+        lr=5e-3, horizon=5.0, n_records=200, authors_runs=10, init_runs=20,
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, svm_a=(0.84, 3.0, 100.0), svm_b=(0.84, 10.0, 100.0),
+        q_steps=3, runs=4, eps=1e-4, lr=5e-3, horizon=5.0, n_records=150, authors_runs=8,
+        init_runs=48,  # more than at paper scale: the smaller networks separate the two inits less
+    ),
+}
 
 #: One-sided z at level 1e-3: each statement of the caption is a one-sided test over paired runs.
 Z_ONE_SIDED = z_quantile(1, sides=1)

@@ -12,6 +12,8 @@ Two dicts carry the chapter's results: the *theory* of :func:`theory_grid` (the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
@@ -25,9 +27,40 @@ from ..mutation import Mutation
 from ..scales import RunConfig
 from ..stats import mean_se, weighted_mean_z, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
            "fit_speedup_exponent", "check_speedup", "equal_snr_differences", "check_collapse_fails",
            "check_asymptotic_error", "check_gaussian_inputs"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) App. G, Fig. 13: P examples in N1 dimensions.
+    """
+
+    n1: int  #: inputs N1
+    densities: tuple[float, ...]  #: examples per input, P / N1
+    svms: tuple[float, ...]  #: teacher singular values (SNRs)
+    runs: int  #: data sets per density and SNR
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau
+    n_records: int  #: recorded epochs
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, densities=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),  # P = 20, 40, ..., 200
+        svms=(2.0, 3.0, 4.0), runs=10, lr=2e-2, horizon=10.0, n_records=200,
+    ),
+    "smoke": Sizes(
+        n1=40, densities=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+        svms=(2.0, 3.0, 4.0), runs=4, lr=2e-2, horizon=10.0, n_records=150,
+    ),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

@@ -12,6 +12,8 @@ argument of every other function; the runners return dicts of arrays.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
@@ -26,9 +28,41 @@ from ..scales import RunConfig
 from ...teachers import PROFILES
 from ..stats import dkw_bound, ks_distance, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "experiment_setup", "figure_theory", "train_students", "spectra_panel", "figure_6a_spectra",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "experiment_setup", "figure_theory", "train_students", "spectra_panel", "figure_6a_spectra",
            "check_stretched_mp", "figure_6b_learning_curves", "learning_delays", "check_delays", "figure_delay",
            "train_authors_setting", "check_authors_setting", "authors_ratios", "figure_authors_setting"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.6, Fig. 6: randomised vs structured data.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3
+    svms: tuple[float, ...]  #: teacher singular values (SNRs)
+    runs: int  #: data sets per teacher
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau
+    n_records: int  #: recorded epochs
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, svms=(2.0, 4.0, 8.0), runs=10,  # rank-1 and rank-3 teachers
+        lr=1e-2, horizon=10.0, n_records=300,
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, svms=(2.0, 4.0, 8.0), runs=6,
+        lr=1e-2, horizon=10.0, n_records=200,
+    ),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

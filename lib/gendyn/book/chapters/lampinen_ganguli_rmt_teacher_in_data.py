@@ -11,6 +11,7 @@ The claims' fluctuation scales are :func:`gendyn.book.stats.dkw_bound` (KS dista
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -23,9 +24,53 @@ from ..mutation import Mutation
 from ..scales import RunConfig
 from ..stats import dkw_bound, ks_distance, t_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "figure_theory", "figure_2a_spectra", "check_mp_bulk",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "figure_theory", "figure_2a_spectra", "check_mp_bulk",
            "figure_2bc_outliers", "check_outliers", "check_edge", "figure_rank3", "check_rank3",
            "finite_size_gaps", "check_finite_size", "figure_finite_size"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §3.2, Fig. 2: the teacher buried in the training data.
+    """
+
+    n1: int  #: inputs N1 (= examples) of the main measurement
+    aspects: tuple[float, ...]  #: aspect ratios A = N3 / N1
+    repeats: int  #: teacher and noise draws per aspect ratio and SNR
+    sbar_max: float  #: largest SNR sbar of the grid
+    sbar_step: float  #: step of the SNR grid
+    rank3_aspects: tuple[float, ...]  #: aspect ratios of the rank-3 teacher
+    finite_size_n1: tuple[int, ...]  #: sizes N1 of the finite-size check
+    finite_size_repeats: int  #: draws per size of the finite-size check
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=1000,  # inputs = examples, as the authors' script
+        aspects=(1.0, 0.75, 0.5, 0.25),
+        repeats=10,
+        sbar_max=5.0,
+        sbar_step=0.05,
+        rank3_aspects=(0.5, 1.0),
+        finite_size_n1=(125, 250, 500, 1000),
+        finite_size_repeats=10,
+    ),
+    "smoke": Sizes(
+        n1=200,
+        aspects=(1.0, 0.75, 0.5, 0.25),
+        repeats=12,  # the MP law's KS distance and each point's standard error must resolve a 5-10 % error
+        sbar_max=5.0,
+        sbar_step=0.25,
+        rank3_aspects=(0.5, 1.0),
+        finite_size_n1=(50, 100, 200),
+        finite_size_repeats=3,
+    ),
+}
 
 # the grids the theory lines are drawn on
 _S_FINE = np.linspace(0, 2.2, 800)

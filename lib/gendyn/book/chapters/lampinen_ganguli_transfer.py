@@ -35,13 +35,54 @@ from gendyn.book.stats import fitted_exponent, mean_se, t_quantile, z_quantile
 from gendyn.train import TrainResult
 from gendyn.transfer import TransferGrid, paired_transfer
 
-__all__ = ["claim_ids", "MUTATIONS", "finite_size_allowance", "SimulatedTransfer", "D1Alignments", "FiniteSizeStudy", "composite_example",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "finite_size_allowance", "SimulatedTransfer", "D1Alignments", "FiniteSizeStudy", "composite_example",
            "figure_composite_theory", "grid_tasks", "theorem1_tasks", "general_tasks",
            "train_two_headed", "simulated_transfer", "figure_8", "check_fig8_agreement",
            "resolved_points", "check_sign_agreement", "sign_change_overlaps", "check_alignment_needed",
            "d1_alignments", "check_d1", "figure_d1", "figure_log_ratio", "theorem1_transfer", "check_theorem1",
            "figure_theorem1", "general_rank_transfer", "check_general_rank", "finite_size_study",
            "figure_finite_size", "check_exact_ta_dynamics", "check_finite_size"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lampinen & Ganguli (2019) §4 and App. D, Figs. 8 and 10: transfer between two tasks.
+    """
+
+    n1: int  #: inputs N1
+    n2: int  #: hidden units N2
+    n3: int  #: outputs N3 of each task
+    sbar_a: tuple[float, ...]  #: singular values (SNRs) of task A
+    sbar_b: tuple[float, ...]  #: singular values (SNRs) of task B
+    q_steps: int  #: overlaps q of the grid, evenly from 0 to 1
+    runs: int  #: data sets per grid point
+    lr: float  #: learning rate
+    horizon: float  #: training time t / tau (epochs = horizon / lr)
+    n_records: int  #: recorded epochs
+    theorem_runs: int  #: data sets per setting of the Theorem 1 test
+    general_runs: int  #: data sets per overlap matrix of the tasks of any rank
+    finite_size_n1: tuple[int, ...]  #: sizes N1 of the finite-size check
+    finite_size_draws: int  #: sampled data sets per size of the finite-size check
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(
+        n1=100, n2=50, n3=50, sbar_a=(0.84, 3.0, 100.0), sbar_b=(0.84, 3.0, 10.0, 30.0, 100.0),
+        q_steps=11, runs=10,  # the authors' grid: q in {0, 0.1, ..., 1}, 10 runs
+        lr=5e-3, horizon=5.0, n_records=300,  # the authors' horizon (5000 epochs at 1e-3)
+        theorem_runs=10, general_runs=10, finite_size_n1=(100, 200, 400), finite_size_draws=160,
+    ),
+    "smoke": Sizes(
+        n1=40, n2=20, n3=20, sbar_a=(0.84, 3.0, 100.0), sbar_b=(0.84, 10.0, 100.0),
+        q_steps=5, runs=4, lr=5e-3, horizon=5.0, n_records=200,
+        theorem_runs=4, general_runs=4, finite_size_n1=(20, 40, 80, 160), finite_size_draws=16,
+    ),
+}
 
 #: A block of two-headed students: their data ``Sigma31`` and noise-free teacher, ``(B, 2 N3, N1)`` each.
 Block = tuple[torch.Tensor, torch.Tensor]

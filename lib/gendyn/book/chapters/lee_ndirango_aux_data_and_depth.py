@@ -27,10 +27,48 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, t_bound_reason, t_margin
 from gendyn.multitask_train import GridResult
 
-__all__ = ["claim_ids", "MUTATIONS", "figure_3_left", "figure_a3", "check_aux_data",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "figure_3_left", "figure_a3", "check_aux_data",
            "print_minimum_at_end", "figure_3_right", "figure_a4",
            "check_deep_relatedness", "print_shift", "Precision", "precision_reruns", "check_float64_rounding",
            "print_precision", "precision_glue"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019) §4.6-4.7, Figs. 3, A3, A4: auxiliary data, deeper ReLU students.
+    """
+
+    seeds: int  #: seeds of every grid cell: SEED, SEED + 1, ...
+    aux_n_train: tuple[int, ...]  #: auxiliary training examples of task B (task A: 100)
+    snr_points: int  #: SNRs kept of the grid's, evenly in log scale with both ends
+    relatedness_every: int  #: every k-th relatedness of the grid is kept
+    lr: float  #: learning rate of the auxiliary-data grid
+    steps: int  #: gradient steps of the auxiliary-data grid
+    eval_every: int  #: steps between validation evaluations of the auxiliary-data grid
+    n_val: int  #: validation examples per task
+    deep_depths: tuple[int, ...]  #: depths of the ReLU students of the deep grid
+    deep_n_train: tuple[int, ...]  #: training examples per task of the deep grid
+    deep_snr_points: int  #: SNRs kept of the deep grid
+    deep_lr: float  #: learning rate of the deep grid
+    deep_steps: int  #: gradient steps of the deep grid
+    deep_eval_every: int  #: steps between validation evaluations of the deep grid
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(seeds=5, aux_n_train=(100, 200, 400, 800), snr_points=6, relatedness_every=1,
+                   lr=1.0, steps=300, eval_every=3, n_val=1000,
+                   deep_depths=(1, 3, 5), deep_n_train=(200, 400, 800), deep_snr_points=6,
+                   deep_lr=0.25, deep_steps=240, deep_eval_every=4),
+    "smoke": Sizes(seeds=5, aux_n_train=(100, 400), snr_points=3, relatedness_every=2,
+                   lr=1.0, steps=100, eval_every=2, n_val=300,
+                   deep_depths=(1, 2), deep_n_train=(200,), deep_snr_points=3,
+                   deep_lr=0.25, deep_steps=100, deep_eval_every=4),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

@@ -12,6 +12,7 @@ the other Lee & Ndirango chapters are the book's: the one-sided Spearman claim
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -24,8 +25,37 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_bound, t_bound_reason, t_margin
 from gendyn.multitask_train import GridResult
 
-__all__ = ["claim_ids", "MUTATIONS", "print_grids", "glue_values", "figure_2", "figure_whole_grid", "print_bounds",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "print_grids", "glue_values", "figure_2", "figure_whole_grid", "print_bounds",
            "sign_known_fraction", "figure_bounds", "check_table1", "check_monotonicity", "print_minimum_at_end"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019) §4.5, Figs. 2, A1, A2: benefit vs relatedness and SNRs (linear students).
+    """
+
+    seeds: int  #: seeds of every grid cell: SEED, SEED + 1, ...
+    n_train: tuple[int, ...]  #: training examples per task of the rank-10 grid
+    rank3_n_train: tuple[int, ...]  #: training examples per task of the rank-3 grid
+    snr_points: int  #: SNRs kept of the grid's, evenly in log scale with both ends
+    relatedness_every: int  #: every k-th relatedness of the grid is kept
+    lr: float  #: learning rate
+    steps: int  #: gradient steps
+    eval_every: int  #: steps between validation evaluations
+    n_val: int  #: validation examples per task
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(seeds=5, n_train=(100, 200, 400, 800, 1600, 3200), rank3_n_train=(100, 400),
+                   snr_points=6, relatedness_every=1, lr=1.0, steps=300, eval_every=3, n_val=1000),
+    "smoke": Sizes(seeds=5, n_train=(100, 400, 1600), rank3_n_train=(100,),
+                   snr_points=3, relatedness_every=2, lr=1.0, steps=100, eval_every=2, n_val=300),
+}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

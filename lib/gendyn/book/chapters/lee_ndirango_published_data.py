@@ -24,17 +24,52 @@ from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
 from gendyn.book import grids, plotting
 from gendyn.book import stats as book_stats
+# The grids compared here are those of the multitask and aux-depth chapters, at their sizes (their SIZES, which
+# the notebook configures): importing their modules puts those sizes in this chapter's run identity.
+from gendyn.book.chapters import lee_ndirango_aux_data_and_depth, lee_ndirango_multitask_benefit  # noqa: F401
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["claim_ids", "MUTATIONS", "FLOOR_CHECK_SNRS", "check_floor_against_labels",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "FLOOR_CHECK_SNRS", "check_floor_against_labels",
            "our_grids", "Matched", "match_cells", "compare", "check_comparison", "print_by_file",
            "figure_scatter", "print_single_task_losses", "print_by_size", "print_sign_disagreements",
            "figure_vs_r", "Floor", "label_entropy_floor", "print_below_floor", "check_below_floor", "figure_floor",
            "run_authors_protocol", "AuthorsComparison", "compare_authors", "print_authors_tables",
            "rank10_loss_glue", "check_authors_above_floor", "check_defaults_miss_losses", "authors_glue",
            "figure_authors"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019): comparison with the authors' published per-run results. ``authors_cells = "all"``
+    reruns every cell of the four files: hours on two cores; a GPU or a Dask cluster
+    (``DASK_SCHEDULER``).
+    """
+
+    bootstrap: int  #: bootstrap resamples of the rank correlation's interval
+    floor_samples: int  #: Monte Carlo inputs of the label-entropy floor H(y|x)
+    floor_check_samples: int  #: labelled inputs per SNR for the floor against the experiments' labels
+    authors_seeds: int  #: seeds per cell of the authors' protocol
+    authors_epochs: int  #: training epochs of the authors' protocol
+    authors_cells: str  #: "subset" (authors_groups, eight multitask cells each) or "all" (every cell of the four files)
+    #: (file, P_A, P_B, trunk depth) of the cells rerun by the authors' protocol
+    authors_groups: tuple[tuple[str, int, int, int], ...]
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(bootstrap=2000, floor_samples=4096, floor_check_samples=100_000, authors_seeds=5, authors_epochs=2000, authors_cells="subset",
+                   authors_groups=(("rank-10", 100, 100, 1), ("rank-10", 400, 400, 1), ("rank-3", 100, 100, 1),
+                                   ("aux-train-pts", 100, 400, 1), ("deep-nonlinear", 200, 200, 1),
+                                   ("deep-nonlinear", 200, 200, 3))),
+    "smoke": Sizes(bootstrap=200, floor_samples=512, floor_check_samples=20_000, authors_seeds=3, authors_epochs=200, authors_cells="subset",
+                   authors_groups=(("rank-10", 100, 100, 1),)),
+}
 
 
 _SM = "gendyn.softmax_multitask"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -23,8 +24,31 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import rank_correlation, t_bound, t_bound_reason
 from gendyn.multitask_train import RELATEDNESS_GRID, GridResult
 
-__all__ = ["claim_ids", "MUTATIONS", "CLASSIFICATION", "REGRESSION", "figure_benefit_vs_r", "check_relative_benefit",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "CLASSIFICATION", "REGRESSION", "figure_benefit_vs_r", "check_relative_benefit",
            "print_regression_orthogonal", "check_orthogonal_hurts"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019): the benefit here vs the transfer benefit of Lampinen & Ganguli §4.
+    """
+
+    seeds: int  #: seeds of every cell: SEED, SEED + 1, ...
+    n_train: int  #: training examples per task
+    steps: int  #: gradient steps of the cross-entropy students (learning rate 1)
+    mse_lr: float  #: learning rate of the squared-error students
+    mse_steps: int  #: gradient steps of the squared-error students
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(seeds=5, n_train=100, steps=300, mse_lr=0.02, mse_steps=5000),
+    "smoke": Sizes(seeds=5, n_train=100, steps=150, mse_lr=0.02, mse_steps=2500),
+}
 
 def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs."""

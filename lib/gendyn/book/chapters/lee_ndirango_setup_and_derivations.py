@@ -33,11 +33,32 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "LabelAgreement", "label_agreement", "figure_label_agreement", "NearChance",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "LabelAgreement", "label_agreement", "figure_label_agreement", "NearChance",
            "near_chance", "check_labels_near_chance", "check_stein_14", "MSpectrum", "m_spectrum",
            "print_m_properties", "figure_m_spectrum", "TACurvatures", "ta_curvatures", "figure_f_of_s",
            "F_CHECK_S", "check_f_monte_carlo", "print_f_shape", "print_gradient_descent", "print_relatedness",
            "RankOneBound", "rank_one_bound", "print_bound_5", "figure_bound_5"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019) §2-4, App. A-C: the reconstructed theory, checked numerically.
+    """
+
+    mc_samples: int  #: Monte Carlo inputs of the Gaussian averages: Stein's identity (14), f, the spectrum of M(W)
+    label_samples: int  #: inputs labelled at each SNR for the agreement of noisy and clean labels
+    near_chance_samples: int  #: labels at the smallest SNR for the first-order agreement claim
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(mc_samples=2**20, label_samples=100_000, near_chance_samples=4_000_000),
+    "smoke": Sizes(mc_samples=2**15, label_samples=20_000, near_chance_samples=1_000_000),
+}
 
 _SM = "gendyn.softmax_multitask"
 #: Student singular values s at which f(s) of (15) is compared with a Monte Carlo estimate of M (13).

@@ -25,10 +25,41 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import fitted_exponent, z_quantile
 
-__all__ = ["claim_ids", "MUTATIONS", "N_FEATURES", "S0", "TARuns", "run_ta", "top_singular_value", "theory_curves",
+__all__ = ["Sizes", "SIZES",
+           "claim_ids", "MUTATIONS", "N_FEATURES", "S0", "TARuns", "run_ta", "top_singular_value", "theory_curves",
            "figure_1_ta",
            "print_fixed_points", "check_growth_rate", "figure_binary", "FiniteSize", "finite_size",
            "check_finite_size", "figure_finite_size", "run_random_init", "figure_ta_vs_random", "print_best_losses"]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The chapter's sizes at one scale (:data:`SIZES`); a notebook reads them as ``cfg.<size>``.
+
+    Lee & Ndirango (2019) §3, Fig. 1: TA dynamics (3) vs simulation, TA vs random initialisation.
+    """
+
+    sbars: tuple[float, ...]  #: SNRs of the ten-class TA students
+    binary_sbars: tuple[float, ...]  #: SNRs of the two-class TA students
+    n_train: int  #: training examples
+    n_val: int  #: validation examples
+    lr: float  #: learning rate
+    horizon: float  #: training time (steps = horizon / lr)
+    random_init_scale: float  #: initial weight scale of the students started from small random weights
+    finite_size_n: tuple[int, ...]  #: training-set sizes of the finite-size check (two classes)
+    finite_size_seeds: int  #: seeds per size of the finite-size check
+
+
+#: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
+#: :func:`gendyn.book.scales.configure`.
+SIZES = {
+    "paper": Sizes(sbars=(0.05, 0.1, 0.2, 0.4, 1.0), binary_sbars=(0.1, 0.3, 1.0), n_train=20_000, n_val=4000,
+                   lr=0.05, horizon=150.0, random_init_scale=0.05,
+                   finite_size_n=(1000, 2000, 4000, 8000, 16_000), finite_size_seeds=6),
+    "smoke": Sizes(sbars=(0.1, 1.0), binary_sbars=(0.3,), n_train=3000, n_val=1000,
+                   lr=0.1, horizon=100.0, random_init_scale=0.05,
+                   finite_size_n=(500, 1000, 2000, 4000), finite_size_seeds=5),
+}
 
 #: Input dimension of the authors' code.
 N_FEATURES = 20
