@@ -21,10 +21,13 @@ configuration at the scale asked), the structure (which programs, how many netwo
 from the chapter's notebook and module. Conventions:
 
 * a matrix product ``(m x k) (k x n)``: ``2 m k n`` (:func:`mm`);
-* a symmetric eigendecomposition of order ``n``: ``9 n^3`` with eigenvectors, ``4 n^3 / 3`` without
-  (Golub & Van Loan's counts for the symmetric QR algorithm, :func:`eigh`); a thin SVD of an
-  ``m x n`` matrix (``m >= n``): ``6 m n^2 + 20 n^3`` with vectors, ``2 m n^2 + 2 n^3`` without (R-SVD,
-  :func:`svd`); a Cholesky factorisation ``n^3 / 3``;
+* factorisations by the stages every LAPACK route takes (divide-and-conquer drivers, as torch and
+  numpy call them), so as not to overcount: a symmetric eigendecomposition of order ``n``, the
+  reduction to tridiagonal form ``4 n^3 / 3`` and, with eigenvectors, their back-transformation
+  ``2 n^3`` (:func:`eigh`); an SVD of an ``m x n`` matrix (``m >= n``), the bidiagonalisation
+  ``4 m n^2 - 4 n^3 / 3`` and, with vectors, as much again for the back-transformations of the thin
+  ``U`` and ``V`` (:func:`svd`); the iterations on the tridiagonal or bidiagonal matrix are not counted;
+  a Cholesky factorisation ``n^3 / 3``;
 * a gradient-descent program: its steps times the products of one step, as the library's trainers do
   them (:func:`deep_linear_step`, :func:`leaky_step`, :func:`multitask_step`; ``tests/test_floors.py``
   checks these against torch's own count of the trainers' products), plus the forward passes of its
@@ -130,14 +133,15 @@ def gram(m: float, n: float, batch: float = 1) -> float:
 
 
 def eigh(n: float, batch: float = 1, vectors: bool = True) -> float:
-    """Symmetric eigendecomposition of order ``n``."""
-    return (9.0 if vectors else 4.0 / 3.0) * n**3 * batch
+    """Symmetric eigendecomposition of order ``n``: tridiagonalisation, and the eigenvectors' back-transformation."""
+    return (4.0 / 3.0 + (2.0 if vectors else 0.0)) * n**3 * batch
 
 
 def svd(m: float, n: float, batch: float = 1, vectors: bool = True) -> float:
-    """Thin SVD of an ``m x n`` matrix (either orientation)."""
+    """Thin SVD of an ``m x n`` matrix (either orientation): bidiagonalisation, and the vectors' back-transformations."""
     m, n = max(m, n), min(m, n)
-    return ((6.0 * m * n**2 + 20.0 * n**3) if vectors else (2.0 * m * n**2 + 2.0 * n**3)) * batch
+    bidiagonal = 4.0 * m * n**2 - 4.0 * n**3 / 3.0
+    return (2.0 if vectors else 1.0) * bidiagonal * batch
 
 
 def _layer_shapes(n1, hidden, n3, n_layers):
