@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +104,7 @@ FLOORS = {}
 
 
 def floor_of(chapter: str):
-    """Register the decorated function as the floor of ``chapter``; its docstring's first line is its summary."""
+    """Register the decorated function as the floor of ``chapter``; its docstring's first paragraph is its summary."""
     def register(fn):
         FLOORS[chapter] = fn
         return fn
@@ -113,11 +112,13 @@ def floor_of(chapter: str):
 
 
 def floor(chapter: str, scale: str = "paper", seed: int = 0, device: str = "cpu") -> Floor:
-    """The :class:`Floor` of ``chapter`` at ``scale``, from the chapter's configuration (``configure``)."""
+    """The :class:`Floor` of ``chapter`` at ``scale``, from the chapter's configuration (``configure``);
+    its summary is the first paragraph of the chapter's function's docstring."""
     cfg = configure(chapter, scale, seed, device)
     fn = FLOORS[chapter]
     terms = tuple(t for t in fn(cfg) if t.flops > 0)
-    return Floor(chapter, scale, (fn.__doc__ or "").strip().splitlines()[0], terms)
+    summary = " ".join((fn.__doc__ or "").strip().split("\n\n")[0].split())  # the first paragraph, one line
+    return Floor(chapter, scale, summary, terms)
 
 
 # ----------------------------------------------------------------------------- operation counts
@@ -138,7 +139,8 @@ def eigh(n: float, batch: float = 1, vectors: bool = True) -> float:
 
 
 def svd(m: float, n: float, batch: float = 1, vectors: bool = True) -> float:
-    """Thin SVD of an ``m x n`` matrix (either orientation): bidiagonalisation, and the vectors' back-transformations."""
+    """Thin SVD of an ``m x n`` matrix (either orientation): bidiagonalisation, and the vectors' back-
+    transformations."""
     m, n = max(m, n), min(m, n)
     bidiagonal = 4.0 * m * n**2 - 4.0 * n**3 / 3.0
     return (2.0 if vectors else 1.0) * bidiagonal * batch
@@ -295,7 +297,8 @@ def _lg_rmt(cfg):
 
 @floor_of("lg-mode-dynamics")
 def _lg_mode_dynamics(cfg):
-    """Fig. 1: one TA network per depth trained in float64 to twice the weakest mode's half-time, records with its modes."""
+    """Fig. 1: one TA network per depth trained in float64 to twice the weakest mode's half-time, records with its
+    modes."""
     from gendyn import deep_linear as dl
     shat = cfg.shat_min * (cfg.shat_max / cfg.shat_min) ** (np.arange(cfg.n_modes) / (cfg.n_modes - 1))
     terms = []
@@ -313,7 +316,8 @@ def _ta_and_random_sweep(cfg, ranks, svms, runs):
 
 @floor_of("lg-generalisation")
 def _lg_generalisation(cfg):
-    """Fig. 3: 2 x 10 x runs TA and random students of one hidden layer, 10 tau at lr; SVDs of the Monte Carlo data sets."""
+    """Fig. 3: 2 x 10 x runs TA and random students of one hidden layer, 10 tau at lr; SVDs of the Monte Carlo data
+    sets."""
     n_cond = len(cfg.ranks) * len(cfg.svms)
     epochs = int(round(cfg.horizon / cfg.lr))
     batch = _ta_and_random_sweep(cfg, cfg.ranks, cfg.svms, cfg.runs)
@@ -329,7 +333,8 @@ def _lg_generalisation(cfg):
 
 @floor_of("lg-generalisation-deep")
 def _lg_generalisation_deep(cfg):
-    """Fig. 4: the 200 three-hidden-layer students over 150 tau (dense records), the random students' excess runs, the side-by-side rates."""
+    """Fig. 4: the 200 three-hidden-layer students over 150 tau (dense records), the random students' excess runs,
+    the side-by-side rates."""
     from gendyn.book.chapters import lampinen_ganguli_generalisation_deep as deep
     n_layers = 5
     epochs = int(round(cfg.horizon / cfg.lr))
@@ -358,7 +363,8 @@ def _lg_generalisation_deep(cfg):
 
 @floor_of("lg-alignment")
 def _lg_alignment(cfg):
-    """Fig. 9: TA and random students at two depths with their modes recorded (eigh per record), and the side-by-side rates."""
+    """Fig. 9: TA and random students at two depths with their modes recorded (eigh per record), and the side-by-
+    side rates."""
     from gendyn import deep_linear as dl, train
     modes = max(cfg.ranks)
     batch = 2 * len(cfg.ranks) * cfg.runs
@@ -399,7 +405,8 @@ def _lg_low_rank(cfg):
 
 @floor_of("lg-nongradient")
 def _lg_nongradient(cfg):
-    """Fig. 11: TA and random students; the shrinkage estimator (M M^T and eigh, twice per matrix) up to N1 = 800 dominates."""
+    """Fig. 11: TA and random students; the shrinkage estimator (M M^T and eigh, twice per matrix) up to N1 = 800
+    dominates."""
     epochs = int(round(cfg.horizon / cfg.lr))
     batch = 2 * 2 * len(cfg.svms) * cfg.runs  # TA and random, rank 1 and 3
     terms = _train_students(batch, cfg.n1, cfg.n2, cfg.n3, 3, epochs, _log_records(epochs, cfg.n_records),
@@ -408,8 +415,8 @@ def _lg_nongradient(cfg):
     def shrink(n1, n3, count):  # _gram_eigh: m m^T and its eigh; the kept vectors are a few columns
         return gram(n3, n1, count) + eigh(n3, count)
 
-    terms.append(Term("shrinkage estimator and its excess on the students' data", 2 * shrink(cfg.n1, cfg.n3, batch // 2),
-                      F64))
+    terms.append(Term("shrinkage estimator and its excess on the students' data",
+                      2 * shrink(cfg.n1, cfg.n3, batch // 2), F64))
     for n1 in cfg.finite_size_n1:
         terms.append(Term(f"finite size N1 = {n1}: estimator and excess, {2 * cfg.finite_size_runs} matrices",
                           2 * shrink(n1, n1 // 2, 2 * cfg.finite_size_runs), F64))
@@ -418,7 +425,8 @@ def _lg_nongradient(cfg):
 
 @floor_of("lg-nonlinear")
 def _lg_nonlinear(cfg):
-    """Fig. 5: leaky-ReLU and linear students (one and three hidden layers) in our setting and the authors'; training dominates."""
+    """Fig. 5: leaky-ReLU and linear students (one and three hidden layers) in our setting and the authors';
+    training dominates."""
     terms = []
 
     def pair(settings, runs, n_layers, lr, horizon, what):
@@ -431,7 +439,8 @@ def _lg_nonlinear(cfg):
         return out
 
     terms += pair(2 * len(cfg.svms), cfg.runs, 3, cfg.lr, cfg.horizon, "our setting, 1 hidden layer")
-    terms += pair(2 * len(cfg.deep_svms), cfg.deep_runs, 5, cfg.deep_lr, cfg.deep_horizon, "our setting, 3 hidden layers")
+    terms += pair(2 * len(cfg.deep_svms), cfg.deep_runs, 5, cfg.deep_lr, cfg.deep_horizon,
+                  "our setting, 3 hidden layers")
     for _ in range(2 * len(cfg.authors_svms)):
         terms += pair(1, cfg.authors_runs, 3, cfg.authors_lr, cfg.authors_horizon, "authors' setting, 1 hidden layer")
     for _, _, lr, horizon in cfg.authors_deep:
@@ -441,7 +450,8 @@ def _lg_nonlinear(cfg):
 
 @floor_of("lg-nonlinear-transfer")
 def _lg_nonlinear_transfer(cfg):
-    """Fig. 12: two-headed leaky-ReLU students on the (sbar_A, sbar_B, q) grid, in our and the authors' setting; training dominates."""
+    """Fig. 12: two-headed leaky-ReLU students on the (sbar_A, sbar_B, q) grid, in our and the authors' setting;
+    training dominates."""
     points = len(cfg.svm_a) * len(cfg.svm_b) * cfg.q_steps
     epochs = int(round(cfg.horizon / cfg.lr))
     records = _log_records(epochs, cfg.n_records)
@@ -457,7 +467,8 @@ def _lg_nonlinear_transfer(cfg):
 
 @floor_of("lg-examples")
 def _lg_examples(cfg):
-    """Fig. 13: linear students of P examples (inputs given: W Sigma11 each step), two input kinds; training dominates."""
+    """Fig. 13: linear students of P examples (inputs given: W Sigma11 each step), two input kinds; training
+    dominates."""
     ps = sorted({int(round(d * cfg.n1)) for d in cfg.densities})
     batch = 2 * len(ps) * len(cfg.svms) * cfg.runs
     epochs = int(round(cfg.horizon / cfg.lr))
@@ -471,7 +482,8 @@ def _lg_examples(cfg):
 
 @floor_of("lg-randomised")
 def _lg_randomised(cfg):
-    """Fig. 6: TA students on structured and randomised data, and the authors' setting (random and TA); training dominates."""
+    """Fig. 6: TA students on structured and randomised data, and the authors' setting (random and TA); training
+    dominates."""
     epochs = int(round(cfg.horizon / cfg.lr))
     records = _log_records(epochs, cfg.n_records)
     batch = 2 * 2 * len(cfg.svms) * cfg.runs  # structured and randomised, ranks 1 and 3
@@ -481,7 +493,8 @@ def _lg_randomised(cfg):
 
 @floor_of("lg-transfer")
 def _lg_transfer(cfg):
-    """Fig. 8: one batch of two-headed TA students (grid, Theorem 1, general ranks); SVDs of the exact TA recursion and the finite-size study."""
+    """Fig. 8: one batch of two-headed TA students (grid, Theorem 1, general ranks); SVDs of the exact TA recursion
+    and the finite-size study."""
     points = len(cfg.sbar_a) * len(cfg.sbar_b) * cfg.q_steps
     grid = points * cfg.runs + len(cfg.sbar_a) * cfg.runs
     theorem = 3 * 2 * 3 * cfg.theorem_runs  # three output-vector kinds x (joint, single) x three settings
@@ -491,9 +504,8 @@ def _lg_transfer(cfg):
     terms = _train_students(batch, cfg.n1, cfg.n2, 2 * cfg.n3, 3, epochs, _log_records(epochs, cfg.n_records),
                             what="two-headed students")
     # exact TA head errors (sampled_head_errors: an SVD each), gradient descent and flow, joint and single
-    terms.append(Term("exact TA recursion on the grid (SVDs)", 2 * (svd(cfg.n1, 2 * cfg.n3, points * cfg.runs)
-                                                                  + svd(cfg.n1, 2 * cfg.n3, len(cfg.sbar_a) * cfg.runs)),
-                      F64))
+    exact = svd(cfg.n1, 2 * cfg.n3, points * cfg.runs) + svd(cfg.n1, 2 * cfg.n3, len(cfg.sbar_a) * cfg.runs)
+    terms.append(Term("exact TA recursion on the grid (SVDs), gradient descent and flow", 2 * exact, F64))
     terms.append(Term("d1 alignments (SVDs)", svd(cfg.n1, 2 * cfg.n3, 2 * points * cfg.runs), F64))
     for n1 in cfg.finite_size_n1:
         count = 3 * cfg.finite_size_draws
@@ -547,7 +559,8 @@ def _ln_multitask(cfg):
 
 @floor_of("ln-aux-depth")
 def _ln_aux_depth(cfg):
-    """Figs. 3, A3, A4: the auxiliary-data grid, the deep ReLU grids (float64; depth 5 dominates), the deep-linear grid, the precision reruns."""
+    """Figs. 3, A3, A4: the auxiliary-data grid, the deep ReLU grids (float64; depth 5 dominates), the deep-linear
+    grid, the precision reruns."""
     from gendyn.book import grids
     terms = [_grid_terms(grids.book_grid("aux-train-pts", cfg), "aux-train-pts grid")]
     for d in cfg.deep_depths:
@@ -575,7 +588,8 @@ def _ln_relation(cfg):
 
 @floor_of("ln-published")
 def _ln_published(cfg):
-    """The authors' protocol (interleaved minibatch SGD, float64) on the subset of cells; the grids compared are those of ln-multitask and ln-aux-depth (cached there, not counted here)."""
+    """The authors' protocol (interleaved minibatch SGD, float64) on the subset of cells; the grids compared are
+    those of ln-multitask and ln-aux-depth (cached there, not counted here)."""
     from gendyn import published_runs
     terms = []
     hidden, n_features, n_val, record_every = 64, 20, 1000, 10
@@ -597,7 +611,8 @@ def _ln_published(cfg):
 
 @floor_of("ln-single-task")
 def _ln_single_task(cfg):
-    """Fig. 1: TA students (K = 10 and 2) and random students of one hidden layer, float64, on P = n_train; the finite-size runs."""
+    """Fig. 1: TA students (K = 10 and 2) and random students of one hidden layer, float64, on P = n_train; the
+    finite-size runs."""
     steps = int(round(cfg.horizon / cfg.lr))
     every = max(1, steps // 300)
     evals = steps // every + 2
@@ -615,7 +630,8 @@ def _ln_single_task(cfg):
 
 @floor_of("ln-setup")
 def _ln_setup(cfg):
-    """§2-4 checks: Monte Carlo over Gaussian inputs (softmax curvature M(W), label agreement); elementwise work counted at its operations."""
+    """§2-4 checks: Monte Carlo over Gaussian inputs (softmax curvature M(W), label agreement); elementwise work
+    counted at its operations."""
     def curvature(samples, n_w, k, n):  # per sample and W: two logits x W^T, two softmaxes, the K x K pair
         return samples * n_w * (2 * mm(1, n, k) + 2 * 10 * k + 4 * k * k)
 
@@ -651,7 +667,8 @@ def _n_late_times(alpha_max, n):
 
 @floor_of("goldt-sec1")
 def _goldt_sec1(cfg):
-    """Fig. 1: one weight-space SGD run and order-parameter chains per K (alpha_max N steps each), ODEs; the finite-size runs."""
+    """Fig. 1: one weight-space SGD run and order-parameter chains per K (alpha_max N steps each), ODEs; the finite-
+    size runs."""
     m, n = 4, cfg.n
     steps = int(round(cfg.alpha_max * n))
     t = _n_log_times(cfg.alpha_max, cfg.n_times, n)
@@ -672,7 +689,8 @@ def _goldt_sec1(cfg):
 
 @floor_of("goldt-sec2")
 def _goldt_sec2(cfg):
-    """Fig. 2: order-parameter SGD chains (alpha N steps each) of every series, the scaling and weight-decay runs; ODEs (lower bound)."""
+    """Fig. 2: order-parameter SGD chains (alpha N steps each) of every series, the scaling and weight-decay runs;
+    ODEs (lower bound)."""
     m, n = 2, cfg.n
     op, ode = 0.0, 0.0
 
@@ -706,7 +724,8 @@ def _goldt_sec2(cfg):
 
 @floor_of("goldt-sec3")
 def _goldt_sec3(cfg):
-    """Figs. 3-4: order-parameter SGD chains with both layers trained (alpha N steps each), the linear networks; ODEs (lower bound)."""
+    """Figs. 3-4: order-parameter SGD chains with both layers trained (alpha N steps each), the linear networks;
+    ODEs (lower bound)."""
     m = 2
     op = sum(_op_runs(1, int(round(cfg.alpha_max * cfg.n)), k, m) + 2.0 * k for k in cfg.ks)
     op += sum(_op_runs(4 * cfg.linear_runs, int(round(cfg.linear_alpha * cfg.linear_n)), k, 4) for k in cfg.linear_ks)
@@ -729,7 +748,8 @@ def _linear_flow(count, n, p, teachers, conditions, times):
 
 @floor_of("as-toy-model")
 def _as_toy_model(cfg):
-    """Slides (1)-(6): gradient descent on the linear students, their exact flow, and the finite-size spectra (X X^T, eigvalsh) that dominate."""
+    """Slides (1)-(6): gradient descent on the linear students, their exact flow, and the finite-size spectra (X
+    X^T, eigvalsh) that dominate."""
     ps = [int(round(a * cfg.n)) for a in cfg.alphas]
     count = len(ps) * cfg.repeats
     gd = sum(cfg.repeats * cfg.gd_steps * mm(cfg.teachers, cfg.n, cfg.n) for _ in ps)
@@ -759,7 +779,8 @@ def _as_double_descent(cfg):
 
 @floor_of("as-early-stopping-ridge")
 def _as_early_stopping_ridge(cfg):
-    """Early stopping vs ridge: the finite-N data sets' spectra (X X^T and eigvalsh, N = 1000) dominate; the maps are quadratures (elementwise, not counted)."""
+    """Early stopping vs ridge: the finite-N data sets' spectra (X X^T and eigvalsh, N = 1000) dominate; the maps
+    are quadratures (elementwise, not counted)."""
     flops = sum(gram(cfg.n, int(round(a * cfg.n)), cfg.datasets) + eigh(cfg.n, cfg.datasets, vectors=False)
                 for a in cfg.sim_alphas)
     curve = cfg.datasets * len(cfg.sim_alphas) * 2001 * cfg.n * 10  # each data set's error on 2001 times
@@ -782,7 +803,8 @@ def _rf_students(n_in, p, hidden, repeats, times, n_test, decompose):
 
 @floor_of("as-nonlinear-teacher")
 def _as_nonlinear_teacher(cfg):
-    """Figs. 7-9: exact flow of random-feature students over the width sweeps (three SNRs) and the Fig. 9 decomposition (eigh of N_h x N_h)."""
+    """Figs. 7-9: exact flow of random-feature students over the width sweeps (three SNRs) and the Fig. 9
+    decomposition (eigh of N_h x N_h)."""
     t = 62
     sweeps = 3 * _rf_students(cfg.n_in, cfg.n_samples, cfg.hidden, cfg.repeats, t, 0, False)
     dec = _rf_students(cfg.n_in, cfg.decomposition_samples, cfg.decomposition_hidden, cfg.decomposition_repeats, 1,
@@ -793,7 +815,8 @@ def _as_nonlinear_teacher(cfg):
 
 @floor_of("as-bounds")
 def _as_bounds(cfg):
-    """Memorisation by gradient descent (random features) and the width sweep's exact flow (Gram accumulation, eigh, Monte Carlo test error)."""
+    """Memorisation by gradient descent (random features) and the width sweep's exact flow (Gram accumulation, eigh,
+    Monte Carlo test error)."""
     k = 2 * cfg.mem_teachers  # teacher and random labels
     gd = cfg.mem_repeats * cfg.mem_steps * 2 * mm(k, cfg.mem_hidden, cfg.mem_samples)
     gd += cfg.mem_repeats * (mm(cfg.mem_hidden, cfg.mem_n_in, cfg.mem_samples + cfg.n_test)
