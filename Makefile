@@ -32,6 +32,19 @@ DEVICE ?= cpu
 PARAMS ?=
 # PARAMS: further notebook parameters, e.g. PARAMS="-p REPEATS 5"
 
+# JOBS: chapters run side by side (make book JOBS=4; make -j4 does the same). Each chapter then
+# gets max(1, cores / JOBS) threads for torch, the BLAS libraries and its grid worker processes
+# ($GENDYN_JOBS, read by tools/chapters.py: gendyn.book.threads). Only the chapter runs are
+# parallel: staging and the book build wait for all of them. Concurrent output goes line by line
+# and the progress bars are off (GENDYN_PROGRESS=1 turns them back on).
+JOBS ?= 1
+ifneq ($(JOBS),1)
+MAKEFLAGS += -j$(JOBS) --output-sync=line
+GENDYN_PROGRESS ?= 0
+endif
+# the -jN make runs with (JOBS or the command line's own -jN), for the chapters' share of the cores
+jobs_now = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
+
 NOTEBOOKS := $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort)
 RUNS      := _build/runs/$(SCALE)
 RUN_ARGS   = --runs $(RUNS) -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $(PARAMS)
@@ -78,7 +91,12 @@ $(STAMP): $(LOCKS) pyproject.toml
 # name beside it. FORCE: tools/chapters.py decides from the run's identity whether it is up
 # to date (Make's timestamps miss a change of SEED, DEVICE or PARAMS).
 $(RUNS)/%.ipynb: notebooks/%.ipynb FORCE | $(STAMP)
-	$(BIN)/python tools/chapters.py run $< $(RUN_ARGS)
+	GENDYN_JOBS=$(jobs_now) $(BIN)/python tools/chapters.py run $< $(RUN_ARGS)
+
+# The comparison with the published runs reads the grids of these two chapters from the shared
+# cache: under -j it waits for them rather than computing the same grids at the same time.
+$(RUNS)/lee-ndirango/published-data.ipynb: | $(RUNS)/lee-ndirango/aux-data-and-depth.ipynb \
+                                            $(RUNS)/lee-ndirango/multitask-benefit.ipynb
 
 FORCE:
 

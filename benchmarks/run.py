@@ -14,7 +14,10 @@ Every chapter run (``make runs`` or the notebook tests) writes ``<chapter>.secon
 its executed notebook in ``_build/runs/<scale>/``; this script gathers them, so nothing is
 run twice. Results go to ``benchmarks/results.json`` (rows merged with earlier ones) and
 ``benchmarks/results.md``, and the table between the ``benchmarks`` markers of README.md is
-rewritten. Benchmarks are measurements, not tests: nothing here passes or fails on time.
+rewritten. Beside each chapter's paper time the chapter table shows its arithmetic floor
+(``benchmarks/floors.py``: the chapter's counted operations at the float32/float64 matmul rates of
+the yardstick ``benchmarks/trainers.py`` records) and the measured time over that floor.
+Benchmarks are measurements, not tests: nothing here passes or fails on time.
 Rows from other benchmark scripts (e.g. ``benchmarks/committee_sgd.py``) use the same
 file and the same :func:`record`.
 """
@@ -26,11 +29,13 @@ import platform
 import shutil
 import subprocess
 import tempfile
+import sys
 import time
 from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))  # floors.py, beside this script (imported when the tables are written)
 RESULTS = ROOT / "benchmarks" / "results.json"
 TABLE = ROOT / "benchmarks" / "results.md"
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
@@ -114,30 +119,74 @@ def _column(scale, device):
     return scale if device == "cpu" else f"{scale}, {_device_name(device)}"
 
 
-def render(rows):
-    """Markdown: the two commands, then one row per chapter (smoke and paper side by side),
-    then every other measurement; each table says when and where it was measured."""
+def chapter_floors(rows):
+    """``({"`<notebook>`": floor in seconds}, "N cores")``: every chapter's arithmetic at paper scale
+    (``benchmarks/floors.py``) at the matmul rates recorded in ``rows`` (``benchmarks/trainers.py``'s
+    yardsticks); ``({}, None)`` when no yardstick was recorded or the floors cannot be computed."""
+    try:
+        import floors
+    except Exception as error:  # the tables are still written, without the floors
+        print(f"no floors: benchmarks/floors.py failed to load ({error})")
+        return {}, None
+    rates = floors.yardsticks(rows)
+    if set(rates) != set(floors.PRECISIONS):
+        return {}, None
+    seconds = {f"`{notebook}`": floors.floor(chapter, "paper").seconds(rates)
+               for chapter, (notebook, _) in floors.CHAPTERS.items()}
+    threads = floors.yardstick_threads(rows) or "all threads"
+    return seconds, threads.replace("threads", "cores")
+
+
+def _fmt_floor(seconds):
+    return fmt(dict(value=seconds)) if seconds >= 10 else f"{seconds:.2g} s"
+
+
+def _fmt_ratio(ratio):
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
+
+
+def render(rows, floors=None, floor_cores=None):
+    """Markdown: the two commands, then one row per chapter (smoke and paper side by side, and with
+    ``floors`` (``{"`<notebook>`": seconds}``, :func:`chapter_floors`) each chapter's arithmetic floor
+    and the measured paper time over it), then every other measurement; each table says when and where
+    it was measured."""
     commands = [r for r in rows if r["what"].startswith("`make")]
     chapters = [r for r in rows if r["what"].startswith("chapter `")]
     others = [r for r in rows if r not in commands and r not in chapters]
+    floors = floors or {}
     out = []
     if commands:
         out += ["| command | scale | wall time |", "|---|---|---|"]
         out += [f"| {r['what']} | {r['scale']} | {fmt(r)} |" for r in sorted(commands, key=lambda r: r["what"])]
         out += ["", f"Measured {_when(commands)}.", ""]
     if chapters:
-        cells = {}
+        cells, paper = {}, {}
         for r in chapters:
             name, _, note = r["what"][len("chapter "):].partition(" ")
             cells.setdefault(name, {})[_column(r["scale"], _device(r))] = fmt(r) + (f" {note}" if note else "")
+            if r["scale"] == "paper" and _device(r) == "cpu" and r.get("unit", "s") == "s":
+                paper[name] = r["value"]
+        floor_column, ratio_column = f"floor ({floor_cores or 'all cores'})", "paper / floor"
+        for name in cells:
+            if name in floors:
+                cells[name][floor_column] = _fmt_floor(floors[name])
+                if name in paper:
+                    cells[name][ratio_column] = _fmt_ratio(paper[name] / floors[name])
         devices = sorted({_device(r) for r in chapters}, key=lambda d: (d != "cpu", d))
         columns = [_column(scale, d) for d in devices for scale in ("smoke", "paper")]
+        if any(name in floors for name in cells):  # beside the CPU's paper column
+            at = columns.index("paper") + 1 if "paper" in columns else len(columns)
+            columns[at:at] = [floor_column, ratio_column]
         out += ["| chapter | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
         out += [f"| {name} | " + " | ".join(c.get(col, "–") for col in columns) + " |"
                 for name, c in sorted(cells.items())]
         for d in devices:
             label = "" if len(devices) == 1 else f" ({_device_name(d)} columns)"
             out += ["", f"Measured{label} {_when([r for r in chapters if _device(r) == d])}."]
+        if any(name in floors for name in cells):
+            out += ["", "Floor: the chapter's counted arithmetic at paper scale (`benchmarks/floors.py`) at the "
+                    "float32 and float64 `torch.mm` rates of the yardstick below; paper / floor: the measured CPU "
+                    "time over it."]
         out += [""]
     if others:
         out += ["| what | measured |", "|---|---|"]
@@ -147,7 +196,7 @@ def render(rows):
 
 
 def write_tables(rows):
-    table = render(rows)
+    table = render(rows, *chapter_floors(rows))
     TABLE.write_text("# Benchmarks\n\nWritten by `benchmarks/run.py`; see its docstring.\n\n" + table)
     readme = ROOT / "README.md"
     text = readme.read_text()

@@ -9,6 +9,7 @@ import importlib.util
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import nbformat
@@ -250,9 +251,43 @@ def test_partial_files_of_killed_runs_are_swept(project):
         (runs / f".partial-{name}" / chapters.OWNER).write_text(f"{pid}\n")
         (runs / f".partial-{name}.ipynb").write_text("{}")
     (runs / ".partial-orphan.ipynb").write_text("{}")
+    old = time.time() - 120
+    os.utime(runs / ".partial-orphan.ipynb", (old, old))
+    # a run being accepted has moved its folder into place and is about to move its notebook: a run
+    # of another chapter (make -j) sweeping meanwhile must leave it
+    (runs / ".partial-accepting.ipynb").write_text("{}")
     removed = chapters.sweep(project / "runs", log=lambda *_: None)
     assert sorted(p.name for p in removed) == [".partial-killed", ".partial-killed.ipynb", ".partial-orphan.ipynb"]
     assert (runs / ".partial-running").is_dir() and (runs / ".partial-running.ipynb").exists()
+    assert (runs / ".partial-accepting.ipynb").exists()
+
+
+@pytest.mark.parametrize("environment, expected", [({}, None), ({"GENDYN_JOBS": "1"}, None),
+                                                    ({"GENDYN_JOBS": "2"}, "share"), ({"GENDYN_THREADS": "3"}, "3")])
+def test_a_chapters_kernel_gets_its_share_of_the_cores(project, monkeypatch, environment, expected):
+    """make runs JOBS=N: the kernel starts with the chapter's thread count in its environment, and the
+    pipeline's own environment is restored afterwards."""
+    from gendyn.book import threads
+
+    for name in ("GENDYN_JOBS", "GENDYN_THREADS", *threads.LIBRARY_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    seen = {}
+
+    def execute(notebook, output, **kwargs):
+        seen.update({k: os.environ.get(k) for k in ("GENDYN_THREADS", *threads.LIBRARY_VARIABLES)})
+        raise KeyboardInterrupt  # the environment is all this test needs
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    with pytest.raises(KeyboardInterrupt):
+        chapters.run(chapter(project, "threads"), project / "runs", SMOKE)
+    if expected is None:
+        assert set(seen.values()) == {None}
+    else:
+        want = str(threads.share(threads.available_cores(), 2)) if expected == "share" else expected
+        assert set(seen.values()) == {want}
+    assert os.environ.get("OMP_NUM_THREADS") is None
 
 
 def test_sigterm_leaves_no_partial_files(project):

@@ -15,6 +15,12 @@ record carries the identity. The run is accepted only if its one claims record r
 and its folder (claims, figures) moved into place. A failed or interrupted run leaves
 nothing behind that a later build could read.
 
+Runs of different chapters may go on side by side (``make runs JOBS=N``, ``make -jN``): each has its
+own hidden files, a run only sweeps away the partial files of dead processes, and the shared grid
+cache is written atomically. With ``$GENDYN_JOBS`` (the Makefile's ``JOBS``) above 1, or
+``$GENDYN_THREADS``, the chapter's kernel starts with its share of the cores
+(:mod:`gendyn.book.threads`).
+
 ``stage`` checks the accepted run of every chapter given (those of ``notebooks/`` today:
 a deleted chapter's old run is never read), copies the executed notebooks into the book's
 source tree and writes the claims ledger page, the exact source of the build (``git archive``
@@ -42,6 +48,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 from gendyn.book.claims import category_counts, read_record  # noqa: E402
 from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown, strength_page  # noqa: E402
 from gendyn.book.sources import imports_of, module_closure, source_files  # noqa: E402
+from gendyn.book.threads import chapter_threads, thread_environment  # noqa: E402
 
 #: The chapters' sources, and what every chapter run depends on besides its notebook, its
 #: parameters and the library modules it imports with the data they read
@@ -200,7 +207,13 @@ def sweep(runs, log=print):
             _remove(folder, notebook)
             removed += [folder, notebook]
     for notebook in sorted(Path(runs).rglob(".partial-*.ipynb")):  # a notebook whose folder is gone
-        if notebook.exists() and not notebook.with_suffix("").is_dir():
+        # ... for a minute: a run that is being accepted (make -j: another chapter's) has moved its
+        # folder into place and is about to move its notebook
+        try:
+            orphan = not notebook.with_suffix("").is_dir() and time.time() - notebook.stat().st_mtime > 60
+        except FileNotFoundError:  # moved into place meanwhile
+            continue
+        if orphan:
             _remove(notebook)
             removed.append(notebook)
     if removed:
@@ -229,6 +242,8 @@ def run(notebook, runs, parameters, force=False, log=print):
     partial_folder.mkdir(parents=True)
     (partial_folder / OWNER).write_text(f"{os.getpid()}\n")
     env = {"GENDYN_RUN_DIR": str(partial_folder), "GENDYN_RUN_ID": run_id}
+    # chapters run side by side (make runs JOBS=N) share the cores: the kernel starts with its share
+    env.update(thread_environment(chapter_threads()))
     saved = {k: os.environ.get(k) for k in env}
     try:
         import papermill

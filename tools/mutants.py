@@ -36,6 +36,7 @@ from gendyn.book.chapters import CHAPTERS  # noqa: E402
 from gendyn.book.claims import read_record  # noqa: E402
 from gendyn.book.ledger_page import strength_markdown  # noqa: E402
 from gendyn.book.mutation import ENVIRONMENT, Mutation  # noqa: E402
+from gendyn.book.threads import JOBS, chapter_threads, thread_environment  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 import chapters as pipeline  # noqa: E402
@@ -75,6 +76,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
                    PYTHONHASHSEED="0")
         if mutation is not None:
             env[ENVIRONMENT] = mutation.to_json()
+        env.update(thread_environment(chapter_threads(env)))  # the runs side by side share the cores
         start = time.perf_counter()
         command = [python, "-m", "papermill", str(notebook), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
                    "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent), "--no-progress-bar"]
@@ -164,6 +166,7 @@ def main(argv=None):
         parser.error(f"unknown chapters {unknown}; known: {list(CHAPTERS)}")
     if args.jobs < 1:
         parser.error("--jobs must be >= 1")
+    os.environ.setdefault(JOBS, str(args.jobs))  # each run's share of the cores (gendyn.book.threads)
     jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in mutations_of(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:

@@ -17,6 +17,7 @@ from .claims import Ledger
 from .mutation import apply_from_environment
 from .plotting import use_style
 from .scales import RunConfig, configure
+from .threads import apply as apply_thread_budget
 
 __all__ = ["start"]
 
@@ -41,8 +42,11 @@ def start(chapter: str, scale: str, seed: int, device: str, *, namespace: dict |
         ``ledger.finish()``.
 
     A theory mutation given in ``$GENDYN_MUTATE`` (by ``tools/mutants.py``) is applied here,
-    after the chapter's imports, and said in the printed settings.
+    after the chapter's imports, and said in the printed settings. A thread count given in
+    ``$GENDYN_THREADS`` (the pipeline's share of the cores when chapters run side by side,
+    :mod:`gendyn.book.threads`) becomes torch's.
     """
+    apply_thread_budget()
     cfg = configure(chapter, scale, seed, device, namespace=namespace, scheduler=scheduler, **overrides)
     ledger = Ledger(cfg.chapter, cfg.scale)
     module = importlib.import_module(f"{__package__}.chapters.{CHAPTERS[cfg.chapter][1]}")

@@ -19,6 +19,7 @@ import torch
 from .. import _checks
 from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, SNR_GRID, run_grid
 from .claims import cache_dir
+from . import threads
 from .scales import SCALES, RunConfig
 from .sources import source_hash
 
@@ -49,7 +50,9 @@ def book_grid(name, cfg, depth=None):
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
     ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. The deep ReLU grid
     trains in :data:`DEEP_DTYPE` (float64), the others in float32. At paper scale the
-    grid's programs run in one process per CPU core (the results do not depend on it).
+    grid's programs run in one process per CPU core, or per thread of the chapter's share of the
+    cores when chapters run side by side (:func:`gendyn.book.threads.workers`; the results do not
+    depend on it).
     With ``cfg.scheduler`` set (the chapter's ``DASK_SCHEDULER``), the returned arguments
     carry ``scheduler``, which :func:`cached_grid` turns into an executor on that cluster.
     """
@@ -65,7 +68,7 @@ def book_grid(name, cfg, depth=None):
     kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
               relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
               device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every,
-              workers=os.cpu_count() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
+              workers=threads.workers() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
     if cfg.scheduler:
         kw["scheduler"] = cfg.scheduler
     if name == "rank-10":

@@ -1,0 +1,100 @@
+"""The CPU threads of a chapter run when several chapters run at once (``make runs JOBS=4``).
+
+``make runs JOBS=N`` (or ``make -jN runs``) executes up to ``N`` chapters concurrently; each should then
+use its share of the machine, ``max(1, cores // N)`` threads, instead of every chapter starting one thread
+(or one grid worker process) per core and all of them fighting over the cores. The Makefile passes ``N``
+to the pipeline as ``$GENDYN_JOBS``; ``tools/chapters.py`` turns it into the chapter's thread count
+(:func:`chapter_threads`) and starts the chapter's kernel with that count in the environment
+(:func:`thread_environment`: ``GENDYN_THREADS`` and the ``OMP``/``MKL``/``OpenBLAS``/``numba`` variables the
+numerical libraries read when they load); :func:`gendyn.book.chapter.start` sets torch's thread count from
+it (:func:`apply`), and the Lee & Ndirango grids run that many worker processes (:func:`workers`).
+
+Without ``$GENDYN_JOBS`` (or with 1) and without ``$GENDYN_THREADS`` nothing is set: a chapter run alone
+keeps torch's and the BLAS libraries' defaults (one thread per core). ``$GENDYN_THREADS`` set by hand
+overrides the share. The trainers of :mod:`gendyn` choose their own threads for their batched products
+(one, :mod:`gendyn.train`), so their results do not depend on the share.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+__all__ = ["THREADS", "JOBS", "LIBRARY_VARIABLES", "share", "available_cores", "chapter_threads",
+           "thread_environment", "apply", "workers"]
+
+#: The thread count of a chapter run (set by the pipeline, or by hand).
+THREADS = "GENDYN_THREADS"
+#: How many chapter runs share the machine (``make runs JOBS=N`` sets it).
+JOBS = "GENDYN_JOBS"
+#: The variables the numerical libraries read for their thread pools when they load.
+LIBRARY_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def share(cores: int, jobs: int) -> int:
+    """Threads of each of ``jobs`` concurrent runs on ``cores`` cores: ``max(1, cores // jobs)``."""
+    if isinstance(cores, bool) or not isinstance(cores, int) or cores < 1:
+        raise ValueError(f"cores must be an integer >= 1; got {cores!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1; got {jobs!r}")
+    return max(1, cores // jobs)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _positive(environ, name):
+    text = environ.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"${name} must be an integer >= 1; got {text!r}")
+    return value
+
+
+def chapter_threads(environ: Mapping[str, str] | None = None, cores: int | None = None) -> int | None:
+    """The thread count of a chapter run: ``$GENDYN_THREADS`` if set, else :func:`share` of the
+    ``cores`` (default :func:`available_cores`) among ``$GENDYN_JOBS`` runs if that is above 1, else
+    ``None`` (the libraries' defaults)."""
+    environ = os.environ if environ is None else environ
+    threads = _positive(environ, THREADS)
+    if threads is not None:
+        return threads
+    jobs = _positive(environ, JOBS)
+    if jobs is None or jobs == 1:
+        return None
+    return share(available_cores() if cores is None else cores, jobs)
+
+
+def thread_environment(threads: int | None) -> dict[str, str]:
+    """The environment of a chapter's kernel for ``threads`` threads (``{}`` for ``None``)."""
+    if threads is None:
+        return {}
+    return {name: str(threads) for name in (THREADS, *LIBRARY_VARIABLES)}
+
+
+def apply(environ: Mapping[str, str] | None = None) -> int | None:
+    """Set torch's thread count to ``$GENDYN_THREADS`` (a chapter's start-up); returns it, or ``None``
+    (nothing changed) when it is not set."""
+    environ = os.environ if environ is None else environ
+    threads = _positive(environ, THREADS)
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+    return threads
+
+
+def workers(environ: Mapping[str, str] | None = None) -> int:
+    """Worker processes for a chapter's grids: its thread count (:func:`chapter_threads`), or one per core."""
+    threads = chapter_threads(environ)
+    return available_cores() if threads is None else threads
