@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 from scipy import stats as sps
 
 from gendyn.book import checks, claims, stats
@@ -19,8 +20,9 @@ def test_check_spearman_records_rho_against_its_one_sided_critical_value(tmp_pat
     for claim_id, y in (("rises", rising), ("flat", flat)):
         claim = recorded[claim_id]
         assert claim["measured"] == sps.spearmanr(x, y).statistic
-        assert claim["predicted"] == stats.spearman_critical(8) == t / np.sqrt(6 + t**2)
-        assert claim["kind"] == "lower" and claim["tolerance"] == 0.0
+        # rho must exceed the null value 0 by the critical value: a significance, the margin as tolerance
+        assert claim["tolerance"] == stats.spearman_critical(8) == t / np.sqrt(6 + t**2)
+        assert claim["kind"] == "above" and claim["predicted"] == 0.0
     assert recorded["rises"]["passed"] and not recorded["flat"]["passed"]
     reason = "one-sided 1% critical value of Spearman's rho for n = 8 cells (t approximation)."
     assert recorded["rises"]["reason"] == reason
@@ -33,3 +35,22 @@ def test_check_spearman_passes_category_and_theory(tmp_path):
     checks.check_spearman(ledger, "trend", "y rises with x", np.arange(6.0), np.arange(6.0), category="finding")
     recorded = json.loads((tmp_path / "demo2.claims.json").read_text())["claims"][0]
     assert recorded["category"] == "finding" and recorded["passed"]
+
+
+def test_ta_band_is_pointwise_and_sees_a_constant_factor_where_the_curve_is_flat(tmp_path):
+    """A delay shifts a sigmoid-like error curve only where it is steep; a theory wrong by a constant
+    factor is off everywhere, so the pointwise band catches it on the flat parts."""
+    t = np.linspace(0, 10, 201)
+    exact = 1 / (1 + np.exp(3 * (t - 5))) + 0.01  # a drop at t = 5, flat elsewhere
+    delayed = 1 / (1 + np.exp(3 * (t - 5.1))) + 0.01
+    simulated = 1 / (1 + np.exp(3 * (t - 5.08))) + 0.01  # follows the delayed flow
+    ledger = claims.Ledger("band", "smoke", directory=tmp_path)
+    for claim_id, theory in (("true", exact), ("wrong", 1.1 * exact)):
+        gap, band = checks.ta_band_gaps(simulated[None], theory[None], delayed[None], rho=0.2, slack=1e-4)
+        assert gap.shape == band.shape == (1, t.size)
+        checks.check_ta_band(ledger, claim_id, "demo", [(gap, band)], rho=0.2, lag=0.1, lr=0.01,
+                             slack_reason="1e-4 for rounding")
+    true, wrong = ledger.claims
+    assert true.passed and true.measured < 1 and not wrong.passed and wrong.measured > 10
+    # the resolution is the narrowest band as a relative error: 1e-4 in log10 where the curve is flat
+    assert true.resolution == pytest.approx(1e-4 / np.log10(np.e), rel=1e-2)

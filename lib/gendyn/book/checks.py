@@ -8,12 +8,15 @@ reason. Each takes the chapter's :class:`~gendyn.book.claims.Ledger`, computes i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from .claims import Ledger
 from .stats import rank_correlation, spearman_critical
 
-__all__ = ["check_spearman"]
+__all__ = ["check_spearman", "ta_band_gaps", "check_ta_band"]
 
 
 def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[float], y: Sequence[float], *,
@@ -35,7 +38,40 @@ def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[fl
         As in :meth:`Ledger.check` (a trend measured without a theory function is a ``"finding"``).
     """
     n = len(x)
-    ledger.check(claim_id, statement, measured=rank_correlation(x, y), predicted=spearman_critical(n),
-                 tolerance=0.0, kind="lower",
+    ledger.check(claim_id, statement, measured=rank_correlation(x, y), predicted=0.0,
+                 tolerance=spearman_critical(n), kind="above",
                  reason=f"one-sided 1% critical value of Spearman's rho for n = {n} cells{note}.",
                  category=category, theory=theory)
+
+
+def ta_band_gaps(simulated: np.ndarray, exact: np.ndarray, delayed: np.ndarray, *, rho: float,
+                 slack: float) -> tuple[np.ndarray, np.ndarray]:
+    """The gaps ``|log10 simulated - log10 exact|`` of TA students and the band each must lie in.
+
+    The band at each data set and time is what delaying every mode by its gradient-descent delay changes
+    there (``|log10 delayed - log10 exact|``), times ``1 + rho`` for the delay's next order
+    (``rho = lr max|f'|``, :func:`gendyn.deep_linear.gd_lag_accuracy`), plus ``slack`` for rounding.
+    Pointwise, so a theory off by a constant factor shows wherever the curve is flat, not only against
+    the delay at the steepest moment. Returns ``(gap, band)``, both shaped like ``exact``.
+    """
+    gap = np.abs(np.log10(simulated) - np.log10(exact))
+    return gap, (1 + rho) * np.abs(np.log10(delayed) - np.log10(exact)) + slack
+
+
+def check_ta_band(ledger: Ledger, claim_id: str, statement: str, gaps: Sequence[tuple[np.ndarray, np.ndarray]], *,
+                  rho: float, lag: float, lr: float, slack_reason: str) -> None:
+    """Record one ``ta-exact-*`` claim from :func:`ta_band_gaps` results: the largest gap in units of its band.
+
+    ``measured``: the largest ratio gap / band over the data sets, times (and student ranks) of ``gaps``;
+    the claim's resolution is the narrowest band, as a relative error of the theory.
+    """
+    ratio = max(float(np.max(g / b)) for g, b in gaps)
+    narrowest = min(float(np.min(b)) for _, b in gaps)
+    ledger.check(
+        claim_id, f"{statement}: largest |log10 error gap| in units of its band (the delay's effect there)",
+        measured=ratio, predicted=0.0, tolerance=1.0, kind="upper",
+        theory="gendyn.deep_linear.sampled_ta_errors", reference=math.log10(math.e) / narrowest,
+        reason=f"At each data set and time, the band is the change of log10 error that delaying every mode by "
+        f"its first-order gradient-descent delay causes (gd_lag, up to {lag:.2g} tau at lr = {lr:g}), times "
+        f"1 + lr max|f'| = {1 + rho:.2f} for the expansion's next order (gd_lag_accuracy), + {slack_reason}; "
+        f"largest gap {max(float(np.max(g)) for g, _ in gaps):.3g} in log10, narrowest band {narrowest:.2g}.")

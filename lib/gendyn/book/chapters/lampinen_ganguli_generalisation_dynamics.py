@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from gendyn import deep_linear as dl
 from gendyn import rmt, train
-from gendyn.book import plotting
+from gendyn.book import checks, plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
@@ -316,6 +316,8 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
                    slack: float, slack_reason: str, records: slice | np.ndarray = slice(None)) -> None:
     """Claims ``ta-exact-*``: each TA student follows the exact theory on its own data (eqs. 6-7) up to the delay.
 
+    Checked pointwise in a band (:func:`gendyn.book.checks.ta_band_gaps`, :func:`gendyn.book.checks.check_ta_band`).
+
     Parameters
     ----------
     ledger : Ledger
@@ -323,32 +325,22 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
     ta, sweep, t, records
         The TA students' records ``ta[kind][:, records]`` at times ``t``, and their data sets.
     lag : ndarray
-        Each data mode's gradient-descent delay (:func:`gendyn.deep_linear.gd_lag`): the tolerance is the
-        largest change of log10 error that delaying every mode by it causes, times ``1 + rho`` for the next
-        order of the delay's expansion, ``rho = lr max|f'|`` over the data modes
-        (:func:`gendyn.deep_linear.gd_lag_accuracy`): gradient descent *is* the flow delayed by about that
-        much, so without the factor the claim would sit at the edge of its tolerance by construction.
+        Each data mode's gradient-descent delay (:func:`gendyn.deep_linear.gd_lag`).
     eps, n2, n_layers, lr
         The students' initial scale, width, depth and learning rate.
     mode_dynamics, slack, slack_reason
         The statement's name of the mode dynamics ("eq. (9)", "App. A"); the float32 allowance added to
-        the tolerance and its reason (e.g. "1e-4 for float32 training").
+        the band and its reason (e.g. "1e-4 for float32 training").
     """
     top = float(torch.linalg.matrix_norm(torch.as_tensor(sweep.sigma31, dtype=torch.float64), ord=2).max())
     rho = float(dl.gd_lag_accuracy(top, lr, n_layers))
     exact = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers)
     delayed = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers, delay=lag)
     for k, kind in enumerate(("train", "test")):
-        dev = np.abs(np.log10(ta[kind][:, records]) - np.log10(exact[k]))
-        bound = np.abs(np.log10(delayed[k]) - np.log10(exact[k]))
-        ledger.check(
-            f"ta-exact-{kind}",
-            f"TA students vs eqs. (6)-(7) with {mode_dynamics} on their own data: max |log10 {kind} error gap|",
-            measured=dev.max(), predicted=0.0, tolerance=(1 + rho) * bound.max() + slack, kind="absolute",
-            theory="gendyn.deep_linear.sampled_ta_errors", reference=LOG10_E,
-            reason=f"first-order gradient-descent delay (gd_lag, up to {lag.max():.2g} tau at lr = {lr:g}) applied "
-            f"to every mode, times 1 + lr max|f'| = {1 + rho:.2f} for the expansion's next order "
-            f"(gd_lag_accuracy); + {slack_reason}.")
+        gaps = checks.ta_band_gaps(ta[kind][:, records], exact[k], delayed[k], rho=rho, slack=slack)
+        checks.check_ta_band(ledger, f"ta-exact-{kind}",
+                      f"TA students vs eqs. (6)-(7) with {mode_dynamics} on their own data ({kind} error)", [gaps],
+                      rho=rho, lag=float(np.max(lag)), lr=lr, slack_reason=slack_reason)
 
 
 def check_ta_finite_size(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.SnrSweep,

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from gendyn.book import grids, plotting
+from gendyn.book import grids, plotting, prose
 from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
 from gendyn.book.figures import benefit_strips, plot_cell_means
@@ -322,13 +322,13 @@ def precision_glue(precision: Precision) -> dict[str, float | int | str]:
     """The numbers and the verdict of the precision section, by glue name."""
     shift, shift_se = mean_se(precision.rounding32)
     return {"ln-aux-depth-precision-depth": int(precision.depth), "ln-aux-depth-precision-p": int(precision.n_train),
-            "ln-aux-depth-precision-rms": float(precision.rms32),
-            "ln-aux-depth-precision-max": float(np.abs(precision.rounding32).max()),
-            "ln-aux-depth-precision-ratio": float(precision.ratio32), "ln-aux-depth-precision-mean": float(shift),
-            "ln-aux-depth-precision-se": float(shift_se),
-            "ln-aux-depth-precision-f64": float(np.abs(precision.rounding64).max()),
+            "ln-aux-depth-precision-rms": prose.sig(precision.rms32, 2),
+            "ln-aux-depth-precision-max": prose.sig(np.abs(precision.rounding32).max(), 2),
+            "ln-aux-depth-precision-ratio": prose.sig(precision.ratio32, 2), "ln-aux-depth-precision-mean": prose.sig(shift, 2, sign=True),
+            "ln-aux-depth-precision-se": prose.sig(shift_se, 2),
+            "ln-aux-depth-precision-f64": prose.sig(np.abs(precision.rounding64).max(), 2),
             # a tenth of the spread adds 1 % to the variance the claims see
             "ln-aux-depth-precision-verdict": "at this scale a float32 grid would be partly rounding"
             if precision.ratio32 > 0.1 else
             "at this scale float32 would be close enough; at the papers' scale (depth 5, 240 steps) it is not",
-            "ln-aux-depth-precision-tol": float(precision.tolerance64)}
+            "ln-aux-depth-precision-tol": prose.sig(precision.tolerance64, 2)}

@@ -1,0 +1,26 @@
+"""Numbers as the book's prose writes them."""
+
+import math
+
+import pytest
+
+from gendyn.book import prose
+
+
+@pytest.mark.parametrize("x, digits, text", [
+    (2157.3, 3, "2,160"), (6758.0, 3, "6,760"), (0.0001234, 2, "1.2 × 10⁻⁴"), (0.01234, 3, "0.0123"),
+    (1.5, 3, "1.50"), (9.996, 3, "10.0"), (-3.1e-5, 2, "\u22123.1 × 10⁻⁵"), (2.5e7, 2, "2.5 × 10⁷"),
+    (123456.0, 2, "120,000"), (0.0, 3, "0"), (1e6, 1, "1 × 10⁶"),
+])
+def test_sig_writes_significant_digits_and_typesets_powers(x, digits, text):
+    assert prose.sig(x, digits) == text
+    assert "e+" not in prose.sig(x, digits) and "e-" not in prose.sig(x, digits)
+
+
+def test_sig_signs_and_refuses_what_prose_cannot_say():
+    assert prose.sig(0.25, 2, sign=True) == "+0.25" and prose.sig(-0.25, 2, sign=True) == "\u22120.25"
+    for bad in (math.nan, math.inf, "x", None):
+        with pytest.raises(ValueError, match="x must be"):
+            prose.sig(bad)
+    with pytest.raises(ValueError, match="digits must be an integer from 1 to 15"):
+        prose.sig(1.0, 0)
