@@ -5,7 +5,6 @@ Lee & Ndirango (2019), Goldt et al. (2019) and Advani, Saxe & Sompolinsky (2020)
 
 Modules
 -------
-<<<<<<< HEAD
 =================================  ==========================================================================
 module                             contents
 =================================  ==========================================================================
@@ -34,31 +33,9 @@ module                             contents
                                    trainers
 :mod:`~gendyn.progress`            terminal progress bars that stay out of rendered notebooks
 :mod:`~gendyn.book`                the book's machinery (claims, checks, scales, stats, plotting, figures,
-                                   grids) and each chapter's figures and claims (``book.chapters``, one module
+                                   grids) and each chapter's sizes, figures and claims (``book.chapters``, one module
                                    per notebook); the science above never imports it, nor matplotlib
 =================================  ==========================================================================
-=======
-rmt                random matrices: Marchenko-Pastur law, spiked singular values and vectors
-teachers           teacher networks and the training data they generate (torch, batched)
-deep_linear        Saxe mode dynamics and the Lampinen-Ganguli error theory, any depth
-train              batched torch trainers for deep linear and leaky-ReLU students
-linear_student     Advani-Saxe(-Sompolinsky) linear student: MP-averaged error dynamics, bounds
-linear_experiments batched torch simulations of the linear student and of random-feature ReLU nets
-random_features    random-feature ReLU students of a ReLU teacher: exact errors, error decomposition
-committee          Goldt et al. soft committee machines: Gaussian averages, ODEs, asymptotics
-committee_sgd      their online SGD: compiled weight-space loop and exact order-parameter chain
-softmax_multitask  Lee-Ndirango softmax classifiers: reconstructed theory, M(W), TA dynamics, benefit bounds,
-                   the cross-entropy floor of noisy argmax labels
-multitask_train    their batched single-task/multitask students and book grids
-interleaved_sgd    their authors' protocol: interleaved minibatch SGD of two-headed students, batched;
-                   grid cells with paired single-task baselines (train_cells)
-published_runs     the per-run results Lee & Ndirango published (carried in data/lee-ndirango-2019)
-allocator          keep freed memory in the process (glibc): no page-fault churn in batched trainers
-progress           terminal progress bars that stay out of rendered notebooks
-book               the book's machinery (claims, checks, scales, stats, plotting, figures, grids) and each
-                   chapter's sizes, figures and claims (book.chapters, one module per notebook); the science
-                   above never imports it (claims, scales, plotting: old names of book modules)
->>>>>>> sizes
 
 Conventions
 -----------
