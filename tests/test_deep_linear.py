@@ -550,6 +550,22 @@ def test_gd_lag_accuracy_is_lr_times_the_largest_slope_on_the_way_up(n_layers):
     assert dl.gd_lag_accuracy(4.0, limit, n_layers) == pytest.approx(2.0)
 
 
+def test_sampled_ta_errors_per_mode_terms_sum_to_the_errors():
+    rng = np.random.default_rng(0)
+    s31, wbar = rng.normal(size=(2, 6, 9)), rng.normal(size=(2, 6, 9))
+    t = np.array([0.0, 1.0, 5.0, 30.0])
+    for n2 in (6, 3):
+        train, test = dl.sampled_ta_errors(t, s31, wbar, 1e-3, n2=n2)
+        tr_b, te_b = dl.sampled_ta_errors(t, s31, wbar, 1e-3, n2=n2, per_mode=True)
+        assert tr_b.shape == te_b.shape == (2, 4, n2)
+        shat = np.linalg.svd(s31, compute_uv=False)
+        tr_const = (shat[:, n2:] ** 2).sum(-1) / (shat**2).sum(-1)
+        np.testing.assert_allclose(tr_b.sum(-1) + tr_const[:, None], train, rtol=1e-12)
+        np.testing.assert_allclose(te_b.sum(-1) + 1.0, test, rtol=1e-12)
+    with pytest.raises(ValueError, match="per_mode"):
+        dl.sampled_ta_errors(t, s31, wbar, 1e-3, per_mode="yes")
+
+
 def test_gd_lag_limits_and_checks():
     assert dl.gd_lag(2.0, 1e-5, 1e-3) == pytest.approx(1e-3 / 2 * (0.5 * np.log(2 / 3 / 1e-5) + np.log(2 / 3)), rel=1e-5)
     assert dl.gd_lag(0.5e-5, 1e-5, 1e-3) == 0.0  # a decaying mode has no growth delay

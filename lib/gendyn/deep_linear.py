@@ -985,7 +985,7 @@ def gd_lag_accuracy(s_hat: ArrayLike, lr: float, n_layers: int = 3) -> np.ndarra
 
 def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, n2: int | None = None,
                       tau: float = 1.0, n_layers: int = 3,
-                      delay: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      delay: ArrayLike | None = None, per_mode: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Exact train and test errors of TA students on *sampled* training data, eqs. (6)-(7).
 
     The finite-size counterpart of :func:`theory_errors`: instead of the random-matrix
@@ -1014,10 +1014,14 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
         Per-mode time shifts ``d_b`` (units of ``tau``, finite, broadcast): evaluate
         ``s(t - d_b, shat_b)`` (clipped at ``t = 0``; a negative shift is an advance), e.g.
         ``gd_lag(shat, eps, lr, n_layers)``.
+    per_mode : bool
+        Return each learned mode's term of the two sums instead, ``(s_b - shat_b)^2 / sum shat^2`` and
+        ``(s_b^2 - 2 s_b c_b) / ||Wbar||^2``: the errors are these summed over ``b`` plus a constant of
+        the data. (How much each mode moves under a delay, without the cancellations of the sum.)
 
     Returns
     -------
-    train, test : ndarray, shape (B, T)
+    train, test : ndarray, shape (B, T), or (B, T, n2) with ``per_mode``
     """
     k = _check_depth(n_layers)
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
@@ -1029,6 +1033,7 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
         if np.any(~np.any(x != 0, axis=(-2, -1))):
             raise ValueError(f"{name} is zero for some data set: its normalised error is undefined")
     t = _check_times(t)
+    per_mode = _checks.flag(per_mode, "per_mode")
     m = min(s31.shape[1:])
     n2 = m if n2 is None else _checks.integer(n2, "n2")
     if n2 > m:
@@ -1047,8 +1052,11 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
         times = np.maximum(times - d, 0.0)
     s = mode_strength(times, shat[:, None, :n2], eps, tau, k + 1)
     total = (shat**2).sum(-1)
-    train = (((s - shat[:, None, :n2]) ** 2).sum(-1) + (shat[:, n2:] ** 2).sum(-1)[:, None]) / total[:, None]
     norm = (wbar**2).sum((-2, -1))
+    if per_mode:
+        return ((s - shat[:, None, :n2]) ** 2 / total[:, None, None],
+                (s**2 - 2 * s * c[:, None, :n2]) / norm[:, None, None])
+    train = (((s - shat[:, None, :n2]) ** 2).sum(-1) + (shat[:, n2:] ** 2).sum(-1)[:, None]) / total[:, None]
     test = ((s**2 - 2 * s * c[:, None, :n2]).sum(-1) + norm[:, None]) / norm[:, None]
     return train, test
 

@@ -336,8 +336,9 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
     rho = float(dl.gd_lag_accuracy(top, lr, n_layers))
     exact = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers)
     delayed = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers, delay=lag)
+    spread = checks.ta_mode_spread(t, sweep.sigma31, sweep.teacher.matrix, lag, eps=eps, n2=n2, n_layers=n_layers)
     for k, kind in enumerate(("train", "test")):
-        gaps = checks.ta_band_gaps(ta[kind][:, records], exact[k], delayed[k], rho=rho, slack=slack)
+        gaps = checks.ta_band_gaps(ta[kind][:, records], exact[k], delayed[k], rho=rho, slack=slack, spread=spread[k])
         checks.check_ta_band(ledger, f"ta-exact-{kind}",
                       f"TA students vs eqs. (6)-(7) with {mode_dynamics} on their own data ({kind} error)", [gaps],
                       rho=rho, lag=float(np.max(lag)), lr=lr, slack_reason=slack_reason)

@@ -181,9 +181,11 @@ def check_ta_exact(ledger: Ledger, t: np.ndarray, runs: dict[int, dict[str, np.n
     exact = {n2: dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2) for n2 in cfg.student_ranks}
     late = {n2: dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, delay=lag)
             for n2 in cfg.student_ranks}
+    spread = {n2: checks.ta_mode_spread(t, sweep.sigma31, sweep.teacher.matrix, lag, eps=eps, n2=n2)
+              for n2 in cfg.student_ranks}
     for k, kind in enumerate(("train", "test")):
         gaps = [checks.ta_band_gaps(_ta_errors(runs[n2], kind, len(sweep.rank)), exact[n2][k], late[n2][k], rho=rho,
-                             slack=1e-4) for n2 in cfg.student_ranks]
+                                    slack=1e-4, spread=spread[n2][k]) for n2 in cfg.student_ranks]
         checks.check_ta_band(ledger, f"ta-exact-{kind}",
                       f"TA students of ranks {', '.join(map(str, cfg.student_ranks))} vs eqs. (6)-(7) with eq. (9) "
                       f"on their own data ({kind} error)", gaps,
