@@ -405,7 +405,7 @@ def mode_strength(t: ArrayLike, s_hat: ArrayLike, eps: float, tau: float = 1.0, 
     return _scalar_or_array(out)
 
 
-_GL_TIME_X, _GL_TIME_W = np.polynomial.legendre.leggauss(16)
+_GL_TIME_X, _GL_TIME_W = rmt._legendre(16)  # the library's one table of Gauss-Legendre rules
 
 
 def _time_near_eps(s, shat, eps, tau, k, gam):
@@ -559,25 +559,10 @@ def _half_time(shat, eps, tau, k):
 # Marchenko-Pastur quadrature
 # ----------------------------------------------------------------------------------------
 
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+_ORDER = 8  # Gauss-Legendre nodes per panel of the MP quadrature (rmt.mp_rule)
 _BASE_PANELS = 16
 _CHUNK = 256  # times per batch in theory_errors
 _EDGE_LEVELS = 14
-
-
-def _mp_measure(theta, aspect):
-    """Singular value ``s(theta)`` and MP density times ``ds/dtheta``.
-
-    ``s = 1 - cos(theta) sqrt(A)`` maps ``theta in [0, pi]`` onto the support; since
-    ``(s - lo)(hi - s) = A sin^2(theta)``, eq. (13) times the Jacobian is
-    ``sin^2(theta) sqrt((s + lo)(s + hi)) / (pi s)``, smooth in ``theta``.
-    """
-    root = np.sqrt(aspect)
-    lo, hi = 1.0 - root, 1.0 + root
-    s = lo + 2.0 * root * np.sin(0.5 * theta) ** 2  # = 1 - sqrt(A) cos(theta), accurate at 0
-    safe = np.where(s > 0, s, 1.0)  # s = 0 only at theta = 0, A = 1 (zero-length panels)
-    weight = np.sin(theta) ** 2 * np.sqrt((s + lo) * (s + hi)) / (np.pi * safe)
-    return s, np.where(s > 0, weight, 0.0)
 
 
 def _theta_of_s(s, aspect):
@@ -597,20 +582,9 @@ def _base_breaks(a, b):
     return np.concatenate([uniform, a + levels, b - levels])
 
 
-def _nodes(breaks):
-    """Composite Gauss-Legendre nodes and weights for sorted breakpoints ``(..., P+1)``."""
-    a, b = breaks[..., :-1, None], breaks[..., 1:, None]
-    half = 0.5 * (b - a)
-    theta = (0.5 * (a + b) + half * _GL_X).reshape(*breaks.shape[:-1], -1)
-    weight = (half * _GL_W).reshape(*breaks.shape[:-1], -1)
-    return theta, weight
-
-
 def _mp_rule(a, b, aspect):
-    """Fixed rule on ``[a, b]`` in theta: singular values and weights (MP measure)."""
-    theta, w = _nodes(np.sort(_base_breaks(a, b)))
-    s, dens = _mp_measure(theta, aspect)
-    return s, w * dens
+    """Fixed rule on ``[a, b]`` in theta: singular values and weights (MP measure, :func:`gendyn.rmt.mp_rule`)."""
+    return rmt.mp_rule(np.sort(_base_breaks(a, b)), aspect=aspect, order=_ORDER)
 
 
 def _mass_above(theta, aspect):
@@ -625,7 +599,7 @@ def _split_angle(q_in, aspect):
         return np.pi
     theta = float(_theta_of_s(rmt.mp_quantile(1.0 - q_in, aspect), aspect))
     for _ in range(4):
-        theta -= (q_in - _mass_above(theta, aspect)) / float(_mp_measure(np.array(theta), aspect)[1])
+        theta -= (q_in - _mass_above(theta, aspect)) / float(rmt.mp_singular_value_measure(theta, aspect)[1])
         theta = min(max(theta, 0.0), np.pi)
     return theta
 
@@ -666,7 +640,7 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
     Returns singular values and MP weights of shape ``(len(t), M)``.
     """
     root = np.sqrt(aspect)
-    s_a = float(_mp_measure(np.array(theta_a), aspect)[0]) if theta_a > 0 else 1.0 - root
+    s_a = float(rmt.mp_singular_value_measure(theta_a, aspect)[0]) if theta_a > 0 else 1.0 - root
     star, width = _transition(t, s_a, 1.0 + root, eps, tau, k)
     theta_star = _theta_of_s(star, aspect)
     sin_star = np.sin(theta_star)
@@ -678,9 +652,7 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
     base = _base_breaks(theta_a, np.pi)
     base = np.broadcast_to(base, (t.size, base.size))
     breaks = np.sort(np.clip(np.concatenate([base, graded], axis=1), theta_a, np.pi), axis=1)
-    theta, w = _nodes(breaks)
-    s, dens = _mp_measure(theta, aspect)
-    return s, w * dens
+    return rmt.mp_rule(breaks, aspect=aspect, order=_ORDER)
 
 
 # ----------------------------------------------------------------------------------------
