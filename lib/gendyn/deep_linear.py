@@ -43,9 +43,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
+from scipy import special
 
-from . import _checks, rmt
+from . import _checks, rmt, stopping
 
 __all__ = [
     "mode_strength",
@@ -799,8 +799,9 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     teacher mode alone would be optimal (``s_a = sbar_a O_a``, where its term of eq. 15
     is minimal: deep networks pass that point so quickly that a grid can miss it). The
     best of these is refined by bounded scalar minimisation (Brent) in ``log t``
-    between its neighbours. With several teacher modes ``epsilon_test(t)`` can have
-    several local minima; the grid picks the global one.
+    between its neighbours (:func:`gendyn.stopping.minimum_over_time`, with ``t = 0`` a
+    candidate). With several teacher modes ``epsilon_test(t)`` can have several local minima;
+    the grid picks the global one.
 
     For a single strong mode the minimum approaches ``1 - O(sbar)^2`` from above (the
     spike term of eq. 15 is at least ``sbar^2 (1 - O^2)`` and the noise terms are >= 0).
@@ -821,7 +822,7 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     def test_error(times):
         return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers, r_in)[1]
 
-    return _minimum_over_time(test_error, t_lo, t_max, special_times)
+    return stopping.minimum_over_time(test_error, t_lo, t_max, special_times=special_times, zero=True)
 
 
 def _characteristic_time(shat, eps, tau, k):
@@ -829,38 +830,6 @@ def _characteristic_time(shat, eps, tau, k):
     if shat > 2.0 * eps:
         return float(_half_time(np.array([shat]), eps, tau, k)[0])
     return tau / (k * shat ** (2.0 - 2.0 / k))
-
-
-def _minimum_over_time(error, t_lo, t_max, special_times):
-    """Global minimum ``(t, error(t))`` of a test-error curve on ``[0, t_max]``.
-
-    ``error`` maps a 1-D array of times to errors. It is evaluated on 241 log-spaced times
-    in ``[t_lo, t_max]`` plus ``special_times`` (where one mode alone is optimal: deep
-    networks pass them too quickly for a grid), the best point is refined by bounded Brent
-    minimisation in ``log t`` between its neighbours, and ``t = 0`` wins if nothing beats it.
-    """
-    grid = np.geomspace(t_lo, t_max, 241)
-    grid = np.unique(np.concatenate([grid, [t for t in np.atleast_1d(special_times) if t_lo < t < t_max]]))
-
-    def at(t):
-        return float(error(np.array([t]))[0])
-
-    errs = error(grid)
-    err0 = at(0.0)
-    i = int(np.argmin(errs))
-    if i == grid.size - 1:
-        t_opt, e_opt = float(t_max), float(errs[i])
-    else:
-        lo = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
-        res = optimize.minimize_scalar(lambda lt: at(np.exp(lt)), bounds=(lo, np.log(grid[i + 1])),
-                                       method="bounded", options={"xatol": 1e-10})
-        if res.fun <= errs[i]:
-            t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
-        else:
-            t_opt, e_opt = float(grid[i]), float(errs[i])
-    if err0 <= e_opt:
-        return 0.0, err0
-    return t_opt, e_opt
 
 
 # ----------------------------------------------------------------------------------------

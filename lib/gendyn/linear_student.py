@@ -95,9 +95,8 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize_scalar
 
-from . import _checks, rmt
+from . import _checks, rmt, stopping
 
 __all__ = [
     "mp_eigenvalue_edges",
@@ -971,8 +970,8 @@ def optimal_stopping_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
     ``t(lambda) = tau log(1 + lambda SNR (1 + INR)) / lambda``, decreasing in
     ``lambda``; for ``t`` below ``t(lambda_+)`` every term decreases and above
     ``t(lambda_-)`` (``= tau SNR (1 + INR)`` at ``alpha = 1``) every term increases, so the
-    minimum lies in that bracket. It is located on a log grid and refined by bounded Brent
-    iterations in ``log t``. ``e_opt`` is finite at ``alpha = 1``: early stopping removes the
+    minimum lies in that bracket. It is located on a log grid of 41 times and refined by
+    bounded Brent iterations in ``log t`` (:func:`gendyn.stopping.minimum_over_time`). ``e_opt`` is finite at ``alpha = 1``: early stopping removes the
     peak of :func:`asymptotic_error`. Times are searched up to ``1e300 tau`` (reached only
     for ``SNR (1 + INR) > 1e300`` near ``alpha = 1``).
     """
@@ -996,22 +995,12 @@ def optimal_stopping_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
         else:  # alpha = 1: t(lambda) -> c as lambda -> 0
             t_hi = math.exp(min(log_c, math.log(_T_CAP)))
         t_hi = max(t_hi, t_lo * (1.0 + 1e-12))
-        grid = np.geomspace(t_lo, t_hi, 41)
-        errs = generalization_error(grid * tau, a[j], snr[j], inr[j], tau)
-        k = int(np.argmin(errs))
-        lo_u = np.log(grid[max(k - 1, 0)])
-        hi_u = np.log(grid[min(k + 1, grid.size - 1)])
 
-        def f(u, j=j):
-            return float(generalization_error(np.exp(u) * tau, a[j], snr[j], inr[j], tau))
+        def error(times, j=j):
+            return generalization_error(times * tau, a[j], snr[j], inr[j], tau)
 
-        if hi_u > lo_u:
-            res = minimize_scalar(f, bounds=(lo_u, hi_u), method="bounded", options={"xatol": 1e-7})
-            best_u, best_e = (res.x, res.fun) if res.fun <= errs[k] else (np.log(grid[k]), errs[k])
-        else:
-            best_u, best_e = np.log(grid[k]), errs[k]
-        t_opt[j] = np.exp(best_u) * tau
-        e_opt[j] = best_e
+        t_best, e_opt[j] = stopping.minimum_over_time(error, t_lo, t_hi, points=41, xatol=1e-7)
+        t_opt[j] = t_best * tau
     return t_opt.reshape(shape), e_opt.reshape(shape)
 
 
