@@ -62,7 +62,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, committee
 from .progress import track
 
 __all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students"]
@@ -96,7 +96,8 @@ def relu_kernel(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``E_x[ReLU(a . x) ReLU(b . x)]`` for ``x ~ N(0, I / N_i)``: the degree-1 arc-cosine kernel.
 
     For rows ``a``, ``b`` at angle ``theta``,
-    ``|a| |b| / N_i * (sin theta + (pi - theta) cos theta) / (2 pi)`` (Cho & Saul 2009).
+    ``|a| |b| / N_i * (sin theta + (pi - theta) cos theta) / (2 pi)`` (Cho & Saul 2009):
+    :func:`gendyn.committee.arc_cosine_kernel` of the fields ``a . x``, ``b . x``.
 
     Parameters
     ----------
@@ -119,8 +120,7 @@ def relu_kernel(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     na, nb = a.norm(dim=-1), b.norm(dim=-1)
     scale = na[..., :, None] * nb[..., None, :]
     cos = ((a @ b.mT) / scale.clamp_min(torch.finfo(a.dtype).tiny)).clamp(-1.0, 1.0)
-    theta = torch.arccos(cos)
-    return scale / n_in * (torch.sqrt(1.0 - cos**2) + (math.pi - theta) * cos) / (2.0 * math.pi)
+    return committee.arc_cosine_kernel(scale / n_in, cos)
 
 
 @dataclass(frozen=True)
