@@ -64,7 +64,8 @@ def test_gradient_descent_matches_flow_with_discrete_factors():
     batch = _batch(n=30, teachers=2)
     lr, steps = 0.02, np.array([0, 5, 40, 300])
     gd = le.linear_student_gd(batch, lr, steps)
-    lam, active, d, et, perp = le._mode_decomposition(batch)
+    flow, d, et, perp = le._mode_decomposition(batch)
+    lam, active = flow.eigvals, flow.active
     f = torch.as_tensor(le.gd_decay_factors(lam.numpy(), lr, steps))
     exact = le._errors_from_factors(lam, active, d, et, perp, batch.p, batch.noise_var, f)
     assert torch.allclose(gd["test_error"], exact["test_error"], rtol=1e-9)
