@@ -566,6 +566,9 @@ _EDGE_LEVELS = 14
 
 
 def _theta_of_s(s, aspect):
+    """The angle of ``s`` under the map of :func:`gendyn.rmt.mp_singular_value_measure`, in the
+    arcsin form that stays accurate next to the lower edge, where the quadrature is graded
+    (``rmt.mp_cdf`` inverts with arccos instead, exact for a vanishing aspect)."""
     root = np.sqrt(aspect)
     lo = 1.0 - root
     return 2.0 * np.arcsin(np.sqrt(np.clip((s - lo) / (2.0 * root), 0.0, 1.0)))
