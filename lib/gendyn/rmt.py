@@ -355,6 +355,9 @@ def mp_rule(breaks: ArrayLike, *, aspect: ArrayLike | None = None, alpha: ArrayL
         raise ValueError(f"breaks must be ascending panel ends along the last axis, at least two; got "
                          f"{_checks._show(breaks)}")
     batch = breaks.shape[:-1]
+    # the Gauss-Legendre table (an eigenproblem of size order) and ~10 arrays of the nodes
+    _checks.work_limit(float(order) ** 3 + 50.0 * breaks.size * order, f"order={order} with {breaks.size} breaks",
+                       memory=8.0 * order**2 + 80.0 * breaks.size * order)
     if aspect is not None:
         root = np.sqrt(check_aspect(aspect))
         _check_batch(root, batch, "aspect")

@@ -82,6 +82,7 @@ def minimum_over_time(error: Callable[[np.ndarray], ArrayLike], t_lo: float, t_m
     if not t_max > t_lo:
         raise ValueError(f"t_max must exceed t_lo (the grid runs from t_lo to t_max); got t_lo={t_lo!r}, t_max={t_max!r}")
     points = _checks.integer(points, "points", 2)
+    _checks.work_limit(1e3 * points, f"points={points}", memory=16.0 * points)  # the grid and its errors, at least
     special = np.atleast_1d(_checks.real_array(special_times, "special_times", lower=0.0, ndim=(0, 1)))
     zero = _checks.flag(zero, "zero")
     xatol = _checks.positive(xatol, "xatol")
