@@ -536,3 +536,36 @@ def test_linear_student_functions_name_their_bad_arguments():
         linear_effective_rate(0.1, [1.0, 1.0], np.eye(3), 10)
     with pytest.raises(ValueError, match=r"v must have shape \(\.\.\., K\)"):
         linear_effective_rate(0.1, 1.0)
+
+
+# ------------------------------------------------------------------ the arc-cosine kernel
+
+
+def test_arc_cosine_kernel_special_correlations_and_monte_carlo():
+    from gendyn import committee as cm
+
+    assert cm.arc_cosine_kernel(2.0, 1.0) == pytest.approx(1.0, rel=1e-15)  # E ReLU(a)^2 = E a^2 / 2
+    assert cm.arc_cosine_kernel(2.0, 0.0) == pytest.approx(1.0 / np.pi, rel=1e-15)  # (E ReLU)^2 = 1/(2 pi)
+    assert cm.arc_cosine_kernel(2.0, -1.0) == 0.0  # never both positive
+    rng = np.random.default_rng(5)
+    c = 0.3
+    z = rng.standard_normal((2, 1_000_000))
+    a, b = 1.5 * z[0], 0.5 * (c * z[0] + np.sqrt(1 - c * c) * z[1])
+    mc = np.maximum(a, 0) * np.maximum(b, 0)
+    assert cm.arc_cosine_kernel(0.75, c) == pytest.approx(mc.mean(), abs=4 * mc.std() / 1000)
+
+
+def test_arc_cosine_kernel_is_the_relu_i2_in_numpy_and_torch():
+    import torch
+
+    from gendyn import committee as cm
+
+    C = np.array([[[1.0, 0.3], [0.3, 2.0]], [[0.5, -0.4], [-0.4, 0.9]]])
+    scale = np.sqrt(C[:, 0, 0] * C[:, 1, 1])
+    assert np.array_equal(cm.I2(C, "relu"), cm.arc_cosine_kernel(scale, C[:, 0, 1] / scale))
+    out = cm.arc_cosine_kernel(torch.tensor(scale), torch.tensor(C[:, 0, 1] / scale))
+    assert isinstance(out, torch.Tensor) and np.allclose(out.numpy(), cm.I2(C, "relu"), rtol=1e-15, atol=0)
+    with pytest.raises(ValueError, match="cos must lie in"):
+        cm.arc_cosine_kernel(torch.ones(2, dtype=torch.float64), torch.full((2,), 1.5, dtype=torch.float64))
+    with pytest.raises(ValueError, match="scale must be >= 0"):
+        cm.arc_cosine_kernel(-torch.ones(2, dtype=torch.float64), torch.zeros(2, dtype=torch.float64))

@@ -21,6 +21,9 @@ RATES_OK = dict(v=SIGNS, v_star=SIGNS, lr={"zero"}, sigma={"zero"}, lr2={"none",
 
 CASES = [
     Case(cm.I2, dict(C=C2, activation="erf")),
+    # elementwise; a zero scale (a field of zero variance) and any correlation in [-1, 1] are valid
+    Case(cm.arc_cosine_kernel, dict(scale=2.0, cos=0.5),
+         accepted=dict(scale={"zero", "wrong-shape"}, cos={"zero", "negative", "wrong-shape"})),
     Case(cm.J2, dict(C=C2, activation="relu")),
     Case(cm.I3, dict(C=C3, activation="relu")),
     Case(cm.I4, dict(C=C4, activation="erf")),

@@ -13,6 +13,8 @@ BATCH = le.draw_linear_student([0.5, 1.0], 8, 1, teachers=1, noise_var=0.1, gene
 TORCH = dict(seed=0, device="cpu", dtype=torch.float64)
 
 CASES = [
+    # rank None: the relative cutoff; rank 0: no mode learns (a valid, if idle, flow)
+    Case(le.EigenFlow.of, dict(gram=2.0 * torch.eye(3, dtype=torch.float64), rank=2), accepted=dict(rank={"none", "zero"})),
     Case(le.draw_linear_student,
          dict(alphas=[0.5, 1.0], n=8, repeats=1, teachers=1, teacher_var=1.0, init_var=0.0, noise_var=0.0,
               generator=GEN, device="cpu", dtype=torch.float64),

@@ -34,6 +34,19 @@ CASES = [
          accepted={"sbar": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
     # one aspect ratio and one size: a scale, not a broadcast
     Case(rmt.tracy_widom_scale, dict(aspect=0.5, n1=100)),
+    # the eigenvalue-form edges broadcast over loads (alpha = 1: the lower scale is 0, the hard edge)
+    Case(rmt.tracy_widom_lower_scale, dict(alpha=0.5, n=100), accepted={"alpha": ANY_SHAPE}),
+    Case(rmt.tracy_widom_upper_scale, dict(alpha=0.5, n=100), accepted={"alpha": ANY_SHAPE}),
+    # an angle of the support is in [0, pi]: 0 is the lower edge
+    Case(rmt.mp_singular_value_measure, dict(theta=1.0, aspect=0.5),
+         accepted={"theta": {"zero", "wrong-shape"}, "aspect": ANY_SHAPE}),
+    Case(rmt.mp_eigenvalue_measure, dict(theta=1.0, alpha=0.5),
+         accepted={"theta": {"zero", "wrong-shape"}, "alpha": ANY_SHAPE}),
+    # a batch of equal breaks (the wrong-shape ones) is a batch of empty panels: weights 0
+    Case(rmt.mp_rule, dict(breaks=[0.0, 1.0, 3.0], aspect=0.5, order=16, log=False),
+         accepted={"breaks": {"wrong-shape"}}),
+    Case(rmt.mp_rule, dict(breaks=[-3.0, 0.0, 1.0], alpha=2.0, order=12, log=True),
+         accepted={"breaks": {"wrong-shape"}}),
 ]
 
 

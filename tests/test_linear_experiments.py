@@ -64,7 +64,8 @@ def test_gradient_descent_matches_flow_with_discrete_factors():
     batch = _batch(n=30, teachers=2)
     lr, steps = 0.02, np.array([0, 5, 40, 300])
     gd = le.linear_student_gd(batch, lr, steps)
-    lam, active, d, et, perp = le._mode_decomposition(batch)
+    flow, d, et, perp = le._mode_decomposition(batch)
+    lam, active = flow.eigvals, flow.active
     f = torch.as_tensor(le.gd_decay_factors(lam.numpy(), lr, steps))
     exact = le._errors_from_factors(lam, active, d, et, perp, batch.p, batch.noise_var, f)
     assert torch.allclose(gd["test_error"], exact["test_error"], rtol=1e-9)
@@ -197,3 +198,39 @@ def test_label_power_on_the_null_space_does_not_depend_on_the_basis():
     assert (null.sum(-1) == 4).all()
     for row, mask in zip(power, null):
         np.testing.assert_allclose(row[mask], row[mask][0], rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------- the eigenbasis flow
+
+
+def test_eigen_flow_solves_the_residual_flow_exactly():
+    """dr/dt = -r X^T X (w(0) = 0, tau = 1): r(t) = y expm(-X^T X t) = ((y U) e(t)) U^T."""
+    import torch
+
+    gen = torch.Generator().manual_seed(4)
+    X = torch.randn(2, 5, 8, generator=gen, dtype=torch.float64) / 5**0.5  # P = 8 > N = 5: 3 frozen modes
+    y = torch.randn(2, 1, 8, generator=gen, dtype=torch.float64)
+    flow = le.EigenFlow.of(X.mT @ X)
+    assert flow.active.sum(-1).tolist() == [5, 5]  # rank N
+    t = torch.tensor([0.0, 0.3, 2.0, float("inf")], dtype=torch.float64)
+    e = flow.decay(t)  # (2, 8, 4)
+    assert torch.all(e[..., 0] == 1) and torch.all(e[..., -1][flow.active] == 0)
+    assert torch.all(e[~flow.active] == 1)  # frozen modes never move
+    yt = y @ flow.eigvecs
+    for j, tj in enumerate(t[:-1].tolist()):
+        exact = y @ torch.linalg.matrix_exp(-(X.mT @ X) * tj)
+        assert torch.allclose((yt * e[None, ..., j].squeeze(0)[:, None, :]) @ flow.eigvecs.mT, exact, atol=1e-12)
+    # the pseudo-inverse: 1/s on the learning modes, 0 on the frozen ones
+    pinv = flow.eigvecs @ torch.diag_embed(flow.inverse()) @ flow.eigvecs.mT
+    assert torch.allclose(pinv, torch.linalg.pinv(X.mT @ X, hermitian=True), atol=1e-10)
+
+
+def test_eigen_flow_rank_cutoff():
+    import torch
+
+    gram = torch.diag(torch.tensor([1e-20, 1e-12, 0.5, 2.0], dtype=torch.float64))
+    assert le.EigenFlow.of(gram).active.tolist() == [False, False, True, True]  # below 1e-9 of the largest
+    assert le.EigenFlow.of(gram, rank=3).active.tolist() == [False, True, True, True]  # the exact rank: top 3
+    assert le.EigenFlow.of(gram, rank=1).active.tolist() == [False, False, False, True]
+    with pytest.raises(ValueError, match="gram must be square"):
+        le.EigenFlow.of(torch.ones(2, 3, dtype=torch.float64))

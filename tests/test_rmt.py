@@ -173,3 +173,117 @@ def test_tracy_widom_scale_matches_the_top_noise_singular_value():
         rmt.tracy_widom_scale(2.0, 100)
     with pytest.raises(ValueError, match="n1"):
         rmt.tracy_widom_scale(0.5, 0)
+
+
+# ----------------------------------------------------------------------------------------
+# the MP law in the angle, its quadrature rule, and the Tracy-Widom edges of the eigenvalues
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("aspect", [1.0, 0.9, 0.5, 1e-3])
+def test_singular_value_measure_is_the_density_times_the_jacobian(aspect):
+    theta = np.linspace(0.05, np.pi - 0.05, 11)
+    s, weight = rmt.mp_singular_value_measure(theta, aspect)
+    assert np.allclose(s, 1 - np.sqrt(aspect) * np.cos(theta), rtol=0, atol=1e-15)
+    jacobian = np.sqrt(aspect) * np.sin(theta)  # ds/dtheta
+    assert np.allclose(weight, rmt.mp_density(s, aspect) * jacobian, rtol=1e-12)
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 2.5])
+def test_eigenvalue_measure_is_the_continuous_law_times_the_jacobian(alpha):
+    from gendyn import linear_student as ls
+
+    theta = np.linspace(0.05, np.pi - 0.05, 11)
+    lam, weight = rmt.mp_eigenvalue_measure(theta, alpha)
+    assert np.allclose(lam, 1 + alpha - 2 * np.sqrt(alpha) * np.cos(theta), rtol=1e-13)
+    jacobian = 2 * np.sqrt(alpha) * np.sin(theta)  # dlam/dtheta
+    assert np.allclose(weight, ls.mp_eigenvalue_density(lam, alpha) * jacobian, rtol=1e-12)
+
+
+@pytest.mark.parametrize("aspect", [1.0, 1 - 1e-9, 0.5, 1e-6])
+def test_mp_rule_integrates_the_singular_value_law(aspect):
+    # mass 1 and E s^2 = 1 (entries of variance 1/N1) over the whole support, on any panels
+    breaks = np.unique(np.concatenate([np.linspace(0, np.pi, 17), np.pi / 16 * 2.0 ** -np.arange(1, 30)]))
+    s, w = rmt.mp_rule(breaks, aspect=aspect)
+    assert w.sum() == pytest.approx(1.0, abs=1e-13) and (w * s**2).sum() == pytest.approx(1.0, abs=1e-13)
+    # a part of the support holds the mass mp_cdf gives it
+    theta = np.pi / 3
+    edge = float(rmt.mp_singular_value_measure(theta, aspect)[0])
+    _, w_part = rmt.mp_rule(np.unique(np.concatenate([np.linspace(0, theta, 9), theta * 2.0 ** -np.arange(1, 30)])),
+                            aspect=aspect)
+    assert w_part.sum() == pytest.approx(rmt.mp_cdf(edge, aspect), abs=1e-12)
+
+
+@pytest.mark.parametrize("alpha", [0.2, 1.0, 4.0])
+def test_mp_rule_integrates_the_eigenvalue_law_in_theta_and_log_theta(alpha):
+    # continuous part: mass min(1, alpha), mean eigenvalue alpha (the point mass sits at 0)
+    lam, w = rmt.mp_rule(np.linspace(0, np.pi, 33), alpha=alpha, order=12)
+    assert w.sum() == pytest.approx(min(1.0, alpha), rel=1e-13) and (w * lam).sum() == pytest.approx(alpha, rel=1e-13)
+    # log panels on [1e-8, pi] plus the tiny rest [0, 1e-8]
+    lam_log, w_log = rmt.mp_rule(np.linspace(np.log(1e-8), np.log(np.pi), 41), alpha=alpha, order=12, log=True)
+    _, w_rest = rmt.mp_rule([0.0, 1e-8], alpha=alpha, order=12)
+    assert w_log.sum() + w_rest.sum() == pytest.approx(min(1.0, alpha), rel=1e-13)
+    assert np.all(lam_log >= 0) and lam_log.shape == w_log.shape == (40 * 12,)
+
+
+def test_mp_rule_batches_rules_and_refuses_bad_panels():
+    breaks = np.stack([np.linspace(0, np.pi, 9), np.linspace(0, np.pi / 2, 9)])
+    s, w = rmt.mp_rule(breaks, aspect=np.array([0.5, 0.25]), order=8)
+    assert s.shape == w.shape == (2, 64)
+    assert w[0].sum() == pytest.approx(1.0, abs=1e-13)
+    half = rmt.mp_singular_value_measure(np.pi / 2, 0.25)[0]
+    assert w[1].sum() == pytest.approx(rmt.mp_cdf(half, 0.25), abs=1e-12)
+    with pytest.raises(ValueError, match="exactly one of aspect"):
+        rmt.mp_rule([0.0, 1.0])
+    with pytest.raises(ValueError, match="exactly one of aspect"):
+        rmt.mp_rule([0.0, 1.0], aspect=0.5, alpha=0.5)
+    with pytest.raises(ValueError, match="breaks must be ascending"):
+        rmt.mp_rule([1.0, 0.5], aspect=0.5)
+    with pytest.raises(ValueError, match="breaks must be real numbers in"):
+        rmt.mp_rule([0.0, 4.0], aspect=0.5)
+    with pytest.raises(ValueError, match=r"aspect must be one value or one per rule"):
+        rmt.mp_rule(breaks, aspect=[0.5, 0.25, 0.1])
+
+
+def test_mp_rule_serves_the_old_quadratures_unchanged():
+    """The rules of rmt.mp_cdf, deep_linear and linear_student are mp_rule's: the values their
+    own quadratures gave before the merge, to the last digit (recorded at commit 59d1f40)."""
+    from gendyn import deep_linear as dl
+    from gendyn import linear_student as ls
+
+    assert rmt.mp_cdf(0.9, 0.5) == 0.49015041926722247
+    train, test = dl.theory_errors([1.0, 30.0], [3.0], 100, 50, 50, 1e-3)
+    assert train.tolist() == [0.9288686665182562, 7.0936540069770184e-15]
+    assert test.tolist() == [0.6970864021227235, 5.629629588675132]
+    assert ls.generalization_error(3.0, 0.7, 4.0, 0.5).item() == 0.9817000171905427
+
+
+@pytest.mark.parametrize("alpha", [0.25, 0.5, 2.0, 4.0])
+def test_tracy_widom_edges_scale_as_n_to_minus_two_thirds(alpha):
+    for f in (rmt.tracy_widom_lower_scale, rmt.tracy_widom_upper_scale):
+        assert f(alpha, 800) / f(alpha, 100) == pytest.approx(8.0 ** (-2 / 3), rel=1e-14)
+    # the upper edge carried to singular values s = sqrt(lam) is tracy_widom_scale (alpha = A <= 1)
+    if alpha <= 1:
+        carried = rmt.tracy_widom_upper_scale(alpha, 100) / (2 * (1 + np.sqrt(alpha)))
+        assert carried == pytest.approx(rmt.tracy_widom_scale(alpha, 100), rel=1e-14)
+    # the lower edge closes (a hard edge) at alpha = 1 and is wider on the far side of it
+    assert rmt.tracy_widom_lower_scale(1.0, 100) == 0
+    assert np.all(np.diff(rmt.tracy_widom_lower_scale([0.1, 0.3, 0.6], 100)) < 0)
+
+
+def test_tracy_widom_edges_match_monte_carlo_wishart_extremes():
+    """Mean extreme eigenvalues of X X^T (N x P, entries N(0, 1/N)) sit at edge -/+ TW1_MEAN sigma_N."""
+    rng = np.random.default_rng(3)
+    n, p, draws = 100, 400, 200
+    ev = np.linalg.eigvalsh([x @ x.T for x in rng.standard_normal((draws, n, p)) / np.sqrt(n)])
+    alpha = p / n
+    low, high = ev[:, 0], ev[:, -1]
+    lo_scale, hi_scale = rmt.tracy_widom_lower_scale(alpha, n), rmt.tracy_widom_upper_scale(alpha, n)
+    # 4 standard errors of the mean plus the O(N^-1) next-order shift of the edges
+    assert abs(low.mean() - ((1 - np.sqrt(alpha)) ** 2 - rmt.TW1_MEAN * lo_scale)) < \
+        4 * low.std() / np.sqrt(draws) + 1.0 / n
+    assert abs(high.mean() - ((1 + np.sqrt(alpha)) ** 2 + rmt.TW1_MEAN * hi_scale)) < \
+        4 * high.std() / np.sqrt(draws) + 1.0 / n
+    # and fluctuate on those scales (TW1 sd 1.27), within 25 %
+    assert low.std() / lo_scale == pytest.approx(rmt.TW1_SD, rel=0.25)
+    assert high.std() / hi_scale == pytest.approx(rmt.TW1_SD, rel=0.25)

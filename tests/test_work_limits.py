@@ -37,6 +37,8 @@ ABSURD = [
     ("test_fuzz_transfer", "sampled_head_errors", "t", "last"),
     ("test_fuzz_transfer", "sampled_head_errors", "n_layers", BIG),
     ("test_fuzz_deep_linear", "mode_strength", "n_layers", BIG),
+    ("test_fuzz_rmt", "mp_rule", "order", BIG),
+    ("test_fuzz_stopping", "minimum_over_time", "points", BIG),
 ]
 
 

@@ -28,6 +28,7 @@ integral, see :func:`I4`).
 Public API
 ----------
 I2, I3, I4, J2             Gaussian averages, vectorised over leading axes of ``C``
+arc_cosine_kernel          ``E[ReLU(a) ReLU(b)]`` (numpy or torch), the ReLU's I2
 generalisation_error       eq. (4) from the order parameters
 order_parameter_derivatives right-hand side of the ODEs (9)
 integrate_odes             adaptive integration of (9) (LSODA), returns an ODEResult
@@ -66,6 +67,7 @@ from . import _checks
 __all__ = [
     "ACTIVATIONS",
     "I2",
+    "arc_cosine_kernel",
     "I3",
     "I4",
     "J2",
@@ -118,11 +120,65 @@ def _safe_div(num, den):
     return np.where(ok, num / np.where(ok, den, 1.0), 0.0)
 
 
+def _namespace(x):
+    """numpy, or torch for a torch tensor (imported only then: this module needs no torch)."""
+    if type(x).__module__.startswith("torch"):
+        import torch
+
+        return torch
+    return np
+
+
+def _arc_cosine(scale, cos):
+    """:func:`arc_cosine_kernel` for checked arguments (numpy arrays or torch tensors)."""
+    xp = _namespace(cos)
+    return scale / _TWO_PI * (xp.sqrt(1.0 - cos * cos) + (_PI - xp.arccos(cos)) * cos)
+
+
+def arc_cosine_kernel(scale: ArrayLike, cos: ArrayLike) -> ArrayLike:
+    """``E[ReLU(a) ReLU(b)]`` for zero-mean jointly Gaussian ``(a, b)``: the degree-1 arc-cosine kernel.
+
+    The ReLU's ``I2`` of eq. (8) (:func:`I2` with ``activation="relu"``), and the second moments
+    of ReLU random features (:func:`gendyn.random_features.relu_kernel`): one formula for both.
+
+    Parameters
+    ----------
+    scale : array_like or torch.Tensor
+        ``sqrt(E[a^2] E[b^2]) >= 0``.
+    cos : array_like or torch.Tensor
+        The correlation ``E[ab] / scale``, in ``[-1, 1]``; broadcast against ``scale``. Torch
+        tensors in, a torch tensor out (on their device, differentiable); otherwise numpy.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        ``scale (sqrt(1 - cos^2) + (pi - arccos(cos)) cos) / (2 pi)``: ``scale / 2`` at
+        ``cos = 1`` (``E[ReLU(a)^2] = E[a^2]/2``), ``scale / (2 pi)`` at ``cos = 0``, 0 at
+        ``cos = -1``.
+
+    References
+    ----------
+    Cho & Saul (2009), "Kernel methods for deep learning", eq. (6) with ``n = 1``;
+    Goldt et al. (2019), eq. (8) (``I2`` for ``g = ReLU``).
+    """
+    if _namespace(cos) is not np or _namespace(scale) is not np:
+        scale = _checks.tensor(scale, "scale", finite=True)
+        cos = _checks.tensor(cos, "cos", finite=True)
+        if bool((scale < 0).any()):
+            raise ValueError("scale must be >= 0 (a product of standard deviations)")
+        if bool((cos.abs() > 1).any()):
+            raise ValueError("cos must lie in [-1, 1] (a correlation)")
+        return _arc_cosine(scale, cos)
+    scale = _checks.real_array(scale, "scale", lower=0.0, extra=" (a product of standard deviations)")
+    cos = _checks.real_array(cos, "cos", lower=-1.0, upper=1.0, extra=" (a correlation)")
+    return _arc_cosine(scale, cos)
+
+
 def _arccos_kernel1(s11, s22, s12):
     """``E[a+ b+]`` for zero-mean Gaussian ``(a, b)`` with covariance entries s11, s22, s12."""
     s = np.sqrt(np.maximum(s11, 0.0) * np.maximum(s22, 0.0))
     c = np.clip(_safe_div(s12, s), -1.0, 1.0)
-    return s / _TWO_PI * (np.sqrt(1.0 - c * c) + (_PI - np.arccos(c)) * c)
+    return _arc_cosine(s, c)
 
 
 def _orthant2(r):

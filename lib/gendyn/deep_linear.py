@@ -43,9 +43,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
+from scipy import special
 
-from . import _checks, rmt
+from . import _checks, rmt, stopping
 
 __all__ = [
     "mode_strength",
@@ -406,7 +406,7 @@ def mode_strength(t: ArrayLike, s_hat: ArrayLike, eps: float, tau: float = 1.0, 
     return _scalar_or_array(out)
 
 
-_GL_TIME_X, _GL_TIME_W = np.polynomial.legendre.leggauss(16)
+_GL_TIME_X, _GL_TIME_W = rmt._legendre(16)  # the library's one table of Gauss-Legendre rules
 
 
 def _time_near_eps(s, shat, eps, tau, k, gam):
@@ -560,28 +560,16 @@ def _half_time(shat, eps, tau, k):
 # Marchenko-Pastur quadrature
 # ----------------------------------------------------------------------------------------
 
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+_ORDER = 8  # Gauss-Legendre nodes per panel of the MP quadrature (rmt.mp_rule)
 _BASE_PANELS = 16
 _CHUNK = 256  # times per batch in theory_errors
 _EDGE_LEVELS = 14
 
 
-def _mp_measure(theta, aspect):
-    """Singular value ``s(theta)`` and MP density times ``ds/dtheta``.
-
-    ``s = 1 - cos(theta) sqrt(A)`` maps ``theta in [0, pi]`` onto the support; since
-    ``(s - lo)(hi - s) = A sin^2(theta)``, eq. (13) times the Jacobian is
-    ``sin^2(theta) sqrt((s + lo)(s + hi)) / (pi s)``, smooth in ``theta``.
-    """
-    root = np.sqrt(aspect)
-    lo, hi = 1.0 - root, 1.0 + root
-    s = lo + 2.0 * root * np.sin(0.5 * theta) ** 2  # = 1 - sqrt(A) cos(theta), accurate at 0
-    safe = np.where(s > 0, s, 1.0)  # s = 0 only at theta = 0, A = 1 (zero-length panels)
-    weight = np.sin(theta) ** 2 * np.sqrt((s + lo) * (s + hi)) / (np.pi * safe)
-    return s, np.where(s > 0, weight, 0.0)
-
-
 def _theta_of_s(s, aspect):
+    """The angle of ``s`` under the map of :func:`gendyn.rmt.mp_singular_value_measure`, in the
+    arcsin form that stays accurate next to the lower edge, where the quadrature is graded
+    (``rmt.mp_cdf`` inverts with arccos instead, exact for a vanishing aspect)."""
     root = np.sqrt(aspect)
     lo = 1.0 - root
     return 2.0 * np.arcsin(np.sqrt(np.clip((s - lo) / (2.0 * root), 0.0, 1.0)))
@@ -598,20 +586,9 @@ def _base_breaks(a, b):
     return np.concatenate([uniform, a + levels, b - levels])
 
 
-def _nodes(breaks):
-    """Composite Gauss-Legendre nodes and weights for sorted breakpoints ``(..., P+1)``."""
-    a, b = breaks[..., :-1, None], breaks[..., 1:, None]
-    half = 0.5 * (b - a)
-    theta = (0.5 * (a + b) + half * _GL_X).reshape(*breaks.shape[:-1], -1)
-    weight = (half * _GL_W).reshape(*breaks.shape[:-1], -1)
-    return theta, weight
-
-
 def _mp_rule(a, b, aspect):
-    """Fixed rule on ``[a, b]`` in theta: singular values and weights (MP measure)."""
-    theta, w = _nodes(np.sort(_base_breaks(a, b)))
-    s, dens = _mp_measure(theta, aspect)
-    return s, w * dens
+    """Fixed rule on ``[a, b]`` in theta: singular values and weights (MP measure, :func:`gendyn.rmt.mp_rule`)."""
+    return rmt.mp_rule(np.sort(_base_breaks(a, b)), aspect=aspect, order=_ORDER)
 
 
 def _mass_above(theta, aspect):
@@ -626,7 +603,7 @@ def _split_angle(q_in, aspect):
         return np.pi
     theta = float(_theta_of_s(rmt.mp_quantile(1.0 - q_in, aspect), aspect))
     for _ in range(4):
-        theta -= (q_in - _mass_above(theta, aspect)) / float(_mp_measure(np.array(theta), aspect)[1])
+        theta -= (q_in - _mass_above(theta, aspect)) / float(rmt.mp_singular_value_measure(theta, aspect)[1])
         theta = min(max(theta, 0.0), np.pi)
     return theta
 
@@ -667,7 +644,7 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
     Returns singular values and MP weights of shape ``(len(t), M)``.
     """
     root = np.sqrt(aspect)
-    s_a = float(_mp_measure(np.array(theta_a), aspect)[0]) if theta_a > 0 else 1.0 - root
+    s_a = float(rmt.mp_singular_value_measure(theta_a, aspect)[0]) if theta_a > 0 else 1.0 - root
     star, width = _transition(t, s_a, 1.0 + root, eps, tau, k)
     theta_star = _theta_of_s(star, aspect)
     sin_star = np.sin(theta_star)
@@ -679,9 +656,7 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
     base = _base_breaks(theta_a, np.pi)
     base = np.broadcast_to(base, (t.size, base.size))
     breaks = np.sort(np.clip(np.concatenate([base, graded], axis=1), theta_a, np.pi), axis=1)
-    theta, w = _nodes(breaks)
-    s, dens = _mp_measure(theta, aspect)
-    return s, w * dens
+    return rmt.mp_rule(breaks, aspect=aspect, order=_ORDER)
 
 
 # ----------------------------------------------------------------------------------------
@@ -828,8 +803,9 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     teacher mode alone would be optimal (``s_a = sbar_a O_a``, where its term of eq. 15
     is minimal: deep networks pass that point so quickly that a grid can miss it). The
     best of these is refined by bounded scalar minimisation (Brent) in ``log t``
-    between its neighbours. With several teacher modes ``epsilon_test(t)`` can have
-    several local minima; the grid picks the global one.
+    between its neighbours (:func:`gendyn.stopping.minimum_over_time`, with ``t = 0`` a
+    candidate). With several teacher modes ``epsilon_test(t)`` can have several local minima;
+    the grid picks the global one.
 
     For a single strong mode the minimum approaches ``1 - O(sbar)^2`` from above (the
     spike term of eq. 15 is at least ``sbar^2 (1 - O^2)`` and the noise terms are >= 0).
@@ -850,7 +826,7 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     def test_error(times):
         return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers, r_in)[1]
 
-    return _minimum_over_time(test_error, t_lo, t_max, special_times)
+    return stopping.minimum_over_time(test_error, t_lo, t_max, special_times=special_times, zero=True)
 
 
 def _characteristic_time(shat, eps, tau, k):
@@ -858,38 +834,6 @@ def _characteristic_time(shat, eps, tau, k):
     if shat > 2.0 * eps:
         return float(_half_time(np.array([shat]), eps, tau, k)[0])
     return tau / (k * shat ** (2.0 - 2.0 / k))
-
-
-def _minimum_over_time(error, t_lo, t_max, special_times):
-    """Global minimum ``(t, error(t))`` of a test-error curve on ``[0, t_max]``.
-
-    ``error`` maps a 1-D array of times to errors. It is evaluated on 241 log-spaced times
-    in ``[t_lo, t_max]`` plus ``special_times`` (where one mode alone is optimal: deep
-    networks pass them too quickly for a grid), the best point is refined by bounded Brent
-    minimisation in ``log t`` between its neighbours, and ``t = 0`` wins if nothing beats it.
-    """
-    grid = np.geomspace(t_lo, t_max, 241)
-    grid = np.unique(np.concatenate([grid, [t for t in np.atleast_1d(special_times) if t_lo < t < t_max]]))
-
-    def at(t):
-        return float(error(np.array([t]))[0])
-
-    errs = error(grid)
-    err0 = at(0.0)
-    i = int(np.argmin(errs))
-    if i == grid.size - 1:
-        t_opt, e_opt = float(t_max), float(errs[i])
-    else:
-        lo = np.log(grid[i - 1]) if i > 0 else np.log(grid[0]) - 10.0
-        res = optimize.minimize_scalar(lambda lt: at(np.exp(lt)), bounds=(lo, np.log(grid[i + 1])),
-                                       method="bounded", options={"xatol": 1e-10})
-        if res.fun <= errs[i]:
-            t_opt, e_opt = float(np.exp(res.x)), float(res.fun)
-        else:
-            t_opt, e_opt = float(grid[i]), float(errs[i])
-    if err0 <= e_opt:
-        return 0.0, err0
-    return t_opt, e_opt
 
 
 # ----------------------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from . import _checks, _random
 from .progress import track
 
 __all__ = [
+    "EigenFlow",
     "LinearStudentBatch",
     "draw_linear_student",
     "linear_student_flow",
@@ -70,6 +71,70 @@ __all__ = [
 ]
 
 _ACTIVE = 1e-9  # eigenvalues below this fraction of the largest are exact zeros (frozen modes)
+
+
+@dataclass(frozen=True)
+class EigenFlow:
+    """Exact gradient flow of a linear model, mode by mode, in the eigenbasis of its Gram matrix.
+
+    The flow ``tau dw/dt = (y - w X) X^T`` decouples on the eigenvectors ``u_k`` of ``X X^T``
+    (or of ``X^T X``, whose nonzero spectrum is the same): what is left to learn of mode ``k``
+    decays as ``e_k(t) = exp(-s_k t/tau)`` (eqs. (3)-(4) of the slides), and a mode whose
+    eigenvalue is round-off of an exact zero is frozen (``e_k = 1``: it never moves). The
+    linear student (:func:`linear_student_flow`) and the random-feature students
+    (:func:`random_feature_relu`, :func:`gendyn.random_features.random_feature_students`) are
+    solved with it.
+
+    Attributes
+    ----------
+    eigvals : torch.Tensor, shape (..., n)
+        Eigenvalues ``s_k >= 0`` of the Gram matrix, ascending (frozen ones as computed).
+    eigvecs : torch.Tensor, shape (..., n, n)
+        Its eigenvectors ``u_k`` (columns).
+    active : torch.Tensor of bool, shape (..., n)
+        The modes that learn; the others are frozen.
+    """
+
+    eigvals: torch.Tensor
+    eigvecs: torch.Tensor
+    active: torch.Tensor
+
+    @classmethod
+    def of(cls, gram: torch.Tensor, rank: int | None = None) -> "EigenFlow":
+        """The flow of the symmetric PSD matrices ``gram`` ``(..., n, n)``.
+
+        A mode is active if its eigenvalue exceeds ``1e-9`` of the largest, or, given ``rank``
+        (the matrix's exact rank), if it is among the top ``rank`` and above
+        ``max(n, rank) * eps * largest`` (the cutoff of ``numpy.linalg.matrix_rank``).
+        """
+        gram = _checks.tensor(gram, "gram")
+        if gram.ndim < 2 or gram.shape[-1] != gram.shape[-2]:
+            raise ValueError(f"gram must be square matrices (..., n, n); got shape {tuple(gram.shape)}")
+        s, u = torch.linalg.eigh(gram)
+        s = s.clamp_min(0.0)
+        if rank is None:
+            active = s > _ACTIVE * s.amax(-1, keepdim=True)
+        else:
+            rank = _checks.integer(rank, "rank", 0)
+            size = s.shape[-1]
+            cutoff = max(size, rank) * torch.finfo(s.dtype).eps * s.amax(-1, keepdim=True)
+            active = (torch.arange(size, device=s.device) >= size - rank) & (s > cutoff)
+        return cls(s, u, active)
+
+    def decay(self, t: torch.Tensor) -> torch.Tensor:
+        """``e_k(t) = exp(-s_k t)`` at the times ``t`` ``(T,)`` (units of tau; ``inf``: 0), 1 on frozen modes.
+
+        Shape ``(..., n, T)``: what is left to learn of each mode.
+        """
+        fin = torch.where(torch.isinf(t), torch.zeros_like(t), t)
+        x = self.eigvals[..., None] * fin
+        e = torch.where(torch.isinf(t), torch.zeros_like(x), torch.exp(-x))
+        return torch.where(self.active[..., None], e, torch.ones_like(e))
+
+    def inverse(self) -> torch.Tensor:
+        """``1/s_k`` on active modes, 0 on frozen ones (the pseudo-inverse's spectrum), ``(..., n)``."""
+        s = self.eigvals
+        return torch.where(self.active, 1.0 / s.clamp_min(torch.finfo(s.dtype).tiny), torch.zeros_like(s))
 
 
 def _as_conditions(**conditions):
@@ -198,15 +263,14 @@ def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: in
 def _mode_decomposition(batch):
     """Eigendecomposition of ``Sigma = X X^T`` and the draws projected on its modes.
 
-    Returns ``lam (B, N)``, ``active (B, N)``, ``d (B, C, K, N)`` = ``zbar - z(0)``,
+    Returns the :class:`EigenFlow` of ``Sigma``, ``d (B, C, K, N)`` = ``zbar - z(0)``,
     ``et (B, C, K, N)`` = ``epstilde`` (noise on the right singular vectors, zero on
     frozen modes) and ``perp (B, C, K)`` = ``|eps|^2 - |epstilde|^2`` (noise outside the
     span of the inputs, nonzero when ``P > N``).
     """
     X = batch.X
-    lam, V = torch.linalg.eigh(X @ X.mT)
-    lam = lam.clamp_min(0.0)
-    active = lam > _ACTIVE * lam.amax(-1, keepdim=True)
+    flow = EigenFlow.of(X @ X.mT)
+    lam, V, active = flow.eigvals, flow.eigvecs, flow.active
     inv_sqrt = torch.where(active, lam.clamp_min(1e-300).rsqrt(), torch.zeros_like(lam))
     a_w = batch.g_w @ V  # (B, K, N)
     a_0 = batch.g_0 @ V
@@ -219,7 +283,7 @@ def _mode_decomposition(batch):
     d = tv * a_w[:, None] - iv * a_0[:, None]
     et = nv * c_e[:, None]
     perp = batch.noise_var[None, :, None] * perp_unit.clamp_min(0.0)[:, None, :]
-    return lam, active, d, et, perp
+    return flow, d, et, perp
 
 
 def _errors_from_factors(lam, active, d, et, perp, p, noise_var, f):
@@ -275,10 +339,9 @@ def linear_student_flow(batch: LinearStudentBatch, times: ArrayLike, tau: float 
     _checks.instance(batch, "batch", LinearStudentBatch, hint=" (from draw_linear_student)")
     times = _checks.flow_times(times)
     tau = _checks.bounded(tau, "tau", 0, open_lower=True)
-    lam, active, d, et, perp = _mode_decomposition(batch)
-    t = torch.as_tensor(times / tau, dtype=lam.dtype, device=lam.device)
-    x = lam[..., None] * torch.where(torch.isinf(t), torch.zeros_like(t), t)
-    f = torch.where(torch.isinf(t), torch.zeros_like(x), torch.exp(-x))
+    flow, d, et, perp = _mode_decomposition(batch)
+    lam, active = flow.eigvals, flow.active
+    f = flow.decay(torch.as_tensor(times / tau, dtype=lam.dtype, device=lam.device))
     out = _errors_from_factors(lam, active, d, et, perp, batch.p, batch.noise_var, f)
     out["cov_eigvals"] = torch.where(active, lam, torch.zeros_like(lam))
     return out
@@ -533,17 +596,13 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
         grams.append(gram / target)
         b1s.append(b1.clone())
     K_all = torch.stack(grams)  # (G, S, P, P + P_test)
-    s, U = torch.linalg.eigh(K_all[..., :P])  # (G, S, P), ascending
-    s = s.clamp_min(0.0)
-    active = s > _ACTIVE * s.amax(-1, keepdim=True)
+    flow = EigenFlow.of(K_all[..., :P])  # (G, S, P), ascending
+    s, U, active = flow.eigvals, flow.eigvecs, flow.active
     yt = y[None] @ U  # (G, S, K, P): labels on the Gram eigenvectors
     ztilde_sq = torch.where(active[:, :, None], yt**2 * s[:, :, None], torch.zeros_like(yt))
-    inv_s = torch.where(active, 1.0 / s.clamp_min(1e-300), torch.zeros_like(s))
+    inv_s = flow.inverse()
     cross = U.mT @ K_all[..., P:]  # (G, S, P, P_test): u_k^T X_h^T X_h,test
-    t = torch.as_tensor(times, device=device, dtype=dtype)
-    fin = torch.where(torch.isinf(t), torch.zeros_like(t), t)
-    e = torch.where(torch.isinf(t), torch.zeros_like(s[..., None] * fin), torch.exp(-s[..., None] * fin))
-    e = torch.where(active[..., None], e, torch.ones_like(e))  # frozen modes never move (from w = 0)
+    e = flow.decay(torch.as_tensor(times, device=device, dtype=dtype))  # frozen modes never move (from w = 0)
     g = 1.0 - e  # (G, S, P, T)
     # training residual on mode k: ytilde_k e_k (frozen modes keep their labels)
     train = ((yt**2) @ (e**2)) / P  # (G, S, K, T)

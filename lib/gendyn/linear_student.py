@@ -80,9 +80,10 @@ Readings of the slides where they are ambiguous
   (zero initialisation, Gaussian-equivalent hidden features with MP eigengap
   ``(1 - sqrt(P/N_h))^2``, ``max ||ztilde||^2`` an ``N_h``-independent constant).
 
-Numerics: the MP integrals use the substitution
-``lambda = lambda_- + 2h sin^2(theta/2)`` (``h = 2 sqrt(alpha)``), which removes both
-square-root edges, and Gauss-Legendre panels uniform in ``log theta`` that resolve the
+Numerics: the MP integrals use the MP quadrature of :func:`gendyn.rmt.mp_rule` in its
+eigenvalue form, the substitution ``lambda = lambda_- + 2h sin^2(theta/2)``
+(``h = 2 sqrt(alpha)``, :func:`gendyn.rmt.mp_eigenvalue_measure`), which removes both
+square-root edges, with Gauss-Legendre panels uniform in ``log theta`` that resolve the
 time scale ``theta ~ 1/sqrt(h t)`` and the gap scale ``theta ~ sqrt(lambda_-/h)``, so the
 quadrature stays accurate (relative error ~1e-12) from ``t = 0`` to ``t ~ 1e300``.
 All functions are pure numpy/scipy and broadcast their arguments.
@@ -94,9 +95,8 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize_scalar
 
-from . import _checks
+from . import _checks, rmt, stopping
 
 __all__ = [
     "mp_eigenvalue_edges",
@@ -219,9 +219,8 @@ def _finite_or_raise(value, allowed_inf, what):
 
 def _mp_parameters(alpha):
     """``(sqrt(alpha), h, lambda_-)`` with ``lambda_- = (1 - sqrt(alpha))^2`` free of cancellation."""
-    root = np.sqrt(alpha)
-    lam_minus = ((1.0 - alpha) / (1.0 + root)) ** 2
-    return root, 2.0 * root, lam_minus
+    h, lam_minus = rmt._load_parameters(alpha)
+    return np.sqrt(alpha), h, lam_minus
 
 
 def mp_eigenvalue_edges(alpha: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -330,8 +329,8 @@ def mp_eigenvalue_cdf(lam: ArrayLike, alpha: ArrayLike) -> np.ndarray:
     return np.where(lam < 0, 0.0, np.minimum(total, 1.0))
 
 
-# Gauss-Legendre rule used on every panel of the MP quadrature.
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
+# The MP quadrature (gendyn.rmt.mp_rule, eigenvalue form) and its panels in log(theta).
+_ORDER = 12  # Gauss-Legendre nodes per panel
 _PANEL_WIDTH = 0.75  # maximal panel width in log(theta)
 _DEPTH = 18.0  # panels reach e^-18 below the smallest relevant scale of theta
 _MAX_NODES = 1 << 18  # elements x nodes per chunk
@@ -354,37 +353,21 @@ def _mp_rule(alpha, s):
     """Nodes ``lam`` and weights ``w`` with ``sum w f(lam) ~ int rho_c f`` (continuous part).
 
     ``alpha`` and ``s = t/tau`` are 1-d arrays of equal length (finite, ``s >= 0``).
-    Returns ``lam, w`` of shape ``(m, n)``. In ``theta`` (``lam = lam_- + 2h sin^2(theta/2)``)
-    the measure is ``rho_c dlam = h^2 sin^2(theta)/(2 pi lam) dtheta``, smooth at both edges;
-    ``[0, theta_lo]`` is one Gauss-Legendre panel and ``[theta_lo, pi]`` is cut into panels
-    of equal width (at most ``_PANEL_WIDTH``) in ``log theta``.
+    Returns ``lam, w`` of shape ``(m, n)``: the rule of :func:`gendyn.rmt.mp_rule` (the
+    eigenvalue form, ``lam = lam_- + 2h sin^2(theta/2)``, smooth at both edges) with
+    ``[0, theta_lo]`` as one Gauss-Legendre panel and ``[theta_lo, pi]`` cut into panels of
+    equal width (at most ``_PANEL_WIDTH``) in ``log theta``, given by their centres and
+    half-widths (``rmt._rule``, the arithmetic these integrals have always had).
     """
-    _, h, lo = _mp_parameters(alpha)
-    m = len(alpha)
     theta_lo = _theta_floor(alpha, s)
     u_lo, u_hi = np.log(theta_lo), math.log(np.pi)
     n_panels = int(np.max(_n_panels(theta_lo)))
     width = (u_hi - u_lo) / n_panels  # (m,)
-    k = np.arange(n_panels)
-    mid = u_lo[:, None] + width[:, None] * (k[None, :] + 0.5)  # (m, K)
-    half = 0.5 * width[:, None, None]
-    theta = np.exp(mid[:, :, None] + half * _GL_X)  # (m, K, q)
-    dtheta = (theta * half * _GL_W).reshape(m, -1)
-    theta = theta.reshape(m, -1)
-    # first panel [0, theta_lo] in theta itself
-    th0 = 0.5 * theta_lo[:, None] * (1.0 + _GL_X)
-    dth0 = 0.5 * theta_lo[:, None] * _GL_W
-    theta = np.concatenate([th0, theta], axis=1)
-    dtheta = np.concatenate([dth0, dtheta], axis=1)
-
-    sn, cs = np.sin(0.5 * theta), np.cos(0.5 * theta)
-    h2 = h[:, None]
-    lam = lo[:, None] + 2.0 * h2 * sn**2
-    # sin^2(theta)/lam = 4 cs^2 / (lo/sn^2 + 2h): no 0/0 at alpha = 1 when sn^2 underflows
-    with np.errstate(over="ignore", divide="ignore"):
-        r2 = (np.sqrt(lo)[:, None] / sn) ** 2  # inf deep inside the gap: weight 0
-        w = 2.0 * h2**2 * cs**2 / (np.pi * (r2 + 2.0 * h2)) * dtheta
-    return lam, w
+    mid = u_lo[:, None] + width[:, None] * (np.arange(n_panels) + 0.5)  # (m, K)
+    load = rmt._load_parameters(alpha)
+    lam0, w0 = rmt._rule(0.5 * theta_lo[:, None, None], 0.5 * theta_lo[:, None, None], _ORDER, False, load=load)
+    lam, w = rmt._rule(mid[..., None], 0.5 * width[:, None, None], _ORDER, True, load=load)
+    return np.concatenate([lam0, lam], axis=1), np.concatenate([w0, w], axis=1)
 
 
 def _decay_integral(lam, s):
@@ -411,7 +394,7 @@ def _mp_integrals(alpha, s):
     if m == 0:
         return out
     # chunks of at most _MAX_NODES quadrature values (the node count varies with alpha, s)
-    nodes = (_n_panels(_theta_floor(alpha, s)) + 1) * _GL_X.size
+    nodes = (_n_panels(_theta_floor(alpha, s)) + 1) * _ORDER
     start = 0
     while start < m:
         cost = np.maximum.accumulate(nodes[start:]) * np.arange(1, m - start + 1)
@@ -987,8 +970,8 @@ def optimal_stopping_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
     ``t(lambda) = tau log(1 + lambda SNR (1 + INR)) / lambda``, decreasing in
     ``lambda``; for ``t`` below ``t(lambda_+)`` every term decreases and above
     ``t(lambda_-)`` (``= tau SNR (1 + INR)`` at ``alpha = 1``) every term increases, so the
-    minimum lies in that bracket. It is located on a log grid and refined by bounded Brent
-    iterations in ``log t``. ``e_opt`` is finite at ``alpha = 1``: early stopping removes the
+    minimum lies in that bracket. It is located on a log grid of 41 times and refined by
+    bounded Brent iterations in ``log t`` (:func:`gendyn.stopping.minimum_over_time`). ``e_opt`` is finite at ``alpha = 1``: early stopping removes the
     peak of :func:`asymptotic_error`. Times are searched up to ``1e300 tau`` (reached only
     for ``SNR (1 + INR) > 1e300`` near ``alpha = 1``).
     """
@@ -1012,22 +995,12 @@ def optimal_stopping_error(alpha: ArrayLike, snr: ArrayLike, inr: ArrayLike,
         else:  # alpha = 1: t(lambda) -> c as lambda -> 0
             t_hi = math.exp(min(log_c, math.log(_T_CAP)))
         t_hi = max(t_hi, t_lo * (1.0 + 1e-12))
-        grid = np.geomspace(t_lo, t_hi, 41)
-        errs = generalization_error(grid * tau, a[j], snr[j], inr[j], tau)
-        k = int(np.argmin(errs))
-        lo_u = np.log(grid[max(k - 1, 0)])
-        hi_u = np.log(grid[min(k + 1, grid.size - 1)])
 
-        def f(u, j=j):
-            return float(generalization_error(np.exp(u) * tau, a[j], snr[j], inr[j], tau))
+        def error(times, j=j):
+            return generalization_error(times * tau, a[j], snr[j], inr[j], tau)
 
-        if hi_u > lo_u:
-            res = minimize_scalar(f, bounds=(lo_u, hi_u), method="bounded", options={"xatol": 1e-7})
-            best_u, best_e = (res.x, res.fun) if res.fun <= errs[k] else (np.log(grid[k]), errs[k])
-        else:
-            best_u, best_e = np.log(grid[k]), errs[k]
-        t_opt[j] = np.exp(best_u) * tau
-        e_opt[j] = best_e
+        t_best, e_opt[j] = stopping.minimum_over_time(error, t_lo, t_hi, points=41, xatol=1e-7)
+        t_opt[j] = t_best * tau
     return t_opt.reshape(shape), e_opt.reshape(shape)
 
 

@@ -62,7 +62,8 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, committee
+from .linear_experiments import EigenFlow
 from .progress import track
 
 __all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students"]
@@ -96,7 +97,8 @@ def relu_kernel(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``E_x[ReLU(a . x) ReLU(b . x)]`` for ``x ~ N(0, I / N_i)``: the degree-1 arc-cosine kernel.
 
     For rows ``a``, ``b`` at angle ``theta``,
-    ``|a| |b| / N_i * (sin theta + (pi - theta) cos theta) / (2 pi)`` (Cho & Saul 2009).
+    ``|a| |b| / N_i * (sin theta + (pi - theta) cos theta) / (2 pi)`` (Cho & Saul 2009):
+    :func:`gendyn.committee.arc_cosine_kernel` of the fields ``a . x``, ``b . x``.
 
     Parameters
     ----------
@@ -119,8 +121,7 @@ def relu_kernel(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     na, nb = a.norm(dim=-1), b.norm(dim=-1)
     scale = na[..., :, None] * nb[..., None, :]
     cos = ((a @ b.mT) / scale.clamp_min(torch.finfo(a.dtype).tiny)).clamp(-1.0, 1.0)
-    theta = torch.arccos(cos)
-    return scale / n_in * (torch.sqrt(1.0 - cos**2) + (math.pi - theta) * cos) / (2.0 * math.pi)
+    return committee.arc_cosine_kernel(scale / n_in, cos)
 
 
 @dataclass(frozen=True)
@@ -291,44 +292,30 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
     )
 
 
-def _rank_mask(eigvals, rank):
-    """Eigenvalues (ascending) that are not round-off: at most the top ``rank`` of them, and above
-    ``size * eps * largest`` (the cutoff of ``numpy.linalg.matrix_rank``)."""
-    size = eigvals.shape[-1]
-    cutoff = max(size, rank) * torch.finfo(eigvals.dtype).eps * eigvals.amax(-1, keepdim=True)
-    top = torch.arange(size, device=eigvals.device) >= size - rank
-    return top & (eigvals > cutoff)
-
-
 def _one_width(phi, kappa, moment, y, clean_test, t, noise_var, P, decompose):
     """Errors of one width for a chunk of seeds (module docstring for the formulas)."""
     n = phi.shape[1]
     Xh, Xt = phi[..., :P] / math.sqrt(n), phi[..., P:] / math.sqrt(n)
     Sigma, b = kappa / n, moment / math.sqrt(n)  # population covariance and E phi f of X_h's rows
-    s, U = torch.linalg.eigh(Xh.mT @ Xh)  # (C, P), ascending
-    s = s.clamp_min(0.0)
-    active = _rank_mask(s, min(n, P))  # X_h^T X_h has rank min(N_h, P); the rest is round-off
-    inv_s = torch.where(active, 1.0 / s.clamp_min(torch.finfo(s.dtype).tiny), torch.zeros_like(s))
+    flow = EigenFlow.of(Xh.mT @ Xh, rank=min(n, P))  # X_h^T X_h has rank min(N_h, P); the rest is round-off
+    s, U, inv_s = flow.eigvals, flow.eigvecs, flow.inverse()
     yt = (y[:, None, :] @ U)[:, 0]  # (C, P): labels on the Gram eigenvectors
     XU = Xh @ U  # (C, N_h, P): columns X_h u_k
     beta = (b[:, None, :] @ XU)[:, 0]  # (C, P): u_k^T X_h^T b
     Qt = XU.mT @ Sigma @ XU  # (C, P, P): U^T X_h^T Sigma X_h U
-    fin = torch.where(torch.isinf(t), torch.zeros_like(t), t)
-    e = torch.where(torch.isinf(t), torch.zeros_like(s[..., None] * fin), torch.exp(-s[..., None] * fin))
-    e = torch.where(active[..., None], e, torch.ones_like(e))  # frozen modes never move (from w = 0)
+    e = flow.decay(t)  # frozen modes never move (from w = 0)
     coef = yt[..., None] * (1.0 - e) * inv_s[..., None]  # (C, P, T): w(t) = sum_k coef_k (X_h u_k)^T
     res = dict(
         train=((yt**2)[:, None, :] @ (e**2))[:, 0] / P,
         test=1.0 + noise_var - 2.0 * (beta[:, None, :] @ coef)[:, 0] + (coef * (Qt @ coef)).sum(1),
-        eigvals=torch.where(active, s, torch.zeros_like(s)),
+        eigvals=torch.where(flow.active, s, torch.zeros_like(s)),
     )
     if Xt.shape[-1]:
         pred = coef.mT @ (XU.mT @ Xt)  # (C, T, n_test)
         res["sampled"] = ((pred - clean_test[:, None, :]) ** 2).mean(-1) + noise_var
     if decompose:
-        lam, V = torch.linalg.eigh(Sigma)
-        keep = _rank_mask(lam, n)
-        inv_lam = torch.where(keep, 1.0 / lam.clamp_min(torch.finfo(lam.dtype).tiny), torch.zeros_like(lam))
+        population = EigenFlow.of(Sigma, rank=n)
+        V, inv_lam = population.eigvecs, population.inverse()
         w_star = ((b[:, None, :] @ V) * inv_lam[:, None, :]) @ V.mT  # (C, 1, N_h): b Sigma^+
         approx = 1.0 + noise_var - (w_star @ b[..., None])[:, 0, 0]
         # projection on the span of the training features: X_h u_k / sqrt(s_k), active k

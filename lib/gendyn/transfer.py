@@ -65,7 +65,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _checks, deep_linear, rmt
+from . import _checks, deep_linear, rmt, stopping
 
 __all__ = [
     "KINDS",
@@ -291,7 +291,8 @@ def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLi
         As :func:`gendyn.deep_linear.optimal_early_stopping` does for one task: the error on
         a log grid of 241 times plus the times at which each composite mode alone would be
         optimal for head A (``s_k = sigma_k a_k O_k / (L_k a_k + (1 - L_k) f_A)``), refined
-        by bounded Brent minimisation in ``log t``; ``t_opt = 0`` if learning never helps.
+        by bounded Brent minimisation in ``log t`` (:func:`gendyn.stopping.minimum_over_time`);
+        ``t_opt = 0`` if learning never helps.
     """
     eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
     k = deep_linear._check_depth(n_layers)
@@ -311,7 +312,7 @@ def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLi
     def err(times):
         return _head_error(times, p, eps, tau, n_layers)
 
-    return deep_linear._minimum_over_time(err, t_lo, t_max, special)
+    return stopping.minimum_over_time(err, t_lo, t_max, special_times=special, zero=True)
 
 
 def _combine(single, joint, kind):

@@ -4,7 +4,7 @@ Advani, Saxe & Sompolinsky, slides "Interpreting (5)" and "Double Descent": the 
 early-stopped test error of the linear student against the load ``alpha = P/N``, the eigengap and
 the frozen subspace. The module holds the read-out of the chapter's simulation (errors per
 (SNR, INR) condition), its four figures and its claims. The sampled eigengap is
-:func:`gendyn.linear_student.sampled_eigengap`, the Tracy-Widom law's moments those of :mod:`gendyn.rmt`.
+:func:`gendyn.linear_student.sampled_eigengap`, the Tracy-Widom law's scale and moments those of :mod:`gendyn.rmt`.
 """
 
 from __future__ import annotations
@@ -330,12 +330,13 @@ def check_eigengap(ledger: Ledger, alphas: np.ndarray, lam_min: np.ndarray, *, n
     """Claim: the mean eigengap sits at the MP edge plus the mean Tracy-Widom shift, away from ``alpha = 1``.
 
     At loads with ``|1 - sqrt(alpha)| > 0.3`` the mean of ``lam_min`` (``(A, S)``) over datasets is compared
-    with ``(1 - sqrt(alpha))^2 + 1.21 sigma_N``, ``sigma_N = |1 - sqrt(alpha)|^(4/3) alpha^(-1/6) N^(-2/3)``,
-    within 3 standard errors of the TW law plus ``1/N``.
+    with ``(1 - sqrt(alpha))^2 + 1.21 sigma_N``, ``sigma_N = |1 - sqrt(alpha)|^(4/3) alpha^(-1/6) N^(-2/3)`` the
+    Tracy-Widom scale of the lower edge (:func:`gendyn.rmt.tracy_widom_lower_scale`), within 3 standard errors of
+    the TW law plus ``1/N``.
     """
     S = lam_min.shape[1]
     edge, _ = ls.eigengap(alphas)  # the MP edge (1 - sqrt(alpha))^2
-    sigma_tw = np.abs(1 - np.sqrt(alphas)) ** (4 / 3) * alphas ** (-1 / 6) * n ** (-2 / 3)
+    sigma_tw = rmt.tracy_widom_lower_scale(alphas, n)
     soft = np.abs(1 - np.sqrt(alphas)) > 0.3
     dev = np.abs(lam_min.mean(1) - (edge - rmt.TW1_MEAN * sigma_tw))[soft]  # the smallest sits above its edge
     tol = (3 * rmt.TW1_SD / np.sqrt(S)) * sigma_tw[soft] + 1 / n

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
-from scipy.optimize import minimize_scalar
 
 from gendyn import linear_student as ls
+from gendyn import stopping
 from gendyn.book import plotting, stats
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
@@ -202,7 +202,8 @@ def per_dataset_errors(alphas: Sequence[float], *, n: int, datasets: int, snr: f
     For each load, ``datasets`` data matrices ``X`` (``n x round(alpha n)``, entries ``N(0, 1/n)``) are drawn
     from ``numpy.random.default_rng(seed)``; each gives ridge at ``gamma* = 1/SNR``
     (:func:`gendyn.linear_student.single_dataset_ridge_error`) and the minimum over time of eq. (5)
-    (:func:`gendyn.linear_student.single_dataset_error`, INR = 0): a log grid, refined around its minimum.
+    (:func:`gendyn.linear_student.single_dataset_error`, INR = 0): a log grid, refined around its minimum
+    (:func:`gendyn.stopping.minimum_over_time`).
 
     Returns
     -------
@@ -210,7 +211,6 @@ def per_dataset_errors(alphas: Sequence[float], *, n: int, datasets: int, snr: f
         ``{alpha: ndarray (datasets, 2)}``, columns: ridge error, early-stopped error.
     """
     rng = np.random.default_rng(seed)
-    t_grid = np.geomspace(1e-2, 1e4, 2001)
     per_dataset = {}
     for a in alphas:
         p = int(round(a * n))
@@ -219,12 +219,11 @@ def per_dataset_errors(alphas: Sequence[float], *, n: int, datasets: int, snr: f
             x = rng.standard_normal((n, p)) / np.sqrt(n)
             lam = np.linalg.eigvalsh(x @ x.T)
             ridge = ls.single_dataset_ridge_error(lam, snr)
-            curve = ls.single_dataset_error(t_grid[:, None], lam[None], snr, 0.0)
-            k = int(np.argmin(curve))  # refine the grid minimum (a grid alone would favour the claim)
-            res = minimize_scalar(lambda u: float(ls.single_dataset_error(np.exp(u), lam, snr, 0.0)),
-                                  bounds=(np.log(t_grid[max(k - 1, 0)]), np.log(t_grid[min(k + 1, t_grid.size - 1)])),
-                                  method="bounded", options={"xatol": 1e-10})
-            rows.append((ridge, min(res.fun, curve[k])))
+            # the minimum over a log grid of 2001 times in [1e-2, 1e4], refined around it (a grid alone
+            # would favour the claim)
+            _, early = stopping.minimum_over_time(lambda t: ls.single_dataset_error(t[:, None], lam[None], snr, 0.0),
+                                                  1e-2, 1e4, points=2001)
+            rows.append((ridge, early))
         per_dataset[a] = np.array(rows)
     return per_dataset
 
