@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import deep_linear as dl
 from .claims import Ledger
@@ -45,8 +46,8 @@ def check_spearman(ledger: Ledger, claim_id: str, statement: str, x: Sequence[fl
                  category=category, theory=theory)
 
 
-def ta_mode_spread(t: np.ndarray, sigma31, teacher, lag: np.ndarray, *, eps: float, n2: int | None = None,
-                   n_layers: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def ta_mode_spread(t: np.ndarray, sigma31: ArrayLike, teacher: ArrayLike, lag: np.ndarray, *, eps: float,
+                   n2: int | None = None, n_layers: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """``(train, test)``, each ``(B, T)``: how far each mode's error term moves when the mode is delayed or
     advanced by its ``lag``, summed over the modes without cancellation
     (:func:`gendyn.deep_linear.sampled_ta_errors`, ``per_mode``); the ``spread`` of :func:`ta_band_gaps`.
