@@ -9,8 +9,8 @@ from gendyn.book import prose
 
 @pytest.mark.parametrize("x, digits, text", [
     (2157.3, 3, "2,160"), (6758.0, 3, "6,760"), (0.0001234, 2, "1.2 × 10⁻⁴"), (0.01234, 3, "0.0123"),
-    (1.5, 3, "1.50"), (9.996, 3, "10.0"), (-3.1e-5, 2, "\u22123.1 × 10⁻⁵"), (2.5e7, 2, "2.5 × 10⁷"),
-    (123456.0, 2, "120,000"), (0.0, 3, "0"), (1e6, 1, "1 × 10⁶"),
+    (1.5, 3, "1.50"), (9.996, 3, "10.0"), (-3.1e-5, 2, "\u22123.1 × 10⁻⁵"), (2.5e7, 2, "2.5 × 10⁷"), (2e7, 3, "2.00 × 10⁷"), (5e-324, 2, "4.9 × 10⁻³²⁴"),
+    (123456.0, 2, "120,000"), (0.0, 3, "0"), (1e6, 1, "1 × 10⁶"), (999999.5, 3, "1.00 × 10⁶"),
 ])
 def test_sig_writes_significant_digits_and_typesets_powers(x, digits, text):
     assert prose.sig(x, digits) == text
@@ -19,7 +19,7 @@ def test_sig_writes_significant_digits_and_typesets_powers(x, digits, text):
 
 def test_sig_signs_and_refuses_what_prose_cannot_say():
     assert prose.sig(0.25, 2, sign=True) == "+0.25" and prose.sig(-0.25, 2, sign=True) == "\u22120.25"
-    for bad in (math.nan, math.inf, "x", None):
+    for bad in (math.nan, math.inf, "x", None, True):
         with pytest.raises(ValueError, match="x must be"):
             prose.sig(bad)
     with pytest.raises(ValueError, match="digits must be an integer from 1 to 15"):

@@ -73,15 +73,15 @@ def ta_band_gaps(simulated: np.ndarray, exact: np.ndarray, delayed: np.ndarray, 
     much each term moves under such a shift) of the exact error, or, without ``spread``, within the change
     of the whole error under the delay (which cancels where modes move oppositely, at a minimum of the
     test error). The band is
-    the larger of that change and ``log10(1 + spread / exact)``, times ``1 + rho`` for the delay's next
+    the larger of that change and ``-log10(1 - spread / exact)`` (the wider, downward side), times ``1 + rho`` for the delay's next
     order (``rho = lr max|f'|``, :func:`gendyn.deep_linear.gd_lag_accuracy`), plus ``slack`` for
     rounding. Pointwise, so a theory off by a constant factor shows wherever the curve is flat, not only
     against the delay at the steepest moment. Returns ``(gap, band)``, both shaped like ``exact``.
     """
     gap = np.abs(np.log10(simulated) - np.log10(exact))
     moved = np.abs(np.log10(delayed) - np.log10(exact))
-    if spread is not None:
-        moved = np.maximum(moved, np.log10(1 + np.abs(spread) / exact))
+    if spread is not None:  # within spread of exact, below as above: -log10(1 - r) >= log10(1 + r)
+        moved = np.maximum(moved, -np.log10(1 - np.minimum(np.abs(spread) / exact, 1 - 1e-12)))
     return gap, (1 + rho) * moved + slack
 
 

@@ -51,7 +51,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
+__all__ = ["KINDS", "SIGNIFICANCE", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
            "cache_dir"]
 
 KINDS = ("absolute", "relative", "log", "upper", "lower", "above", "below")
@@ -104,7 +104,9 @@ class Claim:
         if not self.applies or not math.isfinite(self.deviation):
             return math.nan
         if self.kind in SIGNIFICANCE:  # the share of the excess found that the margin needs
-            return self.tolerance / self.deviation if self.deviation > 0 else math.inf
+            if self.deviation > 0:
+                return self.tolerance / self.deviation
+            return 0.0 if self.tolerance == 0 and self.deviation == 0 else math.inf
         if self.tolerance > 0:
             return self.deviation / self.tolerance
         return 0.0 if self.deviation <= 0 else math.inf
@@ -460,6 +462,8 @@ KIND_NOTE = ("Tolerance kinds: `absolute` |m − p| ≤ tol; `relative` |m − p
              "`above` m ≥ p + tol and `below` m ≤ p − tol (a significance: p the null value, tol the margin). "
              "Categories: *agreement* (theory vs experiment), *reproduction* (vs the paper's published "
              "numbers), *finding* (a measured effect, or a disagreement with a paper stated as such). "
-             "*used*: the share of the tolerance the deviation takes; *resolution*: the smallest relative "
-             "error of the prediction the claim would detect (tolerance / |predicted|); *n/a*: a declared "
+             "*used*: the share of the tolerance the deviation takes (for `above`/`below`: the margin over the excess "
+             "found); *resolution*: the smallest relative "
+             "error of the prediction the claim would detect (tolerance / |predicted|, or over the size of the theory's "
+             "values where the claim measures a gap; none for a significance); *n/a*: a declared "
              "claim that does not apply in this run, with the reason.")

@@ -29,6 +29,8 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
     """
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
         raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
+    if isinstance(x, bool):
+        raise ValueError(f"x must be a real number; got {x!r}")
     try:
         x = float(x)
     except (TypeError, ValueError):
@@ -37,14 +39,13 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
         raise ValueError(f"x must be finite to be written in prose; got {x}")
     if x == 0:
         return "0"
-    rounded = float(f"{x:.{digits - 1}e}")  # to the significant digits first: 9.996 -> 10.0 at 3
-    exponent = math.floor(math.log10(abs(rounded)))
+    mantissa, exponent = f"{abs(x):.{digits - 1}e}".split("e")  # rounded first: 9.996 -> 1.00e+01 at 3
+    exponent = int(exponent)
+    rounded = float(f"{mantissa}e{exponent}")
     if -3 <= exponent < 6:
-        decimals = max(0, digits - 1 - exponent)
-        text = f"{abs(rounded):,.{decimals}f}"
+        text = f"{rounded:,.{max(0, digits - 1 - exponent)}f}"
     else:
-        mantissa = f"{abs(rounded) / 10 ** exponent:.{digits - 1}f}".rstrip("0").rstrip(".")
         text = f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
-    if rounded < 0:
+    if x < 0:
         return _MINUS + text
     return ("+" if sign else "") + text

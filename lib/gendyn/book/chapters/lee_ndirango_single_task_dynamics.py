@@ -55,10 +55,10 @@ class Sizes:
 SIZES = {
     "paper": Sizes(sbars=(0.05, 0.1, 0.2, 0.4, 1.0), binary_sbars=(0.1, 0.3, 1.0), n_train=20_000, n_val=4000,
                    lr=0.05, horizon=150.0, random_init_scale=0.05,
-                   finite_size_n=(1000, 2000, 4000, 8000, 16_000), finite_size_seeds=6),
+                   finite_size_n=(1000, 2000, 4000, 8000, 16_000), finite_size_seeds=16),
     "smoke": Sizes(sbars=(0.1, 1.0), binary_sbars=(0.3,), n_train=3000, n_val=1000,
                    lr=0.1, horizon=100.0, random_init_scale=0.05,
-                   finite_size_n=(500, 1000, 2000, 4000), finite_size_seeds=5),
+                   finite_size_n=(500, 1000, 2000, 4000), finite_size_seeds=16),
 }
 
 #: Input dimension of the authors' code.
