@@ -160,7 +160,8 @@ test: $(STAMP)
 
 # Can each claim of agreement fail? Every chapter at smoke scale, once as it is and once per theory
 # function its module declares (MUTATIONS), with that function's result perturbed; writes the table
-# the book's page "How strong are the claims?" shows. MUTANTS_ARGS: e.g. "lg-rmt ln-setup -j 1".
+# the book's page "How strong are the claims?" shows. MUTANTS_ARGS: e.g. "lg-rmt ln-setup -j 1"; with
+# "--merge", only the chapters named are measured again and replaced in the existing table.
 mutants: $(STAMP)
 	$(BIN)/python tools/mutants.py --json benchmarks/mutants.json --markdown benchmarks/mutants.md $(MUTANTS_ARGS)
 

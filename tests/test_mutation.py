@@ -99,3 +99,20 @@ def test_the_strength_page_marks_chapters_changed_since_the_table_was_measured()
     stale = strength_page(data, {"lg-rmt": "bbb"})
     assert "1 of 1 chapters changed" in stale and "`lg-rmt` (*changed since*)" in stale
     assert "has not been measured" in strength_page(None, {})
+
+
+def test_merge_replaces_the_remeasured_chapters_and_counts_again():
+    tool = _mutants_tool()
+
+    def entry(chapter, verdicts, ok=True):
+        return dict(chapter=chapter, baseline_ok=ok, baseline_error="", untargeted=[],
+                    mutations=[dict(mutation="gendyn.m.f x1.1", verdicts=verdicts)])
+
+    table = dict(commit="aaa", date="d1", targeted_claims=3, killed_claims=2,
+                 chapters=[entry("x", {"a": "killed", "b": "survived"}), entry("y", {"c": "killed"})])
+    part = dict(commit="bbb", date="d2", chapters=[entry("x", {"a": "killed", "b": "killed"}), entry("z", {}, ok=False)])
+    merged = tool.merge(table, part)
+    assert [e["chapter"] for e in merged["chapters"]] == ["x", "y", "z"]
+    assert (merged["targeted_claims"], merged["killed_claims"]) == (3, 3)  # z's failed baseline counts nothing
+    assert merged["commit"] == "aaa" and merged["remeasured"] == dict(chapters=["x", "z"], commit="bbb", date="d2")
+    assert "`x`, `z` measured again at commit `bbb`" in tool.strength_markdown(merged)

@@ -150,6 +150,24 @@ def report(results):
     return dict(chapters=chapters, targeted_claims=total, killed_claims=killed)
 
 
+def merge(table, part):
+    """``table`` with the chapters of ``part`` (a later, partial measurement) replaced, the totals counted
+    again over all chapters, and ``remeasured`` saying which chapters were measured when."""
+    new = {e["chapter"]: e for e in part["chapters"]}
+    chapters = [new.pop(e["chapter"], e) for e in table["chapters"]] + list(new.values())
+    total = killed = 0
+    for e in chapters:
+        if not e["baseline_ok"]:
+            continue
+        targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
+        total += len(targeted)
+        killed += sum(any(m["verdicts"].get(c) in ("killed", "crashed") for m in e["mutations"]) for c in targeted)
+    earlier = (table.get("remeasured") or {}).get("chapters", [])
+    return dict(table, chapters=chapters, targeted_claims=total, killed_claims=killed,
+                remeasured=dict(chapters=sorted(set(earlier) | {e["chapter"] for e in part["chapters"]}),
+                                commit=part["commit"], date=part["date"]))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("chapters", nargs="*", help=f"chapter ids (default: all): {', '.join(CHAPTERS)}")
@@ -157,6 +175,9 @@ def main(argv=None):
     parser.add_argument("--json", type=Path, help="write the table as JSON here")
     parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds one run may take")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace only the chosen chapters in the existing --json table (the rest keep "
+                             "their measurement and identity)")
     parser.add_argument("--fail-on-survivor", action="store_true",
                         help="exit 1 if a targeted claim survives every mutation or a baseline fails")
     args = parser.parse_args(argv)
@@ -182,6 +203,8 @@ def main(argv=None):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
+    if args.merge and args.json and args.json.exists():
+        data = merge(json.loads(args.json.read_text()), data)
     page = strength_markdown(data)
     print(page)
     if args.json:

@@ -86,7 +86,10 @@ def strength_markdown(data, identities=None, title=None):
                    if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
     lines = ([f"# {title}", ""] if title else []) + [
         f"Measured at commit `{data.get('commit', '?')}` on {data.get('date', '?')}, smoke scale, seed 0, "
-        "by `make mutants` (`tools/mutants.py`).", "",
+        "by `make mutants` (`tools/mutants.py`)" + (
+            f"; {', '.join(f'`{c}`' for c in data['remeasured']['chapters'])} measured again at commit "
+            f"`{data['remeasured']['commit']}` on {data['remeasured']['date']}" if data.get("remeasured") else "")
+        + ".", "",
         f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
         "least one mutation of the theory they name.**"]
     if identities is not None:
