@@ -113,6 +113,8 @@ def verdicts(baseline, outcome):
     for claim_id, theory in baseline.theory.items():
         if target not in theory or not baseline.applies.get(claim_id, True):
             continue  # a claim that does not apply in the baseline run cannot be killed
+        if baseline.category.get(claim_id, "agreement") != "agreement":
+            continue  # a finding or reproduction names its theory but states no agreement to kill
         passed = outcome.passed.get(claim_id)
         out[claim_id] = "survived" if passed else ("killed" if passed is False else "crashed")
     return out
