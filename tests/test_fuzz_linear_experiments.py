@@ -28,6 +28,8 @@ CASES = [
          dict(alphas=[0.5], n=8, repeats=1, times=[0.0, 1.0], snr=10.0, inr=0.1, teachers=1, chunk=4, **TORCH),
          accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, inr={"zero"}, seed={"zero"})),
     Case(le.sample_spectra, dict(alphas=[0.5, 2.0], n=8, repeats=2, chunk=4, **TORCH), accepted=dict(seed={"zero"})),
+    Case(le.early_stopping_vs_ridge, dict(alphas=[0.5, 1.0], n_features=6, repeats=2, snr=4.0, seed=0),
+         accepted=dict(seed={"zero"})),
     Case(le.random_feature_relu,
          dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=1, times=[0.0, 1.0, np.inf], snr=10.0, n_test=10,
               teachers=1, block=4, **TORCH),

@@ -234,3 +234,55 @@ def test_eigen_flow_rank_cutoff():
     assert le.EigenFlow.of(gram, rank=1).active.tolist() == [False, False, False, True]
     with pytest.raises(ValueError, match="gram must be square"):
         le.EigenFlow.of(torch.ones(2, 3, dtype=torch.float64))
+
+
+# ----------------------------------------------------------------------------- early stopping vs ridge
+
+
+def test_early_stopping_never_beats_optimal_ridge_on_a_dataset():
+    out = le.early_stopping_vs_ridge([0.5, 1.0, 2.0], 30, 3, snr=4.0, seed=1)
+    assert isinstance(out, le.StoppingVsRidge)
+    assert out.ridge.shape == out.early_stopped.shape == (3, 3)
+    assert out.n_features == 30 and out.snr == 4.0
+    np.testing.assert_array_equal(out.alphas, [0.5, 1.0, 2.0])
+    # ridge at gamma* = 1/SNR is optimal mode by mode, so for every dataset
+    assert (out.excess >= -1e-12).all()
+    np.testing.assert_array_equal(out.excess, out.early_stopped - out.ridge)
+
+
+def test_early_stopping_vs_ridge_against_its_spectra():
+    # the same draws, made by hand: ridge from the spectrum, early stopping on a fine grid of times
+    out = le.early_stopping_vs_ridge([0.5, 1.5], 20, 2, snr=2.0, seed=3)
+    rng = np.random.default_rng(3)
+    t = np.geomspace(1e-2, 1e4, 20001)
+    for i, p in enumerate((10, 30)):
+        for r in range(2):
+            x = rng.standard_normal((20, p)) / np.sqrt(20)
+            lam = np.linalg.eigvalsh(x @ x.T)
+            assert out.ridge[i, r] == pytest.approx(float(ls.single_dataset_ridge_error(lam, 2.0)), rel=1e-12)
+            grid = ls.single_dataset_error(t[:, None], lam[None], 2.0, 0.0).min()
+            assert out.early_stopped[i, r] <= grid + 1e-12
+            assert out.early_stopped[i, r] == pytest.approx(grid, rel=1e-6)
+
+
+def test_early_stopping_vs_ridge_means_follow_the_mp_theory():
+    out = le.early_stopping_vs_ridge([0.5, 2.0], 100, 6, snr=4.0, seed=0)
+    for a, ridge, early in zip(out.alphas, out.ridge, out.early_stopped):
+        assert ridge.mean() == pytest.approx(float(ls.ridge_error(a, 4.0)), abs=0.02)
+        assert early.mean() == pytest.approx(float(ls.optimal_stopping_error(a, 4.0, 0.0)[1]), abs=0.02)
+
+
+def test_early_stopping_vs_ridge_keeps_the_draws_of_earlier_loads():
+    one = le.early_stopping_vs_ridge([0.5], 16, 2, snr=4.0, seed=5)
+    two = le.early_stopping_vs_ridge([0.5, 1.0], 16, 2, snr=4.0, seed=5)
+    np.testing.assert_array_equal(one.ridge[0], two.ridge[0])
+    np.testing.assert_array_equal(one.early_stopped[0], two.early_stopped[0])
+
+
+@pytest.mark.parametrize("kwargs, name", [(dict(alphas=[0.01]), "alpha"), (dict(n_features=0), "n_features"),
+                                          (dict(repeats=0), "repeats"), (dict(snr=np.inf), "snr"),
+                                          (dict(snr=0.0), "snr"), (dict(seed=-1), "seed")])
+def test_early_stopping_vs_ridge_refuses_bad_input(kwargs, name):
+    call = dict(alphas=[0.5], n_features=10, repeats=1, snr=4.0, seed=0) | kwargs
+    with pytest.raises(ValueError, match=name):
+        le.early_stopping_vs_ridge(call.pop("alphas"), call.pop("n_features"), call.pop("repeats"), **call)

@@ -53,7 +53,8 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, stopping
+from . import linear_student as ls
 
 from .progress import track
 
@@ -66,6 +67,8 @@ __all__ = [
     "gd_decay_factors",
     "simulate_linear_student",
     "sample_spectra",
+    "StoppingVsRidge",
+    "early_stopping_vs_ridge",
     "random_feature_relu",
     "random_feature_gd",
 ]
@@ -504,6 +507,101 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, de
             lam = torch.where(lam > _ACTIVE * lam.amax(-1, keepdim=True), lam, torch.zeros_like(lam))
             out.append(lam.cpu().numpy())
     return np.concatenate(out).reshape(len(alphas), repeats, n)
+
+
+@dataclass(frozen=True)
+class StoppingVsRidge:
+    """Optimal-ridge and early-stopped errors of finite datasets (:func:`early_stopping_vs_ridge`).
+
+    ``A`` loads, ``S`` datasets per load; errors averaged over teacher and label noise, in units of
+    ``sigma_w^2``.
+
+    Attributes
+    ----------
+    alphas : ndarray (A,)
+        Loads ``alpha = P/N``.
+    n_features : int
+        Input dimension ``N``.
+    snr : float
+        Signal-to-noise ratio of the labels.
+    ridge : ndarray (A, S)
+        Error of ridge regression at ``gamma* = 1/SNR`` on each dataset.
+    early_stopped : ndarray (A, S)
+        Minimum over time of each dataset's gradient-flow error, eq. (5) with ``INR = 0``.
+    """
+
+    alphas: np.ndarray
+    n_features: int
+    snr: float
+    ridge: np.ndarray
+    early_stopped: np.ndarray
+
+    @property
+    def excess(self) -> np.ndarray:
+        """``early_stopped - ridge`` dataset by dataset, ``(A, S)`` (never negative: ridge at ``gamma*`` is optimal)."""
+        return self.early_stopped - self.ridge
+
+
+def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *, snr: float,
+                            seed: int = 0) -> StoppingVsRidge:
+    """Early stopping against optimal ridge on finite Gaussian datasets, averaged over teacher and noise.
+
+    For each load in turn, ``repeats`` data matrices ``X`` (``N x round(alpha N)``, entries ``N(0, 1/N)``) are
+    drawn; each gives the error of ridge at ``gamma* = 1/SNR``
+    (:func:`gendyn.linear_student.single_dataset_ridge_error`) and the minimum over time of eq. (5) with
+    ``INR = 0`` (:func:`gendyn.linear_student.single_dataset_error`): a log grid of 2001 times in
+    ``[1e-2, 1e4]`` (units of tau), refined around its best point (:func:`gendyn.stopping.minimum_over_time`;
+    a grid alone would favour ridge). Their Marchenko-Pastur averages are
+    :func:`gendyn.linear_student.ridge_error` and :func:`gendyn.linear_student.optimal_stopping_error` (eq. (6)).
+
+    Parameters
+    ----------
+    alphas : array_like
+        Loads ``alpha = P/N`` (``A`` values, each with ``round(alpha N) >= 1``).
+    n_features : int
+        Input dimension ``N``.
+    repeats : int
+        Datasets per load (``S``).
+    snr : float
+        Signal-to-noise ratio, finite and ``> 0`` (``gamma* = 1/SNR``).
+    seed : int
+        Seed of the numpy generator (``numpy.random.default_rng``, on the CPU) the data are drawn from, load by
+        load in the order given: appending a load keeps the draws of the earlier ones.
+
+    Returns
+    -------
+    StoppingVsRidge
+        The errors of every dataset, ``(A, S)`` each.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), eqs. (5)-(6) and the comparison of early stopping with L2
+    regularisation.
+    """
+    alphas = np.atleast_1d(_checks.real_array(alphas, "alphas", lower=0, open_lower=True, ndim=(0, 1),
+                                              extra=" (loads P/N)"))
+    n_features = _checks.integer(n_features, "n_features", meaning=" (the input dimension N)")
+    p = np.rint(alphas * n_features).astype(int)
+    if np.any(p < 1):
+        raise ValueError(f"every alpha * n_features must round to P >= 1; got alphas = {alphas.tolist()}")
+    repeats = _checks.integer(repeats, "repeats")
+    snr = _checks.real(snr, "snr", positive=True, extra=" (gamma* = 1/snr)")
+    seed = _checks.integer(seed, "seed", 0)
+    n_sets = float(len(alphas)) * repeats
+    _checks.work_limit(n_sets * (10.0 * n_features**3 + 2.0 * n_features**2 * float(p.max()) + 1e4 * n_features),
+                       f"repeats={repeats} with {len(alphas)} loads and n_features={n_features}",
+                       memory=8.0 * n_features * (float(p.max()) + n_features + 2001.0), iterations=n_sets)
+    rng = np.random.default_rng(seed)
+    ridge = np.empty((len(alphas), repeats))
+    early = np.empty((len(alphas), repeats))
+    for i, n_train in enumerate(p):
+        for r in range(repeats):
+            x = rng.standard_normal((n_features, n_train)) / np.sqrt(n_features)
+            lam = np.linalg.eigvalsh(x @ x.T)
+            ridge[i, r] = ls.single_dataset_ridge_error(lam, snr)
+            _, early[i, r] = stopping.minimum_over_time(
+                lambda t: ls.single_dataset_error(t[:, None], lam[None], snr, 0.0), 1e-2, 1e4, points=2001)
+    return StoppingVsRidge(alphas=alphas, n_features=n_features, snr=snr, ridge=ridge, early_stopped=early)
 
 
 # ----------------------------------------------------------------------------- random features

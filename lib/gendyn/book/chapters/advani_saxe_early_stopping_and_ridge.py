@@ -1,14 +1,14 @@
 """Figures and claims of the chapter ``notebooks/advani-saxe/early-stopping-and-ridge.ipynb``.
 
 Advani, Saxe & Sompolinsky: early stopping of the linear student against optimal L2 (ridge)
-regularisation. The module holds the chapter's two figures (the maps over the
-``(alpha, SNR)`` plane and the growth of the optimal stopping time with SNR), its claims
-(theory and finite datasets) and the runner of the finite-dataset comparison.
+regularisation. The module holds the chapter's sizes, its two figures (the maps over the
+``(alpha, SNR)`` plane and the growth of the optimal stopping time with SNR) and its claims on
+finite datasets; the experiment is :func:`gendyn.linear_experiments.early_stopping_vs_ridge`, the
+theory :mod:`gendyn.linear_student`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,15 +16,13 @@ from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
 from gendyn import linear_student as ls
-from gendyn import stopping
+from gendyn.linear_experiments import StoppingVsRidge
 from gendyn.book import plotting, stats
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "worst_excess", "figure_maps", "figure_snr_dependence", "excess_limit",
-           "per_dataset_errors", "check_per_dataset", "describe_per_dataset"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_maps", "figure_snr_dependence", "check_per_dataset"]
 
 
 @dataclass(frozen=True)
@@ -104,26 +102,6 @@ def _index_of_alpha_1(alphas):
     return int(np.argmin(np.abs(alphas - 1.0)))
 
 
-def worst_excess(excess: np.ndarray, alphas: np.ndarray, snrs: np.ndarray) -> dict[str, float]:
-    """Largest excess of early stopping over optimal ridge on the map, and where it is.
-
-    Parameters
-    ----------
-    excess : ndarray (A, S)
-        ``min_t E_g / E_ridge(gamma*) - 1`` on the grid ``alphas x snrs``.
-    alphas, snrs : ndarray
-        The grid's loads and SNRs.
-
-    Returns
-    -------
-    dict
-        ``{"worst": excess, "worst-alpha": alpha, "worst-snr": SNR}`` (the chapter's glue names).
-    """
-    i_worst = np.unravel_index(np.argmax(excess), excess.shape)
-    return {"worst": float(excess[i_worst]), "worst-alpha": float(alphas[i_worst[0]]),
-            "worst-snr": float(snrs[i_worst[1]])}
-
-
 def figure_maps(alphas: np.ndarray, snrs: np.ndarray, t_opt: np.ndarray, e_stop: np.ndarray,
                 excess: np.ndarray) -> Figure:
     """Maps over ``(alpha, SNR)`` of the optimal stopping time, the early-stopped error and its excess over ridge.
@@ -184,72 +162,28 @@ def figure_snr_dependence(snr_curve: np.ndarray, t_opt_curves: dict[float, np.nd
     return fig
 
 
-def excess_limit(alphas: np.ndarray, snrs: np.ndarray, e_stop: np.ndarray, e_ridge: np.ndarray) -> float:
-    """``(min_t E_g - 1/SNR) / (E_ridge - 1/SNR)`` at ``alpha = 1`` and the largest SNR of the map.
-
-    Its limit for large SNR is :data:`EXCESS_LIMIT` (checked, with the other closed-form limits of the chapter,
-    by the unit tests of :mod:`gendyn.linear_student`).
-    """
-    i1 = _index_of_alpha_1(alphas)
-    inv_top = 1.0 / snrs[-1]
-    return float((e_stop[i1, -1] - inv_top) / (e_ridge[i1, -1] - inv_top))
-
-
-def per_dataset_errors(alphas: Sequence[float], *, n: int, datasets: int, snr: float,
-                       seed: int) -> dict[float, np.ndarray]:
-    """Optimal-ridge and early-stopped errors of finite Gaussian datasets, averaged over teacher and noise.
-
-    For each load, ``datasets`` data matrices ``X`` (``n x round(alpha n)``, entries ``N(0, 1/n)``) are drawn
-    from ``numpy.random.default_rng(seed)``; each gives ridge at ``gamma* = 1/SNR``
-    (:func:`gendyn.linear_student.single_dataset_ridge_error`) and the minimum over time of eq. (5)
-    (:func:`gendyn.linear_student.single_dataset_error`, INR = 0): a log grid, refined around its minimum
-    (:func:`gendyn.stopping.minimum_over_time`).
-
-    Returns
-    -------
-    dict
-        ``{alpha: ndarray (datasets, 2)}``, columns: ridge error, early-stopped error.
-    """
-    rng = np.random.default_rng(seed)
-    per_dataset = {}
-    for a in alphas:
-        p = int(round(a * n))
-        rows = []
-        for _ in range(datasets):
-            x = rng.standard_normal((n, p)) / np.sqrt(n)
-            lam = np.linalg.eigvalsh(x @ x.T)
-            ridge = ls.single_dataset_ridge_error(lam, snr)
-            # the minimum over a log grid of 2001 times in [1e-2, 1e4], refined around it (a grid alone
-            # would favour the claim)
-            _, early = stopping.minimum_over_time(lambda t: ls.single_dataset_error(t[:, None], lam[None], snr, 0.0),
-                                                  1e-2, 1e4, points=2001)
-            rows.append((ridge, early))
-        per_dataset[a] = np.array(rows)
-    return per_dataset
-
-
-def check_per_dataset(ledger: Ledger, per_dataset: dict[float, np.ndarray], *, n: int, snr: float) -> None:
+def check_per_dataset(ledger: Ledger, sim: StoppingVsRidge) -> None:
     """Claims: per load, the finite datasets' mean ridge and early-stopped errors and the excess of early stopping
     over ridge match the Marchenko-Pastur theory.
 
-    ``per_dataset`` is the result of :func:`per_dataset_errors` at dimension ``n`` and signal-to-noise ``snr``;
-    the theory is :func:`gendyn.linear_student.ridge_error` (ridge at ``gamma* = 1/SNR``) and
+    ``sim`` is the result of :func:`gendyn.linear_experiments.early_stopping_vs_ridge`; the theory is
+    :func:`gendyn.linear_student.ridge_error` (ridge at ``gamma* = 1/SNR``) and
     :func:`gendyn.linear_student.optimal_stopping_error` (eq. (6) at its optimal time). Each mean is compared
     within ``z`` standard errors over the datasets (Student t, Bonferroni over the loads and the three claims per
     load, level 1e-3) plus ``1/N`` (the O(1/N) bias of a mean over a Wishart spectrum; the excess is a difference
     of two such means, so ``2/N``).
     """
-    datasets = len(next(iter(per_dataset.values())))
-    z = stats.t_quantile(3 * len(per_dataset), datasets - 1)
-    for a, v in per_dataset.items():
+    n, snr, datasets = sim.n_features, sim.snr, sim.ridge.shape[1]
+    z = stats.t_quantile(3 * len(sim.alphas), datasets - 1)
+    for a, ridge, early in zip(sim.alphas, sim.ridge, sim.early_stopped):
         ridge_th = float(ls.ridge_error(a, snr))
         stop_th = float(ls.optimal_stopping_error(a, snr, 0.0)[1])
-        rows = (("ridge-mp-average", "mean optimal-ridge error (gamma* = 1/SNR)", v[:, 0], ridge_th, 1.0 / n,
+        rows = (("ridge-mp-average", "mean optimal-ridge error (gamma* = 1/SNR)", ridge, ridge_th, 1.0 / n,
                  ("gendyn.linear_student.ridge_error",)),
                 ("early-stopped-mp-average", "mean early-stopped error (eq. (5) at each dataset's best time)",
-                 v[:, 1], stop_th, 1.0 / n, ("gendyn.linear_student.optimal_stopping_error",)),
+                 early, stop_th, 1.0 / n, ("gendyn.linear_student.optimal_stopping_error",)),
                 ("excess-over-ridge", "mean excess of the early-stopped over the optimal-ridge error (paired)",
-                 v[:, 1] - v[:, 0], stop_th - ridge_th, 2.0 / n,
+                 early - ridge, stop_th - ridge_th, 2.0 / n,
                  ("gendyn.linear_student.optimal_stopping_error", "gendyn.linear_student.ridge_error")))
         for key, what, values, theory, bias, names in rows:
             m, se = stats.mean_se(values)
@@ -261,13 +195,3 @@ def check_per_dataset(ledger: Ledger, per_dataset: dict[float, np.ndarray], *, n
                 reason=f"Sampling error of {datasets} datasets (z = {z:.2f}, se = {se:.2g}) plus {bias:.2g}, the "
                 f"O(1/N) bias of a mean over the spectrum at N = {n}.",
             )
-
-
-def describe_per_dataset(per_dataset: dict[float, np.ndarray], snr: float) -> str:
-    """One line per load: mean ridge error with its standard error, the MP value and the mean early-stopped error."""
-    lines = []
-    for a, v in per_dataset.items():
-        m, se = stats.mean_se(v[:, 0])
-        lines.append(f"alpha = {a:g}: ridge {m:.5f} +- {se:.1g} (MP {float(ls.ridge_error(a, snr)):.5f}); "
-                     f"early stopped {v[:, 1].mean():.5f}")
-    return "\n".join(lines)
