@@ -11,6 +11,7 @@ from gendyn import random_features as rf
 GEN = torch.Generator().manual_seed(0)
 BATCH = le.draw_linear_student([0.5, 1.0], 8, 1, teachers=1, noise_var=0.1, generator=GEN)
 TORCH = dict(seed=0, device="cpu", dtype=torch.float64)
+SWEEP = le.random_feature_relu(5, 6, [4, 12], 2, [0.0, 1.0, np.inf], snr=10.0, n_test=10, seed=0)
 
 CASES = [
     # rank None: the relative cutoff; rank 0: no mode learns (a valid, if idle, flow)
@@ -34,6 +35,7 @@ CASES = [
          dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=1, times=[0.0, 1.0, np.inf], snr=10.0, n_test=10,
               teachers=1, block=4, **TORCH),
          accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, seed={"zero"})),
+    Case(le.random_feature_bounds, dict(sweep=SWEEP, delta=0.05, teacher=0), accepted=dict(teacher={"zero"})),
     Case(le.random_feature_gd,
          dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
               **TORCH),

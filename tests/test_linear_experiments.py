@@ -120,8 +120,8 @@ def test_simulate_linear_student_shapes_and_reproducible():
 
 def test_random_feature_relu_against_least_squares():
     out = le.random_feature_relu(8, 20, [10, 20, 60], 2, [0.0, np.inf], snr=4.0, n_test=50, seed=1, block=7)
-    assert out["train_error"].shape == (3, 2, 1, 2)
-    assert out["eigvals"].shape == (3, 2, 20)
+    assert out.train_error.shape == (3, 2, 1, 2)
+    assert out.eigvals.shape == (3, 2, 20)
     # reproduce one network (width 60, seed 0) from scratch, drawing in the same order
     gen = torch.Generator().manual_seed(1)
     x = torch.randn(2, 8, 70, generator=gen, dtype=torch.float64) / np.sqrt(8)
@@ -131,43 +131,81 @@ def test_random_feature_relu_against_least_squares():
     feats = torch.relu(W1 @ x)[0].numpy() / np.sqrt(60)
     Xh, Xt = feats[:, :20], feats[:, 20:]
     w = np.linalg.lstsq(Xh.T, y[0, 0].numpy(), rcond=None)[0]  # minimum-norm interpolant (N_h > P)
-    assert out["train_error"][2, 0, 0, 1] < 1e-16
-    assert out["weight_norm_sq"][2, 0, 0, 1] == pytest.approx(np.sum(w**2), rel=1e-8)
+    assert out.train_error[2, 0, 0, 1] < 1e-16
+    assert out.weight_norm_sq[2, 0, 0, 1] == pytest.approx(np.sum(w**2), rel=1e-8)
     eg = np.mean((w @ Xt - (wbar @ x)[0, 0, 20:].numpy()) ** 2) + 0.25
-    assert out["test_error"][2, 0, 0, 1] == pytest.approx(eg, rel=1e-8)
-    assert out["train_error"][2, 0, 0, 0] == pytest.approx(np.mean(y[0, 0].numpy() ** 2))
-    assert out["b1"][2, 0] == pytest.approx(W1[0].norm(dim=-1).max().item())
+    assert out.test_error[2, 0, 0, 1] == pytest.approx(eg, rel=1e-8)
+    assert out.train_error[2, 0, 0, 0] == pytest.approx(np.mean(y[0, 0].numpy() ** 2))
+    assert out.b1[2, 0] == pytest.approx(W1[0].norm(dim=-1).max().item())
     # narrow network (N_h < P): converged training error is the least-squares residual
     f10 = torch.relu(W1[0, :10] @ x[0]).numpy() / np.sqrt(10)
     w10 = np.linalg.lstsq(f10[:, :20].T, y[0, 0].numpy(), rcond=None)[0]
-    assert out["train_error"][0, 0, 0, 1] == pytest.approx(np.mean((y[0, 0].numpy() - w10 @ f10[:, :20]) ** 2))
+    assert out.train_error[0, 0, 0, 1] == pytest.approx(np.mean((y[0, 0].numpy() - w10 @ f10[:, :20]) ** 2))
     # eq. (11): the norm along the flow stays below the dynamics bound
-    lam = out["eigvals"][2, 0]
-    b2 = ls.dynamics_weight_norm_bound(60, 20, out["ztilde_sq"][2, 0, 0].max(), lam[lam > 0].min())
-    assert np.sqrt(out["weight_norm_sq"][2, 0, 0].max() / 60) <= b2
+    lam = out.eigvals[2, 0]
+    b2 = ls.dynamics_weight_norm_bound(60, 20, out.ztilde_sq[2, 0, 0].max(), lam[lam > 0].min())
+    assert np.sqrt(out.weight_norm_sq[2, 0, 0].max() / 60) <= b2
 
+
+
+def test_random_feature_bounds_against_the_bound_functions():
+    sweep = le.random_feature_relu(6, 10, [5, 10, 20, 40], 3, [0.0, 0.5, 5.0, np.inf], snr=4.0, n_test=30,
+                                   teachers=2, seed=4)
+    b = le.random_feature_bounds(sweep, delta=0.1, teacher=1)
+    assert isinstance(b, le.RandomFeatureBounds) and b.n_samples == sweep.n_samples == 10
+    np.testing.assert_array_equal(b.wide, [False, False, True, True])
+    np.testing.assert_array_equal(b.gap, sweep.test_error[:, :, 1] - sweep.train_error[:, :, 1])
+    # one network by hand: width 20, seed 2
+    g, s, nh = 2, 2, 20
+    lam = sweep.eigvals[g, s]
+    zt = sweep.ztilde_sq[g, s, 1].max()
+    b2 = ls.dynamics_weight_norm_bound(nh, 10, zt, lam[lam > 0].min())
+    assert b.b2_dyn[g, s] == pytest.approx(float(b2), rel=1e-12)
+    r12 = ls.dynamics_bound(nh, 10, zt, lam[lam > 0].min(), b1=sweep.b1[g, s], c=sweep.c[s])
+    assert b.bound12[g, s] == pytest.approx(float(ls.generalization_gap_bound(r12, 10, 0.1)), rel=1e-12)
+    assert b.b2_fixed == b.b2_dyn[2:].max()
+    post = ls.rademacher_bound(nh, 10, b1=sweep.b1[g, s], b2=np.sqrt(sweep.weight_norm_sq[g, s, 1] / nh).max(),
+                               c=sweep.c[s])
+    assert b.bound8_post[g, s] == pytest.approx(float(ls.generalization_gap_bound(post, 10, 0.1)), rel=1e-12)
+    # eq. (11) holds along every trajectory, and the gap stays below the dynamics bound here
+    assert (b.norm.max(-1) <= b.b2_dyn * (1 + 1e-12)).all()
+    assert (b.sup_gap <= b.bound12).all()
+    assert b.looseness() == pytest.approx(np.mean(b.bound12[-1] / b.sup_gap[-1]))
+
+
+def test_random_feature_bounds_refuses_bad_input():
+    sweep = le.random_feature_relu(5, 6, [4, 12], 1, [0.0, np.inf], n_test=10, seed=0)
+    with pytest.raises(ValueError, match="delta"):
+        le.random_feature_bounds(sweep, delta=1.0)
+    with pytest.raises(ValueError, match="teacher"):
+        le.random_feature_bounds(sweep, teacher=1)
+    with pytest.raises(ValueError, match="sweep"):
+        le.random_feature_bounds({"hidden": sweep.hidden})
+    narrow = le.random_feature_relu(5, 6, [4, 8], 1, [0.0, np.inf], n_test=10, seed=0)
+    with pytest.raises(ValueError, match="sweep must include a width"):
+        le.random_feature_bounds(narrow)
 
 def test_random_feature_gd_memorises_and_matches_spectral_theory():
     steps = np.array([0, 10, 100, 600])
     K = 200
     out = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=K, seed=2)
-    assert out["train_error"].shape == (2, 2, K, 4)
-    theory = np.einsum("lsp,spt->lst", out["label_power"],
-                       (1 - out["lr"] * out["eigvals"][..., None]) ** (2 * steps)) / 15
-    assert np.allclose(ls.gd_training_error(steps, out["lr"], out["eigvals"], out["label_power"]), theory,
+    assert out.train_error.shape == (2, 2, K, 4)
+    theory = np.einsum("lsp,spt->lst", out.label_power,
+                       (1 - out.lr * out.eigvals[..., None]) ** (2 * steps)) / 15
+    assert np.allclose(ls.gd_training_error(steps, out.lr, out.eigvals, out.label_power), theory,
                        rtol=1e-12, atol=1e-300)
-    sim = out["train_error"]
+    sim = out.train_error
     se = sim.std(2) / np.sqrt(K)
     assert np.all(np.abs(sim.mean(2) - theory) < 5 * se + 1e-15)
     # both label sets are memorised (N_h > P); random labels more slowly
     assert np.all(sim.mean(2)[..., -1] < 0.1 * sim.mean(2)[..., 0])
     assert np.all(theory[1, :, 1:] > theory[0, :, 1:])
     # test error: teacher labels generalise, random labels cannot beat their variance
-    assert np.all(out["test_error"][0].mean(1).min(-1) < out["test_error"][0].mean(1)[:, 0])
-    assert np.all(out["test_error"][1].mean(1) >= out["label_var"] * 0.8)
+    assert np.all(out.test_error[0].mean(1).min(-1) < out.test_error[0].mean(1)[:, 0])
+    assert np.all(out.test_error[1].mean(1) >= out.label_var * 0.8)
     small = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
     again = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
-    assert np.array_equal(small["train_error"], again["train_error"])
+    assert np.array_equal(small.train_error, again.train_error)
 
 
 def test_bad_arguments_raise():
@@ -193,7 +231,7 @@ def test_label_power_on_the_null_space_does_not_depend_on_the_basis():
     # P = 10 > N_h = 6: the Gram matrix has a 4-dimensional null space, any basis of which is an
     # eigenbasis; the teacher's power there is reported as its mean, equal over those modes.
     out = le.random_feature_gd(5, 10, 6, 3, [0, 2], n_test=20, seed=0)
-    power, s = out["label_power"][0], out["eigvals"]
+    power, s = out.label_power[0], out.eigvals
     null = s <= s.max(-1, keepdims=True) * 1e-10
     assert (null.sum(-1) == 4).all()
     for row, mask in zip(power, null):

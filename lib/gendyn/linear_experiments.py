@@ -69,7 +69,11 @@ __all__ = [
     "sample_spectra",
     "StoppingVsRidge",
     "early_stopping_vs_ridge",
+    "RandomFeatureSweep",
     "random_feature_relu",
+    "RandomFeatureBounds",
+    "random_feature_bounds",
+    "RandomFeatureGD",
     "random_feature_gd",
 ]
 
@@ -607,6 +611,85 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
 # ----------------------------------------------------------------------------- random features
 
 
+@dataclass(frozen=True)
+class RandomFeatureSweep:
+    """Gradient flow of random-feature ReLU networks over a sweep of widths (:func:`random_feature_relu`).
+
+    ``G`` widths, ``S`` seeds, ``K`` label draws, ``T`` times, ``P`` training examples; numpy arrays on the host.
+
+    Attributes
+    ----------
+    hidden : ndarray (G,)
+        Widths ``N_h`` (ascending; nested networks).
+    train_error, test_error : ndarray (G, S, K, T)
+        ``E_t`` on the training set and ``E_g = mean_test (yhat - wbar . x)^2 + noise_var`` (the error on fresh
+        noisy labels).
+    weight_norm_sq : ndarray (G, S, K, T)
+        ``||w(t)||^2``, eq. (10) (zero initialisation).
+    eigvals : ndarray (G, S, P)
+        Spectrum of the feature Gram matrix ``X_h^T X_h`` (ascending, frozen modes exactly 0; its nonzero part is
+        that of ``X_h X_h^T``).
+    ztilde_sq : ndarray (G, S, K, P)
+        ``ztilde_i^2 = (y X_h^T V)_i^2`` on the same modes (zero on frozen ones), eqs. (2), (9).
+    b1 : ndarray (G, S)
+        ``max_a ||W1_a||``.
+    c : ndarray (S,)
+        ``max_mu ||x^mu||`` over the training inputs.
+    noise_var : float
+        Variance of the label noise, ``1/snr``.
+    """
+
+    hidden: np.ndarray
+    train_error: np.ndarray
+    test_error: np.ndarray
+    weight_norm_sq: np.ndarray
+    eigvals: np.ndarray
+    ztilde_sq: np.ndarray
+    b1: np.ndarray
+    c: np.ndarray
+    noise_var: float
+
+    @property
+    def n_samples(self) -> int:
+        """Training examples ``P``."""
+        return self.eigvals.shape[-1]
+
+
+@dataclass(frozen=True)
+class RandomFeatureGD:
+    """Gradient descent of random-feature ReLU networks on teacher and on random labels (:func:`random_feature_gd`).
+
+    ``S`` draws of inputs and first layer, ``K`` label draws of each kind, ``T`` measured steps, ``P`` examples;
+    the first axis of the errors and of ``label_power`` is the kind of labels (0: teacher, 1: random).
+
+    Attributes
+    ----------
+    train_error, test_error : ndarray (2, S, K, T)
+        Training and test error (the test error of random labels is against fresh random labels,
+        ``var + E yhat(x)^2``).
+    times : ndarray (T,)
+        ``k lr``, the steps in units of tau.
+    lr : float
+        The learning rate.
+    eigvals : ndarray (S, P)
+        Spectrum of the Gram matrix ``X_h^T X_h``.
+    label_power : ndarray (2, S, P)
+        Mean over label draws of ``ytilde_k^2`` on the Gram eigenvectors ``u_k``, so that the mean training error
+        after ``k`` steps is ``(1/P) sum_k (1 - lr s_k)^(2k) label_power_k``
+        (:func:`gendyn.linear_student.gd_training_error`).
+    label_var : float
+        Variance of a label, ``1 + noise_var`` for both kinds.
+    """
+
+    train_error: np.ndarray
+    test_error: np.ndarray
+    times: np.ndarray
+    lr: float
+    eigvals: np.ndarray
+    label_power: np.ndarray
+    label_var: float
+
+
 def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dtype):
     kw = dict(generator=gen, device=device, dtype=dtype)
     x = _random.randn(repeats, n_in, n_samples + n_test, **kw) / np.sqrt(n_in)
@@ -620,7 +703,7 @@ def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dty
 def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: int, times: ArrayLike, *,
                         snr: float = np.inf, n_test: int = 1000, teachers: int = 1, seed: int = 0,
                         device: str | torch.device = "cpu", block: int = 256,
-                        dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray | float]:
+                        dtype: torch.dtype = torch.float64) -> RandomFeatureSweep:
     """Gradient flow of the second layer of random-feature ReLU networks over a sweep of widths.
 
     Parameters
@@ -649,15 +732,8 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
 
     Returns
     -------
-    dict of numpy arrays (``G`` widths, ``S`` seeds, ``K`` label draws, ``T`` times)
-        ``train_error``, ``test_error`` ``(G, S, K, T)``: ``E_t`` on the training set and
-        ``E_g = mean_test (yhat - wbar . x)^2 + noise_var`` (the error on fresh noisy labels);
-        ``weight_norm_sq`` ``(G, S, K, T)``: ``||w(t)||^2``, eq. (10) (zero initialisation);
-        ``eigvals`` ``(G, S, P)``: spectrum of the feature Gram matrix ``X_h^T X_h``
-        (ascending; its nonzero part is that of ``X_h X_h^T``); ``ztilde_sq``
-        ``(G, S, K, P)``: ``ztilde_i^2 = (y X_h^T V)_i^2`` on the same modes (zero on frozen
-        ones), eqs. (2), (9); ``b1`` ``(G, S)``: ``max_a ||W1_a||``; ``c`` ``(S,)``:
-        ``max_mu ||x^mu||`` over the training inputs; ``noise_var``.
+    RandomFeatureSweep
+        Errors, weight norms and the spectral quantities of the bounds (eqs. (9)-(12)) of every network.
     """
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
                     ("teachers", teachers), ("block", block)):
@@ -709,18 +785,121 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
     pred = torch.einsum("gskpt,gspq->gsktq", coef, cross)  # (G, S, K, T, P_test)
     target_test = clean[..., P:][None, :, :, None, :]
     test = ((pred - target_test) ** 2).mean(-1) + noise_var
-    return dict(
-        train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), weight_norm_sq=norm_sq.cpu().numpy(),
-        eigvals=torch.where(active, s, torch.zeros_like(s)).cpu().numpy(), ztilde_sq=ztilde_sq.cpu().numpy(),
-        b1=torch.stack(b1s).cpu().numpy(), c=x[..., :P].norm(dim=1).amax(-1).cpu().numpy(),
-        noise_var=noise_var, hidden=hidden,
+    return RandomFeatureSweep(
+        hidden=hidden, train_error=train.cpu().numpy(), test_error=test.cpu().numpy(),
+        weight_norm_sq=norm_sq.cpu().numpy(), eigvals=torch.where(active, s, torch.zeros_like(s)).cpu().numpy(),
+        ztilde_sq=ztilde_sq.cpu().numpy(), b1=torch.stack(b1s).cpu().numpy(),
+        c=x[..., :P].norm(dim=1).amax(-1).cpu().numpy(), noise_var=noise_var,
+    )
+
+
+@dataclass(frozen=True)
+class RandomFeatureBounds:
+    """The measured generalisation gap of a width sweep and its bounds, eqs. (7), (8), (11), (12).
+
+    ``G`` widths, ``S`` seeds, ``T`` times (:func:`random_feature_bounds`).
+
+    Attributes
+    ----------
+    hidden : ndarray (G,)
+        Widths ``N_h``.
+    n_samples : int
+        Training examples ``P``.
+    gap : ndarray (G, S, T)
+        Measured ``E_g - E_t`` along the flow.
+    sup_gap : ndarray (G, S)
+        Its worst case over time (the bounds hold at every time).
+    norm : ndarray (G, S, T)
+        ``||w(t)|| / sqrt(N_h)``.
+    b2_dyn : ndarray (G, S)
+        ``B_2`` of eq. (11).
+    b2_fixed : float
+        One budget for eq. (8): the largest ``b2_dyn`` over the widths ``N_h >= 2P``.
+    bound12, bound8_fixed, bound8_post : ndarray (G, S)
+        Eq. (7) with the complexity of eq. (12), of eq. (8) at ``b2_fixed`` and of eq. (8) at the reached norm.
+    """
+
+    hidden: np.ndarray
+    n_samples: int
+    gap: np.ndarray
+    sup_gap: np.ndarray
+    norm: np.ndarray
+    b2_dyn: np.ndarray
+    b2_fixed: float
+    bound12: np.ndarray
+    bound8_fixed: np.ndarray
+    bound8_post: np.ndarray
+
+    @property
+    def wide(self) -> np.ndarray:
+        """Mask of the widths ``N_h >= 2P``."""
+        return self.hidden >= 2 * self.n_samples
+
+    def looseness(self) -> float:
+        """Mean ratio of the dynamics bound (7)+(12) to the measured gap at the widest network."""
+        return float(np.mean(self.bound12[-1] / self.sup_gap[-1]))
+
+
+def random_feature_bounds(sweep: RandomFeatureSweep, *, delta: float = 0.05, teacher: int = 0) -> RandomFeatureBounds:
+    """The generalisation-gap bounds of every network of a width sweep, from its measured quantities.
+
+    ``B_1 = max_a ||W1_a||``, ``C = max_mu ||x^mu||``, ``max_i ztilde_i^2`` and the smallest nonzero eigenvalue
+    of ``X_h X_h^T`` (:func:`gendyn.linear_student.sampled_eigengap`) of each network enter
+    :func:`gendyn.linear_student.dynamics_weight_norm_bound` (eq. (11)), ``dynamics_bound`` (eq. (12)),
+    ``rademacher_bound`` (eq. (8)) and ``generalization_gap_bound`` (eq. (7)).
+
+    Parameters
+    ----------
+    sweep : RandomFeatureSweep
+        The result of :func:`random_feature_relu`; it needs a width ``N_h >= 2P`` (the fixed budget of eq. (8)).
+    delta : float
+        Failure probability of eq. (7), in ``(0, 1)``.
+    teacher : int
+        The label draw (index ``k < K`` of the sweep) whose gap is bounded.
+
+    Returns
+    -------
+    RandomFeatureBounds
+        The measured gap and norm along the flow, ``B_2`` of eq. (11) and the three bounds, per width and seed.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), as in the MIT 18.338 slides, eqs. (7)-(12).
+    """
+    if not isinstance(sweep, RandomFeatureSweep):
+        raise ValueError(f"sweep must be the RandomFeatureSweep of random_feature_relu; got {type(sweep).__name__}")
+    delta = _checks.bounded(delta, "delta", 0, 1, open_lower=True, open_upper=True, extra=" (failure probability)")
+    k = _checks.integer(teacher, "teacher", 0)
+    if k >= sweep.train_error.shape[2]:
+        raise ValueError(f"teacher must be an integer < {sweep.train_error.shape[2]} (the sweep's label draws); "
+                         f"got {teacher!r}")
+    nh, P = sweep.hidden, sweep.n_samples
+    if not np.any(nh >= 2 * P):
+        raise ValueError(f"sweep must include a width N_h >= 2P = {2 * P} (the fixed budget of eq. (8)); "
+                         f"got hidden = {nh.tolist()}")
+    gap = (sweep.test_error - sweep.train_error)[:, :, k]  # (G, S, T)
+    sup_gap = gap.max(-1)  # the bound holds at every time, so compare its worst case
+    norm = np.sqrt(sweep.weight_norm_sq[:, :, k] / nh[:, None, None])  # ||w(t)|| / sqrt(N_h), (G, S, T)
+    lam_min = ls.sampled_eigengap(sweep.eigvals)  # (G, S)
+    max_zt = sweep.ztilde_sq[:, :, k].max(-1)  # (G, S)
+    b1, c_in = sweep.b1, sweep.c[None, :]
+    b2_dyn = ls.dynamics_weight_norm_bound(nh[:, None], P, max_zt, lam_min)  # eq. (11), (G, S)
+    r12 = ls.dynamics_bound(nh[:, None], P, max_zt, lam_min, b1=b1, c=c_in)  # eq. (12)
+    b2_fixed = b2_dyn[nh >= 2 * P].max()
+    r8_fixed = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=b2_fixed, c=c_in)
+    r8_post = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=norm.max(-1), c=c_in)
+    return RandomFeatureBounds(
+        hidden=nh, n_samples=P, gap=gap, sup_gap=sup_gap, norm=norm, b2_dyn=b2_dyn, b2_fixed=b2_fixed,
+        bound12=ls.generalization_gap_bound(r12, P, delta),
+        bound8_fixed=ls.generalization_gap_bound(r8_fixed, P, delta),
+        bound8_post=ls.generalization_gap_bound(r8_post, P, delta),
     )
 
 
 def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, steps: ArrayLike, *,
                       snr: float = np.inf, lr: float | None = None, n_test: int = 1000, teachers: int = 1,
                       seed: int = 0, device: str | torch.device = "cpu",
-                      dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray | float]:
+                      dtype: torch.dtype = torch.float64) -> RandomFeatureGD:
     """Gradient descent on the second layer of random-feature ReLU networks: teacher vs random labels.
 
     Each of the ``repeats`` draws of inputs and first layer is trained ``2 * teachers`` times
@@ -746,16 +925,10 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
 
     Returns
     -------
-    dict
-        ``train_error``, ``test_error`` ``(2, S, K, T)`` (index 0: teacher labels, 1: random
-        labels; the test error of random labels is against fresh random labels,
-        ``var + E yhat(x)^2``); ``times`` ``(T,)`` (``k lr``); ``lr``; ``eigvals`` ``(S, P)``
-        of the Gram matrix ``X_h^T X_h``; ``label_power`` ``(2, S, P)``: the mean over label
-        draws of ``ytilde_k^2`` on the Gram eigenvectors ``u_k`` (``u_k^T (X^T X + noise_var)
-        u_k`` for the teacher, ``1 + noise_var`` for random labels), so that the mean
-        training error after ``k`` steps is ``(1/P) sum_k (1 - lr s_k)^(2k) label_power_k``.
-        On the Gram matrix's null space (``P > N_h``), where the eigenvectors are not unique,
-        the teacher's power is its mean over that space, the same for any choice of basis.
+    RandomFeatureGD
+        Training and test errors of both kinds of labels, and the Gram spectrum and label power of the spectral
+        theory of the training error. On the Gram matrix's null space (``P > N_h``), where the eigenvectors are
+        not unique, the teacher's power is its mean over that space, the same for any choice of basis.
     """
     for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
                     ("n_test", n_test), ("teachers", teachers)):
@@ -814,5 +987,5 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
     null_mean = (power_teacher * null).sum(-1, keepdim=True) / null.sum(-1, keepdim=True).clamp_min(1)
     power_teacher = torch.where(null, null_mean, power_teacher)
     power = torch.stack([power_teacher, torch.full_like(power_teacher, label_var)])
-    return dict(train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), times=steps * lr, lr=lr,
-                eigvals=s.cpu().numpy(), label_power=power.cpu().numpy(), label_var=label_var)
+    return RandomFeatureGD(train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), times=steps * lr, lr=lr,
+                           eigvals=s.cpu().numpy(), label_power=power.cpu().numpy(), label_var=label_var)

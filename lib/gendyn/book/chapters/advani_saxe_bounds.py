@@ -1,9 +1,10 @@
 """Figures and claims of the chapter ``notebooks/advani-saxe/bounds.ipynb``.
 
 Advani, Saxe & Sompolinsky, as in the MIT 18.338 slides: the memorisation puzzle of a random-feature
-ReLU network and the generalisation bounds (7)-(12). The module holds the spectral theory of the
-memorisation run, the evaluation of the bounds over the width sweep (:class:`WidthSweepBounds`), the
-chapter's three figures and its claims.
+ReLU network and the generalisation bounds (7)-(12). The module holds the chapter's sizes, its three
+figures and its claims; the experiments and the bounds are :mod:`gendyn.linear_experiments`
+(``random_feature_gd``, ``random_feature_relu``, ``random_feature_bounds``), the theory
+:mod:`gendyn.linear_student`.
 """
 
 from __future__ import annotations
@@ -14,16 +15,15 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
-from gendyn import linear_student as ls
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_margin, z_quantile
+from gendyn.linear_experiments import RandomFeatureBounds, RandomFeatureGD, RandomFeatureSweep
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "memorisation_theory", "figure_memorisation", "check_memorisation", "fit_times",
-           "figure_width_sweep", "WidthSweepBounds", "width_sweep_bounds", "figure_bounds", "check_bounds"]
+__all__ = ["Sizes", "SIZES", "LABELS", "claim_ids", "MUTATIONS", "figure_memorisation", "check_memorisation",
+           "figure_width_sweep", "figure_bounds", "check_bounds"]
 
 
 @dataclass(frozen=True)
@@ -104,42 +104,21 @@ MUTATIONS = (
 )
 
 
-def memorisation_theory(mem: dict, steps: np.ndarray) -> np.ndarray:
-    """Spectral theory of the training error of gradient descent, for every network and label draw.
-
-    ``E_t(k) = (1/P) sum_k (1 - lr s_k)^(2k) <(y . u_k)^2>`` with each network's own Gram spectrum ``s_k``
-    (:func:`gendyn.linear_student.gd_training_error`).
-
-    Parameters
-    ----------
-    mem : dict
-        Result of :func:`gendyn.linear_experiments.random_feature_gd` (``lr``, ``eigvals`` ``(S, P)``,
-        ``label_power`` ``(2, S, P)``).
-    steps : ndarray (T,)
-        The gradient-descent steps of ``mem``.
-
-    Returns
-    -------
-    ndarray (2, S, T)
-        Theory per kind of labels (:data:`LABELS`), network and step.
-    """
-    return ls.gd_training_error(steps, mem["lr"], mem["eigvals"], mem["label_power"])
-
-
-def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden: int, samples: int) -> Figure:
+def figure_memorisation(mem: RandomFeatureGD, mem_theory: np.ndarray, *, snr: float, hidden: int,
+                        samples: int) -> Figure:
     """The memorisation puzzle: training (left) and test (right) error of teacher and random labels.
 
     Points: gradient descent (mean over networks and label draws, bars: standard error); lines: the
-    spectral theory of :func:`memorisation_theory`; the label variance and the noise floor ``1/snr``
+    spectral theory ``mem_theory`` ``(2, S, T)`` (:func:`gendyn.linear_student.gd_training_error`); the label variance and the noise floor ``1/snr``
     are marked. ``hidden`` and ``samples`` (``N_h``, ``P``) label the panel.
     """
-    t_mem = mem["times"]
+    t_mem = mem.times
     fig, axes = plotting.subplots(1, 2, height=3.4)
     for l, key in enumerate(LABELS):
         name = f"{key} labels"
         color = plotting.COLORS[l]
-        train = mem["train_error"][l].reshape(-1, t_mem.size)
-        test = mem["test_error"][l].reshape(-1, t_mem.size)
+        train = mem.train_error[l].reshape(-1, t_mem.size)
+        test = mem.test_error[l].reshape(-1, t_mem.size)
         sl = slice(1, None)
         axes[0].errorbar(t_mem[sl], train.mean(0)[sl],
                          yerr=train.std(0, ddof=1)[sl] / np.sqrt(train.shape[0]), fmt="o", ms=3,
@@ -149,7 +128,7 @@ def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden
         axes[1].errorbar(t_mem[sl], test.mean(0)[sl],
                          yerr=test.std(0, ddof=1)[sl] / np.sqrt(test.shape[0]), fmt="o-", ms=3, lw=0.8,
                          color=color, label=name)
-    axes[1].axhline(mem["label_var"], color="k", ls=":", lw=1, label="label variance")
+    axes[1].axhline(mem.label_var, color="k", ls=":", lw=1, label="label variance")
     axes[1].axhline(1 / snr, color="0.5", ls="--", lw=1, label="noise floor $1/$SNR")
     axes[0].set(xscale="log", yscale="log", xlabel="$t/\\tau$ ($=$ steps $\\times\\,\\eta$)",
                 ylabel="training error",
@@ -160,19 +139,21 @@ def figure_memorisation(mem: dict, mem_theory: np.ndarray, *, snr: float, hidden
     return fig
 
 
-def check_memorisation(ledger: Ledger, mem: dict, mem_theory: np.ndarray, *, hidden: int, samples: int) -> None:
+def check_memorisation(ledger: Ledger, mem: RandomFeatureGD, mem_theory: np.ndarray, *, hidden: int,
+                       samples: int) -> None:
     """Claims of the memorisation run: the theory holds, and both kinds of labels are memorised.
 
-    (i) Per kind of labels, the mean training error follows :func:`memorisation_theory` within the Bonferroni
+    (i) Per kind of labels, the mean training error follows the spectral theory ``mem_theory``
+    (:func:`gendyn.linear_student.gd_training_error`, ``(2, S, T)``) within the Bonferroni
     quantile over the steps; (ii) at the last step it is below 1% of its initial value. (That the test error of
     random labels never falls below their variance holds by construction, ``E_g = var + <yhat^2>``: a unit test
     of :func:`gendyn.linear_experiments.random_feature_gd`, not a claim.) ``hidden`` and ``samples``
     (``N_h > P``) enter the reasons.
     """
-    n_times = mem["times"].size
+    n_times = mem.times.size
     z = z_quantile(n_times - 1)
     for l, key in enumerate(LABELS):
-        train = mem["train_error"][l]  # (S, K, T)
+        train = mem.train_error[l]  # (S, K, T)
         resid = (train - mem_theory[l][:, None, :]).reshape(-1, n_times)[:, 1:]
         se = resid.std(0, ddof=1) / np.sqrt(resid.shape[0])
         ratio = np.max(np.abs(resid.mean(0)) / se)
@@ -197,34 +178,21 @@ def check_memorisation(ledger: Ledger, mem: dict, mem_theory: np.ndarray, *, hid
         )
 
 
-def fit_times(mem_theory: np.ndarray, times: np.ndarray, fraction: float = 0.05) -> dict[str, float]:
-    """Time at which the mean theoretical training error falls to ``fraction`` of its initial value.
-
-    Returns ``{kind of labels: t / tau}`` (log-interpolated between the measured times).
-    """
-    t_fit = {}
-    for l, key in enumerate(LABELS):
-        curve = mem_theory[l].mean(0)
-        t_fit[key] = np.interp(np.log(fraction), np.log(curve[::-1] / curve[0]), times[::-1])
-    return t_fit
-
-
-def figure_width_sweep(rf: dict, hidden: np.ndarray, *, n_in: int, snr: float) -> Figure:
+def figure_width_sweep(rf: RandomFeatureSweep, *, n_in: int, snr: float) -> Figure:
     """Double descent in the width: converged test and training error and the early-stopped test error.
 
-    ``rf`` is the result of :func:`gendyn.linear_experiments.random_feature_relu` over the widths ``hidden``
-    (one teacher, times ending at ``inf``); points are means over seeds with standard errors. ``n_in`` and
+    ``rf`` is the result of :func:`gendyn.linear_experiments.random_feature_relu` (one teacher, times ending at
+    ``inf``); points are means over seeds with standard errors. ``n_in`` and
     ``snr`` label the panel.
     """
-    P = rf["eigvals"].shape[-1]
-    S = rf["test_error"].shape[1]
+    hidden, P, S = rf.hidden, rf.n_samples, rf.test_error.shape[1]
     fig, ax = plotting.subplots(1, 1, height=3.4)
-    for name, arr, color in (("test $E_g(\\infty)$", rf["test_error"][:, :, 0, -1], 0),
-                             ("train $E_t(\\infty)$", rf["train_error"][:, :, 0, -1], 1),
-                             ("test, early stopped (best $t$)", rf["test_error"][:, :, 0].min(-1), 2)):
+    for name, arr, color in (("test $E_g(\\infty)$", rf.test_error[:, :, 0, -1], 0),
+                             ("train $E_t(\\infty)$", rf.train_error[:, :, 0, -1], 1),
+                             ("test, early stopped (best $t$)", rf.test_error[:, :, 0].min(-1), 2)):
         mean, err = arr.mean(1), arr.std(1, ddof=1) / np.sqrt(S)
         # N_h >= P interpolates: E_t(inf) is 0 up to round-off, which a log axis cannot show
-        shown = mean > 1e-9 * np.abs(rf["test_error"][:, :, 0, -1]).mean()
+        shown = mean > 1e-9 * np.abs(rf.test_error[:, :, 0, -1]).mean()
         ax.errorbar(hidden[shown], mean[shown], yerr=err[shown], fmt="o-", ms=3,
                     color=plotting.COLORS[color], label=name)
     ax.axvline(P, color="k", ls=":", lw=1, label="$N_h = P$")
@@ -234,82 +202,7 @@ def figure_width_sweep(rf: dict, hidden: np.ndarray, *, n_in: int, snr: float) -
     return fig
 
 
-@dataclass(frozen=True)
-class WidthSweepBounds:
-    """The measured generalisation gap of the width sweep and its bounds, eqs. (7), (8), (11), (12).
-
-    ``G`` widths, ``S`` seeds, ``T`` times.
-
-    Attributes
-    ----------
-    hidden : ndarray (G,)
-        Widths ``N_h``.
-    n_samples : int
-        Training examples ``P``.
-    gap : ndarray (G, S, T)
-        Measured ``E_g - E_t`` along the flow.
-    sup_gap : ndarray (G, S)
-        Its worst case over time (the bounds hold at every time).
-    norm : ndarray (G, S, T)
-        ``||w(t)|| / sqrt(N_h)``.
-    b2_dyn : ndarray (G, S)
-        ``B_2`` of eq. (11).
-    b2_fixed : float
-        One budget for eq. (8): the largest ``b2_dyn`` over the widths ``N_h >= 2P``.
-    bound12, bound8_fixed, bound8_post : ndarray (G, S)
-        Eq. (7) with the complexity of eq. (12), of eq. (8) at ``b2_fixed`` and of eq. (8) at the reached norm.
-    """
-
-    hidden: np.ndarray
-    n_samples: int
-    gap: np.ndarray
-    sup_gap: np.ndarray
-    norm: np.ndarray
-    b2_dyn: np.ndarray
-    b2_fixed: float
-    bound12: np.ndarray
-    bound8_fixed: np.ndarray
-    bound8_post: np.ndarray
-
-    @property
-    def wide(self) -> np.ndarray:
-        """Mask of the widths ``N_h >= 2P``."""
-        return self.hidden >= 2 * self.n_samples
-
-    def looseness(self) -> float:
-        """Mean ratio of the dynamics bound (7)+(12) to the measured gap at the widest network."""
-        return float(np.mean(self.bound12[-1] / self.sup_gap[-1]))
-
-
-def width_sweep_bounds(rf: dict, hidden: np.ndarray, *, n_samples: int, delta: float) -> WidthSweepBounds:
-    """Evaluate the gap bounds for every network of the width sweep from its measured quantities.
-
-    ``B_1 = max_a ||W1_a||``, ``C = max_mu ||x^mu||``, ``max_i ztilde_i^2`` and the smallest nonzero eigenvalue of
-    ``X_h X_h^T`` of each network (from ``rf``, the result of :func:`gendyn.linear_experiments.random_feature_relu`
-    with one teacher) enter :func:`gendyn.linear_student.dynamics_weight_norm_bound`, ``dynamics_bound``,
-    ``rademacher_bound`` and ``generalization_gap_bound`` (failure probability ``delta``).
-    """
-    nh, P = hidden, n_samples
-    gap = (rf["test_error"] - rf["train_error"])[:, :, 0]  # (G, S, T)
-    sup_gap = gap.max(-1)  # the bound holds at every time, so compare its worst case
-    norm = np.sqrt(rf["weight_norm_sq"][:, :, 0] / nh[:, None, None])  # ||w(t)|| / sqrt(N_h), (G, S, T)
-    lam_min = ls.sampled_eigengap(rf["eigvals"])  # (G, S)
-    max_zt = rf["ztilde_sq"][:, :, 0].max(-1)  # (G, S)
-    b1, c_in = rf["b1"], rf["c"][None, :]
-    b2_dyn = ls.dynamics_weight_norm_bound(nh[:, None], P, max_zt, lam_min)  # eq. (11), (G, S)
-    r12 = ls.dynamics_bound(nh[:, None], P, max_zt, lam_min, b1=b1, c=c_in)  # eq. (12)
-    b2_fixed = b2_dyn[nh >= 2 * P].max()
-    r8_fixed = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=b2_fixed, c=c_in)
-    r8_post = ls.rademacher_bound(nh[:, None], P, b1=b1, b2=norm.max(-1), c=c_in)
-    return WidthSweepBounds(
-        hidden=nh, n_samples=P, gap=gap, sup_gap=sup_gap, norm=norm, b2_dyn=b2_dyn, b2_fixed=b2_fixed,
-        bound12=ls.generalization_gap_bound(r12, P, delta),
-        bound8_fixed=ls.generalization_gap_bound(r8_fixed, P, delta),
-        bound8_post=ls.generalization_gap_bound(r8_post, P, delta),
-    )
-
-
-def figure_bounds(b: WidthSweepBounds) -> Figure:
+def figure_bounds(b: RandomFeatureBounds) -> Figure:
     """The gap bounds and the measured gap against the width (left), and the reached norm against ``B_2`` (right).
 
     Points: mean over seeds; bars: standard deviation over seeds.
@@ -339,7 +232,7 @@ def figure_bounds(b: WidthSweepBounds) -> Figure:
     return fig
 
 
-def check_bounds(ledger: Ledger, b: WidthSweepBounds, *, delta: float) -> None:
+def check_bounds(ledger: Ledger, b: RandomFeatureBounds, *, delta: float) -> None:
     """Claims of the bounds: the gap is below (7)+(12), and both fall with the width beyond 2P.
 
     (That the reached norm never exceeds ``B_2`` of eq. (11) is a deterministic inequality: a unit test of
