@@ -31,6 +31,13 @@ Several (SNR, INR) conditions and several teacher draws per dataset share the da
 its eigendecomposition (the dynamics are linear in ``wbar, w(0), eps``): the standard
 normal draws are made once and scaled per condition (common random numbers).
 
+Early stopping against ridge
+----------------------------
+:func:`early_stopping_vs_ridge` draws finite Gaussian datasets and compares, dataset by dataset,
+the error of ridge regression at ``gamma* = 1/SNR`` with the best error along gradient flow
+(eq. (5) minimised over time), both averaged over teacher and noise in closed form
+(:class:`StoppingVsRidge`).
+
 Random-feature ReLU network (slides, eqs. (8)-(12))
 ---------------------------------------------------
 ``yhat(x) = sum_a w_a phi(W1_a . x) / sqrt(N_h)`` with ``phi = ReLU``, a fixed random first
@@ -42,7 +49,10 @@ of the inputs, ``y = wbar . x + eps`` with ``x ~ N(0, I/N_i)``.
 ``N_h`` uses the first ``N_h`` hidden units of one draw of ``W1``, so every width of a
 seed shares its first layer, its data and its labels) and trains by exact gradient flow;
 :func:`random_feature_gd` trains one width by gradient descent steps, with teacher labels
-and with random labels (the memorisation puzzle).
+and with random labels (the memorisation puzzle). Their results are :class:`RandomFeatureSweep`
+and :class:`RandomFeatureGD`; :func:`random_feature_bounds` evaluates the generalisation-gap
+bounds (7), (8), (11), (12) of :mod:`gendyn.linear_student` for every network of a sweep
+(:class:`RandomFeatureBounds`).
 """
 
 from __future__ import annotations

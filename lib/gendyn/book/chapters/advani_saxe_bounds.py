@@ -108,9 +108,9 @@ def figure_memorisation(mem: RandomFeatureGD, mem_theory: np.ndarray, *, snr: fl
                         samples: int) -> Figure:
     """The memorisation puzzle: training (left) and test (right) error of teacher and random labels.
 
-    Points: gradient descent (mean over networks and label draws, bars: standard error); lines: the
-    spectral theory ``mem_theory`` ``(2, S, T)`` (:func:`gendyn.linear_student.gd_training_error`); the label variance and the noise floor ``1/snr``
-    are marked. ``hidden`` and ``samples`` (``N_h``, ``P``) label the panel.
+    Points: gradient descent (mean over networks and label draws, bars: standard error); lines: the spectral
+    theory ``mem_theory`` ``(2, S, T)`` (:func:`gendyn.linear_student.gd_training_error`); the label variance
+    and the noise floor ``1/snr`` are marked. ``hidden`` and ``samples`` (``N_h``, ``P``) label the panel.
     """
     t_mem = mem.times
     fig, axes = plotting.subplots(1, 2, height=3.4)
@@ -143,9 +143,9 @@ def check_memorisation(ledger: Ledger, mem: RandomFeatureGD, mem_theory: np.ndar
                        samples: int) -> None:
     """Claims of the memorisation run: the theory holds, and both kinds of labels are memorised.
 
-    (i) Per kind of labels, the mean training error follows the spectral theory ``mem_theory``
-    (:func:`gendyn.linear_student.gd_training_error`, ``(2, S, T)``) within the Bonferroni
-    quantile over the steps; (ii) at the last step it is below 1% of its initial value. (That the test error of
+    (i) Per kind of labels, the mean training error follows the spectral theory ``mem_theory`` ``(2, S, T)``
+    (:func:`gendyn.linear_student.gd_training_error`) within the Bonferroni quantile over the steps; (ii) at
+    the last step it is below 1% of its initial value. (That the test error of
     random labels never falls below their variance holds by construction, ``E_g = var + <yhat^2>``: a unit test
     of :func:`gendyn.linear_experiments.random_feature_gd`, not a claim.) ``hidden`` and ``samples``
     (``N_h > P``) enter the reasons.
@@ -182,8 +182,7 @@ def figure_width_sweep(rf: RandomFeatureSweep, *, n_in: int, snr: float) -> Figu
     """Double descent in the width: converged test and training error and the early-stopped test error.
 
     ``rf`` is the result of :func:`gendyn.linear_experiments.random_feature_relu` (one teacher, times ending at
-    ``inf``); points are means over seeds with standard errors. ``n_in`` and
-    ``snr`` label the panel.
+    ``inf``); points are means over seeds with standard errors. ``n_in`` and ``snr`` label the panel.
     """
     hidden, P, S = rf.hidden, rf.n_samples, rf.test_error.shape[1]
     fig, ax = plotting.subplots(1, 1, height=3.4)
