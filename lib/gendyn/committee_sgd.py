@@ -924,6 +924,9 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
     ode = _checks.flag(ode, "ode")
     N, K, M = initial.shape
+    if alpha_max * N < 200:
+        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
+                         f"average); got {alpha_max!r}")
     res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), weight_decay=weight_decay,
                    engine="order-parameters", seed=seed)
     if not np.all(np.isfinite(res.eg)):
