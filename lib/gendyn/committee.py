@@ -1358,10 +1358,10 @@ def committee_odes(state: tuple[ArrayLike, ArrayLike, ArrayLike], activation: st
 class ManifoldPoint(NamedTuple):
     """A state on the slow manifold of anti-parallel superfluous units, relaxed (:func:`manifold_point`)."""
 
-    ratio: float  #: ``eps_g`` at the read-out time over eq. (10)
-    rate: float  #: drift ``d ln c / d alpha`` over ``(eta sigma)^2``
-    c: float  #: the pair's squared norm after relaxing
-    shift: float  #: its relative shift by the noise, ``c / pair_q - 1``
+    ratio: float  # ``eps_g`` at the read-out time over eq. (10)
+    rate: float  # drift ``d ln c / d alpha`` over ``(eta sigma)^2``
+    c: float  # the pair's squared norm after relaxing
+    shift: float  # its relative shift by the noise, ``c / pair_q - 1``
 
 
 def manifold_point(M: int, L: int, pair_q: float, lr: float, sigma: float, *, window: float,

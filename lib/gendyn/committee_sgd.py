@@ -757,8 +757,8 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
 class LateAverage(NamedTuple):
     """A time average over the late records of a run (:func:`late_average`); unpacks as ``(mean, se)``."""
 
-    mean: float  #: mean of the records
-    se: float  #: its standard error from batch means
+    mean: float  # mean of the records
+    se: float  # its standard error from batch means
 
 
 def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> LateAverage:
