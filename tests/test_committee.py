@@ -569,3 +569,32 @@ def test_arc_cosine_kernel_is_the_relu_i2_in_numpy_and_torch():
         cm.arc_cosine_kernel(torch.ones(2, dtype=torch.float64), torch.full((2,), 1.5, dtype=torch.float64))
     with pytest.raises(ValueError, match="scale must be >= 0"):
         cm.arc_cosine_kernel(-torch.ones(2, dtype=torch.float64), torch.zeros(2, dtype=torch.float64))
+
+
+# ------------------------------------------------------------------- the slow manifold (§2)
+
+
+def test_committee_odes_are_integrate_odes_with_unit_second_layers():
+    Q, R, T = cm.specialised_state(2, 1, jitter=0.1, seed=0)
+    a = cm.committee_odes((Q, R, T), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
+    b = cm.integrate_odes(Q, R, T, np.ones(3), np.ones(2), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
+    np.testing.assert_array_equal(a.eg, b.eg)
+    np.testing.assert_array_equal(a.Q, b.Q)
+    with pytest.raises(ValueError, match="state"):
+        cm.committee_odes((Q, R), "erf", 0.3, 0.05, [0.0, 1.0])
+
+
+def test_manifold_point_reads_an_outward_drift_and_an_error_below_eq10():
+    lr, sigma = 0.05, 0.01
+    window = 1.8e4 * (lr * sigma) ** 2
+    small = cm.manifold_point(2, 2, 0.01, lr, sigma, window=window)
+    large = cm.manifold_point(2, 2, 100.0, lr, sigma, window=window)
+    assert isinstance(small, cm.ManifoldPoint)
+    assert small.rate > 0 and large.rate > 0  # the noise pushes the pairs outward
+    assert abs(small.shift) < 0.01 and small.c == pytest.approx(0.01 * (1 + small.shift))
+    limit = cm.asymptotic_error("erf", 2, 2, lr, sigma) / cm.asymptotic_error("erf", 2, 4, lr, sigma)
+    assert limit < large.ratio < small.ratio <= 1.0  # from (10) at c = 0 towards (10) at L mod 2
+    with pytest.raises(ValueError, match="L must be"):
+        cm.manifold_point(2, 1, 0.01, lr, sigma, window=window)
+    with pytest.raises(ValueError, match="pair_q"):
+        cm.manifold_point(2, 2, 0.0, lr, sigma, window=window)

@@ -248,3 +248,60 @@ def test_log_and_late_times_adds_evenly_spaced_steps_in_the_second_half():
     assert times[0] == 0.0 and times[-1] == alpha_max
     with pytest.raises(ValueError, match="n_late"):
         cs.log_and_late_times(alpha_max, N, n_late=1)
+
+
+# ------------------------------------------------------------- asymptotic errors (§2)
+
+
+def test_late_average_is_the_mean_of_the_late_records_with_a_batch_means_error():
+    t = np.arange(300.0)
+    y = np.where(t >= 150, 1.0 + 0.01 * np.sin(t), 5.0)
+    out = cs.late_average(t, y)
+    late = y[-100:]
+    assert isinstance(out, cs.LateAverage) and out.mean == pytest.approx(late.mean())
+    assert out.se == pytest.approx(late.reshape(10, 10).mean(1).std(ddof=1) / math.sqrt(10))
+    from gendyn.book import stats  # the book's statistic is this one
+    assert tuple(stats.late_average(t, y)) == tuple(out)
+    with pytest.raises(ValueError, match="records"):
+        cs.late_average(np.arange(100.0), np.ones(100))
+
+
+def test_near_specialised_puts_one_student_unit_on_each_teacher_unit():
+    init = cs.near_specialised(400, 4, 2, seed=3, jitter=0.01)
+    Q, R, T = (x[0] for x in init.order_parameters())
+    assert init.shape == (400, 4, 2) and init.activation == "erf"
+    np.testing.assert_allclose(T, np.eye(2), atol=1e-12)  # orthonormal teacher
+    np.testing.assert_allclose(R[:2], np.eye(2), atol=0.02)  # the specialists
+    np.testing.assert_allclose(Q[2:, 2:], 1e-4 * np.eye(2), atol=2e-5)  # superfluous units of small weight
+    exact = cs.near_specialised(400, 4, 2, seed=3, jitter=0.0)
+    np.testing.assert_array_equal(exact.w[0, :2], exact.w_star[0])
+    np.testing.assert_array_equal(exact.w[0, 2:], 0.0)
+    np.testing.assert_array_equal(init.w_star, exact.w_star)  # the same teacher at any jitter
+    with pytest.raises(ValueError, match="K must be >= M"):
+        cs.near_specialised(40, 1, 2)
+
+
+def test_stationary_run_reads_eps_star_from_the_late_records_and_compares_theory_and_odes():
+    init = cs.near_specialised(100, 3, 2, seed=1)
+    out = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1, ode=True)
+    assert isinstance(out, cs.StationaryRun) and (out.K, out.M, out.L, out.lr) == (3, 2, 1, 0.2)
+    assert (out.sgd, out.se) == tuple(cs.late_average(out.run.alpha, out.run.eg[0]))
+    assert out.theory == cm.asymptotic_error("erf", 2, 3, 0.2, 0.1)
+    assert out.ode == cs.late_average(out.run.alpha, out.ode_run.eg).mean
+    np.testing.assert_array_equal(out.ode_run.alpha, out.run.alpha)
+    # the stationary error: eq. (10) within a generous finite-N margin (N = 100), the ODE's fixed point closer
+    assert out.sgd == pytest.approx(out.theory, rel=0.3)
+    assert out.ode_long == pytest.approx(out.theory, rel=0.02)
+    again = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1)
+    assert again.sgd == out.sgd and again.ode is None and again.ode_run is None  # same seed, same run
+    decayed = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1, weight_decay=1e-3)
+    assert decayed.theory is None and decayed.run.settings["weight_decay"] == 1e-3
+    relu = cs.stationary_run(cs.initial_weights(100, 2, 1, "relu", seed=0), 0.2, 0.1, 20.0)
+    assert relu.theory is None and np.isfinite(relu.sgd)
+
+
+def test_stationary_run_refuses_batches_of_runs_and_short_horizons():
+    with pytest.raises(ValueError, match="initial must hold one run"):
+        cs.stationary_run(cs.initial_weights(20, 2, 1, runs=2), 0.1, 0.1, 20.0)
+    with pytest.raises(ValueError, match="alpha_max must be >= 200 / N"):
+        cs.stationary_run(cs.initial_weights(20, 2, 1), 0.1, 0.1, 5.0)

@@ -45,6 +45,10 @@ CASES = [
     Case(cm.denoising_state, dict(M=1, K=2, v_star=2.0, split=0.5, jitter=0.01, v_jitter=0.01, seed=0),
          accepted=dict(v_star={"negative"}, split={"negative", "zero"}, jitter={"zero"}, v_jitter={"zero"},
                        seed={"zero"})),
+    # the slow manifold of §2: the ODEs of a soft committee machine, a relaxed point on the manifold
+    Case(cm.committee_odes, dict(state=(Q, R, T), activation="erf", lr=0.5, sigma=0.1, times=[0.0, 0.5, 1.0]),
+         accepted=dict(lr={"zero"}, sigma={"zero"})),
+    Case(cm.manifold_point, dict(M=1, L=2, pair_q=0.5, lr=0.5, sigma=0.1, window=0.05, relax=5.0, read=10.0)),
 ]
 
 

@@ -27,6 +27,13 @@ CASES = [
     # the methods of the result: the run index and the times of the ODE solution
     Case(RESULT.initial_state, dict(run=1), accepted=dict(run={"zero"})),
     Case(RESULT.ode, dict(run=1, times=[0.0, 0.1]), accepted=dict(run={"zero"}, times={"none"})),
+    # the asymptotic error of §2: a late average, a near-specialised start and one stationary run
+    Case(cs.late_average, dict(time=np.arange(40.0), values=np.sin(np.arange(40.0)), points=20, batches=4)),
+    Case(cs.near_specialised, dict(N=20, K=3, M=2, seed=0, jitter=0.01), accepted=dict(seed={"zero"}, jitter={"zero"})),
+    Case(cs.stationary_run,
+         dict(initial=cs.initial_weights(20, 2, 1, "erf", seed=0), lr=0.5, sigma=0.1, alpha_max=12.0, weight_decay=0.0,
+              seed=0, ode=True),
+         accepted=dict(sigma={"zero"}, weight_decay={"zero"}, seed={"zero"}, ode={"bool", "false"})),
 ]
 
 

@@ -37,6 +37,9 @@ linear_stationary_error    eq. (12) in the effective rate of a linear student
 linear_effective_rate      that rate, second layer fixed or trained
 specialised_state          zero-error SCM states: specialists + anti-parallel superfluous pairs
 denoising_state            zero-error both-layer states: Z copies per teacher unit
+committee_odes             the ODEs (9) of a soft committee machine (v = v* = 1) from (Q, R, T)
+manifold_point             a state on the slow manifold of anti-parallel pairs: its error and drift
+ManifoldPoint              what manifold_point reads
 
 Conventions fixed here (the extracted paper text is ambiguous or silent on them):
 
@@ -56,6 +59,7 @@ Conventions fixed here (the extracted paper text is ambiguous or silent on them)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -80,6 +84,9 @@ __all__ = [
     "linear_effective_rate",
     "specialised_state",
     "denoising_state",
+    "committee_odes",
+    "ManifoldPoint",
+    "manifold_point",
 ]
 
 ACTIVATIONS = ("erf", "relu", "linear")
@@ -1313,3 +1320,93 @@ def denoising_state(
     if v_jitter > 0:
         v = v + v_jitter * rng.standard_normal(K)
     return (*_gram(W, np.eye(M, K + M)), v)
+
+
+# ------------------------------------------------------------------- the slow manifold (§2)
+
+
+def committee_odes(state: tuple[ArrayLike, ArrayLike, ArrayLike], activation: str, lr: float, sigma: float,
+                   times: ArrayLike) -> ODEResult:
+    """The ODEs (9) of a soft committee machine, second layers fixed at ``v = v* = 1``, from ``(Q, R, T)``.
+
+    :func:`integrate_odes` with ``v = 1`` (K units) and ``v_star = 1`` (M units), the setting of
+    Goldt et al. (2019) §2, Fig. 2.
+
+    Parameters
+    ----------
+    state : tuple of array_like
+        ``(Q, R, T)``, shapes (K, K), (K, M), (M, M), e.g. from :func:`specialised_state`.
+    activation : {"erf", "relu", "linear"}
+    lr : float
+        Learning rate ``eta``.
+    sigma : float
+        Output noise ``>= 0``.
+    times : array_like
+        Non-decreasing times ``alpha >= 0``.
+
+    Returns
+    -------
+    ODEResult
+    """
+    if not isinstance(state, (tuple, list)) or len(state) != 3:
+        raise ValueError(f"state must be a tuple (Q, R, T) of order parameters; got {type(state).__name__}")
+    Q, R, T = state
+    Q, T = _checks.real_array(Q, "Q", ndim=2), _checks.real_array(T, "T", ndim=2)
+    return integrate_odes(Q, R, T, np.ones(len(Q)), np.ones(len(T)), activation, lr, sigma, times)
+
+
+class ManifoldPoint(NamedTuple):
+    """A state on the slow manifold of anti-parallel superfluous units, relaxed (:func:`manifold_point`)."""
+
+    ratio: float  # ``eps_g`` at the read-out time over eq. (10)
+    rate: float  # drift ``d ln c / d alpha`` over ``(eta sigma)^2``
+    c: float  # the pair's squared norm after relaxing
+    shift: float  # its relative shift by the noise, ``c / pair_q - 1``
+
+
+def manifold_point(M: int, L: int, pair_q: float, lr: float, sigma: float, *, window: float,
+                   relax: float = 2e3, read: float = 1e4) -> ManifoldPoint:
+    """Relax an erf SCM on the manifold of anti-parallel pairs; read its error over eq. (10) and its drift.
+
+    Goldt et al. (2019) §2 (found here, the paper does not discuss it): with ``L >= 2`` superfluous
+    units the zero-error states of :func:`specialised_state` (pairs of squared norm ``c``) form a
+    continuum; with noise the ODEs (9) first relax to the noisy fixed point next to the start
+    (until ``relax``), then drift along the continuum. The error is read at ``read`` and the drift
+    ``d ln c / d alpha`` over the rescaled time ``window = eta^2 sigma^2 (alpha_end - relax)``, the
+    same at any rate: the drift depends on ``c``, so drifts compare only along the same path in ``c``.
+
+    Parameters
+    ----------
+    M, L : int
+        Teacher units (``>= 1``) and superfluous units (``>= 2``: at least one pair).
+    pair_q : float
+        Squared norm ``> 0`` of each unit of a pair at the start.
+    lr, sigma : float
+        Learning rate and output noise, both ``> 0``.
+    window : float
+        Rescaled time ``> 0`` of the drift measurement.
+    relax, read : float
+        Times ``> 0`` of the relaxation and of the error's read-out.
+
+    Returns
+    -------
+    ManifoldPoint
+    """
+    L = _checks.integer(L, "L", 2, " (a manifold needs one anti-parallel pair)")
+    pair_q = _checks.real(pair_q, "pair_q", positive=True, extra=" (a squared norm)")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma", positive=True, extra=" (the drift is the noise's)")
+    window = _checks.real(window, "window", positive=True)
+    relax = _checks.real(relax, "relax", positive=True)
+    read = _checks.real(read, "read", positive=True)
+    end = relax + window / (lr * sigma) ** 2
+    times = np.unique([0.0, relax, read, end])
+    ode = committee_odes(specialised_state(M, L, pair_q=pair_q), "erf", lr, sigma, times)
+    c = ode.Q[:, M, M]
+    i0, i1, i_read = (int(np.searchsorted(times, t)) for t in (relax, end, read))
+    rate = np.log(c[i1] / c[i0]) / (end - relax) / (lr * sigma) ** 2
+    point = ManifoldPoint(float(ode.eg[i_read] / asymptotic_error("erf", M, M + L, lr, sigma)), float(rate),
+                          float(c[i0]), float(c[i0] / pair_q - 1))
+    if not np.all(np.isfinite(point)):
+        raise FloatingPointError(f"the manifold's read-out is not finite at pair_q={pair_q}, lr={lr}, sigma={sigma}")
+    return point

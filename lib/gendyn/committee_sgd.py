@@ -73,6 +73,11 @@ log_and_late_times    that grid and evenly spaced times in the second half (for 
 simulate              run SGD for a batch of independent runs; returns an SGDResult
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
+near_specialised      erf students near the specialised state (no plateau to cross)
+stationary_run        one long run of a soft committee machine and its asymptotic error (eqs. 10-13)
+StationaryRun         that run, its ``eps_g*`` and standard error, the ODE's and the theory's
+late_average          time average of the late records, with a batch-means standard error
+LateAverage           that average and its standard error
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import scipy.special
@@ -100,6 +106,11 @@ __all__ = [
     "log_and_late_times",
     "order_parameters",
     "simulate",
+    "LateAverage",
+    "late_average",
+    "near_specialised",
+    "StationaryRun",
+    "stationary_run",
 ]
 
 ENGINES = ("weights", "order-parameters")
@@ -270,7 +281,7 @@ def log_and_late_times(alpha_max: float, N: int, n_points: int = 40, n_late: int
     """Recorded times of a long run: a log grid, and ``n_late`` evenly spaced times in its second half.
 
     The late times are where a time average reads the asymptotic error ``eps_g*`` (Goldt et al.
-    2019, §2-3; e.g. :func:`gendyn.book.stats.late_average`), the log grid shows the learning curve.
+    2019, §2-3; e.g. :func:`late_average`), the log grid shows the learning curve.
 
     Parameters
     ----------
@@ -738,3 +749,195 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
     return SGDResult(steps_rec / N, np.asarray(eg), Qs, Rs, vs, T, initial.v_star.copy(), Q0, R0,
                      initial.v.copy(), te if P is not None else None, N, act, engine, settings,
                      int(steps_rec[-1]), seconds)
+
+
+# ------------------------------------------------------------- asymptotic errors (§2)
+
+
+class LateAverage(NamedTuple):
+    """A time average over the late records of a run (:func:`late_average`); unpacks as ``(mean, se)``."""
+
+    mean: float  # mean of the records
+    se: float  # its standard error from batch means
+
+
+def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> LateAverage:
+    """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and its standard
+    error from ``batches`` batch means (consecutive records are correlated).
+
+    Goldt et al. (2019) §2: the asymptotic error ``eps_g*`` of eqs. (10)-(13) read from a run
+    recorded at :func:`log_and_late_times` (``n_late = 101`` late times hold the default 100 points).
+
+    Parameters
+    ----------
+    time : array_like (n,)
+        Recorded times, non-decreasing.
+    values : array_like (n,)
+        The values at those times (finite).
+    points : int
+        Records averaged, a multiple of ``batches``; the second half must hold that many.
+    batches : int
+        Batch means the standard error is taken from (>= 2).
+
+    Returns
+    -------
+    LateAverage
+        ``(mean, se)``.
+    """
+    time = _checks.real_array(time, "time", ndim=1)
+    values = _checks.real_array(values, "values", ndim=1)
+    if time.shape != values.shape:
+        raise ValueError(f"time and values must have the same length; got {time.shape} and {values.shape}")
+    points = _checks.integer(points, "points", 2)
+    batches = _checks.integer(batches, "batches", 2)
+    if points % batches:
+        raise ValueError(f"points must be a multiple of batches = {batches}; got {points}")
+    x = values[time >= time[-1] / 2][-points:]
+    if x.size != points:
+        raise ValueError(f"the second half of the run holds {x.size} records; {points} are needed")
+    means = x.reshape(batches, points // batches).mean(1)
+    return LateAverage(x.mean(), means.std(ddof=1) / np.sqrt(batches))
+
+
+def near_specialised(N: int, K: int, M: int, *, seed: int = 0, jitter: float = 0.01) -> InitialWeights:
+    """Erf students near the specialised state (Goldt et al. 2019, §2): no plateau to cross.
+
+    The weights of :func:`initial_weights` (``teacher="orthonormal"``, one run, seed ``seed``) are
+    replaced by i.i.d. ``N(0, jitter^2)`` numbers (``numpy.random.default_rng(seed)``), and student
+    units ``0 .. M-1`` get the teacher's vectors added: ``M`` specialists, ``K - M`` superfluous units
+    of small weights, the state whose noisy fixed point eq. (10) perturbs.
+
+    Parameters
+    ----------
+    N, K, M : int
+        Input dimension, student and teacher hidden units (``K >= M``, ``N > K + M``).
+    seed : int
+        Seed of the teacher and of the jitter.
+    jitter : float
+        Standard deviation of the student's weights around the specialised state, ``>= 0``.
+
+    Returns
+    -------
+    InitialWeights
+        One run of erf networks, ``v = v* = 1``.
+    """
+    K = _checks.integer(K, "K", 1)
+    M = _checks.integer(M, "M", 1)
+    if K < M:
+        raise ValueError(f"K must be >= M = {M} (one specialist per teacher unit); got K={K}")
+    jitter = _checks.real(jitter, "jitter", extra=" (a standard deviation)")
+    init = initial_weights(N, K, M, "erf", seed=seed, teacher="orthonormal")
+    w = jitter * np.random.default_rng(seed).standard_normal(init.w.shape)
+    w[:, :M] += init.w_star
+    return InitialWeights(w, init.w_star, init.v, init.v_star, "erf")
+
+
+@dataclass(frozen=True)
+class StationaryRun:
+    """One long online-SGD run of a soft committee machine and its asymptotic error (:func:`stationary_run`).
+
+    Attributes
+    ----------
+    run : SGDResult
+        The run (order-parameter chain), recorded at :func:`log_and_late_times`.
+    sgd, se : float
+        ``eps_g*``: the time average of ``eps_g`` over the second half (:func:`late_average`), and
+        its batch-means standard error.
+    theory : float or None
+        Eq. (10) (erf) or (12) (linear) at the run's ``M, K, lr, sigma``
+        (:func:`gendyn.committee.asymptotic_error`); ``None`` for ReLU or with weight decay.
+    ode, ode_long : float or None
+        With ``ode=True``: the ODEs (9) from the run's initial state averaged over the same times,
+        and their ``eps_g`` at 10 times the horizon.
+    ode_run : gendyn.committee.ODEResult or None
+        That ODE solution at the run's times.
+    """
+
+    run: SGDResult
+    sgd: float
+    se: float
+    theory: float | None = None
+    ode: float | None = None
+    ode_long: float | None = None
+    ode_run: cm.ODEResult | None = None
+
+    @property
+    def K(self) -> int:
+        """Student hidden units."""
+        return self.run.Q.shape[-1]
+
+    @property
+    def M(self) -> int:
+        """Teacher hidden units."""
+        return self.run.R.shape[-1]
+
+    @property
+    def L(self) -> int:
+        """Superfluous units ``K - M``."""
+        return self.K - self.M
+
+    @property
+    def lr(self) -> float:
+        """The learning rate ``eta``."""
+        return self.run.settings["lr"]
+
+
+def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
+                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False) -> StationaryRun:
+    """One long SGD run of a soft committee machine (``v = v*`` fixed) and its asymptotic error ``eps_g*``.
+
+    Goldt et al. (2019) §2, Fig. 2: online SGD (eq. 2) as the exact chain of its order parameters
+    (``engine="order-parameters"``) up to ``alpha_max``, recorded at :func:`log_and_late_times`;
+    ``eps_g*`` is the time average over the second half (:func:`late_average`), compared with
+    eq. (10) (erf) or (12) (linear) and, with ``ode``, with the ODEs (9) from the same initial state.
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        One run's teacher and student (:func:`initial_weights`, :func:`near_specialised`).
+    lr : float
+        Learning rate ``eta > 0``.
+    sigma : float
+        Output noise ``>= 0``.
+    alpha_max : float
+        The run's horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
+    weight_decay : float
+        ``kappa >= 0`` (the paper's section G); the theory is then ``None``.
+    seed : int
+        Seed of the inputs and noise (:func:`simulate`).
+    ode : bool
+        Also integrate the ODEs (9) from the run's initial state: their average over the same
+        times and their ``eps_g`` at ``10 alpha_max``.
+
+    Returns
+    -------
+    StationaryRun
+
+    Raises
+    ------
+    FloatingPointError
+        If the run's error is not finite (SGD diverged).
+    """
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights or near_specialised)")
+    if initial.runs != 1:
+        raise ValueError(f"initial must hold one run (a stationary run averages one trajectory); got {initial.runs}")
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
+    ode = _checks.flag(ode, "ode")
+    N, K, M = initial.shape
+    if alpha_max * N < 200:
+        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
+                         f"average); got {alpha_max!r}")
+    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), weight_decay=weight_decay,
+                   engine="order-parameters", seed=seed)
+    if not np.all(np.isfinite(res.eg)):
+        raise FloatingPointError(f"the SGD run's error is not finite (diverged) at lr={lr}, sigma={sigma}, K={K}")
+    sgd, se = late_average(res.alpha, res.eg[0])
+    theory = None
+    if initial.activation != "relu" and res.settings["weight_decay"] == 0:
+        theory = cm.asymptotic_error(initial.activation, M, K, res.settings["lr"], res.settings["sigma"])
+    if not ode:
+        return StationaryRun(res, sgd, se, theory)
+    ode_run = res.ode(0)
+    ode_mean, _ = late_average(res.alpha, ode_run.eg)
+    ode_long = res.ode(0, times=[0.0, 10 * alpha_max]).eg[-1]
+    return StationaryRun(res, sgd, se, theory, ode_mean, ode_long, ode_run)

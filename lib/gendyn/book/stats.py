@@ -131,20 +131,13 @@ def t_bound_reason(seeds: int, detail: str = "", confidence: float = 0.99) -> st
 def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> tuple[float, float]:
     """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and
     its standard error from ``batches`` batch means (consecutive records are correlated).
+
+    The science's :func:`gendyn.committee_sgd.late_average` (one copy; imported when called, so
+    that this module does not load torch).
     """
-    time = _checks.real_array(time, "time", ndim=1)
-    values = _checks.real_array(values, "values", ndim=1)
-    if time.shape != values.shape:
-        raise ValueError(f"time and values must have the same length; got {time.shape} and {values.shape}")
-    points = _checks.integer(points, "points", 2)
-    batches = _checks.integer(batches, "batches", 2)
-    if points % batches:
-        raise ValueError(f"points must be a multiple of batches = {batches}; got {points}")
-    x = values[time >= time[-1] / 2][-points:]
-    if x.size != points:
-        raise ValueError(f"the second half of the run holds {x.size} records; {points} are needed")
-    means = x.reshape(batches, points // batches).mean(1)
-    return x.mean(), means.std(ddof=1) / np.sqrt(batches)
+    from ..committee_sgd import late_average as science_late_average
+
+    return science_late_average(time, values, points=points, batches=batches)
 
 
 def batch_means_interval(batches: ArrayLike, level: float = 1e-3) -> tuple[float, float, float]:

@@ -1,15 +1,15 @@
 """Companion of the chapter ``notebooks/goldt-et-al/sec2-asymptotic-error.ipynb``: the asymptotic error of SCMs.
 
-Goldt et al. (2019), §2, Fig. 2 and the supplementary Figs. S2 and S3: the runners of the
-chapter's soft committee machines (SCMs: only the first layer trained; long SGD runs as the
-order-parameter chain, starts near the specialised state, long ODE runs along the manifold of
-anti-parallel superfluous units), the figures (Figs. 2a, 2b, S2, S3, the scaling with ``eta``
-and ``sigma``, the long times) and the claims (eqs. (10)-(14), weight decay, the slow manifold).
+Goldt et al. (2019), §2, Fig. 2 and the supplementary Figs. S2 and S3. The experiments are science
+(:func:`gendyn.committee_sgd.stationary_run`, :func:`gendyn.committee.manifold_point`) and the notebook
+shows their protocol; here are the chapter's sizes, its figures (Figs. 2a, 2b, S2, S3, the scaling with
+``eta`` and ``sigma``, the long times) and its claims (eqs. (10)-(14), weight decay, the slow manifold).
+A series is a dict ``L -> StationaryRun`` (``L = K - M`` superfluous units).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -17,21 +17,19 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from gendyn import committee as cm
-from gendyn import committee_sgd as sgd
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import late_average, weighted_slope_z
-from gendyn.progress import track
+from gendyn.book.stats import weighted_slope_z
+from gendyn.committee_sgd import StationaryRun
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "SEEDS", "LR", "SIGMA", "run_scm", "scm_series", "figure_2a",
-           "check_asymptotic", "check_linear", "check_growth", "near_specialised", "run_scaling", "figure_scaling",
-           "check_scaling", "run_weight_decay", "check_weight_decay", "weight_decay_worst", "LongTimes",
-           "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "fig2b_students",
-           "figure_2b", "figure_s3_relu", "check_relu", "figure_s2_inverse_k"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "SEEDS", "LR", "SIGMA", "SETTLE", "figure_2a",
+           "check_asymptotic", "check_linear", "check_growth", "figure_scaling", "check_scaling",
+           "check_weight_decay", "weight_decay_worst", "LongTimes", "long_time_numbers", "figure_long_times",
+           "check_long_times", "figure_2b", "figure_s3_relu", "check_relu", "figure_s2_inverse_k"]
 
+Series = dict[int, StationaryRun]
 
 @dataclass(frozen=True)
 class Sizes:
@@ -124,6 +122,7 @@ EQ10 = "gendyn.committee.asymptotic_error"
 #: so that no two series share a teacher or initial weights (the eta = 1/K runs of Fig. S2 once used
 #: 300 + L, the seeds of the ReLU runs at eta = 0.1).
 SEEDS = dict(erf=0, linear=100, relu=200, scaling=400, decay=500, inverse_k=600)
+SETTLE = 1e5  #: a time near the specialised state where (10) should hold (the long ODE runs record it)
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:
@@ -152,255 +151,133 @@ MUTATIONS = (
 )
 
 
-def run_scm(activation: str, K: int, *, lr: float, alpha_max: float, seed: int, n: int, m: int,
-            sigma: float) -> sgd.SGDResult:
-    """One SGD run (order-parameter chain) of an SCM with ``K`` units and an orthonormal teacher of ``m``.
-
-    Recorded at :func:`gendyn.committee_sgd.log_and_late_times` up to ``alpha_max``; ``n`` the input dimension,
-    ``lr`` and ``sigma`` the learning rate and output noise, ``seed`` that of the weights and of the run.
-    """
-    init = sgd.initial_weights(n, K, m, activation, seed=seed, teacher="orthonormal")
-    return sgd.simulate(init, lr, sigma, sgd.log_and_late_times(alpha_max, n), engine="order-parameters", seed=seed)
-
-
-def scm_series(activation: str, ls: Sequence[int], *, lr: float | Callable[[int], float], alpha_max: float,
-               seed: int, n: int, m: int, sigma: float, with_ode: bool = True,
-               theory: bool = False) -> list[dict]:
-    """SGD runs of SCMs with ``L = K - m`` superfluous units, ``L`` in ``ls``: the asymptotic error of each.
-
-    Parameters
-    ----------
-    activation : {"erf", "linear", "relu"}
-    ls : sequence of int
-        Numbers of superfluous units; the run of ``L`` is :func:`run_scm` with seed ``seed + L``.
-    lr : float or callable
-        The learning rate, or a function of ``K`` giving it (``1 / K`` for Fig. S2).
-    alpha_max, n, m, sigma
-        Length of the runs, input dimension, teacher units, output noise.
-    with_ode : bool
-        Also integrate the ODEs (9) from each run's initial state.
-    theory : bool
-        Also compute eq. (10) (erf) or (12) (linear) at the run's ``K`` and rate.
-
-    Returns
-    -------
-    list of dict
-        Per ``L``: ``L, K, lr, res`` (the run), ``sgd, se`` (time average of ``eps_g`` over the
-        second half and its batch-means standard error); with ``with_ode``: ``ode`` (the ODE's
-        average over the same times), ``ode_long`` (the ODE at 10x the horizon), ``ode_traj``; with
-        ``theory``: ``theory``.
-    """
-    out = []
-    for L in track(ls, desc=f"{activation} SCMs"):
-        K = m + L
-        rate = lr(K) if callable(lr) else lr
-        res = run_scm(activation, K, lr=rate, alpha_max=alpha_max, seed=seed + L, n=n, m=m, sigma=sigma)
-        row = dict(L=L, K=K, lr=rate, res=res)
-        row["sgd"], row["se"] = late_average(res.alpha, res.eg[0])
-        if with_ode:
-            ode = res.ode(0)
-            row["ode"], _ = late_average(res.alpha, ode.eg)
-            row["ode_long"] = res.ode(0, times=[0.0, 10 * alpha_max]).eg[-1]
-            row["ode_traj"] = ode
-        if theory:
-            row["theory"] = cm.asymptotic_error(activation, m, K, rate, sigma)
-        out.append(row)
-    return out
-
-
-def figure_2a(erf: list[dict], linear: list[dict], *, n: int, m: int, lr: float, sigma: float) -> Figure:
+def figure_2a(erf: Series, linear: Series, *, n: int, m: int, lr: float, sigma: float) -> Figure:
     """Fig. 2a: ``eps_g* / sigma^2`` against ``L`` (eqs. (10)-(13), SGD, ODE), and the erf learning curves.
 
-    ``erf``, ``linear``: the series of :func:`scm_series` (with ODE and theory for erf, theory for
-    linear) at rate ``lr``, noise ``sigma``, ``m`` teacher units, input dimension ``n``.
+    ``erf`` (with the ODE), ``linear``: series at rate ``lr``, noise ``sigma``, ``m`` teacher units, input
+    dimension ``n``.
     """
     fig, axes = plotting.subplots(1, 2, height=3.6)
     ax = axes[0]
-    L_fine = np.arange(0, max(max(r["L"] for r in erf), max(r["L"] for r in linear)) + 1)
+    L_fine = np.arange(0, max(max(erf), max(linear)) + 1)
     curves = (("erf", False, "-", 0, {}, "erf, eq. (10)"), ("erf", True, ":", 0, {}, "erf, small $\\eta$ (11)"),
               ("linear", False, "--", 1, {}, "linear, eq. (12)"),
               ("linear", True, "-.", 1, dict(lw=1), "linear, small $\\eta$ (13)"))
     for act, small_lr, style, color, extra, label in curves:
         ax.plot(L_fine, [cm.asymptotic_error(act, m, m + L, lr, sigma, small_lr=small_lr) / sigma**2 for L in L_fine],
                 style, color=plotting.COLORS[color], **extra, label=label)
-    ax.errorbar([r["L"] for r in erf], [r["sgd"] / sigma**2 for r in erf],
-                yerr=[3 * r["se"] / sigma**2 for r in erf], fmt="x", color=plotting.COLORS[0], ms=7,
-                zorder=4, label="erf, SGD")
-    ax.plot([r["L"] for r in erf], [r["ode"] / sigma**2 for r in erf], "d", mfc="none",
+    ax.errorbar(list(erf), [r.sgd / sigma**2 for r in erf.values()], yerr=[3 * r.se / sigma**2 for r in erf.values()],
+                fmt="x", color=plotting.COLORS[0], ms=7, zorder=4, label="erf, SGD")
+    ax.plot(list(erf), [r.ode / sigma**2 for r in erf.values()], "d", mfc="none",
             color=plotting.COLORS[0], ms=10, zorder=3, label="erf, ODE (same times)")
-    ax.errorbar([r["L"] for r in linear], [r["sgd"] / sigma**2 for r in linear],
-                yerr=[3 * r["se"] / sigma**2 for r in linear], fmt="x", color=plotting.COLORS[1], ms=7,
+    ax.errorbar(list(linear), [r.sgd / sigma**2 for r in linear.values()],
+                yerr=[3 * r.se / sigma**2 for r in linear.values()], fmt="x", color=plotting.COLORS[1], ms=7,
                 label="linear, SGD")
     ax.set(xlabel="L = K − M", ylabel=r"$\epsilon_g^*/\sigma^2$", title=f"N = {n}, M = {m}")
     ax.legend(fontsize=7)
     ax = axes[1]
-    for j, row in enumerate(erf):
-        ax.loglog(row["res"].alpha[1:], row["res"].eg[0, 1:], color=plotting.COLORS[j], lw=0.8,
-                  alpha=0.7, label=f"L = {row['L']}")
-        ax.loglog(row["ode_traj"].alpha[1:], np.maximum(row["ode_traj"].eg[1:], 1e-12), "--",
-                  color=plotting.COLORS[j], lw=1)
-        ax.axhline(row["theory"], color=plotting.COLORS[j], ls=":", lw=0.8)
+    for j, (L, row) in enumerate(erf.items()):
+        ax.loglog(row.run.alpha[1:], row.run.eg[0, 1:], color=plotting.COLORS[j], lw=0.8, alpha=0.7, label=f"L = {L}")
+        ax.loglog(row.ode_run.alpha[1:], np.maximum(row.ode_run.eg[1:], 1e-12), "--", color=plotting.COLORS[j], lw=1)
+        ax.axhline(row.theory, color=plotting.COLORS[j], ls=":", lw=0.8)
     ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$", title="erf SCMs",
-           ylim=(0.3 * min(r["theory"] for r in erf), None))
+           ylim=(0.3 * min(r.theory for r in erf.values()), None))
     ax.legend(fontsize=7)
     return fig
 
 
 def _superfluous_pairs(res):
-    """Norms and cosines of the superfluous units at the end of a run.
-
-    For each teacher unit, the student unit with the largest overlap R is its specialist; the
-    other L units are superfluous.
-    """
+    """Norms and cosines of the superfluous units at the end of a run (the specialist of each teacher unit
+    is the student unit of largest overlap ``R``; the other ``L`` units are superfluous), and their ``R``."""
     Qf, Rf = res.Q[0, -1], res.R[0, -1]
     idle = np.setdiff1d(np.arange(Qf.shape[0]), np.argmax(Rf, axis=0))
     norms = np.sqrt(np.diag(Qf)[idle])
     cos = Qf[np.ix_(idle, idle)] / np.outer(norms, norms)
-    return norms, cos[np.triu_indices(len(idle), 1)]
+    return norms, cos[np.triu_indices(len(idle), 1)], np.round(Rf[idle], 3).tolist()
 
 
-def check_asymptotic(ledger: Ledger, rows: list[dict], *, tag: str, label: str, n: int, m: int) -> None:
+def check_asymptotic(ledger: Ledger, series: Series, *, tag: str, label: str, n: int, m: int) -> None:
     """Claims of Fig. 2a (and S2) for erf SCMs: SGD = ODE and eq. (10) for ``L <= 1``; below (10) for ``L >= 2``.
 
-    ``rows`` from :func:`scm_series` (with ODE and theory); ``tag`` prefixes the claim ids, ``label``
-    names the students; ``n, m`` set the finite-N bias ``(K + m) / n`` (relative) of the tolerances.
-    For ``L >= 2`` prints the superfluous units' norms, cosines and overlaps (anti-parallel pairs).
+    ``series`` with the ODE; ``tag`` prefixes the claim ids, ``label`` names the students; ``n, m`` set the
+    finite-N bias ``(K + m) / n`` (relative) of the tolerances. For ``L >= 2`` prints the superfluous units'
+    norms, cosines and overlaps (anti-parallel pairs).
     """
-    for row in rows:
-        L, K = row["L"], row["K"]
-        tol = 3 * row["se"] + (K + m) / n * row["theory"]
+    for L, row in series.items():
+        bias = (row.K + m) / n
+        tol = 3 * row.se + bias * row.theory
         if L <= 1:
             ledger.check(
                 f"{tag}-sgd-vs-ode-L{L}",
-                f"{label}, L = {L}: time-averaged SGD eps_g vs the ODE (9) from the same initial "
-                "state, same times",
-                measured=row["sgd"], predicted=row["ode"],
-                tolerance=3 * row["se"] + (K + m) / n * row["ode"],
-                kind="absolute",
-                reason=f"3 batch-means standard errors of the SGD time average ({row['se']:.2g}) + "
-                f"finite-N bias (K+M)/N = {(K + m) / n:.2g} relative.",
-                theory=ODE,
-            )
+                f"{label}, L = {L}: time-averaged SGD eps_g vs the ODE (9) from the same initial state, same times",
+                measured=row.sgd, predicted=row.ode, tolerance=3 * row.se + bias * row.ode, kind="absolute",
+                reason=f"3 batch-means standard errors of the SGD time average ({row.se:.2g}) + "
+                f"finite-N bias (K+M)/N = {bias:.2g} relative.", theory=ODE)
             ledger.check(
-                f"{tag}-eq10-L{L}",
-                f"{label}, L = {L}: time-averaged SGD eps_g* vs eq. (10)",
-                measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="absolute",
+                f"{tag}-eq10-L{L}", f"{label}, L = {L}: time-averaged SGD eps_g* vs eq. (10)",
+                measured=row.sgd, predicted=row.theory, tolerance=tol, kind="absolute",
                 reason="3 batch-means standard errors + finite-N bias (K+M)/N relative; (10) is "
-                "first order in sigma^2, the next order is ~sigma^2 = 1e-4 relative.",
-                theory=EQ10,
-            )
+                "first order in sigma^2, the next order is ~sigma^2 = 1e-4 relative.", theory=EQ10)
             continue
-        norms, cos = _superfluous_pairs(row["res"])
-        Rf = row["res"].R[0, -1]
-        idle_R = np.round(Rf[np.setdiff1d(np.arange(K), np.argmax(Rf, 0))], 3).tolist()
+        norms, cos, idle_R = _superfluous_pairs(row.run)
         print(f"{label}, L = {L}: superfluous units' norms {np.round(norms, 3)}, "
               f"their cosines {np.round(cos, 3)}, overlaps with the teacher {idle_R}; "
-              f"SGD eps_g*/eq. (10) = {row['sgd'] / row['theory']:.3f}, ODE (same times) "
-              f"{row['ode'] / row['theory']:.3f}, "
-              f"ODE at 10x the horizon {row['ode_long'] / row['theory']:.3f}")
+              f"SGD eps_g*/eq. (10) = {row.sgd / row.theory:.3f}, ODE (same times) {row.ode / row.theory:.3f}, "
+              f"ODE at 10x the horizon {row.ode_long / row.theory:.3f}")
         ledger.check(
             f"{tag}-eq10-bound-L{L}",
             f"{label}, L = {L}: time-averaged SGD eps_g* at or below eq. (10) (anti-parallel superfluous units); "
             "the paper's Fig. 2a shows equality, which we do not find",
-            measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="upper",
+            measured=row.sgd, predicted=row.theory, tolerance=tol, kind="upper",
             reason="A finding that departs from the paper, one-sided by necessity: for L >= 2 no stationary state "
             "exists (the long-time section), only a drift along the anti-parallel family of zero-error states, "
             "which lies at or below the state that (10) perturbs, so where a run ends depends on its horizon and "
             "on its diffusion along the family; 3 batch-means standard errors + finite-N bias (K+M)/N relative.",
-            category="finding",
-        )
+            category="finding")
         ledger.check(
             f"{tag}-ode-eq10-bound-L{L}",
             f"{label}, L = {L}: ODE eps_g at 10x the horizon at or below eq. (10) (the paper: equal)",
-            measured=row["ode_long"], predicted=row["theory"], tolerance=1e-3 * row["theory"],
-            kind="upper",
+            measured=row.ode_long, predicted=row.theory, tolerance=1e-3 * row.theory, kind="upper",
             reason="A finding that departs from the paper: the ODE passes (10) and keeps falling (long-time "
-            "section); integrator tolerance (relative 1e-3).",
-            category="finding",
-        )
+            "section); integrator tolerance (relative 1e-3).", category="finding")
 
 
-def check_linear(ledger: Ledger, rows: list[dict], *, n: int, lr: float) -> None:
-    """Claims of Fig. 2a for linear SCMs: the time-averaged SGD ``eps_g*`` equals eq. (12) for every ``L``.
-
-    ``rows`` from :func:`scm_series` (with theory) at rate ``lr`` and input dimension ``n``.
-    """
-    for row in rows:
-        L, K = row["L"], row["K"]
+def check_linear(ledger: Ledger, series: Series, *, n: int, lr: float) -> None:
+    """Claims of Fig. 2a for linear SCMs: the time-averaged SGD ``eps_g*`` equals eq. (12) for every ``L``
+    (``series`` at rate ``lr`` and input dimension ``n``)."""
+    for L, row in series.items():
         ledger.check(
-            f"linear-eq12-L{L}",
-            f"linear SCM, L = {L}: time-averaged SGD eps_g* vs eq. (12)",
-            measured=row["sgd"], predicted=row["theory"],
-            tolerance=3 * row["se"] + 4 * lr * K / n * row["theory"],
+            f"linear-eq12-L{L}", f"linear SCM, L = {L}: time-averaged SGD eps_g* vs eq. (12)",
+            measured=row.sgd, predicted=row.theory, tolerance=3 * row.se + 4 * lr * row.K / n * row.theory,
             kind="absolute",
             reason="3 batch-means standard errors + the exact finite-N correction of the linear "
             "perceptron (eta' -> eta' (1 + 2/N) in the denominator of (12)), bounded by 4 eta K / N "
-            "relative.",
-            theory=(EQ10, "gendyn.committee.linear_stationary_error"),
-        )
+            "relative.", theory=(EQ10, "gendyn.committee.linear_stationary_error"))
 
 
-def _growth_z(rows: list[dict]) -> float:
-    """Slope of ``eps_g*`` against ``L`` over its standard error (:func:`gendyn.book.stats.weighted_slope_z`).
-
-    ``rows`` from :func:`scm_series` (keys ``L``, ``sgd``, ``se``).
-    """
-    return weighted_slope_z(*([r[key] for r in rows] for key in ("L", "sgd", "se")))
+def _growth_z(series: Series) -> float:
+    """Slope of ``eps_g*`` against ``L`` over its standard error (:func:`gendyn.book.stats.weighted_slope_z`)."""
+    return weighted_slope_z(list(series), [r.sgd for r in series.values()], [r.se for r in series.values()])
 
 
-def check_growth(ledger: Ledger, series: dict[str, list[dict]]) -> None:
-    """Claims of eq. (14): ``eps_g*`` grows with ``L``, a slope positive by > 3 standard errors.
-
-    ``series``: activation name -> its rows from :func:`scm_series`.
-    """
+def check_growth(ledger: Ledger, series: dict[str, Series]) -> None:
+    """Claims of eq. (14): ``eps_g*`` grows with ``L``, a slope positive by > 3 standard errors
+    (``series``: activation name -> its series)."""
     for name, rows in series.items():
         ledger.check(
-            f"{name}-grows-with-L",
-            f"{name} SCM: slope of the SGD eps_g* against L, in standard errors (weighted fit)",
+            f"{name}-grows-with-L", f"{name} SCM: slope of the SGD eps_g* against L, in standard errors (weighted fit)",
             measured=_growth_z(rows), predicted=0.0, tolerance=3.0, kind="above",
             reason="The paper's eq. (14), eps_g* grows with L, reproduced as a z-score: the weighted slope is positive "
             "by more than 3 standard errors (a one-sided test at level 1.3e-3; by eqs. (10)/(12) the growth per "
             "unit is 33-90 % of eps_g*, tens of standard errors, so the test has power near 1).",
-            category="reproduction",
-        )
+            category="reproduction")
 
 
-def near_specialised(K: int, seed: int, *, n: int, m: int) -> sgd.InitialWeights:
-    """Initial weights near the specialised state: no plateau to cross.
-
-    Student units ``0..m-1`` equal to the orthonormal teacher's, every weight plus i.i.d.
-    ``N(0, 0.01^2)``; ``K`` student units, input dimension ``n``.
-    """
-    init = sgd.initial_weights(n, K, m, "erf", seed=seed, teacher="orthonormal")
-    w = 0.01 * np.random.default_rng(seed).standard_normal(init.w.shape)
-    w[:, :m] += init.w_star
-    return sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "erf")
-
-
-def run_scaling(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict[tuple[float, float], dict]:
-    """``eps_g*`` of an erf SCM at several ``(eta, sigma)``: ``sigma`` in ``cfg.scaling_sigmas`` at rate
-    ``lr``, ``eta`` in ``cfg.scaling_lrs`` at noise ``sigma``.
-
-    Runs of ``cfg.scaling_alpha`` from :func:`near_specialised` with ``cfg.scaling_l`` superfluous
-    units. Returns ``(eta, sigma) -> dict(sgd, se, theory)`` (time average, its standard error, eq. (10)).
-    """
-    K = m + cfg.scaling_l
-    times = sgd.log_and_late_times(cfg.scaling_alpha, cfg.n)
-    settings = sorted({(lr, s) for s in cfg.scaling_sigmas} | {(rate, sigma) for rate in cfg.scaling_lrs})
-    scaling = {}
-    for j, (rate, s) in enumerate(track(settings, desc="eta, sigma")):
-        seed = cfg.seed * 1000 + SEEDS["scaling"] + j
-        res = sgd.simulate(near_specialised(K, seed, n=cfg.n, m=m), rate, s, times, engine="order-parameters",
-                           seed=seed)
-        sgd_mean, se = late_average(res.alpha, res.eg[0])
-        scaling[rate, s] = dict(sgd=sgd_mean, se=se, theory=cm.asymptotic_error("erf", m, K, rate, s))
-    return scaling
-
-
-def figure_scaling(scaling: dict[tuple[float, float], dict], *, K: int, m: int, lr: float, sigma: float) -> Figure:
+def figure_scaling(scaling: dict[tuple[float, float], StationaryRun], *, K: int, m: int, lr: float,
+                   sigma: float) -> Figure:
     """``eps_g* / (eta sigma^2)`` against ``sigma`` (at ``lr``) and ``eta`` (at ``sigma``): SGD, eq. (10), (11).
 
-    ``scaling`` from :func:`run_scaling`, for students of ``K`` units and ``m`` teacher units.
+    ``scaling``: ``(eta, sigma) ->`` its run, for students of ``K`` units and ``m`` teacher units.
     """
     fig, axes = plotting.subplots(1, 2, height=3.0)
     for ax, (vary, fixed, xlabel) in zip(axes, (("sigma", lr, r"$\sigma$"), ("eta", sigma, r"$\eta$"))):
@@ -409,7 +286,7 @@ def figure_scaling(scaling: dict[tuple[float, float], dict], *, K: int, m: int, 
         xs = np.array([p[0] for p in pts])
         keys = [(fixed, x) if vary == "sigma" else (x, fixed) for x in xs]
         norm = np.array([rate * s**2 for rate, s in keys])
-        ax.errorbar(xs, [scaling[k]["sgd"] for k in keys] / norm, yerr=[3 * scaling[k]["se"] for k in keys] / norm,
+        ax.errorbar(xs, [scaling[k].sgd for k in keys] / norm, yerr=[3 * scaling[k].se for k in keys] / norm,
                     fmt="x", ms=7, color=plotting.COLORS[0], label="SGD")
         fine = np.geomspace(xs.min() / 1.5, xs.max() * 1.5, 40)
         if vary == "sigma":
@@ -427,98 +304,48 @@ def figure_scaling(scaling: dict[tuple[float, float], dict], *, K: int, m: int, 
     return fig
 
 
-def check_scaling(ledger: Ledger, scaling: dict[tuple[float, float], dict], *, L: int, n: int, m: int) -> None:
-    """Claims: each run of :func:`run_scaling` (``L`` superfluous units) equals eq. (10) at its ``eta, sigma``.
-
-    Tolerance: 3 batch-means standard errors plus the finite-N bias ``(K + m) / n`` relative.
-    """
-    K = m + L
+def check_scaling(ledger: Ledger, scaling: dict[tuple[float, float], StationaryRun], *, n: int, m: int) -> None:
+    """Claims: each run of ``scaling`` (``(eta, sigma) ->`` run) equals eq. (10) at its ``eta, sigma``, within
+    3 batch-means standard errors plus the finite-N bias ``(K + m) / n`` relative."""
     for (lr, s), row in scaling.items():
         ledger.check(
             f"scaling-eta{lr:g}-sigma{s:g}",
-            f"erf SCM, L = {L}, eta = {lr:g}, sigma = {s:g}: time-averaged SGD eps_g* (near-specialised start) "
+            f"erf SCM, L = {row.L}, eta = {lr:g}, sigma = {s:g}: time-averaged SGD eps_g* (near-specialised start) "
             "vs eq. (10)",
-            measured=row["sgd"], predicted=row["theory"],
-            tolerance=3 * row["se"] + (K + m) / n * row["theory"], kind="absolute",
-            reason="3 batch-means standard errors + finite-N bias (K+M)/N relative.",
-            theory=EQ10,
-        )
+            measured=row.sgd, predicted=row.theory, tolerance=3 * row.se + (row.K + m) / n * row.theory,
+            kind="absolute", reason="3 batch-means standard errors + finite-N bias (K+M)/N relative.", theory=EQ10)
 
 
-def run_weight_decay(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict[tuple[int, float], tuple]:
-    """``eps_g*`` of erf SCMs with weight decay ``kappa`` in ``(0, *cfg.weight_decays)``, ``L`` in ``cfg.decay_ls``.
-
-    Runs as in :func:`run_scaling` (same seed and noise with and without decay for each ``L``).
-    Returns ``(L, kappa) -> (time average, its standard error)``.
-    """
-    times = sgd.log_and_late_times(cfg.scaling_alpha, cfg.n)
-    decay_runs = {}
-    for L in cfg.decay_ls:
-        seed = cfg.seed * 1000 + SEEDS["decay"] + L
-        for kappa in track((0.0, *cfg.weight_decays), desc=f"weight decay, L = {L}"):
-            res = sgd.simulate(near_specialised(m + L, seed, n=cfg.n, m=m), lr, sigma, times, weight_decay=kappa,
-                               engine="order-parameters", seed=seed)
-            decay_runs[L, kappa] = late_average(res.alpha, res.eg[0])
-    return decay_runs
-
-
-def check_weight_decay(ledger: Ledger, decay_runs: dict[tuple[int, float], tuple], *, ls: Sequence[int],
+def check_weight_decay(ledger: Ledger, decay: dict[tuple[int, float], StationaryRun], *, ls: Sequence[int],
                        decays: Sequence[float]) -> None:
     """Claims: with weight decay (each ``kappa`` in ``decays``) ``eps_g*`` is not below its value without.
 
-    ``decay_runs`` from :func:`run_weight_decay`, for ``L`` in ``ls``; tolerance 3 combined standard errors.
+    ``decay``: ``(L, kappa) ->`` run, ``kappa = 0`` included, for ``L`` in ``ls``; tolerance 3 combined
+    standard errors.
     """
     for L in ls:
-        base, base_se = decay_runs[L, 0.0]
+        base = decay[L, 0.0]
         for kappa in decays:
-            eps, se = decay_runs[L, kappa]
+            row = decay[L, kappa]
             ledger.check(
                 f"weight-decay-L{L}-kappa{kappa:g}",
                 f"erf SCM, L = {L}: time-averaged SGD eps_g* with weight decay kappa = {kappa:g}, against that without",
-                measured=eps, predicted=base, tolerance=3 * np.hypot(se, base_se), kind="lower",
+                measured=row.sgd, predicted=base.sgd, tolerance=3 * np.hypot(row.se, base.se), kind="lower",
                 reason="The paper's observation (its section G) that weight decay does not improve eps_g*, reproduced: "
                 "not lower than without decay by more than 3 combined batch-means standard errors (one-sided: "
                 "an improvement of 3 standard errors, a few per cent of eps_g*, would be seen).",
-                category="reproduction",
-            )
+                category="reproduction")
 
 
-def weight_decay_worst(decay_runs: dict[tuple[int, float], tuple], *, ls: Sequence[int], kappa: float) -> str:
+def weight_decay_worst(decay: dict[tuple[int, float], StationaryRun], *, ls: Sequence[int], kappa: float) -> str:
     """``eps_g*`` at weight decay ``kappa`` over that without, as text: the range over ``L`` in ``ls``."""
-    worst = sorted({f"{decay_runs[L, kappa][0] / decay_runs[L, 0.0][0]:.3g}" for L in ls})
+    worst = sorted({f"{decay[L, kappa].sgd / decay[L, 0.0].sgd:.3g}" for L in ls})
     return "–".join(worst[:: max(len(worst) - 1, 1)])
 
 
-# on the manifold: relax to the noisy fixed point next to it (alpha = 2e3), read the error at 1e4
-# and the drift d ln c / d alpha, in units of eta^2 sigma^2, over a window of equal rescaled time
-# eta^2 sigma^2 alpha (1.8e4 at the paper's eta and sigma): the rate depends on c, so rates at
-# different eta, sigma are comparable only along the same path in c
-RELAX, READ = 2e3, 1e4
-SETTLE = 1e5  # a time near the specialised state: (10) should hold here
-
-
-def _scm_ode(state, lr, sigma, times):
-    """The ODEs (9) of a sigmoidal SCM (v = v* = 1) from the order parameters (Q, R, T)."""
-    Q, R, T = state
-    return cm.integrate_odes(Q, R, T, np.ones(len(Q)), np.ones(len(T)), "erf", lr, sigma, times)
-
-
-def _on_manifold(m, L, q, lr, sigma, window):
-    """Relax a state on the manifold (pairs of squared norm q) at lr, sigma: error over (10) and drift."""
-    end = RELAX + window / (lr * sigma) ** 2
-    times = np.unique([0.0, RELAX, READ, end])
-    ode = _scm_ode(cm.specialised_state(m, L, pair_q=q), lr, sigma, times)
-    c = ode.Q[:, m, m]
-    i0, i1, i_read = (int(np.searchsorted(times, t)) for t in (RELAX, end, READ))
-    rate = np.log(c[i1] / c[i0]) / (end - RELAX) / (lr * sigma) ** 2
-    # shift of the pair's norm by the noise, relative: the size of the next order in sigma^2
-    return dict(ratio=ode.eg[i_read] / cm.asymptotic_error("erf", m, m + L, lr, sigma), rate=rate,
-                c=c[i0], shift=c[i0] / q - 1)
-
-
-@dataclass
+@dataclass(frozen=True)
 class LongTimes:
-    """The long ODE runs of erf SCMs: the superfluous units' slow manifold (results of :func:`run_long_times`).
+    """The long ODE runs of erf SCMs and the slow manifold of their superfluous units, as the notebook ran them.
 
     Attributes
     ----------
@@ -526,23 +353,18 @@ class LongTimes:
         Teacher units, the chapter's rate and noise, the horizon of the runs and that of Fig. 2a's SGD.
     eq10 : dict
         ``L -> eq. (10)`` for ``L = 0 .. max(ls)``.
-    runs : dict
-        ``L -> dict(near, starts)``: the ODE from near the specialised state and from the SGD runs' starts.
+    near, starts : dict
+        ``L ->`` the ODE run from near the specialised state, and the list of those from the SGD runs' starts.
     qs : ndarray
         Squared norms ``c`` of an anti-parallel pair on the manifold.
     manifold : dict
-        ``L -> [dict(ratio, rate, c, shift) per c]`` at ``(lr, sigma)``: error over (10), normalised drift
-        ``d ln c / d alpha / (eta sigma)^2``, relaxed ``c`` and its relative shift by the noise.
-    rates, pairs, drift : tuple, dict, dict
-        The ``(eta, sigma)`` of the drift runs (L = 2), their manifold read-outs and drifts per ``c``.
+        ``L ->`` a :class:`gendyn.committee.ManifoldPoint` per ``c`` at ``(lr, sigma)``.
+    pairs : dict
+        ``(eta, sigma) ->`` the manifold points of ``L = 2`` (the drift runs).
     frozen : ODEResult
         A pair (``c = 1``, L = 2) at ``sigma = 0``.
-    final : dict
-        ``L -> eps_g / eq. (10)`` at ``long_alpha`` of every run (near start first).
-    crossings : list of float
-        Last time above (10) of each start that is above it after ``alpha = 1e3``.
     window : float
-        The rescaled time ``eta^2 sigma^2 alpha`` over which a drift is measured (the same at any rate).
+        The rescaled time ``eta^2 sigma^2 alpha`` of every drift measurement.
     """
 
     m: int
@@ -551,68 +373,34 @@ class LongTimes:
     long_alpha: float
     erf_alpha: float
     eq10: dict
-    runs: dict
+    near: dict
+    starts: dict
     qs: np.ndarray
     manifold: dict
-    rates: tuple
     pairs: dict
-    drift: dict
     frozen: cm.ODEResult
-    final: dict
-    crossings: list
-
     window: float
 
-    def on_manifold(self, L: int, q: float, lr: float, sigma: float) -> dict:
-        """Relax a state on the manifold (``L`` superfluous units, pairs of squared norm ``q``) at ``lr, sigma``
-        over the rescaled time :attr:`window`; returns ``dict(ratio, rate, c, shift)`` as in :attr:`manifold`.
-        """
-        return _on_manifold(self.m, L, q, lr, sigma, self.window)
+    @property
+    def drift(self) -> dict:
+        """``(eta, sigma) ->`` the normalised drifts ``d ln c / d alpha / (eta sigma)^2``, one per ``c``."""
+        return {rs: np.array([p.rate for p in points]) for rs, points in self.pairs.items()}
 
+    @property
+    def final(self) -> dict:
+        """``L -> eps_g / eq. (10)`` at ``long_alpha`` of every run (near start first)."""
+        return {L: [run.eg[-1] / self.eq10[L] for run in [self.near[L], *self.starts[L]]] for L in self.near}
 
-def run_long_times(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> LongTimes:
-    """The long-time ODE runs of erf SCMs with ``L`` in ``cfg.long_ls`` superfluous units.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``long_alpha`` (horizon), ``long_ls``, ``long_seeds`` (starts drawn as the SGD runs'),
-        ``manifold_qs``, ``n``, ``seed``, ``erf_alpha``.
-    m, lr, sigma
-        Teacher units, learning rate and output noise of Fig. 2.
-
-    Returns
-    -------
-    LongTimes
-    """
-    LONG = cfg.long_alpha
-    long_times = np.union1d(np.r_[0.0, np.geomspace(1.0, LONG, 8 * round(np.log10(LONG)) + 1)], [SETTLE])
-    eq10 = {L: cm.asymptotic_error("erf", m, m + L, lr, sigma) for L in range(max(cfg.long_ls) + 1)}
-    long_runs = {}
-    for L in track(cfg.long_ls, desc="long ODE runs"):
-        near = _scm_ode(cm.specialised_state(m, L, jitter=0.01, seed=cfg.seed * 1000 + L), lr, sigma, long_times)
-        starts = []  # s = 0 is the start of the SGD run of Fig. 2a (where L is one of its sizes)
-        for s in range(cfg.long_seeds):
-            init = sgd.initial_weights(cfg.n, m + L, m, "erf", seed=cfg.seed * 1000 + L + 10000 * s,
-                                       teacher="orthonormal")
-            starts.append(_scm_ode([x[0] for x in init.order_parameters()], lr, sigma, long_times))
-        long_runs[L] = dict(near=near, starts=starts)
-    window = 1.8e4 * (lr * sigma) ** 2
-    qs = np.array(cfg.manifold_qs)
-    manifold = {L: [_on_manifold(m, L, q, lr, sigma, window) for q in qs] for L in track(cfg.long_ls, desc="manifold")}
-    rates = ((lr, sigma), (lr, 2 * sigma), (2 * lr, sigma), (lr / 2, sigma))  # (eta, sigma)
-    pairs = {rs: [_on_manifold(m, 2, q, *rs, window) for q in qs] for rs in track(rates, desc="drift")}
-    drift = {rs: np.array([p["rate"] for p in runs]) for rs, runs in pairs.items()}
-    frozen = _scm_ode(cm.specialised_state(m, 2, pair_q=1.0), lr, 0.0, [0.0, LONG])
-    final = {L: [run.eg[-1] / eq10[L] for run in [r["near"], *r["starts"]]] for L, r in long_runs.items()}
-    crossings = []  # last time each start's error is above (10), for starts that are above it after alpha = 1e3
-    for r in long_runs.values():
-        for run in r["starts"]:
-            above = (run.eg > np.array([eq10[len(run.v[0]) - m]])) & (run.alpha >= 1e3)
-            if above.any():
-                crossings.append(run.alpha[min(np.nonzero(above)[0].max() + 1, len(run.alpha) - 1)])
-    return LongTimes(m, lr, sigma, LONG, cfg.erf_alpha, eq10, long_runs, qs, manifold, rates, pairs, drift, frozen,
-                     final, crossings, window)
+    @property
+    def crossings(self) -> list:
+        """Last time above (10) of each start that is above it after ``alpha = 1e3``."""
+        out = []
+        for L, runs in self.starts.items():
+            for run in runs:
+                above = (run.eg > np.array([self.eq10[L]])) & (run.alpha >= 1e3)
+                if above.any():
+                    out.append(run.alpha[min(np.nonzero(above)[0].max() + 1, len(run.alpha) - 1)])
+        return out
 
 
 def long_time_numbers(long: LongTimes) -> dict[str, str]:
@@ -642,19 +430,19 @@ def long_time_numbers(long: LongTimes) -> dict[str, str]:
 def figure_long_times(long: LongTimes) -> Figure:
     """The slow manifold: long ODE runs over eq. (10); the error on the manifold against ``c``; the drift.
 
-    ``long`` from :func:`run_long_times`. Left: ``eps_g`` / (10) from the SGD runs' starts (solid) and
+    Left: ``eps_g`` / (10) from the SGD runs' starts (solid) and
     near the specialised state (dashed), the ``c -> inf`` limits dotted; middle: on the manifold;
     right: the normalised outward drift at four ``(eta, sigma)``.
     """
     qs, eq10 = long.qs, long.eq10
     fig, axes = plotting.subplots(1, 3, height=3.2)
     ax = axes[0]
-    for j, (L, r) in enumerate(long.runs.items()):
+    for j, (L, near) in enumerate(long.near.items()):
         color = plotting.COLORS[j]
-        for s, run in enumerate(r["starts"]):
+        for s, run in enumerate(long.starts[L]):
             ax.loglog(run.alpha[1:], run.eg[1:] / eq10[L], color=color, lw=1, alpha=0.8,
                       label=f"L = {L}" if s == 0 else None)
-        ax.loglog(r["near"].alpha[1:], r["near"].eg[1:] / eq10[L], "--", color=color, lw=1)
+        ax.loglog(near.alpha[1:], near.eg[1:] / eq10[L], "--", color=color, lw=1)
         ax.axhline(eq10[L % 2] / eq10[L], color=color, ls=":", lw=1)
     ax.axhline(1.0, color="k", lw=0.6)
     ax.axvline(long.erf_alpha, color="0.6", lw=0.8)
@@ -665,13 +453,13 @@ def figure_long_times(long: LongTimes) -> Figure:
     ax.legend(fontsize=7)
     ax = axes[1]
     for j, (L, points) in enumerate(long.manifold.items()):
-        ax.semilogx(qs, [p["ratio"] for p in points], "o-", ms=3, color=plotting.COLORS[j], label=f"L = {L}")
+        ax.semilogx(qs, [p.ratio for p in points], "o-", ms=3, color=plotting.COLORS[j], label=f"L = {L}")
         ax.axhline(eq10[L % 2] / eq10[L], color=plotting.COLORS[j], ls=":", lw=1)
     ax.set(xlabel="squared norm $c$ of a pair", ylabel=r"$\epsilon_g$ / eq. (10)", ylim=(0, 1.05),
            title="on the manifold")
     ax.legend(fontsize=7)
     ax = axes[2]
-    for j, (lr, s) in enumerate(long.rates):
+    for j, (lr, s) in enumerate(long.pairs):
         ax.semilogx(qs, long.drift[lr, s], "os^v"[j] + "-", ms=3, lw=0.8, color=plotting.COLORS[j],
                     label=f"$\\eta$ = {lr:g}, $\\sigma$ = {s:g}")
     ax.set(xlabel="squared norm $c$ of a pair", ylabel=r"$(d\ln c/d\alpha)\,/\,\eta^2\sigma^2$",
@@ -684,13 +472,12 @@ def check_long_times(ledger: Ledger, long: LongTimes) -> None:
     """Claims of the long-time section: (10) is reached and left, the manifold is exact at ``sigma = 0``,
     its drift is the noise's (outward, ``~ eta^2 sigma^2``), and its ``c -> inf`` limit is (10) at ``L mod 2``.
 
-    ``long`` from :func:`run_long_times`; the drift comparison at ``2 sigma`` integrates two more ODE runs.
+    The drift comparison at ``2 sigma`` integrates two more ODE runs (:func:`gendyn.committee.manifold_point`).
     """
     m, LR, SIGMA, LONG, qs, eq10 = long.m, long.lr, long.sigma, long.long_alpha, long.qs, long.eq10
     manifold, drift, pairs, final = long.manifold, long.drift, long.pairs, long.final
-    for L, r in long.runs.items():
-        near = r["near"]
-        slope = abs(1 - manifold[L][0]["ratio"]) / qs[0]  # the manifold's slope (a size: it sets a tolerance)
+    for L, near in long.near.items():
+        slope = abs(1 - manifold[L][0].ratio) / qs[0]  # the manifold's slope (a size: it sets a tolerance)
         offset = np.trace(near.Q[0, m:, m:]) / 2 * slope * np.exp(drift[LR, SIGMA][0] * (LR * SIGMA) ** 2 * SETTLE)
         at = np.searchsorted(near.alpha, SETTLE)
         ledger.check(
@@ -718,7 +505,7 @@ def check_long_times(ledger: Ledger, long: LongTimes) -> None:
             "the pairs.",
             category="finding",
         )
-        r1, r2 = manifold[L][-2]["ratio"], manifold[L][-1]["ratio"]
+        r1, r2 = manifold[L][-2].ratio, manifold[L][-1].ratio
         s1, s2 = np.sqrt(qs[-2]), np.sqrt(qs[-1])
         limit = eq10[L % 2] / eq10[L]
         ledger.check(
@@ -749,14 +536,14 @@ def check_long_times(ledger: Ledger, long: LongTimes) -> None:
     for q in (1.0, 10.0):
         at_sigma = pairs[LR, SIGMA][int(np.argmin(abs(qs - q)))]
         # start the 2 sigma run where the sigma run's pair sits after relaxing, so both follow one path in c
-        shift2 = pairs[LR, 2 * SIGMA][int(np.argmin(abs(qs - q)))]["shift"]
-        at_2sigma = long.on_manifold(2, at_sigma["c"] / (1 + shift2), LR, 2 * SIGMA)
+        shift2 = pairs[LR, 2 * SIGMA][int(np.argmin(abs(qs - q)))].shift
+        at_2sigma = cm.manifold_point(m, 2, at_sigma.c / (1 + shift2), LR, 2 * SIGMA, window=long.window)
         ledger.check(
             f"manifold-drift-sigma2-c{q:g}",
             f"erf SCM, L = 2, c = {q:g}: normalised drift at sigma = {2 * SIGMA:g} over that at sigma = {SIGMA:g}, "
             "from the same relaxed c over the same eta^2 sigma^2 alpha",
-            measured=at_2sigma["rate"] / at_sigma["rate"], predicted=1.0,
-            tolerance=abs(at_2sigma["shift"]) + abs(at_sigma["shift"]), kind="absolute",
+            measured=at_2sigma.rate / at_sigma.rate, predicted=1.0,
+            tolerance=abs(at_2sigma.shift) + abs(at_sigma.shift), kind="absolute",
             reason="A finding (ours): the drift is of order eta^2 sigma^2; the next order in sigma^2 is as large as "
             "the relative shift of the pair's norm by the noise, at 2 sigma plus at sigma (a drift of order sigma, "
             "or sigma^4, would give a ratio of 1/2 or 4).",
@@ -764,30 +551,14 @@ def check_long_times(ledger: Ledger, long: LongTimes) -> None:
         )
 
 
-def fig2b_students(erf: list[dict], relu: dict[float, list[dict]], cfg: RunConfig, *, m: int, lr: float,
-                   sigma: float) -> tuple[sgd.SGDResult, sgd.SGDResult]:
-    """The two students of Fig. 2b: erf with ``cfg.fig2b_l`` superfluous units, ReLU with 3 (or the most run).
-
-    Taken from the series ``erf`` and ``relu`` (at rate ``lr`` if it ran); an erf size the series
-    lacks gets a run of its own, seeded as the series' run of that ``L`` would be.
-    """
-    L_r = 3 if 3 in cfg.relu_ls else max(cfg.relu_ls)
-    erf_b = next((r["res"] for r in erf if r["L"] == cfg.fig2b_l), None)
-    if erf_b is None:
-        erf_b = run_scm("erf", m + cfg.fig2b_l, lr=lr, alpha_max=cfg.erf_alpha, seed=cfg.seed * 1000 + cfg.fig2b_l,
-                        n=cfg.n, m=m, sigma=sigma)
-    relu_b = next(r for r in relu[lr if lr in relu else cfg.relu_lrs[0]] if r["L"] == L_r)["res"]
-    return erf_b, relu_b
-
-
-def figure_2b(erf_b: sgd.SGDResult, relu_b: sgd.SGDResult) -> Figure:
+def figure_2b(erf_b: StationaryRun, relu_b: StationaryRun) -> Figure:
     """Fig. 2b: the final order parameters ``Q`` and ``R`` of an erf student (specialised) and a ReLU one (sharing).
 
-    ``erf_b``, ``relu_b``: the runs of :func:`fig2b_students` (their first run's last record).
+    ``erf_b``, ``relu_b``: the two runs (their last record).
     """
-    K_erf, m = erf_b.R.shape[-2:]
+    K_erf, m = erf_b.K, erf_b.M
     fig, axes = plotting.subplots(2, 2, height=5.6, gridspec_kw=dict(width_ratios=[K_erf, m]))
-    for row, (name, res) in enumerate((("erf", erf_b), ("ReLU", relu_b))):
+    for row, (name, res) in enumerate((("erf", erf_b.run), ("ReLU", relu_b.run))):
         for col, (mat, label) in enumerate(((res.Q[0, -1], "Q"), (res.R[0, -1], "R"))):
             ax = axes[row, col]
             lim = np.abs(mat).max()
@@ -799,25 +570,25 @@ def figure_2b(erf_b: sgd.SGDResult, relu_b: sgd.SGDResult) -> Figure:
     return fig
 
 
-def figure_s3_relu(relu: dict[float, list[dict]], *, n: int, m: int, sigma: float) -> Figure:
+def figure_s3_relu(relu: dict[float, Series], *, n: int, m: int, sigma: float) -> Figure:
     """Fig. S3: ``eps_g* / (eta sigma^2)`` of ReLU SCMs against ``L``, one curve per learning rate.
 
-    ``relu``: rate -> its series from :func:`scm_series`; ``n, m`` go to the title.
+    ``relu``: rate -> its series; ``n, m`` go to the title.
     """
     fig, ax = plotting.subplots(1, 1, height=3.2)
     for j, (lr, rows) in enumerate(relu.items()):
-        ax.errorbar([r["L"] for r in rows], [r["sgd"] / (lr * sigma**2) for r in rows],
-                    yerr=[3 * r["se"] / (lr * sigma**2) for r in rows], fmt="o-", ms=4, capsize=2,
+        ax.errorbar(list(rows), [r.sgd / (lr * sigma**2) for r in rows.values()],
+                    yerr=[3 * r.se / (lr * sigma**2) for r in rows.values()], fmt="o-", ms=4, capsize=2,
                     color=plotting.COLORS[j], label=f"$\\eta$ = {lr}")
     ax.set(xlabel="L = K − M", ylabel=r"$\epsilon_g^*/(\eta\sigma^2)$", title=f"ReLU SCMs, N = {n}, M = {m}")
     ax.legend()
     return fig
 
 
-def check_relu(ledger: Ledger, relu: dict[float, list[dict]]) -> None:
+def check_relu(ledger: Ledger, relu: dict[float, Series]) -> None:
     """Claims of Fig. S3: ``eps_g*`` of ReLU SCMs grows with ``L`` at each rate, and is proportional to ``eta``.
 
-    ``relu``: rate -> its series from :func:`scm_series`. Proportionality: the mean over ``L`` of the
+    ``relu``: rate -> its series. Proportionality: the mean over ``L`` of the
     ratio of ``eps_g* / eta`` between the largest and smallest rate is 1 within 3 standard errors plus
     the ``O(eta K)`` deviation of the linear SCM, eq. (12).
     """
@@ -833,11 +604,11 @@ def check_relu(ledger: Ledger, relu: dict[float, list[dict]]) -> None:
         )
     lo, hi = min(relu), max(relu)
     ratios, ses, corrections = [], [], []
-    for r_lo, r_hi in zip(relu[lo], relu[hi]):
-        ratio = (r_hi["sgd"] / hi) / (r_lo["sgd"] / lo)
+    for r_lo, r_hi in zip(relu[lo].values(), relu[hi].values()):
+        ratio = (r_hi.sgd / hi) / (r_lo.sgd / lo)
         ratios.append(ratio)
-        ses.append(ratio * np.hypot(r_hi["se"] / r_hi["sgd"], r_lo["se"] / r_lo["sgd"]))
-        K = r_lo["K"]
+        ses.append(ratio * np.hypot(r_hi.se / r_hi.sgd, r_lo.se / r_lo.sgd))
+        K = r_lo.K
         corrections.append(abs((4 - 2 * lo * K) / (4 - 2 * hi * K) - 1))
     ledger.check(
         "relu-proportional-to-eta",
@@ -850,16 +621,16 @@ def check_relu(ledger: Ledger, relu: dict[float, list[dict]]) -> None:
     )
 
 
-def figure_s2_inverse_k(inverse: list[dict], L_line: np.ndarray, theory_line: Sequence[float], *, n: int,
+def figure_s2_inverse_k(inverse: Series, L_line: np.ndarray, theory_line: Sequence[float], *, n: int,
                         sigma: float) -> Figure:
     """Fig. S2: ``eps_g* / sigma^2`` against ``L`` at ``eta = 1/K``: eq. (10) (``theory_line`` at ``L_line``),
-    SGD and the ODE (``inverse`` from :func:`scm_series`); ``n`` goes to the title.
+    SGD and the ODE (``inverse``, with the ODE); ``n`` goes to the title.
     """
     fig, ax = plotting.subplots(1, 1, height=3.2)
     ax.plot(L_line, theory_line, "-", label="eq. (10), $\\eta = 1/K$")
-    ax.errorbar([r["L"] for r in inverse], [r["sgd"] / sigma**2 for r in inverse],
-                yerr=[3 * r["se"] / sigma**2 for r in inverse], fmt="x", ms=7, label="SGD")
-    ax.plot([r["L"] for r in inverse], [r["ode"] / sigma**2 for r in inverse], "d", mfc="none", ms=7,
+    ax.errorbar(list(inverse), [r.sgd / sigma**2 for r in inverse.values()],
+                yerr=[3 * r.se / sigma**2 for r in inverse.values()], fmt="x", ms=7, label="SGD")
+    ax.plot(list(inverse), [r.ode / sigma**2 for r in inverse.values()], "d", mfc="none", ms=7,
             label="ODE (same times)")
     ax.set(xlabel="L = K − M", ylabel=r"$\epsilon_g^*/\sigma^2$", title=f"erf SCM, $\\eta = 1/K$, N = {n}")
     ax.legend()
