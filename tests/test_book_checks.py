@@ -48,9 +48,22 @@ def test_ta_band_is_pointwise_and_sees_a_constant_factor_where_the_curve_is_flat
     for claim_id, theory in (("true", exact), ("wrong", 1.1 * exact)):
         gap, band = checks.ta_band_gaps(simulated[None], theory[None], delayed[None], rho=0.2, slack=1e-4)
         assert gap.shape == band.shape == (1, t.size)
-        checks.check_ta_band(ledger, claim_id, "demo", [(gap, band)], rho=0.2, lag=0.1, lr=0.01,
+        checks.check_ta_band(ledger, claim_id, "demo", [(gap, band)], t=t, rho=0.2, lag=0.1, lr=0.01,
                              slack_reason="1e-4 for rounding")
     true, wrong = ledger.claims
     assert true.passed and true.measured < 1 and not wrong.passed and wrong.measured > 10
     # the resolution is the narrowest band as a relative error: 1e-4 in log10 where the curve is flat
     assert true.resolution == pytest.approx(1e-4 / np.log10(np.e), rel=1e-2)
+
+
+def test_ta_band_resolution_ignores_time_zero(tmp_path):
+    """At t = 0 the band is the rounding slack alone and no error of the dynamics can show there: the
+    claim's resolution comes from the narrowest band after it."""
+    t = np.array([0.0, 1.0, 2.0])
+    gap, band = np.zeros((1, 3)), np.array([[1e-6, 0.05, 0.1]])
+    ledger = claims.Ledger("band0", "smoke", directory=tmp_path)
+    checks.check_ta_band(ledger, "c", "demo", [(gap, band)], t=t, rho=0.2, lag=0.1, lr=0.01, slack_reason="none")
+    assert ledger.claims[0].resolution == pytest.approx(0.05 / np.log10(np.e))
+    with pytest.raises(ValueError, match="t must hold a time after 0"):
+        checks.check_ta_band(ledger, "d", "demo", [(gap, band)], t=np.zeros(3), rho=0.2, lag=0.1, lr=0.01,
+                             slack_reason="none")

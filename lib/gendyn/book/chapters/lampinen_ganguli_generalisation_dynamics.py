@@ -341,7 +341,7 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
         gaps = checks.ta_band_gaps(ta[kind][:, records], exact[k], delayed[k], rho=rho, slack=slack, spread=spread[k])
         checks.check_ta_band(ledger, f"ta-exact-{kind}",
                       f"TA students vs eqs. (6)-(7) with {mode_dynamics} on their own data ({kind} error)", [gaps],
-                      rho=rho, lag=float(np.max(lag)), lr=lr, slack_reason=slack_reason)
+                      t=t, rho=rho, lag=float(np.max(lag)), lr=lr, slack_reason=slack_reason)
 
 
 def check_ta_finite_size(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.SnrSweep,

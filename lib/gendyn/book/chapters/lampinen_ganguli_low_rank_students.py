@@ -189,7 +189,7 @@ def check_ta_exact(ledger: Ledger, t: np.ndarray, runs: dict[int, dict[str, np.n
         checks.check_ta_band(ledger, f"ta-exact-{kind}",
                       f"TA students of ranks {', '.join(map(str, cfg.student_ranks))} vs eqs. (6)-(7) with eq. (9) "
                       f"on their own data ({kind} error)", gaps,
-                      rho=rho, lag=float(lag.max()), lr=cfg.lr, slack_reason="1e-4 for float32 training")
+                      t=t, rho=rho, lag=float(lag.max()), lr=cfg.lr, slack_reason="1e-4 for float32 training")
 
 
 def fig14_curves(stop: Optimum, sweep: SnrSweep, cfg: RunConfig, *, eps: float) -> dict[str, object]:
