@@ -82,7 +82,9 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     assert "1 claims in 1 chapters: 1 pass, 0 fail" in page
     staged = json.loads((out / "part" / "good.ipynb").read_text())
     hidden = [c for c in staged["cells"] if "remove-cell" in c["metadata"].get("tags", [])]
-    assert len(hidden) == 2  # the parameters and the injected parameters
+    assert len(hidden) == 1 and "parameters" in hidden[0]["metadata"]["tags"]  # the defaults, not what ran
+    shown = [c for c in staged["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    assert len(shown) == 1 and 'SCALE = "smoke"' in "".join(shown[0]["source"])  # the parameters of this run
     assert "(run `" in "".join(staged["cells"][2]["source"])  # the box that says which run this is
     assert "extra_footer" in (out / "_config.yml").read_text()
     assert "| [good](part/good.ipynb) |" in (out / "execution-statistics.md").read_text()

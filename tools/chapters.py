@@ -302,17 +302,21 @@ def _book_order():
 
 
 def _page(executed, record, parameters, source=None):
-    """The executed notebook as the book shows it: the parameters cells hidden, one box that
+    """The executed notebook as the book shows it: the parameters this run used shown (papermill's
+    injected cell; the notebook's defaults hidden), one box that
     says which run this is, with a link to the chapter's section of the claims ledger and, given
     ``source`` (:func:`source_archive`'s dict, with ``notebook``, the chapter's path in the
     repository), to the exact source of this build and the chapter's notebook in the repository."""
     nb = json.loads(Path(executed).read_text())
     cells = nb["cells"]
     last_parameter_cell = 0
+    injected = any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in cells)
     for k, cell in enumerate(cells):
         tags = cell.get("metadata", {}).get("tags", [])
         if "parameters" in tags or "injected-parameters" in tags:
-            cell["metadata"]["tags"] = tags + ["remove-cell"]
+            # the reader sees the parameters this run used (papermill's injected cell), not the defaults
+            if "parameters" in tags and injected:
+                cell["metadata"]["tags"] = tags + ["remove-cell"]
             last_parameter_cell = k
     n = len(record.claims)
     settings = ", ".join(f"{k} = {v!r}" for k, v in parameters.items())
