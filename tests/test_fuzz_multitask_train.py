@@ -47,9 +47,11 @@ CASES = [
          accepted=dict(mask_a={"none"}, mask_b={"none"}, batch_size={"none"}, batch_seed={"zero"},
                        num_threads={"none"}, keep_composite={"bool"}, keep_trajectory={"bool"},
                        progress={"none", "string", "unknown-name"})),  # any label of the progress bar
+    Case(mt.grid_snrs, dict(points=3)),
     Case(mt.run_grid, GRID, accepted=GRID_OK),
     Case(grids.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
          accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file
+    Case(grids.placement, dict(cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"))),
     Case(grids.book_grid, dict(name="rank-10", cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"), depth=None),
          accepted=dict(depth={"none"})),
     # the methods of the data and of the grid's result

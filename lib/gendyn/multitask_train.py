@@ -71,6 +71,7 @@ from .progress import track
 __all__ = [
     "SNR_GRID",
     "RELATEDNESS_GRID",
+    "grid_snrs",
     "ACTIVATIONS",
     "TaskBatch",
     "TrainResult",
@@ -92,6 +93,31 @@ SNR_GRID = tuple(float(v) for v in np.logspace(-2, 1, 6))
 #: The relatedness grid of the published results.
 RELATEDNESS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 ACTIVATIONS = ("linear", "relu")
+
+
+def grid_snrs(points: int) -> tuple[float, ...]:
+    """``points`` SNRs of :data:`SNR_GRID`, evenly spread in log scale, both ends included.
+
+    The published grids (Figs. 2, A1-A4 of Lee & Ndirango) take every SNR of ``logspace(-2, 1, 6)``
+    for ``s_a`` and ``s_b``; a smaller grid keeps the entries nearest ``points`` evenly spaced
+    positions (3: 0.01, 0.63, 10).
+
+    Parameters
+    ----------
+    points : int
+        How many SNRs to keep, from 2 to ``len(SNR_GRID)`` (6: the whole grid).
+
+    Returns
+    -------
+    tuple of float
+        The SNRs kept, increasing.
+    """
+    points = _checks.integer(points, "points", 2, meaning=f" and <= {len(SNR_GRID)} (the SNRs of SNR_GRID)")
+    if points > len(SNR_GRID):
+        raise ValueError(f"points must be an integer in [2, {len(SNR_GRID)}] (the SNRs of SNR_GRID); got {points}")
+    index = sorted({int(math.floor(i + 0.5)) for i in np.linspace(0, len(SNR_GRID) - 1, points)})
+    return tuple(SNR_GRID[i] for i in index)
+
 
 _STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val": 6, "init": 7, "batches": 8}
 
