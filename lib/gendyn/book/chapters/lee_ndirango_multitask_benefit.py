@@ -25,7 +25,7 @@ from gendyn.book.stats import t_bound, t_bound_reason, t_margin
 from gendyn.multitask_train import GridResult
 
 __all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_2", "figure_bounds", "check_table1",
-           "check_monotonicity", "print_minimum_at_end"]
+           "check_monotonicity"]
 
 
 @dataclass(frozen=True)
@@ -187,14 +187,3 @@ def check_monotonicity(ledger: Ledger, related: Mapping[tuple, tuple], clean_aux
                        np.array([m[0] for m in cells.values()]), category="finding",
                        note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
                        "correlation of this value")
-
-
-def print_minimum_at_end(g10: GridResult) -> None:
-    """Print the fraction of multitask students with their validation minimum at the last step, by P and s_A."""
-    snrs = g10.axes["s_a"]
-    sa_col, p_col = g10.column("s_a"), g10.column("n_train")
-    at_end = (g10.mt_best_step == g10.steps)
-    print("multitask students with the minimum at the last step (rows: P, columns: sbar_A):")
-    print("P \\ s_a " + " ".join(f"{s:7.2g}" for s in snrs))
-    for p in g10.axes["n_train"]:
-        print(f"{p:7d} " + " ".join(f"{at_end[(p_col == p) & np.isclose(sa_col, s)].mean():7.2f}" for s in snrs))

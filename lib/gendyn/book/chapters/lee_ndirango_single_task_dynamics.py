@@ -19,13 +19,14 @@ from matplotlib.figure import Figure
 from gendyn import softmax_multitask as sm
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
+from gendyn.book.figures import plot_simulation_vs_theory
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import z_quantile
 from gendyn.multitask_train import SingleTaskStudents
 
-__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_1_ta", "print_fixed_points", "check_growth_rate",
-           "figure_binary", "check_finite_size", "figure_finite_size", "figure_ta_vs_random", "print_best_losses"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_1_ta", "check_growth_rate", "figure_binary",
+           "check_finite_size", "figure_finite_size", "figure_ta_vs_random"]
 
 
 @dataclass(frozen=True)
@@ -83,32 +84,17 @@ MUTATIONS = (
 def figure_1_ta(runs: SingleTaskStudents, theory: Mapping[float, sm.TAPrediction]) -> Figure:
     """Fig. 1 (as §3 describes it): singular value and generalisation loss of the TA students of the first
     seed, simulation (points) against (3) (lines, ``theory`` by SNR), one colour per sbar."""
-    t, s_sim = runs.t, runs.top_singular_value()[0]
+    pred = [theory[sbar] for sbar in runs.s_a]
+    labels = [f"$\\bar s$ = {sbar:g}: $\\rho(s^*)$ = {p.rho:.2f}" for sbar, p in zip(runs.s_a, pred)]
     fig, axes = plotting.subplots(1, 2, height=3.4)
-    for i, sbar in enumerate(runs.s_a):
-        c = plotting.COLORS[i]
-        axes[0].plot(t, s_sim[i], "o", ms=2, color=c, alpha=0.5)
-        axes[0].plot(t, theory[sbar].s, color=c, label=f"$\\bar s$ = {sbar:g}: $\\rho(s^*)$ = {theory[sbar].rho:.2f}")
-        axes[1].plot(t, runs.result.val_loss[0, i], "o", ms=2, color=c, alpha=0.5)
-        axes[1].plot(t, theory[sbar].loss, color=c)
+    plot_simulation_vs_theory(axes[0], runs.t, runs.top_singular_value()[0], [p.s for p in pred], labels=labels)
+    plot_simulation_vs_theory(axes[1], runs.t, runs.result.val_loss[0], [p.loss for p in pred])
     axes[0].set(yscale="log", xlabel="$t/\\tau$", ylabel="student singular value $s$",
                 title="(3): points simulation, lines theory")
     axes[1].set(xlabel="$t/\\tau$", ylabel="generalisation loss (clean labels)",
                 title="TA theory vs validation", ylim=(None, math.log(10) + 0.05))
     axes[0].legend(fontsize=7)
     return fig
-
-
-def print_fixed_points(runs: SingleTaskStudents, theory: Mapping[float, sm.TAPrediction]) -> None:
-    """Print, per sbar, sigma_hat, the fixed point s*, the simulated final s, the final alignment
-    with u_hat and rho(s*) (first seed)."""
-    final_u = np.linalg.svd(runs.result.trajectory[0, :, -1])[0][..., 0]  # (R, K)
-    s_sim = runs.top_singular_value()[0]
-    for i, sbar in enumerate(runs.s_a):
-        print(f"sbar = {sbar:5.2f}: sigma_hat = {runs.sigma_hat[0, i]:.4f}, s* = {theory[sbar].s_star:6.3f}, "
-              f"simulated s(end) = {s_sim[i, -1]:6.3f}, "
-              f"|u(end) . u_hat| = {abs(final_u[i] @ runs.u_hat[0, i]):.4f}, "
-              f"rho(s*) = {theory[sbar].rho:.3f}")
 
 
 def check_growth_rate(ledger: Ledger, tag: str, runs: SingleTaskStudents, *, lr: float) -> None:
@@ -138,13 +124,9 @@ def check_growth_rate(ledger: Ledger, tag: str, runs: SingleTaskStudents, *, lr:
 def figure_binary(runs: SingleTaskStudents, theory: Sequence[np.ndarray]) -> Figure:
     """Two classes: the simulated singular value (points) against (3) (lines, ``theory``), one colour per sbar."""
     fig, ax = plotting.subplots(1, 1, height=3.2)
-    s_sim = runs.top_singular_value()[0]
-    for i, sbar in enumerate(runs.s_a):
-        c = plotting.COLORS[i]
-        ax.plot(runs.t, s_sim[i], "o", ms=2, color=c, alpha=0.5)
-        ax.plot(runs.t, theory[i], color=c, label=f"$\\bar s$ = {sbar:g}")
-    ax.set(yscale="log", xlabel="$t/\\tau$", ylabel="$s$",
-           title="two classes: simulation (points) vs (3)")
+    plot_simulation_vs_theory(ax, runs.t, runs.top_singular_value()[0], theory,
+                              labels=[f"$\\bar s$ = {sbar:g}" for sbar in runs.s_a])
+    ax.set(yscale="log", xlabel="$t/\\tau$", ylabel="$s$", title="two classes: simulation (points) vs (3)")
     ax.legend()
     return fig
 
@@ -199,14 +181,3 @@ def figure_ta_vs_random(ta: SingleTaskStudents, random_init: SingleTaskStudents)
                 title="TA (solid) vs random init (dashed)")
     axes[0].legend(fontsize=7)
     return fig
-
-
-def print_best_losses(ta: SingleTaskStudents, random_init: SingleTaskStudents, *, lr: float) -> float:
-    """Print the best validation loss of the TA and the random students and when it occurred;
-    return the largest difference of the best losses."""
-    res, rand = ta.result, random_init.result
-    for i, sbar in enumerate(ta.s_a):
-        print(f"sbar = {sbar:5.2f}: best validation loss TA {res.best_val[0, i]:.4f} "
-              f"at t = {res.best_step[0, i] * lr:6.1f}, "
-              f"random {rand.best_val[0, i]:.4f} at t = {rand.best_step[0, i] * lr:6.1f}")
-    return float(np.max(np.abs(np.asarray(res.best_val[0]) - np.asarray(rand.best_val[0]))))
