@@ -61,3 +61,26 @@ def test_plot_cell_means_draws_the_mean_and_a_band_of_one_standard_error(grid):
     with pytest.raises(ValueError, match="means"):
         figures.plot_cell_means(ax, [1.0], means, [("no", "cell")], color="C0", label="x")
     plt.close(fig)
+
+
+def test_simulation_vs_theory_draws_points_and_a_line_per_run_in_the_books_colours():
+    import matplotlib.pyplot as plt
+
+    from gendyn.book.plotting import COLORS
+
+    fig, ax = plt.subplots()
+    x = np.linspace(0, 1, 5)
+    figures.plot_simulation_vs_theory(ax, x, [x, 2 * x], [x + 0.1, 2 * x + 0.1], labels=["a", "b"])
+    lines = ax.get_lines()
+    assert len(lines) == 4
+    assert [ln.get_linestyle() for ln in lines] == ["None", "-", "None", "-"]
+    assert [ln.get_color() for ln in lines] == [COLORS[0], COLORS[0], COLORS[1], COLORS[1]]
+    assert [ln.get_label() for ln in lines[1::2]] == ["a", "b"]
+    np.testing.assert_array_equal(lines[3].get_ydata(), 2 * x + 0.1)
+    with pytest.raises(ValueError, match="theory"):
+        figures.plot_simulation_vs_theory(ax, x, [x], [x, x])
+    with pytest.raises(ValueError, match="labels"):
+        figures.plot_simulation_vs_theory(ax, x, [x], [x], labels=["a", "b"])
+    with pytest.raises(ValueError, match="theory"):
+        figures.plot_simulation_vs_theory(ax, x, [x] * 9, [x] * 9)
+    plt.close(fig)

@@ -24,6 +24,7 @@ GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), re
 GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"},
                draw_dtype={"none"})
 RESULT = mt.run_grid(**dict(GRID, seeds=[0, 1], s_a=(1.0, 2.0)))  # two seeds: standard errors
+SETUP = dict(n_classes=2, n_train=20, n_val=5, lr=0.5, horizon=1.0, n_features=4, s0=1e-3)  # two steps
 
 
 @pytest.fixture(autouse=True)
@@ -47,9 +48,16 @@ CASES = [
          accepted=dict(mask_a={"none"}, mask_b={"none"}, batch_size={"none"}, batch_seed={"zero"},
                        num_threads={"none"}, keep_composite={"bool"}, keep_trajectory={"bool"},
                        progress={"none", "string", "unknown-name"})),  # any label of the progress bar
+    Case(mt.SingleTaskSetup, SETUP),
+    Case(mt.train_single_task,
+         dict(setup=mt.SingleTaskSetup(**SETUP), s_a=[0.3, 1.0], seeds=[0], init="aligned", hidden=3, init_scale=0.05,
+              device="cpu"),
+         accepted=dict(seeds={"zero"})),  # seed 0
+    Case(mt.grid_snrs, dict(points=3)),
     Case(mt.run_grid, GRID, accepted=GRID_OK),
     Case(grids.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
          accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file
+    Case(grids.placement, dict(cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"))),
     Case(grids.book_grid, dict(name="rank-10", cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"), depth=None),
          accepted=dict(depth={"none"})),
     # the methods of the data and of the grid's result

@@ -39,6 +39,8 @@ CASES = [
     Case(sm.ta_trajectory, dict(t=[0.0, 1.0, 2.0], s0=0.01, sigma_hat=0.2, u=U, n_layers=3, tau=1.0),
          accepted=dict(sigma_hat={"zero"})),
     Case(sm.ta_fixed_point, dict(sigma_hat=0.2, u=U), accepted=dict(sigma_hat={"zero"})),
+    Case(sm.ta_prediction, dict(t=[0.0, 1.0, 2.0], s0=0.01, sigma_hat=0.2, u=U, u_teacher=U, overlap=0.5),
+         accepted=dict(sigma_hat={"zero"}, overlap={"negative", "zero"})),  # overlap is a cosine in [-1, 1]
     Case(sm.off_diagonal_ratio, dict(s=1.0, u=U), accepted=dict(s=S_OK)),
     Case(sm.ta_generalization_loss, dict(s=1.0, u=U, u_teacher=U, overlap=0.5),
          accepted=dict(s=S_OK, overlap={"negative", "zero"})),  # overlap is a cosine in [-1, 1]

@@ -367,3 +367,18 @@ def test_noisy_label_entropy_needs_antithetic_pairs():
         sm.noisy_label_entropy(0.5, 3, 0.5, n_samples=7)
     with pytest.raises(ValueError, match="n_samples"):
         sm.noisy_label_entropy(0.5, 3, 0.5, n_samples=2)
+
+
+def test_ta_prediction_gathers_the_ta_theory_of_one_student():
+    u = np.array([1.0, 0.5, -1.5]) / np.linalg.norm([1.0, 0.5, -1.5])
+    ubar = np.array([1.0, 0.0, -1.0]) / math.sqrt(2)
+    t = np.linspace(0, 20, 11)
+    pred = sm.ta_prediction(t, 1e-3, 0.2, u, ubar, 0.9)
+    np.testing.assert_array_equal(pred.s, sm.ta_trajectory(t, 1e-3, 0.2, u))
+    assert pred.s_star == sm.ta_fixed_point(0.2, u)
+    assert pred.rho == float(sm.off_diagonal_ratio(pred.s_star, u))
+    np.testing.assert_array_equal(pred.loss, sm.ta_generalization_loss(pred.s, u, ubar, 0.9))
+    # at the clean-label limit the fixed point is infinite, and so is rho, by definition
+    top = float(sm.clean_rank1_signal(u))
+    clean = sm.ta_prediction(t[:3], 1e-3, top, u, ubar, 1.0)
+    assert math.isinf(clean.s_star) and math.isinf(clean.rho) and np.isfinite(clean.loss).all()

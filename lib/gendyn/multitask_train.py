@@ -71,6 +71,7 @@ from .progress import track
 __all__ = [
     "SNR_GRID",
     "RELATEDNESS_GRID",
+    "grid_snrs",
     "ACTIVATIONS",
     "TaskBatch",
     "TrainResult",
@@ -78,6 +79,9 @@ __all__ = [
     "init_student",
     "training_aligned_init",
     "train_students",
+    "SingleTaskSetup",
+    "SingleTaskStudents",
+    "train_single_task",
     "run_grid",
     "GridResult",
     "INIT_SCALE",
@@ -92,6 +96,31 @@ SNR_GRID = tuple(float(v) for v in np.logspace(-2, 1, 6))
 #: The relatedness grid of the published results.
 RELATEDNESS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 ACTIVATIONS = ("linear", "relu")
+
+
+def grid_snrs(points: int) -> tuple[float, ...]:
+    """``points`` SNRs of :data:`SNR_GRID`, evenly spread in log scale, both ends included.
+
+    The published grids (Figs. 2, A1-A4 of Lee & Ndirango) take every SNR of ``logspace(-2, 1, 6)``
+    for ``s_a`` and ``s_b``; a smaller grid keeps the entries nearest ``points`` evenly spaced
+    positions (3: 0.01, 0.63, 10).
+
+    Parameters
+    ----------
+    points : int
+        How many SNRs to keep, from 2 to ``len(SNR_GRID)`` (6: the whole grid).
+
+    Returns
+    -------
+    tuple of float
+        The SNRs kept, increasing.
+    """
+    points = _checks.integer(points, "points", 2, meaning=f" and <= {len(SNR_GRID)} (the SNRs of SNR_GRID)")
+    if points > len(SNR_GRID):
+        raise ValueError(f"points must be an integer in [2, {len(SNR_GRID)}] (the SNRs of SNR_GRID); got {points}")
+    index = sorted({int(math.floor(i + 0.5)) for i in np.linspace(0, len(SNR_GRID) - 1, points)})
+    return tuple(SNR_GRID[i] for i in index)
+
 
 _STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val": 6, "init": 7, "batches": 8}
 
@@ -765,6 +794,153 @@ def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, options):
 def _minibatch(pool, s, batch_size, gen, device):
     """Indices ``(S, batch)`` of a random minibatch of each group's pool (without replacement)."""
     return torch.stack([_random.randperm(pool, generator=gen, device=device)[:batch_size] for _ in range(s)])
+
+
+# ----------------------------------------------------------------------------------------
+# single-task students of rank-one teachers (§3, App. B: the TA dynamics (3))
+# ----------------------------------------------------------------------------------------
+
+#: Validation records kept along a single-task training (:attr:`SingleTaskSetup.eval_every`).
+_RECORDS = 300
+
+
+@dataclass(frozen=True)
+class SingleTaskSetup:
+    """One task of a rank-one teacher and its training by full-batch gradient descent (:func:`train_single_task`).
+
+    Parameters
+    ----------
+    n_classes : int
+        Classes ``K`` (>= 2).
+    n_train, n_val : int
+        Training examples and validation examples (noise-free labels).
+    lr : float
+        Learning rate; step ``k`` is time ``t = k lr`` in units of ``tau``.
+    horizon : float
+        Training time in units of ``tau``: ``steps = round(horizon / lr)`` (at least one).
+    n_features : int
+        Input dimension ``N`` (the authors' 20).
+    s0 : float
+        Singular value of a training-aligned student at initialisation.
+    """
+
+    n_classes: int
+    n_train: int
+    n_val: int
+    lr: float
+    horizon: float
+    n_features: int = 20
+    s0: float = 1e-3
+
+    def __post_init__(self):
+        _checks.integer(self.n_classes, "n_classes", 2)
+        _checks.integer(self.n_train, "n_train", 1)
+        _checks.integer(self.n_val, "n_val", 1)
+        _checks.positive(self.lr, "lr")
+        _checks.positive(self.horizon, "horizon", extra=" (the training time in units of tau)")
+        _checks.integer(self.n_features, "n_features", 2, meaning=" (2 * rank for the rank-one teachers)")
+        _checks.positive(self.s0, "s0", extra=" (the initial singular value)")
+        if self.horizon / self.lr < 0.5:
+            raise ValueError(f"horizon must be at least lr / 2 (one step); got horizon={self.horizon!r}, "
+                             f"lr={self.lr!r}")
+
+    @property
+    def steps(self) -> int:
+        """Gradient-descent steps over the horizon."""
+        return int(round(self.horizon / self.lr))
+
+    @property
+    def eval_every(self) -> int:
+        """Steps between validation records (about 300 records along training)."""
+        return max(1, self.steps // _RECORDS)
+
+
+@dataclass(frozen=True)
+class SingleTaskStudents:
+    """Single-task students of rank-one teachers (:func:`train_single_task`): ``S`` seeds, ``R`` SNRs.
+
+    Attributes
+    ----------
+    s_a : (R,) array
+        Teacher SNR of each run (its singular value ``sbar``).
+    t : (E,) array
+        Times of the validation records, in units of ``tau``.
+    result : TrainResult
+        The training, with the composite weights along it (``trajectory``, ``(S, R, E, K, N)``).
+    sigma_hat, u_hat, v_hat : (S, R), (S, R, K), (S, R, N) arrays
+        Top singular triple of each training set's centred label-feature covariance (7): the
+        ``sigma_hat`` and ``u`` of (3).
+    u_teacher, v_teacher : (S, K), (S, N) arrays
+        The teacher's output and input directions, ``Wbar = sbar u_teacher v_teacher^T``.
+    """
+
+    s_a: np.ndarray
+    t: np.ndarray
+    result: TrainResult
+    sigma_hat: np.ndarray
+    u_hat: np.ndarray
+    v_hat: np.ndarray
+    u_teacher: np.ndarray
+    v_teacher: np.ndarray
+
+    def top_singular_value(self) -> np.ndarray:
+        """The largest singular value of every student's composite weight along training, ``(S, R, E)``."""
+        return np.linalg.svd(self.result.trajectory, compute_uv=False)[..., 0]
+
+
+def train_single_task(setup: SingleTaskSetup, s_a: ArrayLike, seeds: Sequence[int], *, init: str = "aligned",
+                      hidden: int = 64, init_scale: float = 0.05, device: str | torch.device = "cpu"
+                      ) -> SingleTaskStudents:
+    """Single-task softmax students of noisy rank-one teachers, one per SNR of ``s_a`` and seed (§3, Fig. 1).
+
+    Each seed draws a rank-one teacher ``sbar u_teacher v_teacher^T`` and one training set
+    (:func:`draw_tasks`, ``rank=1``); every SNR of ``s_a`` labels it by its own teacher strength and
+    trains one student by full-batch gradient descent on the cross-entropy (1), the discretised flow
+    (2), in float64. A training-aligned (TA) student (``init="aligned"``,
+    :func:`training_aligned_init`) starts as ``s0 u_hat v_hat^T`` along the top singular vectors of
+    the centred label-feature covariance (7), so its singular value follows (3)
+    (:func:`gendyn.softmax_multitask.ta_trajectory`) as far as (16) holds; ``init="random"`` starts from
+    small random weights with ``hidden`` units (:func:`init_student`, scale ``init_scale``).
+
+    Parameters
+    ----------
+    setup : SingleTaskSetup
+        The task and the training.
+    s_a : array_like of float
+        Teacher SNRs (singular values ``sbar > 0``), one student each.
+    seeds : sequence of int
+        One teacher, training set and group of students per seed.
+    init : {"aligned", "random"}
+        Training-aligned students, or small random initial weights.
+    hidden : int
+        Hidden units of the random students (the TA students have the 4 of :func:`training_aligned_init`).
+    init_scale : float
+        Scale of the random students' initial weights (:func:`init_student`).
+    device : str or torch.device
+
+    Returns
+    -------
+    SingleTaskStudents
+        The runs, their training and the statistics (3) needs. The same ``setup`` and ``seeds`` give the
+        same teachers and data for either ``init``.
+    """
+    _checks.instance(setup, "setup", SingleTaskSetup)
+    s_a = np.asarray(_rates(s_a, "s_a"), dtype=float)
+    seeds = _seeds(seeds)
+    _checks.choice(init, "init", ("aligned", "random"))
+    hidden = _checks.integer(hidden, "hidden", 1)
+    init_scale = _checks.positive(init_scale, "init_scale")
+    data = draw_tasks(seeds, n_train_a=setup.n_train, n_val=setup.n_val, n_features=setup.n_features, rank=1,
+                      n_classes=setup.n_classes, dtype=torch.float64, device=device)
+    y = data.labels_a(s_a)
+    aligned, sigma_hat, u_hat, v_hat = training_aligned_init(data.x_a, y, setup.n_classes, s0=setup.s0)
+    weights = aligned if init == "aligned" else init_student(
+        seeds, n_features=setup.n_features, n_classes=setup.n_classes, hidden=hidden, depth=1,
+        init_scale=init_scale, n_heads=1, dtype=torch.float64, device=device)
+    res = train_students(data.x_a, y, data.x_val, data.labels_val(), weights, lr=setup.lr, steps=setup.steps,
+                        eval_every=setup.eval_every, keep_trajectory=True)
+    return SingleTaskStudents(s_a, res.eval_steps * setup.lr, res, sigma_hat, u_hat, v_hat,
+                              data.o_a[:, :, 0].cpu().numpy(), data.w1[:, 0].cpu().numpy())
 
 
 # ----------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -104,6 +105,8 @@ __all__ = [
     "ta_growth_rate",
     "ta_trajectory",
     "ta_fixed_point",
+    "TAPrediction",
+    "ta_prediction",
     "off_diagonal_ratio",
     "ta_generalization_loss",
     "ta_signal",
@@ -698,6 +701,47 @@ def ta_fixed_point(sigma_hat: float, u: ArrayLike) -> float:
         if hi > 1e7:
             return math.inf
     return optimize.brentq(lambda s: signal(s) - sigma_hat, 0.0, hi, xtol=1e-12, rtol=1e-12)
+
+
+class TAPrediction(NamedTuple):
+    """What (3) predicts for one training-aligned student (:func:`ta_prediction`)."""
+
+    s: np.ndarray  #: singular value at the times ``t``, (3)
+    s_star: float  #: its fixed point ``f(s*) s* = sigma_hat`` (inf at the clean-label limit)
+    rho: float  #: what (16) neglects at ``s*``, :func:`off_diagonal_ratio` (inf where ``s*`` is)
+    loss: np.ndarray  #: generalisation loss on clean labels along ``s``, :func:`ta_generalization_loss`
+
+
+def ta_prediction(t: ArrayLike, s0: float, sigma_hat: float, u: ArrayLike, u_teacher: ArrayLike,
+                  overlap: float = 1.0) -> TAPrediction:
+    """The TA theory of one student: its singular value along (3), the fixed point, the size of what (16)
+    neglects there, and the generalisation loss along the trajectory (exact for a rank-one student).
+
+    Parameters
+    ----------
+    t : array_like
+        Times in units of ``tau``, non-negative and increasing.
+    s0 : float
+        Singular value at ``t = 0``.
+    sigma_hat : float
+        Top singular value of the training set's centred label-feature covariance (7).
+    u : (K,) array_like
+        Its left singular vector (centred).
+    u_teacher : (K,) array_like
+        The teacher's output direction ``ubar``.
+    overlap : float
+        Cosine ``v . vbar`` of the student's input direction and the teacher's.
+
+    Returns
+    -------
+    TAPrediction
+        :func:`ta_trajectory`, :func:`ta_fixed_point`, :func:`off_diagonal_ratio` at ``s*`` and
+        :func:`ta_generalization_loss` along the trajectory (Lee & Ndirango, §3 and App. B).
+    """
+    s = ta_trajectory(t, s0, sigma_hat, u)
+    s_star = ta_fixed_point(sigma_hat, u)
+    rho = float(off_diagonal_ratio(s_star, u)) if math.isfinite(s_star) else math.inf
+    return TAPrediction(s, s_star, rho, ta_generalization_loss(s, u, u_teacher, overlap))
 
 
 # ----------------------------------------------------------------------------------------

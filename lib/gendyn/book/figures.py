@@ -15,9 +15,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 
-from .plotting import subplots
+from .plotting import COLORS, subplots
 
-__all__ = ["benefit_strips", "plot_cell_means"]
+__all__ = ["benefit_strips", "plot_cell_means", "plot_simulation_vs_theory"]
 
 
 def benefit_strips(strips, snrs, relatedness, title):
@@ -94,3 +94,31 @@ def plot_cell_means(ax: Axes, x: Sequence[float], means: Mapping[Hashable, tuple
     se = np.array([means[k][1] for k in keys])
     ax.plot(x, m, "o-", ms=3, color=color, label=label)
     ax.fill_between(x, m - se, m + se, color=color, alpha=0.2, lw=0)
+
+
+def plot_simulation_vs_theory(ax: Axes, x: Sequence[float], simulated: Sequence[Sequence[float]],
+                              theory: Sequence[Sequence[float]], *, labels: Sequence[str] | None = None) -> None:
+    """Simulated curves as points and their theory as lines, one colour per run (the book's colours in order).
+
+    Parameters
+    ----------
+    ax : Axes
+        Where to draw.
+    x : sequence of float
+        Abscissa shared by every curve (e.g. the times of the records).
+    simulated, theory : sequences of curves
+        One simulated curve and the theory's curve per run, each of the length of ``x``.
+    labels : sequence of str, optional
+        Legend label of each run's theory line; ``None``: no labels.
+    """
+    if len(simulated) != len(theory) or (labels is not None and len(labels) != len(theory)):
+        raise ValueError(f"simulated, theory (and labels) must hold one entry per run; got {len(simulated)}, "
+                         f"{len(theory)}" + ("" if labels is None else f", {len(labels)}"))
+    if len(theory) > len(COLORS):
+        raise ValueError(f"theory must hold at most {len(COLORS)} runs (one colour each); got {len(theory)}")
+    for i, (sim, th) in enumerate(zip(simulated, theory)):
+        ax.plot(x, sim, "o", ms=2, color=COLORS[i], alpha=0.5)
+        if labels is None:
+            ax.plot(x, th, color=COLORS[i])
+        else:
+            ax.plot(x, th, color=COLORS[i], label=labels[i])

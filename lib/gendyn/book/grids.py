@@ -7,7 +7,6 @@ scale and configuration and keeps the result under :func:`gendyn.book.claims.cac
 """
 
 import contextlib
-import math
 import multiprocessing
 import os
 import pickle
@@ -17,13 +16,13 @@ import numpy as np
 import torch
 
 from .. import _checks
-from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, SNR_GRID, run_grid
+from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, grid_snrs, run_grid
 from .claims import cache_dir
 from . import threads
 from .scales import SCALES, RunConfig
 from .sources import source_hash
 
-__all__ = ["BOOK_GRIDS", "book_grid", "cached_grid", "grid_key", "job_executor"]
+__all__ = ["BOOK_GRIDS", "book_grid", "placement", "cached_grid", "grid_key", "job_executor"]
 
 #: Runs of the deep ReLU grid trained together on a CPU (``run_grid(block=...)``): their
 #: activations stay in cache, about a fifth less CPU time than all runs at once (float
@@ -60,17 +59,10 @@ def book_grid(name, cfg, depth=None):
     _checks.instance(cfg, "cfg", RunConfig, hint=" (from gendyn.book.scales.configure)")
     if name != "deep-nonlinear" and depth is not None:
         raise ValueError(f"depth applies to the 'deep-nonlinear' grid only; got depth={depth!r} for {name!r}")
-    points = cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points
-    if not 2 <= points <= len(SNR_GRID):
-        raise ValueError(f"snr_points must lie in [2, {len(SNR_GRID)}]; got {points}")
-    index = sorted({int(math.floor(i + 0.5)) for i in np.linspace(0, len(SNR_GRID) - 1, points)})
-    snrs = tuple(SNR_GRID[i] for i in index)
+    snrs = grid_snrs(cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points)
     kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
               relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
-              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every,
-              workers=threads.workers() if cfg.scale == "paper" else 1)  # processes pay off on long grids only
-    if cfg.scheduler:
-        kw["scheduler"] = cfg.scheduler
+              device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every, **placement(cfg))
     if name == "rank-10":
         kw.update(n_train=cfg.n_train, rank=10)
     elif name == "rank-3":
@@ -83,6 +75,18 @@ def book_grid(name, cfg, depth=None):
         kw.update(n_train=cfg.deep_n_train, rank=10, depth=depth, activation="relu", lr=cfg.deep_lr,
                   steps=cfg.deep_steps, eval_every=cfg.deep_eval_every, dtype=DEEP_DTYPE,
                   block=BLOCK if cfg.device == "cpu" else None)
+    return kw
+
+
+def placement(cfg: RunConfig) -> dict:
+    """Where a chapter's grid runs, as arguments of :func:`cached_grid`: ``workers`` (one process per CPU
+    core, or per thread of the chapter's share of the cores, at paper scale; 1 at smoke scale, where
+    processes do not pay off) and, with ``cfg.scheduler`` set (the chapter's ``DASK_SCHEDULER``), the
+    ``scheduler`` whose workers run it. Neither changes the result, nor the cache key."""
+    _checks.instance(cfg, "cfg", RunConfig, hint=" (from gendyn.book.scales.configure)")
+    kw = dict(workers=threads.workers() if cfg.scale == "paper" else 1)
+    if cfg.scheduler:
+        kw["scheduler"] = cfg.scheduler
     return kw
 
 

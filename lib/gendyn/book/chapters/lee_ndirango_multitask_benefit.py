@@ -1,17 +1,16 @@
 """Figures and claims of the chapter ``notebooks/lee-ndirango/multitask-benefit.ipynb``.
 
-Lee & Ndirango, §4.5, Figs. 2, A1 and A2: the multitask benefit of the rank-10 and rank-3
-grids (:class:`gendyn.multitask_train.GridResult`) against relatedness and SNRs, the convexity
-bounds (22)-(25) on every trained pair and the predictions of Table 1. The pieces it shares with
-the other Lee & Ndirango chapters are the book's: the one-sided Spearman claim
-(:func:`gendyn.book.checks.check_spearman`), the reason of a one-sided t bound over seeds
-(:func:`gendyn.book.stats.t_bound_reason`) and a benefit curve with its standard-error band
-(:func:`gendyn.book.figures.plot_cell_means`).
+Lee & Ndirango, §4.5, Figs. 2, A1 and A2. The notebook runs the rank-10 and rank-3 grids
+(:func:`gendyn.multitask_train.run_grid`, cached by :func:`gendyn.book.grids.cached_grid`) and
+selects the cells of each statement; this module keeps what is the chapter's own: Fig. 2, the
+scatter of the convexity bounds (22)-(25), and the statements of Table 1 and of (34), (36) as claims
+(the one-sided Spearman claim is :func:`gendyn.book.checks.check_spearman`, the reason of a one-sided
+t bound over seeds :func:`gendyn.book.stats.t_bound_reason`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,14 +19,13 @@ from matplotlib.figure import Figure
 from gendyn.book import plotting
 from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
-from gendyn.book.figures import benefit_strips, plot_cell_means
+from gendyn.book.figures import plot_cell_means
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_bound, t_bound_reason, t_margin
 from gendyn.multitask_train import GridResult
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "print_grids", "glue_values", "figure_2", "figure_whole_grid", "print_bounds",
-           "sign_known_fraction", "figure_bounds", "check_table1", "check_monotonicity", "print_minimum_at_end"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_2", "figure_bounds", "check_table1",
+           "check_monotonicity"]
 
 
 @dataclass(frozen=True)
@@ -76,31 +74,6 @@ def _power(values, side):
     return abs(float(np.mean(values)) - t_bound(values, side))
 
 
-def print_grids(grids: dict[str, GridResult]) -> None:
-    """Print the number of students of each grid and how many had their minimum at the last step."""
-    for name, g in grids.items():
-        print(f"{name}: {g.runs} students ({len(g.cells)} multitask cells x seeds); "
-              f"{100 * g.at_end:.1f}% had their validation minimum at the last step")
-
-
-def glue_values(cfg: RunConfig, grids: dict[str, GridResult]) -> dict[str, float | int]:
-    """The chapter's training settings and grid sizes shown in its text, by glue name.
-
-    Parameters
-    ----------
-    cfg : gendyn.book.scales.RunConfig
-        The chapter's configuration (``lr``, ``steps``, ``eval_every``, ``n_val``).
-    grids : dict
-        The ``"rank-10"`` and ``"rank-3"`` grids.
-    """
-    n_mt = len(grids["rank-10"].cells)
-    return {"ln-multitask-lr": float(cfg.lr), "ln-multitask-steps": int(cfg.steps),
-            "ln-multitask-horizon": float(cfg.steps * cfg.lr), "ln-multitask-eval-every": int(cfg.eval_every),
-            "ln-multitask-n-val": int(cfg.n_val), "ln-multitask-rank10-mt": int(n_mt),
-            "ln-multitask-rank10-st": int(grids["rank-10"].runs - n_mt),
-            "ln-multitask-rank3-runs": int(grids["rank-3"].runs)}
-
-
 def figure_2(g10: GridResult) -> Figure:
     """Fig. 2: mean benefit against the auxiliary SNR, one line per relatedness.
 
@@ -129,32 +102,6 @@ def figure_2(g10: GridResult) -> Figure:
     return fig
 
 
-def figure_whole_grid(grid: GridResult, title: str) -> Figure:
-    """Figs. A1 and A2: the mean benefit of every cell of ``grid``, one heat strip per training-set size."""
-    return benefit_strips([(f"P = {p}", m) for p, m in grid.benefit_maps("n_train").items()],
-                          grid.axes["s_a"], grid.axes["relatedness"], title)
-
-
-def print_bounds(grids: dict[str, GridResult]) -> None:
-    """Print, per grid, the largest violation of each convexity bound (22)-(25) and the largest gap between the
-    benefit recomputed from the stored weights and the one recorded during training (exact up to rounding; the
-    unit tests assert both)."""
-    for name, g in grids.items():
-        lower, benefit, upper = g.bounds
-        print(f"{name}: largest violation of the lower bound {np.max(lower - benefit):.1e}, of the upper bound "
-              f"{np.max(benefit - upper):.1e}; recomputed minus recorded benefit "
-              f"{np.max(np.abs(benefit - g.benefit)):.1e}")
-
-
-def sign_known_fraction(g10: GridResult) -> float:
-    """Fraction of the cells of ``g10`` whose two bounds have one sign (and so fix the benefit's); printed."""
-    lower, _, upper = g10.bounds
-    sign_known = (lower > 0) | (upper < 0)
-    print(f"bounds of one sign (so the sign of the benefit is determined by them) in "
-          f"{100 * sign_known.mean():.0f}% of the cells")
-    return float(sign_known.mean())
-
-
 def figure_bounds(g10: GridResult) -> Figure:
     """The bounds (24) and (25) against the benefit, every cell and seed of the rank-10 grid."""
     lower, benefit, upper = g10.bounds
@@ -169,22 +116,18 @@ def figure_bounds(g10: GridResult) -> Figure:
     return fig
 
 
-def _clean_cells(g10):
-    """SNRs of a clean main task, of clean and noisy auxiliary tasks, and the scarce training-set sizes."""
-    snrs = g10.axes["s_a"]
-    clean_b = [s for s in snrs if s >= 2.4] or [snrs[-1]]  # at smoke scale: the largest SNR
-    return ([s for s in snrs if s >= 0.6], clean_b, [s for s in snrs if s <= 0.05],
-            [p for p in g10.axes["n_train"] if p <= 800])
+def check_table1(ledger: Ledger, benefit: Mapping[str, np.ndarray], by_size: np.ndarray, *,
+                 sizes: Sequence[int], snrs: Sequence[float]) -> None:
+    """Claims: the five predictions of Table 1 on the rank-10 grid, each a one-sided 99% t bound over
+    seeds of the benefit averaged over its cells within each seed (or a ratio of such means).
 
-
-def check_table1(ledger: Ledger, g10: GridResult) -> None:
-    """Claims: the five predictions of Table 1 on the rank-10 grid, each a one-sided 99% t bound
-    over seeds of the benefit averaged over its cells within each seed (or a ratio of such means);
-    prints the mean benefit of clean related tasks by training-set size."""
-    snrs, sizes = g10.axes["s_a"], g10.axes["n_train"]
-    seeds_n = len(g10.axes["seed"])
-    clean_a, clean_b, noisy_b, scarce = _clean_cells(g10)
-    helps = g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=clean_a, n_train=scarce))
+    ``benefit``: the per-seed means of the cells of each statement, ``"helps"`` (related, clean A and B),
+    ``"hurts"`` (unrelated, B at the largest SNR), ``"ignored"`` (unrelated, noisy B) and ``"no-base"``
+    (related, A at the smallest SNR); ``by_size``: the mean benefit of the clean related cells at each
+    training-set size of ``sizes``; ``snrs``: the grid's SNRs.
+    """
+    helps, hurts, ignored, no_base = (np.asarray(benefit[k]) for k in ("helps", "hurts", "ignored", "no-base"))
+    seeds_n = len(helps)
     ledger.check("table1-related-clean-helps",
                  "Clean related auxiliary tasks help: r = 1, clean A and B, P <= 800 (mean benefit above 0 by the 99% "
                  "one-sided t margin)",
@@ -192,14 +135,12 @@ def check_table1(ledger: Ledger, g10: GridResult) -> None:
                  reason=t_bound_reason(seeds_n, f", cells averaged within each seed; a finding of the paper's Table "
                                        f"1: it detects a mean benefit of {_power(helps, 'lower'):.3g} nats at 50 % "
                                        "power"), category="finding")
-    hurts = g10.per_seed(g10.where(relatedness=0.0, s_b=snrs[-1], s_a=clean_a, n_train=scarce))
     ledger.check("table1-unrelated-clean-hurts",
                  f"Unrelated high-SNR auxiliary tasks hurt: r = 0, sbar_B = {snrs[-1]:g}, clean A, P <= 800 (99% "
                  "one-sided t margin below 0)",
                  measured=np.mean(hurts), predicted=0.0, tolerance=t_margin(hurts), kind="below",
                  reason=t_bound_reason(seeds_n, f"; a finding of the paper's Table 1: it detects a mean harm of "
                                        f"{_power(hurts, 'upper'):.3g} nats at 50 % power"), category="finding")
-    ignored = g10.per_seed(g10.where(relatedness=0.0, s_b=noisy_b, s_a=clean_a, n_train=scarce))
     ledger.check("table1-unrelated-noisy-ignored",
                  "Unrelated noisy auxiliary tasks are ignored: |benefit| at r = 0, sbar_B <= 0.04 relative to the "
                  "harm at sbar_B = 10",
@@ -208,7 +149,6 @@ def check_table1(ledger: Ledger, g10: GridResult) -> None:
                  "effect of a clean unrelated task (the margin). Standard error of the ratio (delta method over "
                  f"seeds): {_ratio_se(ignored, hurts):.3g}, so an effect of 0.2 + 2 SE of the harm would fail it.",
                  category="finding")
-    no_base = g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=snrs[0], n_train=scarce))
     ledger.check("table1-needs-base-performance",
                  f"Without main-task signal (sbar_A = {snrs[0]:.2g}) even clean related tasks barely help: benefit "
                  "relative to clean A",
@@ -217,8 +157,6 @@ def check_table1(ledger: Ledger, g10: GridResult) -> None:
                  "with a clean main task (the margin); the validation labels of A are clean but its training labels "
                  f"carry almost no signal at this SNR. Standard error of the ratio: {_ratio_se(no_base, helps):.3g}.",
                  category="finding")
-    by_size = np.array([g10.per_seed(g10.where(relatedness=1.0, s_b=clean_b, s_a=clean_a, n_train=p)).mean()
-                        for p in sizes])
     ledger.check("table1-abundant-data-no-benefit",
                  f"Abundant data removes the benefit: related clean benefit at P = {sizes[-1]} over its largest "
                  "value over P",
@@ -226,8 +164,6 @@ def check_table1(ledger: Ledger, g10: GridResult) -> None:
                  reason="A finding of the paper's Table 1, (37): the benefit tends to zero as P grows; defined before "
                  "the run as having fallen below half of its peak by the largest training set of the grid (the "
                  "margin).", category="finding")
-    print("mean benefit of clean related tasks by training-set size:",
-          {p: round(float(b), 4) for p, b in zip(sizes, by_size)})
 
 
 def _ratio_se(num, den):
@@ -238,35 +174,16 @@ def _ratio_se(num, den):
         if a != 0 else float(np.sqrt(cov[0, 0])) / abs(b)
 
 
-def _spearman_over_cells(ledger, g10, claim_id, statement, mask: Callable[[tuple], bool], axis):
-    """Spearman claim over the per-cell means of the cells whose key passes ``mask``, against key entry ``axis``."""
-    cm = g10.cell_means()
-    keys = [k for k in cm if mask(k)]
-    check_spearman(ledger, claim_id, statement, np.array([k[axis] for k in keys]),
-                   np.array([cm[k][0] for k in keys]), category="finding",
-                   note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
-                   "correlation of this value")
-
-
-def check_monotonicity(ledger: Ledger, g10: GridResult) -> None:
-    """Claims (34) and (36): over the scarce-data, clean-main-task cells of ``g10`` the benefit rises
-    with the auxiliary SNR (related tasks) and with the relatedness (clean auxiliary tasks)."""
-    _, clean_b, _, _ = _clean_cells(g10)
-    # keys: (n_train, n_train_aux, s_a, s_b, r)
-    _spearman_over_cells(ledger, g10, "eq34-benefit-rises-with-snr-b",
-                         "(34): benefit rises with sbar_B for related tasks (r >= 0.75)",
-                         lambda k: k[0] <= 800 and k[2] >= 0.6 and k[4] >= 0.75, axis=3)
-    _spearman_over_cells(ledger, g10, "eq36-benefit-rises-with-r",
-                         "(36): benefit rises with the relatedness r for clean auxiliary tasks",
-                         lambda k: k[0] <= 800 and k[2] >= 0.6 and np.isclose(k[3], clean_b).any(), axis=4)
-
-
-def print_minimum_at_end(g10: GridResult) -> None:
-    """Print the fraction of multitask students with their validation minimum at the last step, by P and s_A."""
-    snrs = g10.axes["s_a"]
-    sa_col, p_col = g10.column("s_a"), g10.column("n_train")
-    at_end = (g10.mt_best_step == g10.steps)
-    print("multitask students with the minimum at the last step (rows: P, columns: sbar_A):")
-    print("P \\ s_a " + " ".join(f"{s:7.2g}" for s in snrs))
-    for p in g10.axes["n_train"]:
-        print(f"{p:7d} " + " ".join(f"{at_end[(p_col == p) & np.isclose(sa_col, s)].mean():7.2f}" for s in snrs))
+def check_monotonicity(ledger: Ledger, related: Mapping[tuple, tuple], clean_aux: Mapping[tuple, tuple]) -> None:
+    """Claims (34) and (36): the benefit rises with the auxiliary SNR over the cells ``related`` and with
+    the relatedness over the cells ``clean_aux`` (one-sided Spearman over per-cell means; both maps as
+    :meth:`gendyn.multitask_train.GridResult.cell_means`, keys ``(n_train, n_train_aux, s_a, s_b, r)``)."""
+    for claim_id, statement, cells, axis in (
+            ("eq34-benefit-rises-with-snr-b", "(34): benefit rises with sbar_B for related tasks (r >= 0.75)",
+             related, 3),
+            ("eq36-benefit-rises-with-r", "(36): benefit rises with the relatedness r for clean auxiliary tasks",
+             clean_aux, 4)):
+        check_spearman(ledger, claim_id, statement, np.array([k[axis] for k in cells]),
+                       np.array([m[0] for m in cells.values()]), category="finding",
+                       note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
+                       "correlation of this value")

@@ -1,0 +1,99 @@
+"""Unit tests of gendyn.multitask_train's grid SNRs and single-task students (Lee & Ndirango §3, Fig. 1),
+and of the book's grid placement."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from gendyn import multitask_train as mt
+from gendyn import softmax_multitask as sm
+from gendyn.book import grids, scales
+
+SMALL = mt.SingleTaskSetup(n_classes=3, n_train=400, n_val=50, lr=0.1, horizon=3.0)
+
+
+def test_grid_snrs_keep_both_ends_evenly_in_log_scale():
+    assert mt.grid_snrs(len(mt.SNR_GRID)) == mt.SNR_GRID
+    assert mt.grid_snrs(2) == (mt.SNR_GRID[0], mt.SNR_GRID[-1])
+    assert mt.grid_snrs(3) == (mt.SNR_GRID[0], mt.SNR_GRID[3], mt.SNR_GRID[-1])  # 0.01, 0.63, 10
+    assert np.allclose(mt.grid_snrs(3), (0.01, 10 ** -0.2, 10.0))
+
+
+@pytest.mark.parametrize("points", [1, 7, 2.0, True])
+def test_grid_snrs_refuse_a_count_outside_the_grid(points):
+    with pytest.raises(ValueError, match="points"):
+        mt.grid_snrs(points)
+
+
+def test_book_grid_takes_its_snrs_from_grid_snrs_and_its_placement_from_placement():
+    cfg = scales.configure("ln-multitask", "smoke", 0, "cpu")
+    kw = grids.book_grid("rank-10", cfg)
+    assert kw["s_a"] == kw["s_b"] == mt.grid_snrs(cfg.snr_points)
+    assert grids.placement(cfg) == {"workers": 1}
+    assert {k: kw[k] for k in grids.placement(cfg)} == grids.placement(cfg)
+    with_cluster = scales.configure("ln-multitask", "smoke", 0, "cpu", scheduler="tcp://host:8786")
+    assert grids.placement(with_cluster) == {"workers": 1, "scheduler": "tcp://host:8786"}
+    with pytest.raises(ValueError, match="cfg"):
+        grids.placement({"scale": "smoke"})
+
+
+def test_single_task_setup_schedule_and_checks():
+    assert (SMALL.steps, SMALL.eval_every) == (30, 1)
+    long = mt.SingleTaskSetup(n_classes=10, n_train=10, n_val=10, lr=0.05, horizon=150.0)
+    assert (long.steps, long.eval_every) == (3000, 10)
+    for bad, name in [(dict(n_classes=1), "n_classes"), (dict(lr=0.0), "lr"), (dict(horizon=-1.0), "horizon"),
+                      (dict(horizon=0.01), "horizon"), (dict(s0=math.nan), "s0"), (dict(n_train=2.5), "n_train")]:
+        with pytest.raises(ValueError, match=name):
+            mt.SingleTaskSetup(**dict(dict(n_classes=3, n_train=40, n_val=5, lr=0.1, horizon=1.0), **bad))
+
+
+def test_ta_students_start_at_s0_along_the_data_and_grow_at_the_rate_of_3():
+    ta = mt.train_single_task(SMALL, [0.3, 1.0], [0, 1])
+    s = ta.top_singular_value()
+    assert s.shape == (2, 2, SMALL.steps // SMALL.eval_every + 1)
+    np.testing.assert_allclose(s[..., 0], SMALL.s0, rtol=1e-12)
+    np.testing.assert_allclose(ta.t, np.arange(s.shape[-1]) * SMALL.eval_every * SMALL.lr)
+    assert ta.sigma_hat.shape == (2, 2) and ta.u_hat.shape == (2, 2, 3) and ta.v_hat.shape == (2, 2, 20)
+    assert ta.u_teacher.shape == (2, 3) and ta.v_teacher.shape == (2, 20)
+    np.testing.assert_allclose(np.linalg.norm(ta.v_teacher, axis=-1), 1.0)
+    # at s << s* the growth is the small-s limit of (3) with the gradient-descent factor
+    for j in range(2):
+        rate = np.polyfit(ta.t[1:10], np.log(s[0, j, 1:10]), 1)[0]
+        assert rate == pytest.approx(sm.ta_growth_rate(ta.sigma_hat[0, j], ta.u_hat[0, j], lr=SMALL.lr), rel=0.05)
+    # the SNR labels the data: a stronger teacher gives a larger sigma_hat on the same inputs
+    assert np.all(ta.sigma_hat[:, 1] > ta.sigma_hat[:, 0])
+
+
+def test_random_students_see_the_same_data_and_differ_only_in_their_start():
+    ta = mt.train_single_task(SMALL, [1.0], [3])
+    rnd = mt.train_single_task(SMALL, [1.0], [3], init="random", hidden=8, init_scale=0.05)
+    for name in ("sigma_hat", "u_hat", "v_hat", "u_teacher", "v_teacher", "t", "s_a"):
+        np.testing.assert_array_equal(getattr(ta, name), getattr(rnd, name))
+    assert not np.allclose(rnd.top_singular_value()[..., 0], SMALL.s0)
+    assert np.isfinite(rnd.result.best_val).all()
+
+
+def test_seeds_are_independent_runs():
+    both = mt.train_single_task(SMALL, [1.0], [0, 1])
+    one = mt.train_single_task(SMALL, [1.0], [1])
+    np.testing.assert_allclose(both.sigma_hat[1], one.sigma_hat[0], rtol=1e-12)
+    np.testing.assert_allclose(both.top_singular_value()[1], one.top_singular_value()[0], rtol=1e-9)
+
+
+def test_train_single_task_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="setup"):
+        mt.train_single_task({"n_classes": 3}, [1.0], [0])
+    with pytest.raises(ValueError, match="s_a"):
+        mt.train_single_task(SMALL, [0.0], [0])
+    with pytest.raises(ValueError, match="init"):
+        mt.train_single_task(SMALL, [1.0], [0], init="orthogonal")
+    with pytest.raises(ValueError, match="seeds"):
+        mt.train_single_task(SMALL, [1.0], [-1])
+
+
+def test_single_task_results_hold_no_tensors():
+    ta = mt.train_single_task(SMALL, [1.0], [0], device=torch.device("cpu"))
+    for value in (ta.s_a, ta.t, ta.sigma_hat, ta.u_hat, ta.v_hat, ta.u_teacher, ta.v_teacher):
+        assert isinstance(value, np.ndarray)
