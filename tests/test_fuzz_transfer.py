@@ -48,6 +48,8 @@ CASES = [
     Case(transfer.paired_transfer,
          dict(joint=[[0.5, 0.6], [0.4, 0.5]], single=[[0.7, 0.8]], points=[[3.0, 1.0, 0.0], [3.0, 1.0, 1.0]],
               sa=[3.0])),
+    # a T of any sign is a valid value
+    Case(transfer.sign_change_overlap, dict(benefit=[-0.2, -0.1, 0.3], qs=[0.0, 0.5, 1.0])),
     # CompositeExample, SimulatedTransfer, D1Alignments and SampledTransfer are record types.
     # a zero task B is a single task
     Case(transfer.composite_example, dict(sbar_a=3.0, sbar_b=2.0, n1=8, n2=2, n3=2, eps=1e-3, head_q=[0.0, 0.5]),

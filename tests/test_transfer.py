@@ -277,3 +277,12 @@ def test_sampled_transfer_is_the_difference_of_the_exact_head_errors():
     assert np.all(exact.benefit[:3] > 0)  # q = 1, equal SNRs: B helps A in every run
     with pytest.raises(ValueError, match="n3_a"):
         transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 40)
+
+
+def test_sign_change_overlap_interpolates_after_the_last_negative_value():
+    qs = [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert transfer.sign_change_overlap([-0.2, 0.1, -0.1, 0.3, 0.4], qs) == pytest.approx(0.5 + 0.25 * 0.1 / 0.4)
+    assert transfer.sign_change_overlap([0.2, 0.1, 0.0, 0.3, 0.4], qs) == 0.0  # never negative
+    assert transfer.sign_change_overlap([0.2, 0.1, 0.0, 0.3, -0.4], qs) == 1.0  # negative at the end
+    with pytest.raises(ValueError, match="benefit"):
+        transfer.sign_change_overlap([0.1, 0.2], qs)

@@ -53,7 +53,8 @@ Functions
   (no random-matrix limit): the finite-size counterpart of :func:`head_test_error`.
 * :func:`transfer_grid` -- :func:`transfer_benefit` on a grid of Fig. 8 (a :class:`TransferGrid`),
   and :func:`paired_transfer` -- ``T`` of simulated students on it, paired on task A's data;
-  :func:`simulated_transfer` -- the same from their optimal errors (a :class:`SimulatedTransfer`).
+  :func:`simulated_transfer` -- the same from their optimal errors (a :class:`SimulatedTransfer`);
+  :func:`sign_change_overlap` -- the overlap ``q*`` where ``T`` turns positive.
 * :func:`composite_example` -- the composite modes and head A's error of one pair of rank-1 tasks
   against ``q`` (a :class:`CompositeExample`).
 * :func:`d1_alignments` -- App. D.1 measured on sampled data of a grid and predicted (a :class:`D1Alignments`).
@@ -84,6 +85,7 @@ __all__ = [
     "TransferGrid",
     "transfer_grid",
     "paired_transfer",
+    "sign_change_overlap",
     "CompositeExample",
     "composite_example",
     "SimulatedTransfer",
@@ -644,6 +646,37 @@ def transfer_grid(sbar_a: Sequence[float], sbar_b: Sequence[float], q_steps: int
     benefit, single, joint = transfer_benefit(sa, sb, q, n1, n3, n2=n2, eps=eps, return_errors=True)
     points = np.stack([sa.ravel(), sb.ravel(), q.ravel()], axis=1)
     return TransferGrid(sa_list, sb_list, qs, points, benefit, single, joint, n1, n3)
+
+
+def sign_change_overlap(benefit: ArrayLike, qs: ArrayLike) -> float:
+    """The overlap ``q*`` after which ``T^{A<-B}`` stays non-negative: where B turns from interfering to helping.
+
+    Fig. 8's reading: the stronger task A, the more alignment with B it needs before B helps. ``q*`` is found by
+    linear interpolation between the last negative value of ``T`` and the next one.
+
+    Parameters
+    ----------
+    benefit : array_like, shape (Q,)
+        ``T^{A<-B}`` (theory or simulated means) at the overlaps ``qs``.
+    qs : array_like, shape (Q,)
+        The overlaps, increasing.
+
+    Returns
+    -------
+    float
+        ``q*``; ``qs[0]`` if ``T`` is never negative, ``qs[-1]`` if it is negative at the last overlap.
+    """
+    qs = _increasing(qs, "qs", None, False)
+    values = _checks.real_array(benefit, "benefit", ndim=1)
+    if values.shape != qs.shape:
+        raise ValueError(f"benefit must have one value per overlap (shape {qs.shape}); got shape {values.shape}")
+    negative = np.flatnonzero(values < 0)
+    if negative.size == 0:
+        return float(qs[0])
+    k = negative[-1]
+    if k == len(values) - 1:
+        return float(qs[-1])
+    return float(qs[k] + (qs[k + 1] - qs[k]) * (-values[k]) / (values[k + 1] - values[k]))
 
 
 def paired_transfer(joint: ArrayLike, single: ArrayLike, points: ArrayLike, sa: ArrayLike) -> np.ndarray:

@@ -25,7 +25,7 @@ from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import fitted_exponent, mean_se, t_quantile, z_quantile
-from gendyn.transfer import CompositeExample, D1Alignments, SimulatedTransfer, TransferGrid, paired_transfer
+from gendyn.transfer import CompositeExample, D1Alignments, SimulatedTransfer, TransferGrid
 
 __all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "finite_size_allowance", "FiniteSizeStudy",
            "figure_composite_theory", "figure_8", "check_fig8_agreement", "resolved_points", "check_sign_agreement",
@@ -262,20 +262,10 @@ def check_sign_agreement(ledger: Ledger, theory: TransferGrid, sim: SimulatedTra
     )
 
 
-def _crossing(values: np.ndarray, qs: np.ndarray) -> float:
-    """Overlap ``q*`` after which ``T`` stays non-negative: linear interpolation after its last negative value."""
-    negative = np.flatnonzero(np.asarray(values) < 0)
-    if negative.size == 0:
-        return 0.0
-    k = negative[-1]
-    if k == len(values) - 1:
-        return 1.0
-    return float(qs[k] + (qs[k + 1] - qs[k]) * (-values[k]) / (values[k + 1] - values[k]))
-
-
 def sign_change_overlaps(theory: TransferGrid, sim: SimulatedTransfer, resolved: np.ndarray
                          ) -> dict[float, tuple[list[float], list[float]]]:
-    """The overlap ``q*`` where ``T`` changes sign, simulated and predicted, for each ``sbar_A``.
+    """The overlap ``q*`` where ``T`` changes sign (:func:`gendyn.transfer.sign_change_overlap`), simulated and
+    predicted, for each ``sbar_A``.
 
     Only for partners ``sbar_B >= 3`` whose strongest predicted interference is resolved in every panel
     (a ``T`` of ``1e-7`` is below the noise).
@@ -293,8 +283,9 @@ def sign_change_overlaps(theory: TransferGrid, sim: SimulatedTransfer, resolved:
         unresolved = [(theory.benefit[i, j, k] < 0) and not resolved_grid[i, j, k] for i, k in enumerate(strongest)]
         if b < 3 or any(unresolved):
             continue
-        crossings[float(b)] = ([_crossing(mean[i, j], theory.qs) for i in range(len(theory.sa))],
-                               [_crossing(theory.benefit[i, j], theory.qs) for i in range(len(theory.sa))])
+        crossings[float(b)] = ([transfer.sign_change_overlap(mean[i, j], theory.qs) for i in range(len(theory.sa))],
+                               [transfer.sign_change_overlap(theory.benefit[i, j], theory.qs)
+                                for i in range(len(theory.sa))])
     return crossings
 
 
@@ -621,8 +612,8 @@ def figure_finite_size(study: FiniteSizeStudy) -> Figure:
     return fig
 
 
-def check_exact_ta_dynamics(ledger: Ledger, time: np.ndarray, tasks: dict[str, tuple], best: dict[str, np.ndarray],
-                            theory: TransferGrid, sim: SimulatedTransfer, *, n2: int, lr: float) -> None:
+def check_exact_ta_dynamics(ledger: Ledger, exact: dict[str, SimulatedTransfer], best: dict[str, np.ndarray],
+                            sim: SimulatedTransfer, *, lr: float) -> None:
     """Claims ``networks-are-ta-networks`` and ``learning-rate-negligible``.
 
     The Fig. 8 students' optimal errors against the exact TA gradient-descent recursion on their own data
@@ -631,31 +622,20 @@ def check_exact_ta_dynamics(ledger: Ledger, time: np.ndarray, tasks: dict[str, t
 
     Parameters
     ----------
-    time : ndarray
-        The students' record times (``TrainResult.time``).
-    tasks, best
-        The blocks ``"grid"`` and ``"grid single"`` (data and teachers) and their optimal errors
+    exact : dict
+        ``"gd"`` and ``"flow"``: the optimal errors of the exact TA recursion (:func:`gendyn.transfer.sampled_head_errors`
+        at ``lr`` and under gradient flow) on the data of the grid, paired (:func:`gendyn.transfer.simulated_transfer`).
+    best : dict
+        The trained students' optimal errors of the blocks ``"grid"`` and ``"grid single"``
         (:func:`gendyn.train.train_two_headed`).
-    theory, sim
-        The grid and the simulated ``T``.
-    n2 : int
-        Hidden units.
+    sim : SimulatedTransfer
+        The simulated ``T``.
     lr : float
         The students' learning rate.
     """
-    n3 = theory.n3
-    exact = {}
-    for name, rate in (("gd", lr), ("flow", None)):
-        joint_x = transfer.sampled_head_errors(time, *tasks["grid"], n3, n2=n2, lr=rate)
-        single_x = transfer.sampled_head_errors(time, *tasks["grid single"], n3, n2=n2, lr=rate)
-        exact[name] = (joint_x.min(-1), single_x.min(-1))
-    gap_gd = max(np.max(np.abs(exact["gd"][0] / best["grid"] - 1)),
-                 np.max(np.abs(exact["gd"][1] / best["grid single"] - 1)))
-    runs = sim.benefit.shape[1]
-    t_of = {name: paired_transfer(x[0].reshape(len(theory.points), runs), x[1].reshape(len(theory.sa), runs),
-                                  theory.points, theory.sa)
-            for name, x in exact.items()}
-    lr_effect = np.abs(t_of["gd"].mean(1) - t_of["flow"].mean(1)) / sim.se
+    gap_gd = max(np.max(np.abs(exact["gd"].joint.ravel() / best["grid"] - 1)),
+                 np.max(np.abs(exact["gd"].single.ravel() / best["grid single"] - 1)))
+    lr_effect = np.abs(exact["gd"].mean - exact["flow"].mean) / sim.se
     ledger.check(
         "networks-are-ta-networks",
         "Largest relative difference between a trained network's optimal head-A error and the exact TA "
