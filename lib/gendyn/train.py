@@ -1070,7 +1070,8 @@ class TwoHeadedStudents:
     Attributes
     ----------
     result : TrainResult
-        The whole batch, the blocks in the order given.
+        The whole batch, the blocks in the order given (head B's test error is NaN for a single-task block: its
+        head-B teacher is zero, :func:`train_students`).
     best : dict of str to ndarray
         Per block, head A's optimal error of each of its students: the minimum over the recorded epochs of
         head A's test error, shape ``(B_block,)``.
