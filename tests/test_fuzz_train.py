@@ -22,6 +22,7 @@ _DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
 _WEIGHTS = train.init_weights(_DATA, 2, 3, "aligned", 1e-3, dtype=torch.float64)
 _TIME = [0.0, 1.0, 2.0, 3.0]
 _SWEEP = train.snr_sweep([2.0], [1], 2, 4, 2, generator=_gen())
+_TWO_HEADED = {"pair": (torch.cat([_DATA, 0.5 * _DATA], 1), torch.cat([_TEACHER.matrix, 0.5 * _TEACHER.matrix], 1))}
 _STOPPING = {"TA": (np.array([1.0, 2.0]), np.array([0.2, 0.3])), "random": (np.array([2.0, 2.5]), np.array([0.2, 0.3]))}
 
 
@@ -77,11 +78,14 @@ CASES = [
          dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, generator=_gen(), dtype=torch.float64,
               device="cpu"),
          accepted={"generator": {"none"}}),
+    Case(train.train_two_headed, dict(blocks=_TWO_HEADED, n3=2, hidden=2, lr=0.05, epochs=5, eps=1e-3, n_records=3,
+                                      device="cpu"),
+         accepted={"device": {"none"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    others = {"TrainResult", "SnrSweep", "INITS", "ACTIVATIONS"}
+    others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 

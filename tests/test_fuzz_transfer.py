@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+import torch
+
 from fuzzing import Case, findings, fuzz
-from gendyn import transfer
+from gendyn import task_data, transfer
 
 _RNG = np.random.default_rng(0)
 _TEACHER = np.zeros((2, 4, 6))
@@ -14,6 +16,10 @@ _DATA = _TEACHER + _RNG.normal(size=(2, 4, 6)) / np.sqrt(6)
 _TASKS = dict(svals_a=[2.0], svals_b=[1.5], overlap=[[0.5]])
 _TASKS_OK = {"svals_b": {"zero"}, "overlap": {"zero", "negative"}}
 _SIZES = dict(n1=8, n2=4, n3_a=2, n3_b=2, eps=1e-3, tau=1.0, n_layers=3)
+# a grid of 2 points (sbar_A = 3; sbar_B = 0, 2; q = 0, 1 -> 4 points) and 2 runs of its data
+_GRID = transfer.transfer_grid([3.0], [0.0, 2.0], 2, n1=8, n2=2, n3=2, eps=1e-3)
+_PAIRS = task_data.task_pairs(_GRID.points[:, 0], _GRID.points[:, 1], _GRID.points[:, 2], 8, 2, 2,
+                              generator=torch.Generator().manual_seed(0))
 
 CASES = [
     # KINDS is a constant, not a function.
@@ -42,11 +48,23 @@ CASES = [
     Case(transfer.paired_transfer,
          dict(joint=[[0.5, 0.6], [0.4, 0.5]], single=[[0.7, 0.8]], points=[[3.0, 1.0, 0.0], [3.0, 1.0, 1.0]],
               sa=[3.0])),
+    # a T of any sign is a valid value
+    Case(transfer.sign_change_overlap, dict(benefit=[-0.2, -0.1, 0.3], qs=[0.0, 0.5, 1.0])),
+    # CompositeExample, SimulatedTransfer, D1Alignments and SampledTransfer are record types.
+    # a zero task B is a single task
+    Case(transfer.composite_example, dict(sbar_a=3.0, sbar_b=2.0, n1=8, n2=2, n3=2, eps=1e-3, head_q=[0.0, 0.5]),
+         accepted={"sbar_b": {"zero"}}),
+    Case(transfer.simulated_transfer,
+         dict(joint=[[0.5, 0.6], [0.4, 0.5], [0.5, 0.5], [0.3, 0.4]], single=[[0.7, 0.8]], grid=_GRID)),
+    Case(transfer.d1_alignments, dict(sigma31=_PAIRS.sigma31.numpy(), teacher=_PAIRS.teacher.numpy(), grid=_GRID)),
+    Case(transfer.sampled_transfer, dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, n3_a=2, n2=2, eps=1e-3),
+         accepted={"n2": {"none"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"KINDS", "TransferGrid"} == set(transfer.__all__)
+    assert {c.func.__name__ for c in CASES} | {"KINDS", "TransferGrid", "CompositeExample", "SimulatedTransfer",
+                                                 "D1Alignments", "SampledTransfer"} == set(transfer.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

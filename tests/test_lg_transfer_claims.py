@@ -12,9 +12,8 @@ from gendyn.book.scales import configure
 def _grid_and_sim():
     grid = transfer.transfer_grid([0.84, 3.0], [0.84, 10.0], 3, n1=40, n2=20, n3=20, eps=1e-5)
     runs = np.random.default_rng(0).normal(grid.benefit.ravel()[:, None], 0.01, (len(grid.points), 4))
-    mean = runs.mean(1)
-    se = runs.std(1, ddof=1) / 2
-    sim = lg_transfer.SimulatedTransfer(np.zeros_like(runs), np.zeros((2, 4)), runs, mean, se)
+    sim = transfer.SimulatedTransfer(np.zeros_like(runs), np.zeros((2, 4)), runs)
+    np.testing.assert_allclose(sim.se, runs.std(1, ddof=1) / 2)
     return grid, sim
 
 

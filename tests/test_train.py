@@ -502,3 +502,23 @@ def test_paired_optimal_stopping_and_relative_lag():
         train.relative_lag({"TA": stop["TA"]})
     with pytest.raises(ValueError, match="mask"):
         train.relative_lag(stop, np.array([False, False]))
+
+
+def test_train_two_headed_scores_every_block_and_keeps_a_zero_head_b_at_zero():
+    sa = torch.tensor([[3.0], [3.0]], dtype=torch.float64)
+    a = teachers.low_rank_teacher(sa, 12, 4, generator=gen(0))
+    data_a = teachers.noisy_training_covariance(a, generator=gen(1))
+    two = (torch.cat([data_a, data_a.flip(0)], 1), torch.cat([a.matrix, a.matrix.flip(0)], 1))
+    single = (torch.cat([data_a, torch.zeros_like(data_a)], 1), torch.cat([a.matrix, torch.zeros_like(a.matrix)], 1))
+    out = train.train_two_headed({"two": two, "single": single}, 4, hidden=4, lr=0.05, epochs=60, eps=EPS,
+                                 n_records=20, device="cpu")
+    assert list(out.best) == ["two", "single"] and out.best["two"].shape == (2,)
+    head_a = out.result.head_test_error[:, 0].min(-1)
+    np.testing.assert_array_equal(np.concatenate([out.best["two"], out.best["single"]]), head_a)
+    w32 = out.result.weights[-1]
+    assert torch.all(w32[2:, 4:] == 0)  # the single-task students' head B never moves
+    assert np.all(out.best["single"] < 1)
+    with pytest.raises(ValueError, match="blocks"):
+        train.train_two_headed({"bad": single}, 3, hidden=4, lr=0.05, epochs=5)
+    with pytest.raises(ValueError, match="blocks"):
+        train.train_two_headed({}, 4, hidden=4, lr=0.05, epochs=5)

@@ -200,3 +200,89 @@ def test_paired_transfer_subtracts_each_joint_student_from_its_own_single_task_t
         transfer.paired_transfer(joint, single[:1], points, [1.0, 4.0])
     with pytest.raises(ValueError, match="sa"):
         transfer.paired_transfer(joint, single, points, [1.0, 3.0])
+
+
+# ----------------------------------------------------------------------------------------
+# composite_example, simulated_transfer, d1_alignments, sampled_transfer
+# ----------------------------------------------------------------------------------------
+
+
+def test_composite_example_equal_snrs_have_the_shared_and_difference_modes():
+    ex = transfer.composite_example(3.0, 3.0, n1=40, n2=20, n3=20, eps=1e-5)
+    np.testing.assert_allclose(ex.sigma[:, 0] ** 2, 9 * (1 + ex.q), rtol=1e-10)
+    np.testing.assert_allclose(ex.sigma[:-1, 1] ** 2, 9 * (1 - ex.q[:-1]), rtol=1e-8, atol=1e-10)
+    assert ex.sigma[-1, 1] == 0 and ex.share[-1, 1] == 0  # q = 1: the difference mode vanishes
+    np.testing.assert_allclose(ex.share[1:-1], 0.5, atol=1e-8)  # each mode half in head A (q = 0: degenerate)
+    assert ex.threshold == pytest.approx(1.0)
+
+
+def test_composite_example_curves_are_the_theory_functions():
+    ex = transfer.composite_example(3.0, 10.0, n1=40, n2=20, n3=20, eps=1e-5, head_q=[0.0, 0.9])
+    assert ex.head.shape == (2, ex.t.size) and ex.sigma.shape == ex.share.shape == (101, 2)
+    np.testing.assert_array_equal(ex.head[1], transfer.head_test_error(ex.t, [3.0], [10.0], 0.9, 40, 20, 20, 20, 1e-5))
+    np.testing.assert_array_equal(ex.alone, dl.theory_errors(ex.t, [3.0], 40, 20, 20, 1e-5)[1])
+    with pytest.raises(ValueError, match="head_q"):
+        transfer.composite_example(3.0, 10.0, n1=40, n2=20, n3=20, eps=1e-5, head_q=[1.5])
+
+
+def _small_grid():
+    return transfer.transfer_grid([1.0, 3.0], [0.0, 2.0], 2, n1=40, n2=20, n3=20, eps=1e-5)
+
+
+def test_simulated_transfer_pairs_each_student_with_its_task_a_data():
+    grid = _small_grid()
+    rng = np.random.default_rng(1)
+    joint, single = rng.uniform(0.2, 1, (8, 3)), rng.uniform(0.2, 1, (2, 3))
+    sim = transfer.simulated_transfer(joint.ravel(), single.ravel(), grid)
+    np.testing.assert_array_equal(sim.benefit, single[grid.panel] - joint)
+    np.testing.assert_array_equal(sim.benefit, transfer.paired_transfer(joint, single, grid.points, grid.sa))
+    np.testing.assert_allclose(sim.mean, sim.benefit.mean(1))
+    np.testing.assert_allclose(sim.se, sim.benefit.std(1, ddof=1) / np.sqrt(3))
+    with pytest.raises(ValueError, match="single"):
+        transfer.simulated_transfer(joint, single[:, :2], grid)
+    with pytest.raises(ValueError, match="joint"):
+        transfer.simulated_transfer(joint[:7], single, grid)
+    with pytest.raises(ValueError, match="runs >= 2"):
+        transfer.simulated_transfer(joint[:, 0], single[:, 0], grid)
+
+
+def test_d1_alignments_match_their_predictions_on_sampled_data():
+    grid = transfer.transfer_grid([3.0], [3.0], 2, n1=200, n2=100, n3=100, eps=1e-5)  # q = 0, 1
+    runs = 6
+    pairs = task_data.task_pairs(grid.points[:, 0], grid.points[:, 1], grid.points[:, 2], 200, 100, runs,
+                                 generator=torch.Generator().manual_seed(3))
+    d1 = transfer.d1_alignments(pairs.sigma31.numpy(), pairs.teacher.numpy(), grid)
+    assert d1.joint.shape == d1.single.shape == d1.shat.shape == (2, runs)
+    np.testing.assert_array_equal(d1.turn, d1.joint - d1.single)
+    # q = 1: one composite mode sqrt(2) x 3, aligned with task A; q = 0: equal spikes mix (not defined)
+    assert list(d1.defined_joint) == [False, True] and d1.defined_single.all()
+    np.testing.assert_allclose(d1.single.mean(1), d1.pred_single, atol=0.03)
+    np.testing.assert_allclose(d1.joint[1].mean(), d1.pred_joint[1], atol=0.03)
+    np.testing.assert_allclose(d1.shat[1].mean(), d1.pred_shat[1], rtol=0.03)
+    assert d1.pred_joint[1] > d1.pred_single[0]  # aligned partner: a stronger, equally aligned spike
+    with pytest.raises(ValueError, match="sigma31"):
+        transfer.d1_alignments(pairs.sigma31.numpy()[:, :50], pairs.teacher.numpy(), grid)
+
+
+def test_sampled_transfer_is_the_difference_of_the_exact_head_errors():
+    t = np.geomspace(1e-2, 5, 50)
+    pairs = task_data.task_pairs([3.0, 3.0], [3.0, 3.0], [1.0, 0.0], 40, 20, 3,
+                                 generator=torch.Generator().manual_seed(0))
+    exact = transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 20, n2=20)
+    joint = transfer.sampled_head_errors(t, pairs.sigma31, pairs.teacher, 20, n2=20).min(-1)
+    single = transfer.sampled_head_errors(t, pairs.sigma31[:, :20], pairs.teacher[:, :20], 20, n2=20).min(-1)
+    np.testing.assert_array_equal(exact.joint, joint)
+    np.testing.assert_array_equal(exact.single, single)
+    np.testing.assert_array_equal(exact.benefit, single - joint)
+    assert np.all(exact.benefit[:3] > 0)  # q = 1, equal SNRs: B helps A in every run
+    with pytest.raises(ValueError, match="n3_a"):
+        transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 40)
+
+
+def test_sign_change_overlap_interpolates_after_the_last_negative_value():
+    qs = [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert transfer.sign_change_overlap([-0.2, 0.1, -0.1, 0.3, 0.4], qs) == pytest.approx(0.5 + 0.25 * 0.1 / 0.4)
+    assert transfer.sign_change_overlap([0.2, 0.1, 0.0, 0.3, 0.4], qs) == 0.0  # never negative
+    assert transfer.sign_change_overlap([0.2, 0.1, 0.0, 0.3, -0.4], qs) == 1.0  # negative at the end
+    with pytest.raises(ValueError, match="benefit"):
+        transfer.sign_change_overlap([0.1, 0.2], qs)

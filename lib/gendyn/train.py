@@ -84,7 +84,8 @@ pass ``sigma31 = [Sigma31_A; Sigma31_B]`` (and the stacked teacher) with
 ``heads=(N3_A, N3_B)``. Every layer but the last is shared, the loss is the sum over
 heads, and the errors are also reported per head. The TA initialisation uses the modes of
 the stacked ``Sigma31`` (the composite task). The single-task baseline is the same call
-with ``Sigma31_A`` alone.
+with ``Sigma31_A`` alone. :func:`train_two_headed` trains named blocks of such students in one batch and
+returns head A's optimal error of each (a :class:`TwoHeadedStudents`).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,6 +118,8 @@ __all__ = [
     "first_crossing",
     "empirical_optimal_stopping",
     "overfitting_onset",
+    "TwoHeadedStudents",
+    "train_two_headed",
     "SnrSweep",
     "snr_sweep",
     "ta_and_random",
@@ -1053,6 +1056,89 @@ def empirical_optimal_stopping(time: ArrayLike, test_error: ArrayLike) -> tuple[
         t_opt[inner] = np.exp(vertex)
     t_opt, e_min = t_opt.reshape(shape), e_min.reshape(shape)
     return t_opt, e_min
+
+
+# ----------------------------------------------------------------------------------------
+# two-headed students (§4): several experiments in one batch
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TwoHeadedStudents:
+    """Two-headed TA students trained in one batch (:func:`train_two_headed`).
+
+    Attributes
+    ----------
+    result : TrainResult
+        The whole batch, the blocks in the order given (head B's test error is NaN for a single-task block: its
+        head-B teacher is zero, :func:`train_students`).
+    best : dict of str to ndarray
+        Per block, head A's optimal error of each of its students: the minimum over the recorded epochs of
+        head A's test error, shape ``(B_block,)``.
+    """
+
+    result: TrainResult
+    best: dict[str, np.ndarray]
+
+
+def train_two_headed(blocks: Mapping[str, tuple[torch.Tensor, torch.Tensor]], n3: int, *, hidden: int, lr: float,
+                     epochs: int, eps: float = 1e-5, n_records: int = 100,
+                     device: str | torch.device | None = None) -> TwoHeadedStudents:
+    """Train blocks of two-headed TA students in one batch; head A's optimal early-stopping error of each (§4).
+
+    Every student shares its input and hidden layers and has one head of ``n3`` outputs per task (Fig. 7); it
+    starts from the aligned (TA) initialisation of scale ``eps`` and follows full-batch gradient descent,
+    eq. (8), on the stacked data ``[Sigma31_A; Sigma31_B]`` (:func:`train_students` with ``heads=(n3, n3)``, in
+    float32). A single-task student is a block whose head-B rows are zero
+    (:func:`gendyn.task_data.task_a_only`): its TA initialisation puts no weight in head B, which therefore stays
+    zero. Its score is the minimum over training of head A's test error, ``eps_{A<-B}^opt`` (or ``eps_A^opt``).
+
+    Parameters
+    ----------
+    blocks : mapping of str to (Tensor, Tensor)
+        Named blocks of ``(sigma31, teacher)``, each ``(B_block, 2 n3, N1)`` with the same ``N1``
+        (:func:`gendyn.task_data.task_pairs`).
+    n3 : int
+        Outputs of each head.
+    hidden : int
+        Hidden units ``N2``.
+    lr : float
+        Learning rate, below :func:`stability_limit` of every student.
+    epochs : int
+        Full-batch steps (``t = epochs x lr`` in units of ``tau``).
+    eps : float
+        Initial scale of the TA students, ``> 0``.
+    n_records : int
+        Recorded epochs (log-spaced, :func:`log_epoch_grid`).
+    device : str or torch.device, optional
+        Where to train (default: the data's device).
+
+    Returns
+    -------
+    TwoHeadedStudents
+    """
+    if not isinstance(blocks, Mapping) or not blocks:
+        raise ValueError(f"blocks must be a non-empty mapping of names to (sigma31, teacher) pairs; got "
+                         f"{type(blocks).__name__}")
+    n3 = _checks.integer(n3, "n3")
+    shapes = set()
+    for name, block in blocks.items():
+        if not (isinstance(block, tuple) and len(block) == 2 and all(isinstance(b, torch.Tensor) for b in block)):
+            raise ValueError(f"blocks must map each name to a (sigma31, teacher) pair of tensors; {name!r} is not one")
+        if block[0].ndim != 3 or block[0].shape != block[1].shape or block[0].shape[1] != 2 * n3:
+            raise ValueError(f"blocks must hold sigma31 and teacher of one shape (B, 2 n3, N1) = (B, {2 * n3}, N1) "
+                             f"(n3 = {n3}); {name!r} has {tuple(block[0].shape)} and {tuple(block[1].shape)}")
+        shapes.add(block[0].shape[2])
+    if len(shapes) > 1:
+        raise ValueError(f"blocks must share their inputs N1; got {sorted(shapes)}")
+    sizes = [len(b[0]) for b in blocks.values()]
+    result = train_students(
+        torch.cat([b[0] for b in blocks.values()]).float(), hidden=hidden, lr=lr, epochs=epochs, init="aligned",
+        eps=eps, teacher=torch.cat([b[1] for b in blocks.values()]).float(), heads=(n3, n3), n_records=n_records,
+        device=device, desc=f"{sum(sizes)} two-headed students",
+    )
+    best = np.split(result.head_test_error[:, 0].min(-1), np.cumsum(sizes)[:-1])
+    return TwoHeadedStudents(result, dict(zip(blocks, best)))
 
 
 # ----------------------------------------------------------------------------------------

@@ -52,7 +52,13 @@ Functions
 * :func:`sampled_head_errors` -- the exact head-A error of TA students on *sampled* data
   (no random-matrix limit): the finite-size counterpart of :func:`head_test_error`.
 * :func:`transfer_grid` -- :func:`transfer_benefit` on a grid of Fig. 8 (a :class:`TransferGrid`),
-  and :func:`paired_transfer` -- ``T`` of simulated students on it, paired on task A's data.
+  and :func:`paired_transfer` -- ``T`` of simulated students on it, paired on task A's data;
+  :func:`simulated_transfer` -- the same from their optimal errors (a :class:`SimulatedTransfer`);
+  :func:`sign_change_overlap` -- the overlap ``q*`` where ``T`` turns positive.
+* :func:`composite_example` -- the composite modes and head A's error of one pair of rank-1 tasks
+  against ``q`` (a :class:`CompositeExample`).
+* :func:`d1_alignments` -- App. D.1 measured on sampled data of a grid and predicted (a :class:`D1Alignments`).
+* :func:`sampled_transfer` -- ``T`` of exact TA students on sampled data (a :class:`SampledTransfer`).
 
 Pure numpy/scipy.
 """
@@ -79,6 +85,15 @@ __all__ = [
     "TransferGrid",
     "transfer_grid",
     "paired_transfer",
+    "sign_change_overlap",
+    "CompositeExample",
+    "composite_example",
+    "SimulatedTransfer",
+    "simulated_transfer",
+    "D1Alignments",
+    "d1_alignments",
+    "SampledTransfer",
+    "sampled_transfer",
 ]
 
 #: Forms of the transfer benefit: the paper's difference of optimal errors and the log-ratio.
@@ -633,6 +648,37 @@ def transfer_grid(sbar_a: Sequence[float], sbar_b: Sequence[float], q_steps: int
     return TransferGrid(sa_list, sb_list, qs, points, benefit, single, joint, n1, n3)
 
 
+def sign_change_overlap(benefit: ArrayLike, qs: ArrayLike) -> float:
+    """The overlap ``q*`` after which ``T^{A<-B}`` stays non-negative: where B turns from interfering to helping.
+
+    Fig. 8's reading: the stronger task A, the more alignment with B it needs before B helps. ``q*`` is found by
+    linear interpolation between the last negative value of ``T`` and the next one.
+
+    Parameters
+    ----------
+    benefit : array_like, shape (Q,)
+        ``T^{A<-B}`` (theory or simulated means) at the overlaps ``qs``.
+    qs : array_like, shape (Q,)
+        The overlaps, increasing.
+
+    Returns
+    -------
+    float
+        ``q*``; ``qs[0]`` if ``T`` is never negative, ``qs[-1]`` if it is negative at the last overlap.
+    """
+    qs = _increasing(qs, "qs", None, False)
+    values = _checks.real_array(benefit, "benefit", ndim=1)
+    if values.shape != qs.shape:
+        raise ValueError(f"benefit must have one value per overlap (shape {qs.shape}); got shape {values.shape}")
+    negative = np.flatnonzero(values < 0)
+    if negative.size == 0:
+        return float(qs[0])
+    k = negative[-1]
+    if k == len(values) - 1:
+        return float(qs[-1])
+    return float(qs[k] + (qs[k + 1] - qs[k]) * (-values[k]) / (values[k + 1] - values[k]))
+
+
 def paired_transfer(joint: ArrayLike, single: ArrayLike, points: ArrayLike, sa: ArrayLike) -> np.ndarray:
     """``T`` of every (grid point, run): the single-task error minus the joint one on the same task-A data.
 
@@ -667,3 +713,302 @@ def paired_transfer(joint: ArrayLike, single: ArrayLike, points: ArrayLike, sa: 
     if np.any(panel >= sa.size) or np.any(sa[np.minimum(panel, sa.size - 1)] != points[:len(joint), 0]):
         raise ValueError("sa must hold the sbar_A of every grid point of joint (points[:, 0])")
     return single[panel] - joint
+
+
+# ----------------------------------------------------------------------------------------
+# one pair of rank-1 tasks against q; simulated T on the grid; App. D.1 on the data;
+# exact TA transfer on sampled data
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompositeExample:
+    """The theory of one pair of rank-1 tasks against their input overlap ``q`` (:func:`composite_example`).
+
+    Attributes
+    ----------
+    q : ndarray, shape (Q,)
+        Overlaps ``q``, evenly from 0 to 1.
+    sigma, share : ndarray, shape (Q, 2)
+        The two composite singular values ``sigma_k`` (shared, difference) and their shares ``a_k`` in head A
+        (:func:`composite_modes`), 0 where a mode vanishes (``q = 1``).
+    t : ndarray, shape (T,)
+        Times, in units of ``tau``.
+    head_q : ndarray, shape (H,)
+        The overlaps at which head A's test error is given.
+    head : ndarray, shape (H, T)
+        ``eps_{A<-B}(t)`` at each of them (:func:`head_test_error`).
+    alone : ndarray, shape (T,)
+        ``eps_A(t)`` of task A alone, eq. (15) (:func:`gendyn.deep_linear.theory_errors`).
+    threshold : float
+        The composite data's detection threshold ``A'^(1/4) = (2 N3 / N1)^(1/4)`` (eq. 11).
+    sbar_a, sbar_b : float
+        The tasks' singular values.
+    """
+
+    q: np.ndarray
+    sigma: np.ndarray
+    share: np.ndarray
+    t: np.ndarray
+    head_q: np.ndarray
+    head: np.ndarray
+    alone: np.ndarray
+    threshold: float
+    sbar_a: float
+    sbar_b: float
+
+
+def composite_example(sbar_a: float, sbar_b: float, *, n1: int, n2: int, n3: int, eps: float,
+                      head_q: Sequence[float] = (0.0, 0.5, 0.9, 1.0)) -> CompositeExample:
+    """The composite modes and head A's test error of two rank-1 tasks against their overlap ``q`` (App. D).
+
+    The composite teacher (eq. 24) of ``sbar_A``, ``sbar_B`` with input overlap ``q`` has the modes of
+    :func:`composite_modes` (for equal SNRs ``sigma^2 = sbar^2 (1 +- q)``); head A's test error of the
+    two-headed TA student is :func:`head_test_error`, the single-task one eq. (15). Evaluated at 101
+    overlaps ``q`` in ``[0, 1]`` and 300 times ``t`` from 0.05 to 6 (log-spaced).
+
+    Parameters
+    ----------
+    sbar_a : float
+        Task A's singular value, ``> 0``.
+    sbar_b : float
+        Task B's, ``>= 0``.
+    n1, n2, n3 : int
+        Examples (= inputs), hidden units and outputs per head (``n2 <= 2 n3 <= n1``).
+    eps : float
+        Initial scale of the TA students, ``> 0``.
+    head_q : sequence of float
+        The overlaps in ``[-1, 1]`` at which head A's error is evaluated.
+
+    Returns
+    -------
+    CompositeExample
+    """
+    sbar_a = _checks.real(sbar_a, "sbar_a", positive=True)
+    sbar_b = float(_checks.real_array(sbar_b, "sbar_b", lower=0.0, ndim=0))
+    n1, n2, n3 = _checks.integer(n1, "n1"), _checks.integer(n2, "n2"), _checks.integer(n3, "n3")
+    eps = _checks.positive(eps, "eps")
+    head_q = _checks.real_array(head_q, "head_q", lower=-1.0, upper=1.0, ndim=1)
+    q_fine = np.linspace(0, 1, 101)
+    modes = [composite_modes([sbar_a], [sbar_b], q) for q in q_fine]
+    t_curve = np.geomspace(0.05, 6, 300)
+    head = np.array([head_test_error(t_curve, [sbar_a], [sbar_b], q, n1, n2, n3, n3, eps) for q in head_q])
+    return CompositeExample(
+        q=q_fine,
+        sigma=np.array([np.pad(m[0], (0, 2 - len(m[0]))) for m in modes]),
+        share=np.array([np.pad(m[1], (0, 2 - len(m[1]))) for m in modes]),
+        t=t_curve, head_q=head_q, head=head,
+        alone=deep_linear.theory_errors(t_curve, [sbar_a], n1, n2, n3, eps)[1],
+        threshold=(2 * n3 / n1) ** 0.25, sbar_a=sbar_a, sbar_b=sbar_b,
+    )
+
+
+@dataclass(frozen=True)
+class SimulatedTransfer:
+    """Optimal errors and ``T`` of simulated students on a grid of Fig. 8 (:func:`simulated_transfer`).
+
+    Attributes
+    ----------
+    joint : ndarray, shape (G, runs)
+        Head A's optimal error of the two-headed students.
+    single : ndarray, shape (len(sa), runs)
+        Task A's optimal error alone.
+    benefit : ndarray, shape (G, runs)
+        ``T`` of every run, paired on task A's data (:func:`paired_transfer`).
+    """
+
+    joint: np.ndarray
+    single: np.ndarray
+    benefit: np.ndarray
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Mean ``T`` over runs, ``(G,)``."""
+        return self.benefit.mean(-1)
+
+    @property
+    def se(self) -> np.ndarray:
+        """Its standard error ``std(ddof=1) / sqrt(runs)``, ``(G,)``."""
+        return self.benefit.std(-1, ddof=1) / np.sqrt(self.benefit.shape[-1])
+
+
+def simulated_transfer(joint: ArrayLike, single: ArrayLike, grid: TransferGrid) -> SimulatedTransfer:
+    """``T^{A<-B}`` of simulated students on the grid of Fig. 8, from their optimal errors (§4).
+
+    Parameters
+    ----------
+    joint : array_like, shape (G * runs,) or (G, runs)
+        Head A's optimal error of the two-headed students, grid point by grid point, runs innermost.
+    single : array_like, shape (len(sa) * runs,) or (len(sa), runs)
+        The single-task students' optimal errors, one per ``(sbar_A, run)``
+        (:func:`gendyn.task_data.task_a_rows`).
+    grid : TransferGrid
+        The grid (:func:`transfer_grid`).
+
+    Returns
+    -------
+    SimulatedTransfer
+        With ``T = eps_A^opt - eps_{A<-B}^opt`` of every run (:func:`paired_transfer`).
+    """
+    grid = _checks.instance(grid, "grid", TransferGrid, hint=" (from transfer_grid)")
+    joint = _checks.real_array(joint, "joint", lower=0.0, ndim=(1, 2))
+    single = _checks.real_array(single, "single", lower=0.0, ndim=(1, 2))
+    if joint.size == 0 or joint.size % len(grid.points):
+        raise ValueError(f"joint must hold runs >= 1 errors per grid point ({len(grid.points)} points); "
+                         f"got {joint.size} values")
+    runs = joint.size // len(grid.points)
+    if single.size != len(grid.sa) * runs:
+        raise ValueError(f"single must hold {runs} errors (runs) per value of sbar_A ({len(grid.sa)}); "
+                         f"got {single.size} values")
+    if runs < 2:
+        raise ValueError("joint must hold runs >= 2 errors per grid point (for a standard error); got 1")
+    joint, single = joint.reshape(len(grid.points), runs), single.reshape(len(grid.sa), runs)
+    return SimulatedTransfer(joint, single, paired_transfer(joint, single, grid.points, grid.sa))
+
+
+@dataclass(frozen=True)
+class D1Alignments:
+    """App. D.1 measured on the training data of every run of a grid, with its predictions (:func:`d1_alignments`).
+
+    Attributes
+    ----------
+    joint, single : ndarray, shape (G, runs)
+        ``(vhat_1 . vbar^A)^2`` of the composite data and of task A's data alone (its head-A rows).
+    shat : ndarray, shape (G, runs)
+        The composite data's top singular value.
+    pred_joint, pred_single, pred_shat : ndarray, shape (G,)
+        Their predictions: ``R(sigma_1; A') ||Vbar^A^T v_1||^2``, ``R(sbar_A; A)`` (eq. 12) and eq. (11) at
+        ``sigma_1``.
+    defined_joint, defined_single : ndarray of bool, shape (G,)
+        Where the predictions hold at this size: the spike above the transition's finite-size window
+        ``A^(1/4) (1 + N1^-1/3)`` and, for the composite data, its two modes ``3 N1^-1/2`` apart.
+    """
+
+    joint: np.ndarray
+    single: np.ndarray
+    shat: np.ndarray
+    pred_joint: np.ndarray
+    pred_single: np.ndarray
+    pred_shat: np.ndarray
+    defined_joint: np.ndarray
+    defined_single: np.ndarray
+
+    @property
+    def turn(self) -> np.ndarray:
+        """The change of alignment, joint minus single, paired by run, ``(G, runs)``."""
+        return self.joint - self.single
+
+
+def _top_alignment(sigma31, direction):
+    """Squared overlap of each data set's top right singular vector with ``direction``, and its top singular value."""
+    _, svals, vt = np.linalg.svd(sigma31, full_matrices=False)
+    return np.einsum("bi,bi->b", vt[:, 0], direction) ** 2, svals[:, 0]
+
+
+def d1_alignments(sigma31: ArrayLike, teacher: ArrayLike, grid: TransferGrid) -> D1Alignments:
+    """App. D.1's mechanism of interference, measured on the data of a grid of Fig. 8 and predicted.
+
+    With ``vbar^A`` task A's input mode and ``vhat_1`` the top right singular vector of the data, the squared
+    alignment ``(vhat_1 . vbar^A)^2`` is predicted to be ``R(sbar_A; A)`` for task A alone (the input-side
+    bracket of eq. 12, :func:`gendyn.rmt.spike_vector_overlaps`, ``A = N3/N1``) and
+    ``R(sigma_1; A') ||Vbar^A^T v_1||^2`` for the composite data (:func:`composite_input_alignment`,
+    ``A' = 2 N3/N1``); the composite spike is eq. (11) at ``sigma_1`` (:func:`gendyn.rmt.spike_singular_value`).
+
+    Parameters
+    ----------
+    sigma31, teacher : array_like, shape (G * runs, 2 N3, N1)
+        The two-task data and noise-free teachers of every grid point and run (runs innermost; head A first;
+        numpy, or torch on the CPU).
+    grid : TransferGrid
+        The grid (:func:`transfer_grid`): its points, ``n1`` and ``n3``.
+
+    Returns
+    -------
+    D1Alignments
+    """
+    grid = _checks.instance(grid, "grid", TransferGrid, hint=" (from transfer_grid)")
+    points, n1, n3 = grid.points, grid.n1, grid.n3
+    data = _checks.real_array(sigma31, "sigma31", ndim=3)
+    teacher = _checks.real_array(teacher, "teacher", ndim=3)
+    if data.shape[1:] != (2 * n3, n1) or len(data) == 0 or len(data) % len(points):
+        raise ValueError(f"sigma31 must have shape (G * runs, 2 n3, n1) = (k x {len(points)}, {2 * n3}, {n1}) with "
+                         f"k >= 1 (the grid's points, n1 and n3); got {data.shape}")
+    if teacher.shape != data.shape:
+        raise ValueError(f"teacher must have the shape of sigma31 {data.shape}; got {teacher.shape}")
+    if np.any(np.all(teacher[:, :n3] == 0, axis=(1, 2))):
+        raise ValueError("teacher must have a nonzero task A (its first n3 rows) in every data set")
+    _checks.work_limit(2.0 * len(data) * 4 * n1 * n3 * min(n1, 2 * n3), f"{len(data)} data sets of n1={n1}",
+                       memory=8.0 * len(data) * 6 * n1 * n3)
+    v_a = np.linalg.svd(teacher[:, :n3], full_matrices=False)[2][:, 0]  # task A's input mode
+    align_joint, shat_joint = (x.reshape(len(points), -1) for x in _top_alignment(data, v_a))
+    align_single = _top_alignment(data[:, :n3], v_a)[0].reshape(len(points), -1)
+    aspect_a, aspect_joint = n3 / n1, 2 * n3 / n1
+    window = 1 + n1 ** (-1 / 3)  # the detection transition's finite-size window
+    pred_joint, pred_single, pred_shat = (np.zeros(len(points)) for _ in range(3))
+    defined_joint, defined_single = np.zeros(len(points), bool), np.zeros(len(points), bool)
+    for g, (a, b, q) in enumerate(points):
+        sigma = composite_modes([a], [b], q)[0]
+        turn = composite_input_alignment([a], [b], q)[0]
+        pred_joint[g] = rmt.spike_vector_overlaps(sigma[0], aspect_joint)[1] * turn
+        pred_single[g] = rmt.spike_vector_overlaps(a, aspect_a)[1]
+        pred_shat[g] = rmt.spike_singular_value(sigma[0], aspect_joint)
+        gap = sigma[0] - (sigma[1] if sigma.size > 1 else 0.0)
+        defined_joint[g] = sigma[0] > aspect_joint**0.25 * window and gap > 3 / np.sqrt(n1)
+        defined_single[g] = a > aspect_a**0.25 * window
+    return D1Alignments(align_joint, align_single, shat_joint, pred_joint, pred_single, pred_shat, defined_joint,
+                        defined_single)
+
+
+@dataclass(frozen=True)
+class SampledTransfer:
+    """Optimal head-A errors of exact TA students on sampled data, two-headed and alone (:func:`sampled_transfer`).
+
+    Attributes
+    ----------
+    joint, single : ndarray, shape (B,)
+        The minimum over the times of head A's error of the two-headed student and of the student of head A's
+        rows alone, on the same data.
+    """
+
+    joint: np.ndarray
+    single: np.ndarray
+
+    @property
+    def benefit(self) -> np.ndarray:
+        """``T = eps_A^opt - eps_{A<-B}^opt`` of each data set, ``(B,)``."""
+        return self.single - self.joint
+
+
+def sampled_transfer(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3_a: int, n2: int | None = None,
+                     eps: float = 1e-5) -> SampledTransfer:
+    """Exact transfer benefit of TA students on sampled data: the finite-size counterpart of :func:`transfer_benefit`.
+
+    Both students follow gradient flow exactly (eq. 10 with the data's own SVD, :func:`sampled_head_errors`):
+    the two-headed one learns all rows of ``sigma31``, the single-task one head A's rows alone; each is scored
+    by the minimum over ``t`` of head A's test error (eq. 23), and ``T`` is their difference (§4).
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Times in units of ``tau``, ``>= 0``.
+    sigma31, teacher : array_like, shape (B, N3, N1)
+        Data (stacked heads, head A first) and noise-free teachers (numpy, or torch on the CPU).
+    n3_a : int
+        Rows of head A, ``1 <= n3_a < N3``.
+    n2 : int, optional
+        Hidden width of both students (default: every mode).
+    eps : float
+        Initial scale of the TA students, ``> 0``.
+
+    Returns
+    -------
+    SampledTransfer
+    """
+    sigma31 = _checks.real_array(sigma31, "sigma31", ndim=3)
+    teacher = _checks.real_array(teacher, "teacher", ndim=3)
+    n3_a = _checks.integer(n3_a, "n3_a")
+    if n3_a >= sigma31.shape[1]:
+        raise ValueError(f"n3_a must be below the rows of sigma31 ({sigma31.shape[1]}): head B needs one; got {n3_a}")
+    joint = sampled_head_errors(t, sigma31, teacher, n3_a, n2=n2, eps=eps).min(-1)
+    single = sampled_head_errors(t, sigma31[:, :n3_a], teacher[:, :n3_a], n3_a, n2=n2, eps=eps).min(-1)
+    return SampledTransfer(joint, single)

@@ -1,19 +1,13 @@
-"""Figures, claims and runners of the chapter *Transfer between tasks* (Lampinen & Ganguli 2019, §4, App. D).
+"""Sizes, figures and claims of the chapter *Transfer between tasks* (Lampinen & Ganguli 2019, §4, App. D).
 
-Serves ``notebooks/lampinen-ganguli/transfer.ipynb``: the transfer benefit
-``T^{A<-B} = eps_A^opt - eps_{A<-B}^opt`` of two-headed linear students on the grid of Fig. 8, its
-theory (:mod:`gendyn.transfer`), App. D.1's mechanism of interference, Theorem 1, tasks of rank 2 and
-the finite-size study. It holds
-
-- the runners: the data of every two-headed student (:func:`grid_tasks`, :func:`theorem1_tasks`,
-  :func:`general_tasks`), their training in one batch (:func:`train_two_headed`) and the read-outs of ``T``
-  from it;
-- one ``figure_*`` function per figure of the chapter and one ``check_*`` function per group of claims.
-
-The theory on the grid (:func:`gendyn.transfer.transfer_grid`), the single-task baseline
-(:func:`gendyn.task_data.task_a_only`, :func:`gendyn.task_data.task_a_rows`) and the pairing of runs
-(:func:`gendyn.transfer.paired_transfer`) are the library's, shared with the chapter on nonlinear transfer,
-which runs the same protocol.
+Serves ``notebooks/lampinen-ganguli/transfer.ipynb``, which shows its protocol itself: the data of every
+two-headed student (:func:`gendyn.task_data.task_pairs`, :func:`gendyn.task_data.task_a_only`), their training in
+one batch (:func:`gendyn.train.train_two_headed`), the simulated ``T`` on the grid of Fig. 8
+(:func:`gendyn.transfer.simulated_transfer`) and its theory (:func:`gendyn.transfer.transfer_grid`), App. D.1's
+alignments (:func:`gendyn.transfer.d1_alignments`), Theorem 1, tasks of rank 2 and the exact TA transfer on
+sampled data at growing ``N1`` (:func:`gendyn.transfer.sampled_transfer`). This module holds the chapter's
+sizes, one ``figure_*`` function per figure and one ``check_*`` function per group of claims, with the
+statistics those claims need (finite-size allowances, resolved points, sign changes, the finite-size study).
 """
 
 from __future__ import annotations
@@ -22,26 +16,21 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from scipy import stats
 
-from gendyn import deep_linear, rmt, task_data, train, transfer
+from gendyn import task_data, transfer
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import fitted_exponent, mean_se, t_quantile, z_quantile
-from gendyn.train import TrainResult
-from gendyn.transfer import TransferGrid, paired_transfer
+from gendyn.transfer import CompositeExample, D1Alignments, SimulatedTransfer, TransferGrid
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "finite_size_allowance", "SimulatedTransfer", "D1Alignments", "FiniteSizeStudy", "composite_example",
-           "figure_composite_theory", "grid_tasks", "theorem1_tasks", "general_tasks",
-           "train_two_headed", "simulated_transfer", "figure_8", "check_fig8_agreement",
-           "resolved_points", "check_sign_agreement", "sign_change_overlaps", "check_alignment_needed",
-           "d1_alignments", "check_d1", "figure_d1", "figure_log_ratio", "theorem1_transfer", "check_theorem1",
-           "figure_theorem1", "general_rank_transfer", "check_general_rank", "finite_size_study",
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "finite_size_allowance", "FiniteSizeStudy",
+           "figure_composite_theory", "figure_8", "check_fig8_agreement", "resolved_points", "check_sign_agreement",
+           "sign_change_overlaps", "check_alignment_needed", "turn_margin", "check_d1", "figure_d1",
+           "figure_log_ratio", "check_theorem1", "figure_theorem1", "check_general_rank", "finite_size_study",
            "figure_finite_size", "check_exact_ta_dynamics", "check_finite_size"]
 
 
@@ -83,10 +72,6 @@ SIZES = {
         theorem_runs=4, general_runs=4, finite_size_n1=(20, 40, 80, 160), finite_size_draws=16,
     ),
 }
-
-#: A block of two-headed students: their data ``Sigma31`` and noise-free teacher, ``(B, 2 N3, N1)`` each.
-Block = tuple[torch.Tensor, torch.Tensor]
-
 
 def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs."""
@@ -143,58 +128,21 @@ def finite_size_allowance(theory: TransferGrid, sim: SimulatedTransfer) -> np.nd
 # ----------------------------------------------------------------------------------------------------------
 
 
-def composite_example(*, n1: int, n2: int, n3: int, eps: float, sbar_a: float = 3.0, sbar_b: float = 10.0
-                      ) -> dict[str, object]:
-    """The theory of one pair of rank-1 tasks against their input overlap ``q`` (App. D).
-
-    Parameters
-    ----------
-    n1, n2, n3 : int
-        Examples, hidden units and outputs per head.
-    eps : float
-        Initial scale of the TA students.
-    sbar_a, sbar_b : float
-        The two tasks' singular values.
-
-    Returns
-    -------
-    dict
-        ``q`` (101 overlaps), ``sigma`` and ``share`` (the two composite singular values and their shares in
-        head A, 0 where a mode vanishes), ``t`` (times), ``head`` (``q -> eps_{A<-B}(t)`` for four overlaps),
-        ``alone`` (``eps_A(t)`` of task A alone, eq. 15), ``threshold`` (``A'^(1/4)`` of the composite data) and
-        ``sbar_a``.
-    """
-    q_fine = np.linspace(0, 1, 101)
-    modes = np.array([transfer.composite_modes([sbar_a], [sbar_b], q) for q in q_fine], dtype=object)
-    t_curve = np.geomspace(0.05, 6, 300)
-    return dict(
-        q=q_fine,
-        sigma=np.array([np.pad(m[0], (0, 2 - len(m[0]))) for m in modes]),
-        share=np.array([np.pad(m[1], (0, 2 - len(m[1]))) for m in modes]),
-        t=t_curve,
-        head={q: transfer.head_test_error(t_curve, [sbar_a], [sbar_b], q, n1, n2, n3, n3, eps)
-              for q in (0.0, 0.5, 0.9, 1.0)},
-        alone=deep_linear.theory_errors(t_curve, [sbar_a], n1, n2, n3, eps)[1],
-        threshold=(2 * n3 / n1) ** 0.25,
-        sbar_a=sbar_a,
-    )
-
-
-def figure_composite_theory(example: dict[str, object]) -> Figure:
+def figure_composite_theory(example: CompositeExample) -> Figure:
     """The theory figure: composite modes, their head-A shares and head A's test error against time.
 
     Parameters
     ----------
-    example : dict
-        :func:`composite_example`.
+    example : CompositeExample
+        :func:`gendyn.transfer.composite_example`.
     """
-    q_fine, sig, share, t_curve = example["q"], example["sigma"], example["share"], example["t"]
+    q_fine, sig, share, t_curve = example.q, example.sigma, example.share, example.t
     fig, axes = plotting.subplots(1, 3, height=2.9)
     sig_shown = np.where(sig > 0, sig, np.nan)  # a vanished mode (q = 1) is not drawn on the log axis
     axes[0].plot(q_fine, sig_shown[:, 0], label="$\\sigma_1$ (shared)")
     axes[0].plot(q_fine, sig_shown[:, 1], label="$\\sigma_2$ (difference)")
-    axes[0].axhline(example["sbar_a"], color="k", ls=":", lw=1, label="$\\bar s_A$ alone")
-    axes[0].axhline(example["threshold"], color="gray", ls="--", lw=1, label="threshold $\\mathcal{A}'^{1/4}$")
+    axes[0].axhline(example.sbar_a, color="k", ls=":", lw=1, label="$\\bar s_A$ alone")
+    axes[0].axhline(example.threshold, color="gray", ls="--", lw=1, label="threshold $\\mathcal{A}'^{1/4}$")
     axes[0].set(xlabel="input overlap $q$", ylabel="composite singular value", yscale="log",
                 ylim=(0.1, 30), title="composite modes")
     axes[0].legend(fontsize=7, loc="lower left")
@@ -203,143 +151,13 @@ def figure_composite_theory(example: dict[str, object]) -> Figure:
     axes[1].set(xlabel="input overlap $q$", ylabel="share of the mode in head A",
                 title="head-A shares $a_k$")
     axes[1].legend()
-    for q, curve in example["head"].items():
+    for q, curve in zip(example.head_q, example.head):
         axes[2].plot(t_curve, curve, label=f"q = {q:g}")
-    axes[2].plot(t_curve, example["alone"], "k--", label="A alone")
+    axes[2].plot(t_curve, example.alone, "k--", label="A alone")
     axes[2].set(xscale="log", yscale="log", ylim=(0.05, 3), xlabel="$t/\\tau$",
                 ylabel="test error of head A", title="head A's test error")
     axes[2].legend(fontsize=7, loc="lower left")
     return fig
-
-
-# ----------------------------------------------------------------------------------------------------------
-# the two-headed students
-# ----------------------------------------------------------------------------------------------------------
-
-
-def grid_tasks(theory: TransferGrid, cfg: RunConfig, *, generator: torch.Generator) -> dict[str, Block]:
-    """Data of the Fig. 8 experiment: ``"grid"`` (two-headed) and ``"grid single"`` (task A alone).
-
-    Parameters
-    ----------
-    theory : TransferGrid
-        The grid (:func:`gendyn.transfer.transfer_grid`).
-    cfg : RunConfig
-        ``n1``, ``n3`` and ``runs`` (data sets per grid point, common random numbers across the grid).
-    generator : torch.Generator
-        Source of every draw.
-    """
-    points = theory.points
-    main = task_data.task_pairs(points[:, 0], points[:, 1], points[:, 2], cfg.n1, cfg.n3, cfg.runs,
-                                generator=generator)
-    return {"grid": (main.sigma31, main.teacher),
-            "grid single": task_data.task_a_only(main, task_data.task_a_rows(points, theory.sa, cfg.runs))}
-
-
-def theorem1_tasks(settings: np.ndarray, cfg: RunConfig, *, generator: torch.Generator) -> dict[str, Block]:
-    """Data of the Theorem 1 test: the same input modes and noise with each choice of output vectors.
-
-    Parameters
-    ----------
-    settings : ndarray, shape (S, 3)
-        ``(sbar_A, sbar_B, q)`` of each setting.
-    cfg : RunConfig
-        ``n1``, ``n3`` and ``theorem_runs``.
-    generator : torch.Generator
-        Reset to its current state for each choice (:data:`gendyn.task_data.OUTPUT_VECTORS`).
-
-    Returns
-    -------
-    dict
-        ``"theorem1 <choice>"`` (two-headed) and ``"theorem1 <choice> single"`` (task A alone) per choice.
-    """
-    blocks = {}
-    state = generator.get_state()
-    for mode in task_data.OUTPUT_VECTORS:
-        generator.set_state(state)
-        pairs = task_data.task_pairs(settings[:, 0], settings[:, 1], settings[:, 2], cfg.n1, cfg.n3,
-                                     cfg.theorem_runs, output_vectors=mode, generator=generator)
-        blocks[f"theorem1 {mode}"] = (pairs.sigma31, pairs.teacher)
-        blocks[f"theorem1 {mode} single"] = task_data.task_a_only(pairs, range(len(pairs.sigma31)))
-    return blocks
-
-
-def general_tasks(sbar_a: np.ndarray, sbar_b: np.ndarray, overlaps: np.ndarray, cfg: RunConfig, *,
-                  generator: torch.Generator) -> dict[str, Block]:
-    """Data of two tasks of any rank with several overlap matrices ``Q``: ``"general"`` and ``"general single"``.
-
-    Parameters
-    ----------
-    sbar_a, sbar_b : ndarray, shapes (rA,), (rB,)
-        The tasks' singular values.
-    overlaps : ndarray, shape (K, rA, rB)
-        The matrices ``Q = Vbar^A^T Vbar^B``; task A is the same for all of them.
-    cfg : RunConfig
-        ``n1``, ``n3`` and ``general_runs``.
-    generator : torch.Generator
-        Source of every draw.
-    """
-    k = len(overlaps)
-    general = task_data.task_pairs(np.tile(sbar_a, (k, 1)), np.tile(sbar_b, (k, 1)), overlaps, cfg.n1, cfg.n3,
-                                   cfg.general_runs, generator=generator)
-    return {"general": (general.sigma31, general.teacher),
-            "general single": task_data.task_a_only(general, range(cfg.general_runs))}
-
-
-def train_two_headed(blocks: dict[str, Block], cfg: RunConfig, *, eps: float
-                     ) -> tuple[TrainResult, dict[str, np.ndarray]]:
-    """Train every block of two-headed TA students in one batch; head A's optimal error of each.
-
-    Full-batch gradient descent at ``cfg.lr`` over ``cfg.horizon`` (in ``tau``), ``cfg.n2`` hidden units,
-    aligned initialisation of scale ``eps``, heads of ``cfg.n3`` outputs.
-
-    Returns
-    -------
-    result : TrainResult
-        The whole batch, blocks in the order of ``blocks``.
-    best : dict
-        Per block, the minimum over training of head A's test error of each student.
-    """
-    sizes = [len(b[0]) for b in blocks.values()]
-    result = train.train_students(
-        torch.cat([b[0] for b in blocks.values()]).float(), hidden=cfg.n2, lr=cfg.lr,
-        epochs=int(round(cfg.horizon / cfg.lr)), init="aligned", eps=eps,
-        teacher=torch.cat([b[1] for b in blocks.values()]).float(), heads=(cfg.n3, cfg.n3),
-        n_records=cfg.n_records, device=cfg.device, desc=f"{sum(sizes)} two-headed students",
-    )
-    best = np.split(result.head_test_error[:, 0].min(-1), np.cumsum(sizes)[:-1])
-    return result, dict(zip(blocks, best))
-
-
-@dataclass(frozen=True)
-class SimulatedTransfer:
-    """Optimal errors and ``T`` of the simulated students on the grid of Fig. 8.
-
-    Attributes
-    ----------
-    joint : ndarray, shape (G, runs)
-        Head A's optimal error of the two-headed students.
-    single : ndarray, shape (len(sa), runs)
-        Task A's optimal error alone.
-    runs : ndarray, shape (G, runs)
-        ``T`` of every run (:func:`gendyn.transfer.paired_transfer`).
-    mean, se : ndarray, shape (G,)
-        Its mean over runs and the standard error of the mean.
-    """
-
-    joint: np.ndarray
-    single: np.ndarray
-    runs: np.ndarray
-    mean: np.ndarray
-    se: np.ndarray
-
-
-def simulated_transfer(best: dict[str, np.ndarray], theory: TransferGrid) -> SimulatedTransfer:
-    """``T`` of the trained students on the grid, from the optimal errors of :func:`train_two_headed`."""
-    joint = best["grid"].reshape(len(theory.points), -1)
-    single = best["grid single"].reshape(len(theory.sa), -1)
-    per_run = paired_transfer(joint, single, theory.points, theory.sa)
-    return SimulatedTransfer(joint, single, per_run, *mean_se(per_run))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -386,7 +204,7 @@ def check_fig8_agreement(ledger: Ledger, theory: TransferGrid, sim: SimulatedTra
     ``|T_theory|`` in the same units, so that its resolution is the smallest relative error of the theory
     the panel's best-resolved point would detect.
     """
-    runs = sim.runs.shape[1]
+    runs = sim.benefit.shape[1]
     allowance = finite_size_allowance(theory, sim)
     for i, a in enumerate(theory.sa):
         window = theory.in_transition(a)
@@ -444,20 +262,10 @@ def check_sign_agreement(ledger: Ledger, theory: TransferGrid, sim: SimulatedTra
     )
 
 
-def _crossing(values: np.ndarray, qs: np.ndarray) -> float:
-    """Overlap ``q*`` after which ``T`` stays non-negative: linear interpolation after its last negative value."""
-    negative = np.flatnonzero(np.asarray(values) < 0)
-    if negative.size == 0:
-        return 0.0
-    k = negative[-1]
-    if k == len(values) - 1:
-        return 1.0
-    return float(qs[k] + (qs[k + 1] - qs[k]) * (-values[k]) / (values[k + 1] - values[k]))
-
-
 def sign_change_overlaps(theory: TransferGrid, sim: SimulatedTransfer, resolved: np.ndarray
                          ) -> dict[float, tuple[list[float], list[float]]]:
-    """The overlap ``q*`` where ``T`` changes sign, simulated and predicted, for each ``sbar_A``.
+    """The overlap ``q*`` where ``T`` changes sign (:func:`gendyn.transfer.sign_change_overlap`), simulated and
+    predicted, for each ``sbar_A``.
 
     Only for partners ``sbar_B >= 3`` whose strongest predicted interference is resolved in every panel
     (a ``T`` of ``1e-7`` is below the noise).
@@ -475,8 +283,9 @@ def sign_change_overlaps(theory: TransferGrid, sim: SimulatedTransfer, resolved:
         unresolved = [(theory.benefit[i, j, k] < 0) and not resolved_grid[i, j, k] for i, k in enumerate(strongest)]
         if b < 3 or any(unresolved):
             continue
-        crossings[float(b)] = ([_crossing(mean[i, j], theory.qs) for i in range(len(theory.sa))],
-                               [_crossing(theory.benefit[i, j], theory.qs) for i in range(len(theory.sa))])
+        crossings[float(b)] = ([transfer.sign_change_overlap(mean[i, j], theory.qs) for i in range(len(theory.sa))],
+                               [transfer.sign_change_overlap(theory.benefit[i, j], theory.qs)
+                                for i in range(len(theory.sa))])
     return crossings
 
 
@@ -505,83 +314,10 @@ def check_alignment_needed(ledger: Ledger, crossings: dict[float, tuple[list[flo
 # ----------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class D1Alignments:
-    """App. D.1 measured on the training data of every run, with its predictions.
-
-    Attributes
-    ----------
-    joint, single : ndarray, shape (G, runs)
-        ``(vhat_1 . vbar^A)^2`` of the composite data and of task A's data alone.
-    shat : ndarray, shape (G, runs)
-        The composite data's top singular value.
-    pred_joint, pred_single, pred_shat : ndarray, shape (G,)
-        Their predictions: ``R(sigma_1; A') ||Vbar^A^T v_1||^2``, ``R(sbar_A; A)`` and eq. (11) at ``sigma_1``.
-    defined_joint, defined_single : ndarray of bool, shape (G,)
-        Where the predictions hold at this size: the spike above the transition's finite-size window
-        ``A^(1/4) (1 + N1^-1/3)`` and, for the composite data, its two modes ``3 N1^-1/2`` apart.
-    turn, turn_margin : ndarray, shapes (G, runs), (G,)
-        The change of alignment, joint minus single (paired by run), and its mean in standard errors.
-    turn_resolved : ndarray of bool, shape (G,)
-        Whether that change is resolved (``z`` at level 1e-3).
-    theory_agrees : float
-        Fraction of the grid at which the theory's ``T < 0`` exactly where the joint direction is less aligned.
-    """
-
-    joint: np.ndarray
-    single: np.ndarray
-    shat: np.ndarray
-    pred_joint: np.ndarray
-    pred_single: np.ndarray
-    pred_shat: np.ndarray
-    defined_joint: np.ndarray
-    defined_single: np.ndarray
-    turn: np.ndarray
-    turn_margin: np.ndarray
-    turn_resolved: np.ndarray
-    theory_agrees: float
-
-
-def _top_alignment(sigma31: np.ndarray, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Squared overlap of each data set's top right singular vector with ``direction``, and its top singular value."""
-    _, svals, vt = np.linalg.svd(sigma31, full_matrices=False)
-    return np.einsum("bi,bi->b", vt[:, 0], direction) ** 2, svals[:, 0]
-
-
-def d1_alignments(grid: Block, theory: TransferGrid) -> D1Alignments:
-    """Measure App. D.1's alignments on the Fig. 8 data and predict them (:class:`D1Alignments`).
-
-    Parameters
-    ----------
-    grid : (Tensor, Tensor)
-        The two-task data and teachers of the grid (``grid_tasks(...)["grid"]``).
-    theory : TransferGrid
-        The grid and its theory of ``T``.
-    """
-    points, n1, n3 = theory.points, theory.n1, theory.n3
-    data_np, teacher_np = grid[0].cpu().numpy(), grid[1].cpu().numpy()
-    v_a = np.linalg.svd(teacher_np[:, :n3], full_matrices=False)[2][:, 0]  # task A's input mode
-    align_joint, shat_joint = (x.reshape(len(points), -1) for x in _top_alignment(data_np, v_a))
-    align_single = _top_alignment(data_np[:, :n3], v_a)[0].reshape(len(points), -1)
-    aspect_a, aspect_joint = n3 / n1, 2 * n3 / n1
-    window = 1 + n1 ** (-1 / 3)  # the detection transition's finite-size window
-    pred_joint, pred_single, pred_shat = (np.zeros(len(points)) for _ in range(3))
-    defined_joint, defined_single = np.zeros(len(points), bool), np.zeros(len(points), bool)
-    for g, (a, b, q) in enumerate(points):
-        sigma = transfer.composite_modes([a], [b], q)[0]
-        turn = transfer.composite_input_alignment([a], [b], q)[0]
-        pred_joint[g] = rmt.spike_vector_overlaps(sigma[0], aspect_joint)[1] * turn
-        pred_single[g] = rmt.spike_vector_overlaps(a, aspect_a)[1]
-        pred_shat[g] = rmt.spike_singular_value(sigma[0], aspect_joint)
-        gap = sigma[0] - (sigma[1] if sigma.size > 1 else 0.0)
-        defined_joint[g] = sigma[0] > aspect_joint**0.25 * window and gap > 3 / np.sqrt(n1)
-        defined_single[g] = a > aspect_a**0.25 * window
-    turned = align_joint - align_single  # paired by run
-    turned_mean, turned_se = mean_se(turned)
-    turned_margin = np.abs(turned_mean) / np.maximum(turned_se, 1e-300)
-    theory_agrees = np.mean((theory.benefit.ravel() < 0) == (pred_joint < pred_single))
-    return D1Alignments(align_joint, align_single, shat_joint, pred_joint, pred_single, pred_shat, defined_joint,
-                        defined_single, turned, turned_margin, turned_margin > z_quantile(1), float(theory_agrees))
+def turn_margin(d1: D1Alignments) -> np.ndarray:
+    """The mean change of alignment (joint minus single, paired by run) in its standard errors, per grid point."""
+    turned_mean, turned_se = mean_se(d1.turn)
+    return np.abs(turned_mean) / np.maximum(turned_se, 1e-300)
 
 
 def check_d1(ledger: Ledger, d1: D1Alignments, theory: TransferGrid, sim: SimulatedTransfer, both: np.ndarray) -> None:
@@ -590,11 +326,12 @@ def check_d1(ledger: Ledger, d1: D1Alignments, theory: TransferGrid, sim: Simula
     Parameters
     ----------
     d1 : D1Alignments
-        The measured and predicted alignments.
+        The measured and predicted alignments (:func:`gendyn.transfer.d1_alignments`).
     theory, sim
         The theory and the simulated ``T`` on the grid.
     both : ndarray of bool, shape (G,)
-        Grid points where ``T`` and the change of alignment are both resolved.
+        Grid points where ``T`` (:func:`resolved_points`) and the change of alignment (:func:`turn_margin`
+        above ``z``) are both resolved.
     """
     points, runs, n1 = theory.points, d1.joint.shape[1], theory.n1
     t_grid = t_quantile(3 * len(points), runs - 1)
@@ -626,7 +363,7 @@ def check_d1(ledger: Ledger, d1: D1Alignments, theory: TransferGrid, sim: Simula
     # the sign of T against the change of alignment, where both are resolved
     benefit = theory.benefit.ravel()
     t_margin = (np.abs(benefit) - finite_size_allowance(theory, sim)[theory.panel]) / sim.se
-    flips = (stats.norm.cdf(-t_margin[both]) + stats.norm.cdf(-d1.turn_margin[both])).sum()
+    flips = (stats.norm.cdf(-t_margin[both]) + stats.norm.cdf(-turn_margin(d1)[both])).sum()
     ledger.check(
         "d1-misalignment-decides-sign",
         f"Fraction of the {both.sum()} grid points where T (resolved as in the sign claim) and the alignment "
@@ -684,35 +421,6 @@ def figure_log_ratio(theory: TransferGrid, sim: SimulatedTransfer) -> Figure:
 # ----------------------------------------------------------------------------------------------------------
 
 
-def theorem1_transfer(best: dict[str, np.ndarray], settings: np.ndarray, *, n1: int, n2: int, n3: int, eps: float
-                      ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """``T`` of the Theorem 1 students for each choice of output vectors, and the theory.
-
-    Parameters
-    ----------
-    best : dict
-        :func:`train_two_headed`'s optimal errors, holding the blocks of :func:`theorem1_tasks`.
-    settings : ndarray, shape (S, 3)
-        ``(sbar_A, sbar_B, q)`` of each setting.
-    n1, n2, n3, eps
-        Sizes and initial scale, for the theory.
-
-    Returns
-    -------
-    simulated : dict
-        Output-vector choice -> ``T`` of every (setting, run).
-    predicted : ndarray, shape (S,)
-        :func:`gendyn.transfer.transfer_benefit` at each setting.
-    """
-    simulated = {}
-    for mode in task_data.OUTPUT_VECTORS:
-        joint_t = best[f"theorem1 {mode}"].reshape(len(settings), -1)
-        single_t = best[f"theorem1 {mode} single"].reshape(len(settings), -1)
-        simulated[mode] = single_t - joint_t
-    predicted = transfer.transfer_benefit(settings[:, 0], settings[:, 1], settings[:, 2], n1, n3, n2=n2, eps=eps)
-    return simulated, predicted
-
-
 def check_theorem1(ledger: Ledger, simulated: dict[str, np.ndarray], predicted: np.ndarray, *, n1: int) -> None:
     """Claims ``theorem1-identical`` and ``theorem1-axis``: ``T`` does not depend on the output vectors (Theorem 1).
 
@@ -723,8 +431,10 @@ def check_theorem1(ledger: Ledger, simulated: dict[str, np.ndarray], predicted: 
 
     Parameters
     ----------
-    simulated, predicted
-        :func:`theorem1_transfer`.
+    simulated : dict
+        Output-vector choice -> ``T`` of every (setting, run), paired with the single-task students.
+    predicted : ndarray, shape (S,)
+        :func:`gendyn.transfer.transfer_benefit` at each setting.
     n1 : int
         Examples, for the finite-size allowance.
     """
@@ -753,8 +463,10 @@ def figure_theorem1(simulated: dict[str, np.ndarray], predicted: np.ndarray, set
 
     Parameters
     ----------
-    simulated, predicted
-        :func:`theorem1_transfer`.
+    simulated : dict
+        Output-vector choice -> ``T`` of every (setting, run), paired with the single-task students.
+    predicted : ndarray, shape (S,)
+        :func:`gendyn.transfer.transfer_benefit` at each setting.
     settings : ndarray, shape (S, 3)
         ``(sbar_A, sbar_B, q)`` of each setting (the tick labels).
     """
@@ -773,25 +485,6 @@ def figure_theorem1(simulated: dict[str, np.ndarray], predicted: np.ndarray, set
     return fig
 
 
-def general_rank_transfer(best: dict[str, np.ndarray], sbar_a: np.ndarray, sbar_b: np.ndarray,
-                          overlaps: np.ndarray, *, n1: int, n2: int, n3: int, eps: float
-                          ) -> tuple[np.ndarray, np.ndarray]:
-    """``T`` of the students of :func:`general_tasks` for each overlap matrix, and the theory.
-
-    Returns
-    -------
-    simulated : ndarray, shape (K, runs)
-        ``T`` of every (overlap matrix, run), paired with the single-task students of the same run.
-    predicted : ndarray, shape (K,)
-        :func:`gendyn.transfer.transfer_benefit_general`.
-    """
-    joint = best["general"].reshape(len(overlaps), -1)
-    simulated = best["general single"][None, :] - joint
-    predicted = np.array([transfer.transfer_benefit_general(sbar_a, sbar_b, q, n1, n3, n2=n2, eps=eps)[0]
-                          for q in overlaps])
-    return simulated, predicted
-
-
 def check_general_rank(ledger: Ledger, simulated: np.ndarray, predicted: np.ndarray, *, n1: int) -> None:
     """Claim ``general-rank-agreement``: simulated ``T`` of rank-2 tasks against the theory, every ``Q``.
 
@@ -800,8 +493,10 @@ def check_general_rank(ledger: Ledger, simulated: np.ndarray, predicted: np.ndar
 
     Parameters
     ----------
-    simulated, predicted
-        :func:`general_rank_transfer`.
+    simulated : ndarray, shape (K, runs)
+        ``T`` of every (overlap matrix, run), paired with the single-task students of the same run.
+    predicted : ndarray, shape (K,)
+        :func:`gendyn.transfer.transfer_benefit_general` of each overlap matrix.
     """
     m, se = mean_se(simulated)
     z = z_quantile(len(predicted))
@@ -860,42 +555,28 @@ class FiniteSizeStudy:
     slope_se: float
 
 
-def finite_size_study(settings: np.ndarray, theory: TransferGrid, sim: SimulatedTransfer, cfg: RunConfig, *,
-                      eps: float, generator: torch.Generator) -> FiniteSizeStudy:
-    """Exact TA transfer (:func:`gendyn.transfer.sampled_head_errors`) on fresh data at growing ``N1``.
+def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.ndarray, predicted: np.ndarray,
+                      theory: TransferGrid, sim: SimulatedTransfer, *, seed: int) -> FiniteSizeStudy:
+    """The finite-size bias of exact TA transfer on sampled data at growing ``N1``, against the claims' allowance.
 
     Parameters
     ----------
     settings : ndarray, shape (S, 3)
         ``(sbar_A, sbar_B, q)``; their ``sbar_A`` must be on the grid of ``theory`` (for the panel's scale).
+    sizes : tuple of int
+        The values of ``N1``.
+    benefit, predicted : ndarray, shapes (N, S, draws), (N, S)
+        ``T`` of every sampled data set (:func:`gendyn.transfer.sampled_transfer`) and its theory.
     theory : TransferGrid
         The Fig. 8 grid and theory (its detection threshold).
     sim : SimulatedTransfer
         The simulated ``T`` on the grid: its panels' largest ``|T|`` set the allowances
         (:func:`finite_size_allowance`).
-    cfg : RunConfig
-        ``finite_size_n1`` (sizes), ``finite_size_draws`` (data sets per size), ``horizon`` and ``seed``
-        (of the bootstrap).
-    eps : float
-        Initial scale, for the theory.
-    generator : torch.Generator
-        Source of the data.
+    seed : int
+        Seed of the bootstrap of the fitted exponent.
     """
-    draws = cfg.finite_size_draws
-    per_draw, predicted = [], []  # per size: T of every draw (setting, draw) and the theory (setting)
-    t_fs = np.geomspace(1e-2, cfg.horizon, 400)
-    for size in cfg.finite_size_n1:
-        pairs = task_data.task_pairs(settings[:, 0], settings[:, 1], settings[:, 2], size, size // 2, draws,
-                                     generator=generator)
-        joint = transfer.sampled_head_errors(t_fs, pairs.sigma31, pairs.teacher, size // 2, n2=size // 2).min(-1)
-        single = transfer.sampled_head_errors(t_fs, pairs.sigma31[:, : size // 2], pairs.teacher[:, : size // 2],
-                                              size // 2, n2=size // 2).min(-1)
-        per_draw.append((single - joint).reshape(len(settings), draws))
-        predicted.append(transfer.transfer_benefit(settings[:, 0], settings[:, 1], settings[:, 2], size,
-                                                   size // 2, eps=eps))
-    per_draw, predicted = np.array(per_draw), np.array(predicted)  # (size, setting, draw), (size, setting)
-    mean, se = mean_se(per_draw)
-    sizes = np.array(cfg.finite_size_n1, dtype=float)
+    mean, se = mean_se(benefit)
+    sizes = np.array(sizes, dtype=float)
     # the allowance the agreement claims give a panel of task A's strength at size N1
     window = np.abs(settings[:, 0] - theory.threshold) < 0.25 * theory.threshold
     panel_max = np.abs(sim.mean.reshape(theory.shape)).max(axis=(1, 2))  # the simulated max|T| of each panel
@@ -903,8 +584,8 @@ def finite_size_study(settings: np.ndarray, theory: TransferGrid, sim: Simulated
     allowance = scale * sizes[:, None] ** np.where(window, -1 / 3, -1 / 2)
     # the transition setting's bias is resolved: its exponent, with a bootstrap over draws
     k_tr = int(np.flatnonzero(window)[0])
-    slope, slope_se = fitted_exponent(sizes, per_draw[:, k_tr], offsets=predicted[:, k_tr], seed=cfg.seed)
-    return FiniteSizeStudy(settings, sizes, per_draw, predicted, mean - predicted, se, scale, window, allowance,
+    slope, slope_se = fitted_exponent(sizes, benefit[:, k_tr], offsets=predicted[:, k_tr], seed=seed)
+    return FiniteSizeStudy(settings, sizes, benefit, predicted, mean - predicted, se, scale, window, allowance,
                            k_tr, slope, slope_se)
 
 
@@ -931,8 +612,8 @@ def figure_finite_size(study: FiniteSizeStudy) -> Figure:
     return fig
 
 
-def check_exact_ta_dynamics(ledger: Ledger, time: np.ndarray, tasks: dict[str, Block], best: dict[str, np.ndarray],
-                            theory: TransferGrid, sim: SimulatedTransfer, *, n2: int, lr: float) -> None:
+def check_exact_ta_dynamics(ledger: Ledger, exact: dict[str, SimulatedTransfer], best: dict[str, np.ndarray],
+                            sim: SimulatedTransfer, *, lr: float) -> None:
     """Claims ``networks-are-ta-networks`` and ``learning-rate-negligible``.
 
     The Fig. 8 students' optimal errors against the exact TA gradient-descent recursion on their own data
@@ -941,30 +622,20 @@ def check_exact_ta_dynamics(ledger: Ledger, time: np.ndarray, tasks: dict[str, B
 
     Parameters
     ----------
-    time : ndarray
-        The students' record times (``TrainResult.time``).
-    tasks, best
-        :func:`grid_tasks`'s blocks and :func:`train_two_headed`'s optimal errors.
-    theory, sim
-        The grid and the simulated ``T``.
-    n2 : int
-        Hidden units.
+    exact : dict
+        ``"gd"`` and ``"flow"``: the optimal errors of the exact TA recursion (:func:`gendyn.transfer.sampled_head_errors`
+        at ``lr`` and under gradient flow) on the data of the grid, paired (:func:`gendyn.transfer.simulated_transfer`).
+    best : dict
+        The trained students' optimal errors of the blocks ``"grid"`` and ``"grid single"``
+        (:func:`gendyn.train.train_two_headed`).
+    sim : SimulatedTransfer
+        The simulated ``T``.
     lr : float
         The students' learning rate.
     """
-    n3 = theory.n3
-    exact = {}
-    for name, rate in (("gd", lr), ("flow", None)):
-        joint_x = transfer.sampled_head_errors(time, *tasks["grid"], n3, n2=n2, lr=rate)
-        single_x = transfer.sampled_head_errors(time, *tasks["grid single"], n3, n2=n2, lr=rate)
-        exact[name] = (joint_x.min(-1), single_x.min(-1))
-    gap_gd = max(np.max(np.abs(exact["gd"][0] / best["grid"] - 1)),
-                 np.max(np.abs(exact["gd"][1] / best["grid single"] - 1)))
-    runs = sim.runs.shape[1]
-    t_of = {name: paired_transfer(x[0].reshape(len(theory.points), runs), x[1].reshape(len(theory.sa), runs),
-                                  theory.points, theory.sa)
-            for name, x in exact.items()}
-    lr_effect = np.abs(t_of["gd"].mean(1) - t_of["flow"].mean(1)) / sim.se
+    gap_gd = max(np.max(np.abs(exact["gd"].joint.ravel() / best["grid"] - 1)),
+                 np.max(np.abs(exact["gd"].single.ravel() / best["grid single"] - 1)))
+    lr_effect = np.abs(exact["gd"].mean - exact["flow"].mean) / sim.se
     ledger.check(
         "networks-are-ta-networks",
         "Largest relative difference between a trained network's optimal head-A error and the exact TA "
