@@ -24,3 +24,23 @@ def test_sig_signs_and_refuses_what_prose_cannot_say():
             prose.sig(bad)
     with pytest.raises(ValueError, match="digits must be an integer from 1 to 15"):
         prose.sig(1.0, 0)
+
+
+@pytest.mark.parametrize("text, typeset", [
+    ("widths N_h <= P/2", r"widths ${N}_h$ $\le$ P/2"),
+    ("eps_g* vs eq. (10), eta = 0.1", r"${\epsilon}_g^*$ vs eq. (10), ${\eta}$ = 0.1"),
+    ("shat, sbar_B and t_opt", r"${\hat{s}}$, ${\bar{s}}_B$ and ${t}_{\rm opt}$"),
+    ("min_t E_g +- 2", r"$\min_t$ ${E}_g$ $\pm$ 2"),
+])
+def test_symbols_typesets_the_ascii_of_claim_texts(text, typeset):
+    assert prose.symbols(text) == typeset
+
+
+def test_symbols_leaves_code_words_and_math_alone():
+    # code spans, identifiers with unknown bases, words that merely contain a Greek name, existing math
+    for text in ("`gd_lag` of the metaheuristic", "hidden_units and n_train", "the thetas", "$N_l$ = 3"):
+        assert prose.symbols(text) == text
+    assert prose.symbols("`gd_lag` and N_l") == "`gd_lag` and ${N}_l$"
+    assert prose.symbols("theta") == r"${\theta}$"
+    with pytest.raises(ValueError, match="text must be a str"):
+        prose.symbols(None)

@@ -51,6 +51,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .prose import symbols
+
 __all__ = ["KINDS", "SIGNIFICANCE", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
            "cache_dir"]
 
@@ -439,14 +441,14 @@ def _table(claims, with_reason=True):
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in claims:
         status = {"pass": "pass", "FAIL": "**FAIL**", "n/a": "n/a"}[c.status]
-        cells = [status, f"`{c.id}`: {_cell(c.statement)}", c.category]
+        cells = [status, f"`{c.id}`: {_cell(symbols(c.statement))}", c.category]
         if c.applies:
             cells += [_fmt(c.measured), _fmt(c.predicted), f"{_fmt(c.tolerance)} ({c.kind})", _percent(c.used),
                       _percent(c.resolution)]
         else:
             cells += ["–"] * 5
         if with_reason:
-            cells.append(_cell(c.reason or "(no reason recorded)"))
+            cells.append(_cell(symbols(c.reason) if c.reason else "(no reason recorded)"))
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
