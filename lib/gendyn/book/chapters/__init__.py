@@ -14,10 +14,12 @@ One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-as
   saving stays in the chapter (:func:`gendyn.book.plotting.save`);
 - ``check_*`` functions: they take the chapter's :class:`~gendyn.book.claims.Ledger` and results
   and record the chapter's claims, each with the tolerance's physical reason;
-- where a chapter needs one, a runner that drives the library's experiments in the chapter's
-  protocol.
+- statistics a chapter's claims alone use.
 
-The science (theory and training) stays in :mod:`gendyn`; these modules depend on it and on the
+Runners that train or simulate are science: they live in :mod:`gendyn` with typed arguments and
+named result types, and the notebook shows the chapter's protocol (sizes, conditions, seeds, the
+loop over them, the calls to theory and experiment) in its own short cells. The science stays in
+:mod:`gendyn`; these modules depend on it and on the
 book layer, never the reverse. This package imports none of its modules, nor does
 :mod:`gendyn.book.scales`, so that a chapter's run depends on its own module only (``tools/chapters.py``
 follows imports to decide what to re-run); a chapter that builds on another's results imports that
