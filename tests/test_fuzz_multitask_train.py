@@ -72,6 +72,7 @@ CASES = [
     Case(RESULT.per_seed, dict(mask=RESULT.where(s_a=1.0), values=None), accepted=dict(values={"none"})),
     Case(RESULT.cell_means, dict(keys=("s_a", "s_b"))),
     Case(RESULT.table, dict(over="seed")),
+    Case(mt.benefit_change, dict(grid=RESULT, reference=RESULT)),
 ]
 
 

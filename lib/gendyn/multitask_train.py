@@ -89,6 +89,9 @@ __all__ = [
     "reference_data_dir",
     "load_reference",
     "reference_benefits",
+    "CELL_AXES",
+    "BenefitChange",
+    "benefit_change",
 ]
 
 #: The SNR grid of the published results: ``logspace(-2, 1, 6)``.
@@ -1267,3 +1270,71 @@ def load_reference(name: str, directory: str | os.PathLike | None = None) -> dic
 def reference_benefits(name: str, directory: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
     """Same as :func:`gendyn.published_runs.benefits`."""
     return published_runs.benefits(name, directory)
+
+
+# ----------------------------------------------------------------------------------------
+# comparing two grids cell by cell
+# ----------------------------------------------------------------------------------------
+
+#: The axes that name a cell of :meth:`GridResult.cell_means` (its default keys), in that order.
+CELL_AXES = ("n_train", "n_train_aux", "s_a", "s_b", "relatedness")
+
+
+@dataclass(frozen=True)
+class BenefitChange:
+    """The benefit of each cell of one grid minus that of the same cell of another (:func:`benefit_change`).
+
+    ``keys``: the cell of each entry, ``(n_train, n_train_aux, s_a, s_b, relatedness)`` (the keys of
+    :meth:`GridResult.cell_means`); ``seeds``: its seed; ``change``: ``(n_cells,)`` benefit of the
+    grid minus that of the reference, in nats.
+    """
+
+    keys: tuple[tuple[float, ...], ...]
+    seeds: tuple[int, ...]
+    change: np.ndarray
+
+
+def benefit_change(grid: GridResult, reference: GridResult) -> BenefitChange:
+    """The benefit (single-task minus multitask validation loss of task A, Lee & Ndirango (2019)
+    Eq. (21)) of every cell of ``grid`` minus that of the same cell of ``reference``.
+
+    A cell is the same when its seed and the axes of :data:`CELL_AXES` agree; the two grids
+    differ in how they were computed (precision, learning rate, ...), not in their data. Used
+    to measure what rounding does to a grid: rerun a part of it with one setting changed, on
+    the same draws, and compare.
+
+    Parameters
+    ----------
+    grid : GridResult
+        The grid whose every cell is compared (e.g. one program of ``reference`` rerun).
+    reference : GridResult
+        A grid that holds every cell of ``grid`` (and possibly more).
+
+    Returns
+    -------
+    BenefitChange
+        The cells of ``grid`` in its order, their seeds, and the change of their benefit.
+
+    Raises
+    ------
+    ValueError
+        If either is not a :class:`GridResult`, or a cell of ``grid`` is not in ``reference``.
+    """
+    _checks.instance(grid, "grid", GridResult, hint=" (from run_grid)")
+    _checks.instance(reference, "reference", GridResult, hint=" (from run_grid)")
+
+    def key(cell):
+        return tuple(cell[a] for a in CELL_AXES), cell["seed"]
+
+    ref = {key(c): b for c, b in zip(reference.cells, reference.benefit)}
+    missing = [key(c) for c in grid.cells if key(c) not in ref]
+    if missing:
+        raise ValueError(f"reference must hold every cell of grid; {len(missing)} are missing, e.g. "
+                         f"(cell, seed) = {missing[0]}")
+    keys = tuple(key(c)[0] for c in grid.cells)
+    seeds = tuple(int(c["seed"]) for c in grid.cells)
+    change = grid.benefit - np.array([ref[key(c)] for c in grid.cells])
+    if not np.all(np.isfinite(change)):
+        raise ValueError("grid or reference has a non-finite benefit in a compared cell")
+    return BenefitChange(keys, seeds, change)
+
