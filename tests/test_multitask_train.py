@@ -137,3 +137,31 @@ def test_benefit_change_refuses_a_grid_with_cells_the_reference_lacks():
     with pytest.raises(ValueError, match="grid"):
         mt.benefit_change({"cells": []}, small)
 
+
+# ----------------------------------------------------------------------------------------
+# label_agreement, sampled_loss_gradient: the setup chapter's sampled sides
+# ----------------------------------------------------------------------------------------
+
+
+def test_label_agreement_counts_the_labels_of_draw_tasks_in_groups():
+    one = mt.label_agreement([0.1, 1.0, 10.0], n_labels=500, seed=3)
+    data = mt.draw_tasks([3], n_train_a=500, n_val=1, dtype=torch.float64)
+    noisy = data.labels_a([0.1, 1.0, 10.0])[0]
+    clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
+    assert np.array_equal(one.agree, (noisy == clean[:, None]).double().mean(0).numpy())
+    assert one.agree[0] < one.agree[1] < one.agree[2] and one.n_labels == 500
+    grouped = mt.label_agreement([0.1], n_labels=500, seed=3, group=200)  # seeds 3, 4, 5: 200 + 200 + 100
+    parts = [mt.label_agreement([0.1], n_labels=n, seed=s) for s, n in ((3, 200), (4, 200), (5, 100))]
+    assert grouped.agree[0] == pytest.approx(sum(p.agree[0] * p.n_labels for p in parts) / 500, abs=1e-15)
+
+
+def test_sampled_loss_gradient_is_m_w_sigma_within_its_standard_error():
+    rng = np.random.default_rng(4)
+    w = 0.8 * rng.standard_normal((3, 4))
+    a = rng.standard_normal((4, 4))
+    sigma = a @ a.T / 4 + 0.3 * np.eye(4)
+    sampled = mt.sampled_loss_gradient(w, sigma, n_samples=20_000, seed=1)
+    theory = sm.gaussian_softmax_feature_covariance(w, sigma, n_samples=2**16, seed=2)
+    assert np.all(np.abs(sampled.mean - theory) < 5 * sampled.stderr + 1e-3)
+    with pytest.raises(ValueError, match="sigma"):
+        mt.sampled_loss_gradient(w, -np.eye(4), n_samples=100)
