@@ -72,6 +72,11 @@ CASES = [
     Case(RESULT.per_seed, dict(mask=RESULT.where(s_a=1.0), values=None), accepted=dict(values={"none"})),
     Case(RESULT.cell_means, dict(keys=("s_a", "s_b"))),
     Case(RESULT.table, dict(over="seed")),
+    Case(mt.benefit_change, dict(grid=RESULT, reference=RESULT)),
+    Case(mt.label_agreement, dict(s_a=[0.1, 1.0], n_labels=50, seed=0, rank=2, n_features=4, group=20),
+         accepted=dict(seed={"zero"})),
+    Case(mt.sampled_loss_gradient, dict(w=np.ones((2, 3)) / 2, sigma=None, n_samples=16, seed=0),
+         accepted=dict(sigma={"none"}, seed={"zero"})),
 ]
 
 

@@ -51,6 +51,13 @@ CASES = [
     Case(sm.relatedness, dict(v_a=V, v_b=V[:, ::-1])),
     Case(sm.cross_entropy, dict(w=W, x=X, y=Y)),
     Case(sm.benefit_bounds, dict(w_st=W, w_mt=W * 1.1, x=X, y=Y)),
+    Case(sm.expected_max_normal, dict(n_classes=3)),
+    Case(sm.softmax_curvature_batches, dict(w=W, sigma=None, n_samples=64, batches=4, seed=0),
+         accepted=dict(w={"wrong-shape"}, sigma={"none"}, seed={"zero"})),
+    Case(sm.rank_one_benefit_bound, dict(s=[0.5, 1.0, 2.0], u=U, u_teacher=[1.0, 0.5, 0.0], overlap=0.8),
+         accepted=dict(overlap={"zero", "negative", "false", "bool"})),  # a cosine in [-1, 1]
+    Case(sm.two_layer_gradient_descent, dict(x=X, y=Y, w1=RNG.standard_normal((2, 4)) / 2,
+                                             w2=RNG.standard_normal((3, 2)) / 2, lr=0.1, steps=3)),
 ]
 
 

@@ -97,3 +97,71 @@ def test_single_task_results_hold_no_tensors():
     ta = mt.train_single_task(SMALL, [1.0], [0], device=torch.device("cpu"))
     for value in (ta.s_a, ta.t, ta.sigma_hat, ta.u_hat, ta.v_hat, ta.u_teacher, ta.v_teacher):
         assert isinstance(value, np.ndarray)
+
+
+# ----------------------------------------------------------------------------------------
+# benefit_change: one grid against another, cell by cell
+# ----------------------------------------------------------------------------------------
+
+TINY_GRID = dict(seeds=[0, 1], n_train=[6], s_a=(1.0, 2.0), s_b=(1.0,), relatedness=(0.5, 1.0), rank=2,
+                 n_features=4, hidden=3, n_val=5, lr=0.5, steps=2, eval_every=1, dtype=torch.float64,
+                 progress=False)
+
+
+def test_benefit_change_of_a_grid_against_itself_is_zero_and_keyed_like_cell_means():
+    g = mt.run_grid(**TINY_GRID)
+    change = mt.benefit_change(g, g)
+    assert isinstance(change, mt.BenefitChange)
+    assert np.array_equal(change.change, np.zeros(len(g.cells)))
+    assert set(change.keys) == set(g.cell_means())  # the keys of cell_means, each once per seed
+    assert change.seeds == tuple(c["seed"] for c in g.cells)
+
+
+def test_benefit_change_matches_a_part_of_the_reference_rerun_with_another_learning_rate():
+    full = mt.run_grid(**TINY_GRID)
+    part = mt.run_grid(**dict(TINY_GRID, seeds=[1], lr=0.6))
+    change = mt.benefit_change(part, full)
+    assert len(change.change) == len(part.cells) == len(full.cells) // 2
+    for cell, key, value, b in zip(part.cells, change.keys, change.change, part.benefit):
+        ref = [rb for rc, rb in zip(full.cells, full.benefit) if rc == cell]  # same cell, same seed
+        assert key == tuple(cell[a] for a in mt.CELL_AXES)
+        assert value == b - ref[0]
+    assert np.any(change.change != 0)
+
+
+def test_benefit_change_refuses_a_grid_with_cells_the_reference_lacks():
+    small = mt.run_grid(**dict(TINY_GRID, seeds=[0]))
+    big = mt.run_grid(**dict(TINY_GRID, seeds=[0, 2]))
+    with pytest.raises(ValueError, match="reference"):
+        mt.benefit_change(big, small)
+    with pytest.raises(ValueError, match="grid"):
+        mt.benefit_change({"cells": []}, small)
+
+
+# ----------------------------------------------------------------------------------------
+# label_agreement, sampled_loss_gradient: the setup chapter's sampled sides
+# ----------------------------------------------------------------------------------------
+
+
+def test_label_agreement_counts_the_labels_of_draw_tasks_in_groups():
+    one = mt.label_agreement([0.1, 1.0, 10.0], n_labels=500, seed=3)
+    data = mt.draw_tasks([3], n_train_a=500, n_val=1, dtype=torch.float64)
+    noisy = data.labels_a([0.1, 1.0, 10.0])[0]
+    clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
+    assert np.array_equal(one.agree, (noisy == clean[:, None]).double().mean(0).numpy())
+    assert one.agree[0] < one.agree[1] < one.agree[2] and one.n_labels == 500
+    grouped = mt.label_agreement([0.1], n_labels=500, seed=3, group=200)  # seeds 3, 4, 5: 200 + 200 + 100
+    parts = [mt.label_agreement([0.1], n_labels=n, seed=s) for s, n in ((3, 200), (4, 200), (5, 100))]
+    assert grouped.agree[0] == pytest.approx(sum(p.agree[0] * p.n_labels for p in parts) / 500, abs=1e-15)
+
+
+def test_sampled_loss_gradient_is_m_w_sigma_within_its_standard_error():
+    rng = np.random.default_rng(4)
+    w = 0.8 * rng.standard_normal((3, 4))
+    a = rng.standard_normal((4, 4))
+    sigma = a @ a.T / 4 + 0.3 * np.eye(4)
+    sampled = mt.sampled_loss_gradient(w, sigma, n_samples=20_000, seed=1)
+    theory = sm.gaussian_softmax_feature_covariance(w, sigma, n_samples=2**16, seed=2)
+    assert np.all(np.abs(sampled.mean - theory) < 5 * sampled.stderr + 1e-3)
+    with pytest.raises(ValueError, match="sigma"):
+        mt.sampled_loss_gradient(w, -np.eye(4), n_samples=100)

@@ -382,3 +382,62 @@ def test_ta_prediction_gathers_the_ta_theory_of_one_student():
     top = float(sm.clean_rank1_signal(u))
     clean = sm.ta_prediction(t[:3], 1e-3, top, u, ubar, 1.0)
     assert math.isinf(clean.s_star) and math.isinf(clean.rho) and np.isfinite(clean.loss).all()
+
+
+# ----------------------------------------------------------------------------------------
+# the setup chapter's checks: batches of M, the bound (5) on a grid, gradient descent (9)-(10)
+# ----------------------------------------------------------------------------------------
+
+
+def test_expected_max_normal_is_the_mean_of_the_largest_of_k_normals():
+    assert sm.expected_max_normal(2) == pytest.approx(1 / math.sqrt(math.pi), rel=1e-10)
+    draws = np.random.default_rng(0).standard_normal((200_000, 10)).max(1)
+    assert sm.expected_max_normal(10) == pytest.approx(draws.mean(), abs=4 * draws.std() / math.sqrt(len(draws)))
+    mu = sm.expected_max_normal(10)
+    assert sm.label_agreement_excess(0.01, 10, 0.5) == pytest.approx(mu**2 / 9 * 0.02, rel=1e-14)
+
+
+def test_softmax_curvature_batches_are_independent_estimates_seeded_from_seed():
+    rng = np.random.default_rng(1)
+    w = rng.standard_normal((3, 4))
+    batches = sm.softmax_curvature_batches(w, n_samples=400, batches=4, seed=2)
+    assert batches.shape == (4, 3, 3)
+    for b in range(4):
+        assert np.array_equal(batches[b], sm.softmax_curvature(w, n_samples=100, seed=1000 * 3 + b))
+    assert not np.allclose(batches[0], batches[1])
+    with pytest.raises(ValueError, match="n_samples"):
+        sm.softmax_curvature_batches(w, n_samples=6, batches=4)
+
+
+def test_rank_one_benefit_bound_is_an_upper_bound_and_zero_on_the_diagonal():
+    rng = np.random.default_rng(2)
+    u_bar = centred_unit(10, rng)
+    u_hat = u_bar + 0.3 * rng.standard_normal(10)
+    u_hat -= u_hat.mean()
+    u_hat /= np.linalg.norm(u_hat)
+    s = np.geomspace(0.05, 30, 25)
+    res = sm.rank_one_benefit_bound(s, u_hat, u_bar, overlap=0.8)
+    assert isinstance(res, sm.RankOneBound)
+    assert np.all(res.benefit <= res.bound + 1e-10)  # (5), by convexity
+    assert np.allclose(np.diag(res.benefit), 0) and np.allclose(np.diag(res.bound), 0)
+    loss = sm.ta_generalization_loss(s, u_hat, u_bar, 0.8)
+    assert np.allclose(res.benefit, loss[:, None] - loss[None, :])
+    assert res.s_opt == s[np.argmin(loss)]
+    with pytest.raises(ValueError, match="u"):
+        sm.rank_one_benefit_bound(s, 2 * u_hat, u_bar)
+
+
+def test_two_layer_gradient_descent_conserves_9_to_order_lr2_and_decreases_the_loss():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((200, 6))
+    y = (x @ rng.standard_normal((4, 6)).T).argmax(1)
+    w1, w2 = 0.3 * rng.standard_normal((3, 6)), 0.3 * rng.standard_normal((4, 3))
+    run = sm.two_layer_gradient_descent(x, y, w1, w2, lr=0.05, steps=100)
+    assert isinstance(run, sm.GradientDescentRun)
+    assert run.losses.shape == (100,) and np.all(np.diff(run.losses) < 0)  # (10)
+    assert run.drift <= run.drift_bound * (1 + 1e-9)  # (9): only the lr^2 terms move it
+    half = sm.two_layer_gradient_descent(x, y, w1, w2, lr=0.025, steps=200)
+    assert half.drift_bound < 0.6 * run.drift_bound  # the same time, half the step: about half the drift
+    assert run.losses[0] == pytest.approx(sm.cross_entropy(w2 @ w1, x, y))
+    with pytest.raises(ValueError, match="lr"):
+        sm.two_layer_gradient_descent(x, y, w1 * 50, w2 * 50, lr=1e6, steps=50)

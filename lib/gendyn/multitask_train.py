@@ -89,6 +89,13 @@ __all__ = [
     "reference_data_dir",
     "load_reference",
     "reference_benefits",
+    "CELL_AXES",
+    "BenefitChange",
+    "benefit_change",
+    "LabelAgreement",
+    "label_agreement",
+    "SampledGradient",
+    "sampled_loss_gradient",
 ]
 
 #: The SNR grid of the published results: ``logspace(-2, 1, 6)``.
@@ -1267,3 +1274,177 @@ def load_reference(name: str, directory: str | os.PathLike | None = None) -> dic
 def reference_benefits(name: str, directory: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
     """Same as :func:`gendyn.published_runs.benefits`."""
     return published_runs.benefits(name, directory)
+
+
+# ----------------------------------------------------------------------------------------
+# comparing two grids cell by cell
+# ----------------------------------------------------------------------------------------
+
+#: The axes that name a cell of :meth:`GridResult.cell_means` (its default keys), in that order.
+CELL_AXES = ("n_train", "n_train_aux", "s_a", "s_b", "relatedness")
+
+
+@dataclass(frozen=True)
+class BenefitChange:
+    """The benefit of each cell of one grid minus that of the same cell of another (:func:`benefit_change`).
+
+    ``keys``: the cell of each entry, ``(n_train, n_train_aux, s_a, s_b, relatedness)`` (the keys of
+    :meth:`GridResult.cell_means`); ``seeds``: its seed; ``change``: ``(n_cells,)`` benefit of the
+    grid minus that of the reference, in nats.
+    """
+
+    keys: tuple[tuple[float, ...], ...]
+    seeds: tuple[int, ...]
+    change: np.ndarray
+
+
+def benefit_change(grid: GridResult, reference: GridResult) -> BenefitChange:
+    """The benefit (single-task minus multitask validation loss of task A, Lee & Ndirango (2019)
+    Eq. (21)) of every cell of ``grid`` minus that of the same cell of ``reference``.
+
+    A cell is the same when its seed and the axes of :data:`CELL_AXES` agree; the two grids
+    differ in how they were computed (precision, learning rate, ...), not in their data. Used
+    to measure what rounding does to a grid: rerun a part of it with one setting changed, on
+    the same draws, and compare.
+
+    Parameters
+    ----------
+    grid : GridResult
+        The grid whose every cell is compared (e.g. one program of ``reference`` rerun).
+    reference : GridResult
+        A grid that holds every cell of ``grid`` (and possibly more).
+
+    Returns
+    -------
+    BenefitChange
+        The cells of ``grid`` in its order, their seeds, and the change of their benefit.
+
+    Raises
+    ------
+    ValueError
+        If either is not a :class:`GridResult`, or a cell of ``grid`` is not in ``reference``.
+    """
+    _checks.instance(grid, "grid", GridResult, hint=" (from run_grid)")
+    _checks.instance(reference, "reference", GridResult, hint=" (from run_grid)")
+
+    def key(cell):
+        return tuple(cell[a] for a in CELL_AXES), cell["seed"]
+
+    ref = {key(c): b for c, b in zip(reference.cells, reference.benefit)}
+    missing = [key(c) for c in grid.cells if key(c) not in ref]
+    if missing:
+        raise ValueError(f"reference must hold every cell of grid; {len(missing)} are missing, e.g. "
+                         f"(cell, seed) = {missing[0]}")
+    keys = tuple(key(c)[0] for c in grid.cells)
+    seeds = tuple(int(c["seed"]) for c in grid.cells)
+    change = grid.benefit - np.array([ref[key(c)] for c in grid.cells])
+    if not np.all(np.isfinite(change)):
+        raise ValueError("grid or reference has a non-finite benefit in a compared cell")
+    return BenefitChange(keys, seeds, change)
+
+
+# ----------------------------------------------------------------------------------------
+# checks of the theory on the experiments' draws: label agreement, the sampled loss gradient (14)
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelAgreement:
+    """How often the experiments' noisy labels equal the clean ones (:func:`label_agreement`).
+
+    ``s_a``: the teacher singular values; ``agree``: the fraction of the ``n_labels`` noisy labels equal
+    to the clean label ``argmax(Wbar x)``, one per SNR.
+    """
+
+    s_a: np.ndarray
+    agree: np.ndarray
+    n_labels: int
+
+
+def label_agreement(s_a: ArrayLike, *, n_labels: int, seed: int = 0, rank: int = 10, n_features: int = 20,
+                    group: int = 200_000) -> LabelAgreement:
+    """The fraction of the experiments' noisy labels ``argmax(sbar O w1 x + xi)`` of task A that equal the
+    clean label ``argmax(O w1 x)``, at each teacher singular value of ``s_a`` (Lee & Ndirango §2; the first
+    order near chance is :func:`gendyn.softmax_multitask.label_agreement_excess`).
+
+    The labels are those of :func:`draw_tasks` (``K = rank`` classes, noise ``1/sqrt(N)`` per logit, float64),
+    drawn in groups of at most ``group`` inputs with seeds ``seed``, ``seed + 1``, ...; every SNR labels the
+    same inputs with the same noise.
+
+    Parameters
+    ----------
+    s_a : array_like
+        Teacher singular values ``> 0`` (1-d).
+    n_labels : int
+        Labels per SNR, ``>= 1``.
+    seed : int
+        Seed of the first group, ``>= 0``.
+    rank, n_features : int
+        The teacher's rank (= ``K``) and ``N``, as in :func:`draw_tasks`.
+    group : int
+        Largest number of inputs drawn at once (bounds the memory), ``>= 1``.
+    """
+    s_a = np.array(_rates(s_a, "s_a"))
+    n_labels = _checks.integer(n_labels, "n_labels", 1)
+    seed = _checks.integer(seed, "seed", 0)
+    group = _checks.integer(group, "group", 1)
+    _checks.integer(rank, "rank", 1)
+    _checks.integer(n_features, "n_features", 2)
+    agree, done, k = np.zeros(len(s_a), dtype=np.int64), 0, 0
+    while done < n_labels:
+        n = min(group, n_labels - done)
+        data = draw_tasks([seed + k], n_train_a=n, n_val=1, rank=rank, n_features=n_features, dtype=torch.float64)
+        noisy = data.labels_a(s_a)[0]  # (P, S)
+        clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
+        agree += (noisy == clean[:, None]).sum(0).cpu().numpy()
+        done, k = done + n, k + 1
+    return LabelAgreement(s_a, agree / n_labels, n_labels)
+
+
+@dataclass(frozen=True)
+class SampledGradient:
+    """The gradient of a Monte Carlo loss and its standard error (:func:`sampled_loss_gradient`)."""
+
+    mean: np.ndarray
+    stderr: np.ndarray
+    n_samples: int
+
+
+def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int, seed: int = 0
+                          ) -> SampledGradient:
+    """``d/dW E_x[lse(W x)]`` by autograd of its Monte Carlo mean over ``x ~ N(0, Sigma)``: the sampled side of
+    Gaussian integration by parts (14), ``E[p(x) x^T] = M(W) W Sigma``
+    (:func:`gendyn.softmax_multitask.softmax_curvature`).
+
+    The standard error is that of the mean of ``p(x) x^T`` over the samples, entrywise.
+
+    Parameters
+    ----------
+    w : array_like (K, N)
+        Composite weights.
+    sigma : array_like (N, N), optional
+        Input covariance, symmetric positive definite (identity by default).
+    n_samples : int
+        Gaussian inputs, ``>= 2``.
+    seed : int
+        Seed of the CPU generator of the inputs, ``>= 0``.
+    """
+    w = _checks.real_array(w, "w", ndim=2)
+    n_features = w.shape[1]
+    sigma = np.eye(n_features) if sigma is None else _checks.real_array(sigma, "sigma", ndim=2)
+    if sigma.shape != (n_features, n_features) or not np.allclose(sigma, sigma.T):
+        raise ValueError(f"sigma must be a symmetric ({n_features}, {n_features}) matrix (the columns of w); got "
+                         f"shape {sigma.shape}")
+    n_samples = _checks.integer(n_samples, "n_samples", 2)
+    seed = _checks.integer(seed, "seed", 0)
+    _checks.work_limit(20.0 * n_samples * w.size, f"n_samples={n_samples} with w of shape {w.shape}")
+    try:
+        chol = torch.linalg.cholesky(torch.tensor(sigma))
+    except RuntimeError:
+        raise ValueError("sigma must be positive definite") from None
+    x = _random.randn(n_samples, n_features, generator=_random.seeded(seed)) @ chol.T
+    w_t = torch.tensor(w, requires_grad=True)
+    grad = torch.autograd.grad(torch.logsumexp(x @ w_t.T, -1).mean(), w_t)[0].cpu().numpy()
+    p = torch.softmax(x @ w_t.detach().T, -1)
+    stderr = (p[:, :, None] * x[:, None, :]).std(0).cpu().numpy() / math.sqrt(n_samples)
+    return SampledGradient(grad, stderr, n_samples)

@@ -117,6 +117,12 @@ __all__ = [
     "relatedness",
     "cross_entropy",
     "benefit_bounds",
+    "expected_max_normal",
+    "softmax_curvature_batches",
+    "RankOneBound",
+    "rank_one_benefit_bound",
+    "GradientDescentRun",
+    "two_layer_gradient_descent",
 ]
 
 
@@ -546,8 +552,7 @@ def label_agreement_excess(sbar: ArrayLike, n_classes: int, noise_std: float) ->
     sbar = _checks.real_array(sbar, "sbar", lower=0, extra=" (teacher singular values)")
     k = _checks.integer(n_classes, "n_classes", 2)
     noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
-    mu_k = integrate.quad(lambda x: x * k * math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
-                          * special.ndtr(x) ** (k - 1), -12, 12)[0]
+    mu_k = expected_max_normal(k)
     return mu_k**2 / (k - 1) * sbar / noise_std
 
 
@@ -808,3 +813,173 @@ def benefit_bounds(w_st: ArrayLike, w_mt: ArrayLike, x: ArrayLike,
     lower = (grad_neg(w_mt) * dw).sum((-1, -2))
     benefit = cross_entropy(w_st, x, y) - cross_entropy(w_mt, x, y)
     return lower, benefit, upper
+
+
+# ----------------------------------------------------------------------------------------
+# checks of the reconstructed theory: batches of Monte Carlo, the bound (5), gradient descent (9)-(10)
+# ----------------------------------------------------------------------------------------
+
+
+def expected_max_normal(n_classes: int) -> float:
+    """``mu_K = E[max_k xi_k]``, ``xi ~ N(0, I_K)``: the constant of the first-order label agreement
+    (:func:`label_agreement_excess`), by adaptive quadrature of ``x K phi(x) Phi(x)^(K-1)``.
+
+    Parameters
+    ----------
+    n_classes : int
+        ``K >= 2``.
+    """
+    k = _checks.integer(n_classes, "n_classes", 2)
+    return integrate.quad(lambda x: x * k * math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+                          * special.ndtr(x) ** (k - 1), -12, 12)[0]
+
+
+def softmax_curvature_batches(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int, batches: int = 64,
+                              seed: int = 0) -> np.ndarray:
+    """``batches`` independent Monte Carlo estimates of ``M(W)`` (13) (:func:`softmax_curvature`), each from
+    ``n_samples // batches`` inputs; batch ``b`` is drawn with seed ``1000 * (seed + 1) + b``.
+
+    The entries of one estimate are correlated, so their entrywise standard errors cannot be combined;
+    the spread of independent batches gives the standard error of any function of ``M`` that is linear
+    in it (apply it to each batch, then take the mean and its standard error over batches).
+
+    Parameters
+    ----------
+    w : array_like, (..., K, N)
+    sigma : array_like (N, N), optional
+        Input covariance (identity by default).
+    n_samples : int
+        Gaussian inputs in all, ``>= 2 * batches`` (each batch's are even; half antithetic partners).
+    batches : int
+        Independent estimates, ``>= 2``.
+    seed : int
+        ``>= 0``; the seeds of the batches follow from it.
+
+    Returns
+    -------
+    numpy.ndarray, (batches, ..., K, K)
+    """
+    batches = _checks.integer(batches, "batches", 2)
+    n_samples = _checks.integer(n_samples, "n_samples", 2 * batches, meaning=f" (at least two per batch, "
+                                f"batches={batches})")
+    seed = _checks.integer(seed, "seed", 0)
+    return np.stack([softmax_curvature(w, sigma, n_samples=n_samples // batches, seed=1000 * (seed + 1) + b)
+                     for b in range(batches)])
+
+
+class RankOneBound(NamedTuple):
+    """Exact benefit and its bound (5) for rank-one TA students on a grid of ``s`` (:func:`rank_one_benefit_bound`).
+
+    ``benefit[i, j]`` and ``bound[i, j]``: single-task student ``s[i]`` (rows), multitask ``s[j]``
+    (columns); ``s_opt``: the grid's generalisation-optimal ``s``.
+    """
+
+    s: np.ndarray
+    benefit: np.ndarray
+    bound: np.ndarray
+    s_opt: float
+
+
+def rank_one_benefit_bound(s: ArrayLike, u: ArrayLike, u_teacher: ArrayLike, overlap: float = 1.0) -> RankOneBound:
+    """The benefit ``L_gen(s_ST u v^T) - L_gen(s_MT u v^T)`` of rank-one TA students (:func:`ta_generalization_loss`)
+    and its upper bound (5), ``(s_MT - s_ST) [sigma_bar - f(s_ST) s_ST]`` with ``sigma_bar = overlap
+    (u_{argmax ubar} - u_{argmin ubar}) / sqrt(2 pi)``, for every pair of ``s``. ``Sigma = I``.
+
+    Parameters
+    ----------
+    s : array_like
+        Singular values ``>= 0`` of the students (1-d), the same grid for ``s_ST`` and ``s_MT``.
+    u : array_like (K,)
+        The students' class direction: a unit vector orthogonal to the all-ones vector.
+    u_teacher : array_like (K,)
+        The teacher's class direction ``ubar``.
+    overlap : float
+        The cosine ``v . vbar`` of the input directions, in ``[-1, 1]``.
+    """
+    s = _checks.real_array(s, "s", lower=0, ndim=1, extra=" (singular values)")
+    if s.size == 0:
+        raise ValueError("s must hold at least one singular value")
+    u_hat = _array(u, "u")
+    if u_hat.ndim != 1 or abs(float(np.linalg.norm(u_hat)) - 1) > 1e-9:
+        raise ValueError(f"u must be one unit vector (K,) orthogonal to the all-ones vector; got shape {u_hat.shape}, "
+                         f"norm {np.linalg.norm(u_hat):.3g}")
+    _unit_centred(u_hat)  # refuses a u not orthogonal to the all-ones vector
+    u_bar = _array(u_teacher, "u_teacher")
+    if u_bar.shape != u_hat.shape:
+        raise ValueError(f"u_teacher must have the shape of u, {u_hat.shape}; got {u_bar.shape}")
+    loss_gen = ta_generalization_loss(s, u_hat, u_bar, overlap)
+    sigma_bar = overlap * (u_hat[np.argmax(u_bar)] - u_hat[np.argmin(u_bar)]) / math.sqrt(2 * math.pi)
+    bracket = sigma_bar - ta_signal(s, u_hat)
+    benefit = loss_gen[:, None] - loss_gen[None, :]  # rows: s_ST, columns: s_MT
+    bound = (s[None, :] - s[:, None]) * bracket[:, None]
+    return RankOneBound(s, benefit, bound, float(s[np.argmin(loss_gen)]))
+
+
+class GradientDescentRun(NamedTuple):
+    """A two-layer linear softmax student trained by gradient descent (:func:`two_layer_gradient_descent`).
+
+    ``losses``: the training loss (1) before each step; ``drift``: Frobenius norm of the change of
+    ``W1 W1^T - W2^T W2`` (9) over the run; ``drift_bound``: the sum over steps of the norms of its exact
+    per-step ``lr^2`` terms; ``w1``, ``w2``: the final weights.
+    """
+
+    losses: np.ndarray
+    drift: float
+    drift_bound: float
+    w1: np.ndarray
+    w2: np.ndarray
+
+
+def two_layer_gradient_descent(x: ArrayLike, y: ArrayLike, w1: ArrayLike, w2: ArrayLike, *, lr: float,
+                               steps: int) -> GradientDescentRun:
+    """Gradient descent on the cross-entropy (1) of a student ``W = W2 W1`` (one linear hidden layer): the
+    discrete form of (2), whose conservation law (9) holds up to the ``lr^2`` terms and whose loss
+    decreases (10) for small ``lr``.
+
+    With ``G = Sigma^{yx} - Sigma^{px}(W)`` (7), each step is ``W1 += lr W2^T G``, ``W2 += lr G W1^T``, which
+    changes ``W1 W1^T - W2^T W2`` by exactly ``lr^2 (W2^T G G^T W2 - W1 G^T G W1^T)``.
+
+    Parameters
+    ----------
+    x : array_like (P, N)
+        Training inputs.
+    y : array_like (P,)
+        Integer labels in ``[0, K)``.
+    w1 : array_like (H, N)
+        Initial first-layer weights.
+    w2 : array_like (K, H)
+        Initial second-layer weights.
+    lr : float
+        Learning rate ``> 0``.
+    steps : int
+        Gradient steps ``>= 1``.
+    """
+    x = _array(x, "x", 2)
+    w1, w2 = _array(w1, "w1", 2), _array(w2, "w2", 2)
+    if x.ndim != 2 or w1.ndim != 2 or w2.ndim != 2:
+        raise ValueError(f"x, w1 and w2 must be matrices; got shapes x {x.shape}, w1 {w1.shape}, w2 {w2.shape}")
+    if w1.shape[1] != x.shape[1] or w2.shape[1] != w1.shape[0]:
+        raise ValueError(f"w1 must be (H, N) with N = {x.shape[1]} (the columns of x) and w2 (K, H); got w1 "
+                         f"{w1.shape}, w2 {w2.shape}")
+    k = w2.shape[0]
+    lr = _checks.real(lr, "lr", positive=True, extra=" (learning rate)")
+    steps = _checks.integer(steps, "steps", 1)
+    y = _checks.labels(y, "y", k, meaning=" (K = the rows of w2)")
+    if np.shape(y) != (x.shape[0],):
+        raise ValueError(f"y must hold one label per row of x, shape ({x.shape[0]},); got {np.shape(y)}")
+    syx = label_feature_covariance(x, y, k)
+    q0 = w1 @ w1.T - w2.T @ w2
+    drift_bound, losses = 0.0, []
+    for step in range(steps):
+        losses.append(cross_entropy(w2 @ w1, x, y))
+        g = syx - softmax_feature_covariance(w2 @ w1, x)
+        a, b = w2.T @ g, g @ w1.T
+        with np.errstate(over="ignore", invalid="ignore"):
+            drift_bound += lr**2 * np.linalg.norm(a @ a.T - w1 @ g.T @ g @ w1.T)
+            w1, w2 = w1 + lr * a, w2 + lr * b
+            diverged = not (np.all(np.isfinite(w1)) and np.all(np.isfinite(w2 @ w1)) and np.isfinite(drift_bound))
+        if diverged:
+            raise ValueError(f"lr={lr} is too large: gradient descent diverged at step {step + 1}")
+    losses = np.array(losses)
+    drift = float(np.linalg.norm(w1 @ w1.T - w2.T @ w2 - q0))
+    return GradientDescentRun(losses, drift, float(drift_bound), w1, w2)

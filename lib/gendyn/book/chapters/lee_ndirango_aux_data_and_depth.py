@@ -1,37 +1,35 @@
 """Figures and claims of the chapter ``notebooks/lee-ndirango/aux-data-and-depth.ipynb``.
 
-Lee & Ndirango, §4.6-4.7, Figs. 3 (left and right), A3 and A4: the multitask benefit with
-more auxiliary data, and for students with deeper ReLU trunks, from the book's grids
-(:class:`gendyn.multitask_train.GridResult`); the "shift downwards" of the ReLU students; and
-the precision check of the deep grid (one A4 program rerun in float32, and in float64 with
-the learning rate one unit in the last place larger). The Spearman claim, the reason of a t
-bound and the benefit band are the book's (:mod:`gendyn.book.checks`, :mod:`gendyn.book.stats`,
-:mod:`gendyn.book.figures`), shared with the other Lee & Ndirango chapters.
+Lee & Ndirango, §4.6-4.7, Figs. 3 (left and right), A3 and A4. The notebook runs the grids
+(:func:`gendyn.multitask_train.run_grid`, cached by :func:`gendyn.book.grids.cached_grid`), selects
+the cells of each statement, and reruns one A4 program to measure rounding
+(:func:`gendyn.multitask_train.benefit_change`); this module keeps what is the chapter's own:
+Fig. 3 (left and right), the claims of §4.6-4.7 and of the precision check, and the table of the
+"shift downwards". The Spearman claim, the reason of a t bound and the benefit strips are the
+book's (:mod:`gendyn.book.checks`, :mod:`gendyn.book.stats`, :mod:`gendyn.book.figures`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 
-from gendyn.book import grids, plotting, prose
+from gendyn.book import plotting, prose
 from gendyn.book.checks import check_spearman
 from gendyn.book.claims import Ledger
-from gendyn.book.figures import benefit_strips, plot_cell_means
+from gendyn.book.figures import plot_cell_means
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, t_bound_reason, t_margin
 from gendyn.multitask_train import GridResult
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "figure_3_left", "figure_a3", "check_aux_data",
-           "print_minimum_at_end", "figure_3_right", "figure_a4",
-           "check_deep_relatedness", "print_shift", "Precision", "precision_reruns", "check_float64_rounding",
-           "print_precision", "precision_glue"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_3_left", "check_aux_data", "figure_3_right",
+           "check_deep_relatedness", "print_by_relatedness", "Precision", "check_float64_rounding",
+           "precision_glue"]
 
 
 @dataclass(frozen=True)
@@ -88,17 +86,11 @@ def _power(values, side):
     return abs(float(np.mean(values)) - t_bound(values, side))
 
 
-def _clean_main(aux):
-    """Main-task SNRs of a clean main task (above the label noise 1/sqrt(20))."""
-    return [s for s in aux.axes["s_a"] if s >= 0.6]
-
-
-def figure_3_left(aux: GridResult) -> Figure:
+def figure_3_left(aux: GridResult, clean_a: Sequence[float]) -> Figure:
     """Fig. 3 left: benefit against the number of auxiliary points, the cleanest auxiliary task,
-    one panel per clean main-task SNR, one line per relatedness (100 main-task points)."""
+    one panel per clean main-task SNR (``clean_a``), one line per relatedness (100 main-task points)."""
     snrs, rels, aux_sizes = aux.axes["s_a"], aux.axes["relatedness"], aux.axes["n_train_aux"]
     cm = aux.cell_means()
-    clean_a = _clean_main(aux)
     fig, axes = plotting.subplots(1, len(clean_a), height=3.3, squeeze=False, sharey=True)
     for j, sa in enumerate(clean_a):
         ax = axes[0, j]
@@ -115,27 +107,12 @@ def figure_3_left(aux: GridResult) -> Figure:
     return fig
 
 
-def figure_a3(aux: GridResult) -> Figure:
-    """Fig. A3: the mean benefit of every cell of the auxiliary-data grid, one strip per auxiliary size."""
-    maps = aux.benefit_maps("n_train_aux")
-    return benefit_strips([(f"aux {pb}", maps[pb]) for pb in aux.axes["n_train_aux"]], aux.axes["s_a"],
-                          aux.axes["relatedness"], "Fig. A3: 100 main-task points, more auxiliary points")
-
-
-def check_aux_data(ledger: Ledger, aux: GridResult, *, seeds: int) -> None:
-    """Claims of §4.6 (findings): with more clean auxiliary data the benefit grows for related tasks and falls
-    for unrelated ones (99% t bounds over ``seeds`` seeds of the change from the smallest to the
-    largest auxiliary set, paired within seeds). Prints the largest violation of the bounds (22)-(25) over
-    the A3 cells (exact up to rounding; a unit test asserts them)."""
-    snrs, aux_sizes = aux.axes["s_a"], aux.axes["n_train_aux"]
-    clean_a = _clean_main(aux)
-
-    def aux_change(r):
-        hi = aux.per_seed(aux.where(relatedness=r, s_b=snrs[-1], s_a=clean_a, n_train_aux=aux_sizes[-1]))
-        lo = aux.per_seed(aux.where(relatedness=r, s_b=snrs[-1], s_a=clean_a, n_train_aux=aux_sizes[0]))
-        return hi - lo
-
-    grows, worsens = aux_change(1.0), aux_change(0.0)
+def check_aux_data(ledger: Ledger, grows: np.ndarray, worsens: np.ndarray, *, aux_sizes: Sequence[int],
+                   seeds: int) -> None:
+    """Claims of §4.6 (findings): with more clean auxiliary data the benefit grows for related tasks
+    (``grows``: per seed, the change of the benefit from the smallest to the largest of ``aux_sizes``
+    at r = 1) and falls for unrelated ones (``worsens``: the same at r = 0); 99% one-sided t bounds over
+    ``seeds`` seeds, paired within seeds."""
     ledger.check("aux-related-grows", f"Related (r = 1) clean auxiliary data: benefit grows from {aux_sizes[0]} to "
                  f"{aux_sizes[-1]} auxiliary points (mean increase above 0 by the 99% one-sided t margin)",
                  measured=np.mean(grows), predicted=0.0, tolerance=t_margin(grows), kind="above",
@@ -146,32 +123,17 @@ def check_aux_data(ledger: Ledger, aux: GridResult, *, seeds: int) -> None:
                  measured=np.mean(worsens), predicted=0.0, tolerance=t_margin(worsens), kind="below",
                  reason=t_bound_reason(seeds, f", paired within seeds; a finding of §4.6: it detects a fall of "
                                        f"{_power(worsens, 'upper'):.3g} nats at 50 % power"), category="finding")
-    lower, benefit, upper = aux.bounds
-    print(f"convexity bounds (22)-(25) over the A3 cells: largest violation "
-          f"{max(np.max(lower - benefit), np.max(benefit - upper)):.1e}")
 
 
-def _students(linear, deep):
-    """(label, grid) of the linear reference and of each ReLU depth."""
-    return [("linear, depth 1", linear)] + [(f"ReLU, depth {d}", g) for d, g in deep.items()]
-
-
-def print_minimum_at_end(aux: GridResult, linear: GridResult, deep: dict[int, GridResult]) -> None:
-    """Print, for each grid, its number of students and how many had their validation minimum at the last step."""
-    for label, g in ([("A3 (linear)", aux), ("A4 linear, depth 1", linear)]
-                     + [(f"A4 ReLU, depth {d}", g) for d, g in deep.items()]):
-        print(f"{label}: {g.runs} students, {100 * g.at_end:.0f}% with the validation minimum "
-              "at the last step")
-
-
-def figure_3_right(linear: GridResult, deep: dict[int, GridResult]) -> Figure:
+def figure_3_right(students: Mapping[str, GridResult]) -> Figure:
     """Fig. 3 right: benefit against relatedness for clean main and auxiliary tasks, one panel per
-    training-set size, one line for the linear students and one per ReLU depth (``deep``)."""
-    dsnrs, drels, dsizes = linear.axes["s_a"], linear.axes["relatedness"], linear.axes["n_train"]
+    training-set size, one line per grid of ``students`` (label: grid; the linear reference first)."""
+    first = next(iter(students.values()))
+    dsnrs, drels, dsizes = first.axes["s_a"], first.axes["relatedness"], first.axes["n_train"]
     fig, axes = plotting.subplots(1, len(dsizes), height=3.3, squeeze=False, sharey=True)
     for j, p in enumerate(dsizes):
         ax = axes[0, j]
-        for k, (label, g) in enumerate(_students(linear, deep)):
+        for k, (label, g) in enumerate(students.items()):
             plot_cell_means(ax, drels, g.cell_means(), [(p, p, dsnrs[-1], dsnrs[-1], r) for r in drels],
                             color=plotting.COLORS[k], label=label)
         ax.axhline(0, color="k", lw=0.8)
@@ -181,55 +143,33 @@ def figure_3_right(linear: GridResult, deep: dict[int, GridResult]) -> Figure:
     return fig
 
 
-def figure_a4(deep: dict[int, GridResult]) -> Figure:
-    """Fig. A4: the mean benefit of every cell of the ReLU grids, one strip per depth and training-set size."""
-    first = next(iter(deep.values()))
-    dsnrs, drels, dsizes = first.axes["s_a"], first.axes["relatedness"], first.axes["n_train"]
-    return benefit_strips([(f"depth {d}\nP = {p}", g.benefit_maps("n_train")[p]) for d, g in deep.items()
-                           for p in dsizes], dsnrs, drels, "Fig. A4: ReLU trunks, one colour scale for all depths")
+def check_deep_relatedness(ledger: Ledger, depth: int, relatedness: Sequence[float], means: Sequence[float]) -> None:
+    """Claim of §4.7 for the ReLU students of ``depth``: the per-cell mean benefit (``means``) rises with
+    ``relatedness`` over the cells with a clean main and auxiliary task (Spearman, one-sided 1%)."""
+    check_spearman(ledger, f"deep-relatedness-depth{depth}",
+                   f"ReLU depth {depth}: benefit rises with relatedness (Spearman, clean A and B)",
+                   relatedness, means, category="finding",
+                   note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
+                   "correlation of this value")
 
 
-def check_deep_relatedness(ledger: Ledger, deep: dict[int, GridResult]) -> None:
-    """Claims of §4.7: for each ReLU depth the per-cell mean benefit rises with relatedness over the
-    cells with a clean main and auxiliary task (Spearman, one-sided 1%)."""
-    for d, g in deep.items():
-        cmd = g.cell_means()
-        keys = [k for k in cmd if k[2] >= 0.6 and k[3] >= 0.6]
-        check_spearman(ledger, f"deep-relatedness-depth{d}",
-                       f"ReLU depth {d}: benefit rises with relatedness (Spearman, clean A and B)",
-                       [k[4] for k in keys], [cmd[k][0] for k in keys], category="finding",
-                       note=" (t approximation); a finding: the weakest trend it detects at 50 % power is a rank "
-                       "correlation of this value")
-
-
-def print_shift(linear: GridResult, deep: dict[int, GridResult]) -> tuple[float, float]:
-    """Print the benefit by relatedness (mean ± SE over seeds) of the linear and each ReLU grid, and
-    return the mean and standard error over seeds of the first ReLU depth's benefit minus the
-    linear one, over all cells (the paper's "shift downwards")."""
-    drels = linear.axes["relatedness"]
+def print_by_relatedness(students: Mapping[str, GridResult]) -> None:
+    """Print the benefit by relatedness and over all cells (mean ± SE over seeds) of each grid of ``students``."""
+    drels = next(iter(students.values())).axes["relatedness"]
     print("relatedness:          " + "  ".join(f"{r:>15g}" for r in drels) + "        all cells")
-    for label, g in _students(linear, deep):
+    for label, g in students.items():
         cells = []
         for r in list(drels) + [None]:
             mask = g.where(relatedness=r) if r is not None else np.ones(len(g.cells), dtype=bool)
             v = g.per_seed(mask)
             cells.append(f"{v.mean():+.4f} ± {v.std(ddof=1) / math.sqrt(len(v)):.4f}")
         print(f"{label:20s}  " + "  ".join(cells))
-    depth = next(iter(deep))
-    relu1 = deep[depth].per_seed(np.ones(len(deep[depth].cells), dtype=bool))
-    lin = linear.per_seed(np.ones(len(linear.cells), dtype=bool))
-    diff = relu1 - lin
-    shift, shift_se = diff.mean(), diff.std(ddof=1) / math.sqrt(len(diff))
-    print(f"ReLU depth {depth} minus linear, all cells: {shift:+.4f} ± {shift_se:.4f} "
-          f"(mean ± standard error over {len(lin)} seeds): "
-          + ("a shift downwards, as the paper reports" if shift + 2 * shift_se < 0
-             else "no significant shift downwards"))
-    return float(shift), float(shift_se)
 
 
 @dataclass(frozen=True)
 class Precision:
-    """Change of the benefit of one A4 program's cells under rounding (:func:`precision_reruns`).
+    """Change of the benefit of one A4 program's cells under rounding (the notebook's reruns,
+    :func:`gendyn.multitask_train.benefit_change`).
 
     ``rounding32``: float32 minus float64 benefit per cell; ``rounding64``: float64 with the
     learning rate one ulp larger minus float64; ``cell_se``: standard error over seeds of each
@@ -263,34 +203,12 @@ class Precision:
         """One hundredth of the smallest standard error of a cell's mean benefit."""
         return 0.01 * self.cell_se.min()
 
-
-def precision_reruns(cfg: RunConfig, deep: dict[int, GridResult]) -> Precision:
-    """Rerun one program of the A4 grid (deepest ReLU trunk, smallest training set, first seed) on the
-    same float64 draws, in float32 and in float64 with the learning rate one unit in the last place
-    larger, and compare each cell's benefit with the book's float64 grid ``deep``.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        The chapter's configuration (``ln-aux-depth``).
-    deep : dict
-        The book's ReLU grids by depth.
-    """
-    depth_hi, p_lo = max(cfg.deep_depths), min(cfg.deep_n_train)
-    one_program = dict(grids.book_grid("deep-nonlinear", cfg, depth=depth_hi), seeds=(cfg.seed,), n_train=(p_lo,))
-    variants = {"float32": dict(dtype=torch.float32, draw_dtype=torch.float64),
-                "float64, lr + 1 ulp": dict(lr=float(np.nextafter(cfg.deep_lr, np.inf)))}
-    book = deep[depth_hi]
-    in_program = book.where(n_train=p_lo, seed=cfg.seed)
-    float64 = {(c["s_a"], c["s_b"], c["relatedness"]): b for c, b, m in zip(book.cells, book.benefit, in_program) if m}
-    change = {}
-    for name, kw in variants.items():
-        g = grids.cached_grid(f"deep-nonlinear-d{depth_hi}-precision", cfg.scale, **dict(one_program, **kw))
-        change[name] = g.benefit - np.array([float64[(c["s_a"], c["s_b"], c["relatedness"])] for c in g.cells])
-        keys = [(c["s_a"], c["s_b"], c["relatedness"]) for c in g.cells]
-    cells = book.cell_means()
-    cell_se = np.array([cells[(p_lo, p_lo, *k)][1] for k in keys])
-    return Precision(depth_hi, p_lo, cfg.seeds, change["float32"], change["float64, lr + 1 ulp"], cell_se)
+    def __str__(self) -> str:
+        shift, shift_se = mean_se(self.rounding32)
+        return (f"float32 - float64 benefit over {len(self.cell_se)} cells: rms {self.rms32:.4f}, largest "
+                f"{np.abs(self.rounding32).max():.4f}, mean {shift:+.4f} +- {shift_se:.4f} nats; seed-to-seed "
+                f"standard deviation (rms) {math.sqrt(np.mean(self.seed_sd**2)):.4f}; float64 with lr + 1 ulp: "
+                f"largest change {np.abs(self.rounding64).max():.1e}")
 
 
 def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
@@ -306,16 +224,6 @@ def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
                         f"seeds (the claims' statistics); {len(precision.cell_se)} cells. In float32 the same program "
                         f"moves by {precision.rms32:.2g} nats (rms). A finding about the numerics (no theory function "
                         "enters): the grid's float64 results are not rounding.", category="finding")
-
-
-def print_precision(precision: Precision) -> None:
-    """Print the float32 change (rms, largest, mean ± SE), the seed-to-seed spread and the float64 change."""
-    rounding32 = precision.rounding32
-    shift, shift_se = mean_se(rounding32)
-    print(f"float32 - float64 benefit over {len(precision.cell_se)} cells: rms {precision.rms32:.4f}, largest "
-          f"{np.abs(rounding32).max():.4f}, mean {shift:+.4f} +- {shift_se:.4f} nats; seed-to-seed standard "
-          f"deviation (rms) {math.sqrt(np.mean(precision.seed_sd**2)):.4f}; float64 with lr + 1 ulp: largest change "
-          f"{np.abs(precision.rounding64).max():.1e}")
 
 
 def precision_glue(precision: Precision) -> dict[str, float | int | str]:
