@@ -667,3 +667,34 @@ def test_linear_test_error_is_the_gaussian_average_of_eq5():
         dl.linear_test_error(w, 0 * wbar)
     with pytest.raises(ValueError, match="w and teacher"):
         dl.linear_test_error(w[:, :3], wbar)
+
+
+def test_half_learning_time_is_where_the_mode_reaches_half_height():
+    shat = np.array([0.5, 1.0, 4.0])
+    for n_layers in (3, 5):
+        t_half = dl.half_learning_time(shat, 1e-4, n_layers=n_layers)
+        np.testing.assert_allclose(dl.mode_strength(t_half, shat, 1e-4, n_layers=n_layers), shat / 2, rtol=1e-8)
+        # gradient descent adds its first-order delay at half height
+        delayed = dl.half_learning_time(shat, 1e-4, n_layers=n_layers, lr=0.01)
+        np.testing.assert_allclose(delayed - t_half, dl.gd_lag(shat, 1e-4, 0.01, n_layers, s=shat / 2))
+    # eq. (9): t = tau/(2 shat) ln(shat/eps - 1) for one hidden layer
+    np.testing.assert_allclose(dl.half_learning_time(shat, 1e-4), np.log(shat / 1e-4 - 1) / (2 * shat), rtol=1e-12)
+    with pytest.raises(ValueError, match="s_hat must be > eps"):
+        dl.half_learning_time([1e-5, 1.0], 1e-4)
+
+
+def test_gd_band_brackets_the_flow_and_refuses_large_rates():
+    t = np.array([0.0, 1.0, 3.0, 10.0])
+    shat = np.array([0.5, 2.0])
+    band = dl.gd_band(t, shat, 1e-3, 0.01, n_layers=3)
+    np.testing.assert_allclose(band.flow, dl.mode_strength(t[:, None], shat, 1e-3))
+    assert band.below.shape == band.above.shape == (4, 2)
+    assert np.all(band.below >= 0) and np.all(band.above >= 0)
+    assert np.all(band.below[0] == 0)  # no delay effect at t = 0
+    np.testing.assert_allclose(band.lag, dl.gd_lag(shat, 1e-3, 0.01))
+    assert band.accuracy == pytest.approx(float(np.max(dl.gd_lag_accuracy(shat, 0.01))))
+    assert np.all(band.speedup > 1)
+    with pytest.raises(ValueError, match=">= 1"):
+        dl.gd_band(t, shat, 1e-3, 0.3, n_layers=3)
+    with pytest.raises(ValueError, match="s_hat"):
+        dl.gd_band(t, [0.0, 1.0], 1e-3, 0.01)

@@ -40,11 +40,16 @@ CASES = [
     Case(dl.noise_mode_averages,
          dict(t=[0.5, 2.0], aspect=0.5, eps=1e-3, tau=1.0, n_layers=3, fraction=0.5, scale=1.0),
          accepted={"t": {"zero"} | ANY_SHAPE}),
+    # lr None: gradient flow (no delay)
+    Case(dl.half_learning_time, dict(s_hat=np.array([0.5, 2.0]), eps=1e-3, n_layers=3, lr=0.01),
+         accepted={"s_hat": ANY_SHAPE, "lr": {"none"}}),
+    Case(dl.gd_band, dict(t=[0.0, 1.0, 5.0], s_hat=[0.5, 2.0], eps=1e-3, lr=0.01, n_layers=4),
+         accepted={"t": {"zero"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"NoiseAverages", "R_IN"} == set(dl.__all__)
+    assert {c.func.__name__ for c in CASES} | {"NoiseAverages", "R_IN", "GdBand"} == set(dl.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

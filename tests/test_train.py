@@ -522,3 +522,20 @@ def test_train_two_headed_scores_every_block_and_keeps_a_zero_head_b_at_zero():
         train.train_two_headed({"bad": single}, 3, hidden=4, lr=0.05, epochs=5)
     with pytest.raises(ValueError, match="blocks"):
         train.train_two_headed({}, 4, hidden=4, lr=0.05, epochs=5)
+
+
+def test_ta_mode_dynamics_stays_in_the_band_of_gradient_descent():
+    from gendyn import deep_linear as dl
+
+    shat = np.array([0.5, 1.0, 2.0])
+    gen = torch.Generator().manual_seed(0)
+    sigma31 = teachers.low_rank_teacher(torch.as_tensor(shat[::-1].copy())[None], 6, 3, generator=gen).matrix[0]
+    run = train.ta_mode_dynamics(sigma31, 3, 0.02, 1000, eps=1e-3, n_records=20)
+    assert isinstance(run, train.ModeDynamics) and run.n_layers == 3 and run.lr == 0.02
+    assert run.strength.shape == (len(run.time), 3) and run.time[-1] == pytest.approx(20.0)
+    np.testing.assert_allclose(run.strength[-1], shat, rtol=1e-3)  # ascending, learned
+    band = dl.gd_band(run.time, shat, 1e-3, 0.02, 3)
+    gap = run.strength - band.flow
+    assert np.all(gap <= band.above + 1e-9) and np.all(-gap <= band.below + 1e-9)
+    with pytest.raises(ValueError, match="sigma31"):
+        train.ta_mode_dynamics(sigma31.T, 3, 0.02, 10, eps=1e-3, n_records=5)

@@ -60,6 +60,7 @@ __all__ = [
     "NoiseAverages",
     "noise_mode_averages",
     "R_IN",
+    "half_learning_time", "GdBand", "gd_band",
 ]
 
 #: Definitions of the learned region R_in of the MP law (see :func:`theory_errors`).
@@ -1138,3 +1139,118 @@ def noise_mode_averages(t: ArrayLike, aspect: float, eps: float, tau: float = 1.
         residual[sl] = (w_q * (s_t - s_q) ** 2).sum(axis=1) / mass
     return NoiseAverages(c**2 * learned.reshape(shape), c**2 * residual.reshape(shape), c**2 * data_in,
                          c**2 * data_out)
+
+
+# ----------------------------------------------------------------------------------------
+# the detection wave and the band of gradient descent around the flow (§3.1, App. A)
+# ----------------------------------------------------------------------------------------
+
+
+def half_learning_time(s_hat: ArrayLike, eps: float, n_layers: int = 3, lr: float | None = None) -> np.ndarray:
+    """Time ``t(shat/2, shat)`` at which a TA mode is half learned: the detection front (§3.1, Fig. 1).
+
+    Eq. (9) (``N_l = 3``) or the closed form of (A.1) inverted at half height (:func:`mode_time`);
+    at a time ``t`` the modes with ``t(shat/2, shat) < t`` are more than half learned, so the
+    front ``shat*(t)`` of the singular-mode detection wave solves ``t(shat*/2, shat*) = t``. With
+    ``lr`` the first-order delay of gradient descent at half height (:func:`gd_lag` at
+    ``s = shat/2``) is added.
+
+    Parameters
+    ----------
+    s_hat : array_like
+        Training singular values ``shat > eps``.
+    eps : float
+        Initial composite singular value.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+    lr : float, optional
+        Learning rate of gradient descent (``1/tau``); default: gradient flow (no delay).
+
+    Returns
+    -------
+    ndarray or float
+        The half-learning time in units of ``tau``, broadcast over ``s_hat``.
+    """
+    eps = _checks.positive(eps, "eps")
+    shat = _check_array(s_hat, "s_hat (training singular values)")
+    if np.any(shat <= eps):
+        raise ValueError(f"s_hat must be > eps = {eps:g} (a mode that grows) for a half-learning time; "
+                         f"got smallest {float(np.min(shat)):g}")
+    half = mode_time(shat / 2, shat, eps, n_layers=n_layers)
+    if lr is None:
+        return half
+    return half + gd_lag(shat, eps, lr, n_layers, s=shat / 2)
+
+
+class GdBand(NamedTuple):
+    """Where gradient descent may lie around the flow (9) / (A.1), per record and mode (:func:`gd_band`).
+
+    Attributes
+    ----------
+    flow : ndarray, shape (T, M)
+        ``s(t, shat)`` of the gradient flow (:func:`mode_strength`).
+    below, above : ndarray, shape (T, M)
+        How far below and above ``flow`` gradient descent may lie, to first order in ``lr`` times
+        ``1 + accuracy``.
+    lag : ndarray, shape (M,)
+        Each mode's largest first-order delay (:func:`gd_lag`).
+    speedup : ndarray, shape (M,)
+        ``-ln(1 - rho_b)/rho_b``: gradient descent's rate near convergence over the flow's.
+    accuracy : float
+        ``lr max|f'|`` over the modes (:func:`gd_lag_accuracy`), ``< 1``.
+    """
+
+    flow: np.ndarray
+    below: np.ndarray
+    above: np.ndarray
+    lag: np.ndarray
+    speedup: np.ndarray
+    accuracy: float
+
+
+def gd_band(t: ArrayLike, s_hat: ArrayLike, eps: float, lr: float, n_layers: int = 3) -> GdBand:
+    """The band around eq. (9) / (A.1) in which gradient descent at learning rate ``lr`` stays (App. A).
+
+    Gradient descent is the forward-Euler method for (A.1) in steps ``lr`` of ``t/tau``. Below the
+    flow it may lie by what delaying each mode by its largest first-order delay ``lag``
+    (:func:`gd_lag`) changes at each time; above it by what advancing it as much *and* running it
+    ``speedup = -ln(1 - rho_b)/rho_b`` times faster changes (``rho_b = lr |f'|`` at the mode's own
+    convergence: gradient descent closes a mode's last gap at the rate ``-ln(1 - lr|f'|)/lr``).
+    Both sides are multiplied by ``1 + rho``, ``rho = lr max|f'|`` (:func:`gd_lag_accuracy`), for
+    the expansion's next order.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Times ``t/tau >= 0``.
+    s_hat : array_like, shape (M,)
+        Training singular values ``shat > eps``.
+    eps : float
+        Initial composite singular value.
+    lr : float
+        Learning rate; ``lr max|f'|`` must be below 1 (else the first-order delay means nothing).
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+
+    Returns
+    -------
+    GdBand
+    """
+    t = _check_times(t)
+    eps = _checks.positive(eps, "eps")
+    shat = _checks.real_array(s_hat, "s_hat (training singular values)", lower=eps, open_lower=True, ndim=1,
+                              extra=" (modes that grow from eps)")
+    if shat.size == 0:
+        raise ValueError("s_hat must hold at least one training singular value")
+    rho_b = np.asarray(gd_lag_accuracy(shat, lr, n_layers))
+    rho = float(np.max(rho_b))
+    if rho >= 1:
+        raise ValueError(f"lr = {lr:g} at n_layers = {n_layers} gives lr max|f'| = {rho:.2f} >= 1: the first-order "
+                         "delay of gradient descent does not apply; use a smaller lr")
+    lag = np.asarray(gd_lag(shat, eps, lr, n_layers))
+    faster = -np.log1p(-rho_b) / rho_b
+    tt = t[:, None]
+    flow = mode_strength(tt, shat, eps, n_layers=n_layers)
+    late = mode_strength(np.maximum(tt - lag, 0.0), shat, eps, n_layers=n_layers)
+    early = mode_strength(faster * tt + lag, shat, eps, n_layers=n_layers)
+    return GdBand(flow, (1 + rho) * np.abs(flow - late), (1 + rho) * np.abs(early - flow), lag, faster, rho)

@@ -125,6 +125,7 @@ __all__ = [
     "ta_and_random",
     "paired_optimal_stopping",
     "relative_lag",
+    "ModeDynamics", "ta_mode_dynamics",
 ]
 
 #: Initialisations understood by :func:`init_weights` and :func:`train_students`.
@@ -1307,3 +1308,74 @@ def relative_lag(stopping: dict[str, tuple[np.ndarray, np.ndarray]], mask: Array
                              f"got dtype {mask.dtype}, shape {mask.shape}")
         t_ta, t_random = t_ta[mask], t_random[mask]
     return float(np.mean(t_random / t_ta - 1))
+
+
+# ----------------------------------------------------------------------------------------
+# the mode strengths of one TA network (§3.1, Fig. 1, App. A)
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModeDynamics:
+    """The mode strengths of one TA network trained by :func:`ta_mode_dynamics`.
+
+    Attributes
+    ----------
+    time : ndarray, shape (T,)
+        Recorded times ``t/tau = epochs x lr``.
+    strength : ndarray, shape (T, M)
+        Mode strengths ``s(t)`` (the composite map's projections on the data's singular vectors),
+        modes in *ascending* order of the training singular values ``shat``.
+    lr : float
+        Learning rate of the run.
+    n_layers : int
+        Layers of units ``N_l``.
+    """
+
+    time: np.ndarray
+    strength: np.ndarray
+    lr: float
+    n_layers: int
+
+
+def ta_mode_dynamics(sigma31: torch.Tensor, n_layers: int, lr: float, epochs: int, *, eps: float, n_records: int,
+                     device: str | torch.device = "cpu") -> ModeDynamics:
+    """Train one TA network on ``sigma31`` and record its mode strengths (§3.1, eq. 8; App. A).
+
+    Gradient descent in float64 (so that rounding plays no role) on orthonormal inputs with
+    training covariance ``sigma31``; the network has ``N2 = N3`` hidden units and starts training
+    aligned (composite ``W = eps Uhat Vhat^T``), so each of its ``N3`` singular values follows
+    eq. (9) / (A.1) for its own ``shat`` (:func:`gendyn.deep_linear.mode_strength`) up to the
+    forward-Euler delay (:func:`gendyn.deep_linear.gd_band`).
+
+    Parameters
+    ----------
+    sigma31 : Tensor, shape (N3, N1)
+        Training covariance, ``N3 <= N1``, ``N3`` nonzero distinct singular values.
+    n_layers : int
+        Layers of units ``N_l >= 3`` (``N_l - 1`` weight matrices).
+    lr : float
+        Learning rate, below :func:`stability_limit`.
+    epochs : int
+        Full-batch steps (``t/tau = epochs x lr``).
+    eps : float
+        Composite initial singular value, ``> 0``.
+    n_records : int
+        Recorded epochs (log-spaced, :func:`log_epoch_grid`).
+    device : str or torch.device
+        Where to train.
+
+    Returns
+    -------
+    ModeDynamics
+    """
+    sigma31 = _checks.tensor(sigma31, "sigma31", 2, finite=True)
+    n3, n1 = sigma31.shape
+    if not 1 <= n3 <= n1:
+        raise ValueError(f"sigma31 must have shape (N3, N1) with 1 <= N3 <= N1; got {tuple(sigma31.shape)}")
+    n_layers = _check_n_layers(n_layers)
+    device = _checks.torch_device(device)
+    res = train_students(sigma31[None], hidden=n3, n_layers=n_layers, lr=lr, epochs=epochs, eps=eps, modes=n3,
+                         n_records=n_records, dtype=torch.float64, device=device,
+                         desc=f"TA network, N_l = {n_layers}")
+    return ModeDynamics(res.time, np.ascontiguousarray(res.mode_strength[0][:, ::-1]), float(lr), n_layers)

@@ -1,11 +1,10 @@
-"""Runner, figures and claims of the chapter "Mode dynamics and the singular-mode detection wave".
+"""Sizes, figures and claims of the chapter "Mode dynamics and the singular-mode detection wave".
 
 Serves ``notebooks/lampinen-ganguli/mode-dynamics.ipynb`` (Lampinen & Ganguli §3.1, Fig. 1 and
 App. A): training-aligned (TA) deep linear networks of depth :math:`N_l` learn a designed data
 spectrum, and their mode strengths are compared with eq. (9) and its deep form (A.1)-(A.2)
-(:func:`gendyn.deep_linear.mode_strength`). A network run is a dict ``t`` (times :math:`t/\\tau`),
-``s`` (mode strengths, records x modes in ascending :math:`\\hat s`) and ``lr``; the chapter's
-runs are ``{depth: run}``.
+(:func:`gendyn.deep_linear.mode_strength`). The runs (:func:`gendyn.train.ta_mode_dynamics`, modes in
+ascending :math:`\\hat s`) are ``{depth: ModeDynamics}``.
 """
 
 from __future__ import annotations
@@ -13,20 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 from numpy.typing import ArrayLike
 
 from ... import deep_linear as dl
-from ... import teachers, train
+from ...train import ModeDynamics
 from .. import plotting
 from ..claims import Ledger
 from ..mutation import Mutation
 from ..scales import RunConfig
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "shown_modes", "glued_numbers", "train_ta_networks", "figure_1_mode_dynamics", "figure_1_detection_wave",
+           "claim_ids", "MUTATIONS", "shown_modes", "figure_1_mode_dynamics", "figure_1_detection_wave",
            "check_flow", "check_wave_front", "figure_detection_front"]
 
 
@@ -68,103 +66,31 @@ def shown_modes(shat: ArrayLike) -> list[float]:
     return [x for x in (0.5, 1.0, 2.0, 4.0) if np.isclose(shat, x).any()]
 
 
-def glued_numbers(shat: np.ndarray, *, n1: int, eps: float) -> dict[str, object]:
-    """The numbers the chapter's text shows, by glue name (without the ``lg-mode-dynamics-`` prefix).
-
-    Parameters
-    ----------
-    shat : ndarray
-        The data spectrum, ascending.
-    n1 : int
-        Number of inputs :math:`\\bar N_1`.
-    eps : float
-        Composite initial singular value :math:`\\epsilon`.
-    """
-    return {
-        "n1": n1,
-        "n-modes": len(shat),
-        "shat-min": f"{shat[0]:g}",
-        "shat-max": f"{shat[-1]:g}",
-        "shown": ", ".join(f"{x:g}" for x in shown_modes(shat)),
-        # the factor (1/2) ln(shat/eps) by which the text's wave heuristic misses the front
-        "log-lo": float(0.5 * np.log(shat[0] / eps)),
-        "log-hi": float(0.5 * np.log(shat[-1] / eps)),
-    }
-
-
-def train_ta_networks(shat: np.ndarray, *, n1: int, depths: tuple[int, ...], lrs: tuple[float, ...],
-                      horizon: float, n_records: int, eps: float, seed: int, device: str) -> dict[int, dict]:
-    """Train one TA network per depth on a data set with singular values ``shat`` (the chapter's experiment).
-
-    The training covariance is a low-rank teacher with spectrum ``shat`` and random singular
-    vectors; each depth trains in float64 by gradient descent at its own learning rate for
-    ``horizon`` times the half-learning time of the weakest mode, and prints its schedule.
-
-    Parameters
-    ----------
-    shat : ndarray
-        The data spectrum, ascending.
-    n1 : int
-        Number of inputs :math:`\\bar N_1`.
-    depths, lrs : tuple
-        Numbers of layers :math:`N_l` and the learning rate of each.
-    horizon : float
-        Training time in units of the weakest mode's half-learning time.
-    n_records : int
-        Number of recorded times per run.
-    eps : float
-        Composite initial singular value :math:`\\epsilon`.
-    seed : int
-        Seed of the data's singular vectors.
-    device : str
-        Torch device of the training.
-
-    Returns
-    -------
-    dict
-        ``{depth: dict(t=times, s=mode strengths (records, modes ascending), lr=learning rate)}``.
-    """
-    gen = torch.Generator().manual_seed(seed)
-    n_modes = len(shat)
-    data = teachers.low_rank_teacher(torch.as_tensor(shat[::-1].copy())[None], n1, n_modes, generator=gen).matrix
-    runs = {}
-    for depth, lr in zip(depths, lrs):
-        t_train = horizon * dl.mode_time(shat[0] / 2, shat[0], eps, n_layers=depth)
-        limit = float(train.stability_limit(data, depth)[0])
-        res = train.train_students(data, hidden=n_modes, n_layers=depth, lr=lr, epochs=int(round(t_train / lr)),
-                                   eps=eps, modes=n_modes, n_records=n_records, dtype=torch.float64,
-                                   device=device, desc=f"TA network, N_l = {depth}")
-        runs[depth] = dict(t=res.time, s=res.mode_strength[0][:, ::-1], lr=lr)  # modes in ascending shat
-        print(f"N_l = {depth}: lr = {lr:g} (stability limit {limit:.3g}), {int(round(t_train / lr))} epochs, "
-              f"t/tau up to {res.time[-1]:.4g}")
-    return runs
-
-
-def figure_1_mode_dynamics(runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> Figure:
+def figure_1_mode_dynamics(runs: dict[int, ModeDynamics], shat: np.ndarray, *, eps: float) -> Figure:
     """Fig. 1 and its deeper versions: :math:`s(t)/\\hat s` of the shown modes, one panel per depth.
 
     Lines: eq. (9) / (A.1) (:func:`~gendyn.deep_linear.mode_strength`); dots: gradient descent
-    (``runs`` of :func:`train_ta_networks`), from 0.3 times the strongest mode's half-learning time.
+    (``runs``: :func:`gendyn.train.ta_mode_dynamics`), from 0.3 times the strongest mode's half-learning time.
     """
     show = shown_modes(shat)
     fig, axes = plotting.subplots(1, len(runs), height=3.1, squeeze=False)
     for col, (depth, r) in enumerate(runs.items()):
-        start = 0.3 * float(dl.mode_time(shat[-1] / 2, shat[-1], eps, n_layers=depth))
-        t_fine = np.geomspace(start, r["t"][-1], 2000)
-        keep = r["t"] >= start
+        start = 0.3 * float(dl.half_learning_time(shat[-1], eps, n_layers=depth))
+        t_fine = np.geomspace(start, r.time[-1], 2000)
+        keep = r.time >= start
         ax = axes[0, col]
         for k, x in enumerate(show):
             i = int(np.argmin(np.abs(shat - x)))
             theory = dl.mode_strength(t_fine, x, eps, n_layers=depth) / x
             ax.plot(t_fine, theory, color=plotting.COLORS[k], label=f"$\\hat s$ = {x:g}")
-            ax.plot(r["t"][keep], r["s"][keep, i] / x, "o", ms=2, color=plotting.COLORS[k])
+            ax.plot(r.time[keep], r.strength[keep, i] / x, "o", ms=2, color=plotting.COLORS[k])
         ax.set(xscale="log", xlabel="$t/\\tau$", title=f"$N_l$ = {depth}")
     axes[0, 0].set_ylabel("$s(t)/\\hat s$")
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center", ncol=len(show))
     return fig
 
 
-def figure_1_detection_wave(runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> Figure:
+def figure_1_detection_wave(runs: dict[int, ModeDynamics], shat: np.ndarray, *, eps: float) -> Figure:
     """The detection wave: :math:`s/\\hat s` across the spectrum when each shown mode is half learned.
 
     One panel per depth; lines: theory at the recorded time nearest the half-learning time,
@@ -178,11 +104,11 @@ def figure_1_detection_wave(runs: dict[int, dict], shat: np.ndarray, *, eps: flo
         ax = axes[0, col]
         for x in show[::-1]:
             color = plotting.COLORS[show.index(x)]
-            t_half = float(dl.mode_time(x / 2, x, eps, n_layers=depth))
-            j = int(np.argmin(np.abs(r["t"] - t_half)))
-            theory = dl.mode_strength(r["t"][j], s_fine, eps, n_layers=depth) / s_fine
-            ax.plot(s_fine, theory, color=color, label=f"$t/\\tau$ = {r['t'][j]:.3g}")
-            ax.plot(shat, r["s"][j] / shat, "o", ms=2.5, color=color)
+            t_half = float(dl.half_learning_time(x, eps, n_layers=depth))
+            j = int(np.argmin(np.abs(r.time - t_half)))
+            theory = dl.mode_strength(r.time[j], s_fine, eps, n_layers=depth) / s_fine
+            ax.plot(s_fine, theory, color=color, label=f"$t/\\tau$ = {r.time[j]:.3g}")
+            ax.plot(shat, r.strength[j] / shat, "o", ms=2.5, color=color)
             ax.axvline(x, color=color, ls=":", lw=1)
         ax.set(xscale="log", xlabel="$\\hat s$", title=f"$N_l$ = {depth}")
         ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
@@ -207,56 +133,39 @@ MUTATIONS = (
 )
 
 
-def check_flow(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> None:
+def check_flow(ledger: Ledger, runs: dict[int, ModeDynamics], shat: np.ndarray, *, eps: float) -> None:
     """Claims ``flow-N<depth>``: gradient descent follows the flow (9) / (A.1) for every mode and record.
 
-    Pointwise, in a band around the flow at each record and mode: below, what delaying the mode by its
-    largest first-order forward-Euler delay (:func:`~gendyn.deep_linear.gd_lag`) changes there; above,
-    the flow advanced by that delay *and* run faster by ``c = -ln(1 - rho_b)/rho_b`` (``rho_b = lr |f'|`` at
-    the mode's own convergence): gradient descent closes the last gap of a mode at the rate
-    ``-ln(1 - lr|f'|)/lr``, faster than the flow, an advance that grows without a first-order bound; running
-    the theory's own curve faster bounds it and keeps its plateau, so a wrong plateau still fails. Both
-    sides times ``1 + rho`` for the expansion's next order,
-    ``rho = lr max|f'|`` (:func:`~gendyn.deep_linear.gd_lag_accuracy`), plus float64 rounding. Against the
-    largest delay effect over the whole run the claim would sit at the edge of its tolerance by
-    construction, and a wrong plateau would hide behind the steepest moment. A learning rate with
-    ``rho >= 1`` is refused: the delay then means nothing.
+    Pointwise, in the band of :func:`gendyn.deep_linear.gd_band` around the flow (the first-order
+    forward-Euler delay below; that advance and gradient descent's faster closing of the last gap
+    above; both times ``1 + lr max|f'|``), plus float64 rounding. Against the largest delay effect
+    over the whole run the claim would sit at the edge of its tolerance by construction, and a wrong
+    plateau would hide behind the steepest moment.
     """
     for depth, r in runs.items():
-        rho = float(np.max(dl.gd_lag_accuracy(shat, r["lr"], depth)))
-        if rho >= 1:
-            raise ValueError(f"lr = {r['lr']:g} at N_l = {depth} gives lr max|f'| = {rho:.2f} >= 1: the first-order "
-                             "delay of gradient descent does not apply; use a smaller learning rate")
-        lag = dl.gd_lag(shat, eps, r["lr"], depth)
-        rho_b = dl.gd_lag_accuracy(shat, r["lr"], depth)
-        faster = -np.log1p(-rho_b) / rho_b  # gradient descent's rate near convergence over the flow's
-        t = r["t"][:, None]
-        flow = dl.mode_strength(t, shat, eps, n_layers=depth)
-        late = dl.mode_strength(np.maximum(t - lag, 0.0), shat, eps, n_layers=depth)
-        early = dl.mode_strength(faster * t + lag, shat, eps, n_layers=depth)
+        band = dl.gd_band(r.time, shat, eps, r.lr, depth)
         rounding = 1e-9 * float(np.max(shat))
-        below = (1 + rho) * np.abs(flow - late) + rounding
-        above = (1 + rho) * np.abs(early - flow) + rounding
-        gap = r["s"] - flow
+        below, above = band.below + rounding, band.above + rounding
+        gap = r.strength - band.flow
         ratio = np.where(gap >= 0, gap / above, -gap / below)
         ledger.check(
             f"flow-N{depth}",
             f"N_l = {depth}: largest |s_GD(t) - s(t, shat)| (eq. {'9' if depth == 3 else 'A.1'}) over {len(shat)} "
             "modes and all records, in units of its band (the delay's effect there)",
             measured=float(ratio.max()), predicted=0.0, tolerance=1.0, kind="upper",
-            theory="gendyn.deep_linear.mode_strength", reference=1.0 / float(np.min((below / flow)[1:])),
+            theory="gendyn.deep_linear.mode_strength", reference=1.0 / float(np.min((below / band.flow)[1:])),
             reason=f"At each record and mode, the band is what delaying the mode by its first-order forward-Euler "
-            f"delay gd_lag (up to {lag.max():.2g} tau at lr = {r['lr']:g}) changes there (below) and what advancing "
-            f"it as much and running it up to {faster.max():.3g} times faster changes (above: gradient descent "
-            f"closes the last gap at -ln(1 - lr|f'|)/lr), times 1 + lr max|f'| = {1 + rho:.2f} (gd_lag_accuracy), + 1e-9 "
-            f"of the top strength for float64; largest gap {np.abs(gap).max():.3g}.")
+            f"delay gd_lag (up to {band.lag.max():.2g} tau at lr = {r.lr:g}) changes there (below) and what advancing "
+            f"it as much and running it up to {band.speedup.max():.3g} times faster changes (above: gradient descent "
+            f"closes the last gap at -ln(1 - lr|f'|)/lr), times 1 + lr max|f'| = {1 + band.accuracy:.2f} "
+            f"(gd_lag_accuracy), + 1e-9 of the top strength for float64; largest gap {np.abs(gap).max():.3g}.")
 
 
 def _front_grid(shat):
     return np.geomspace(shat[0], shat[-1], 2000)
 
 
-def check_wave_front(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *, eps: float) -> None:
+def check_wave_front(ledger: Ledger, runs: dict[int, ModeDynamics], shat: np.ndarray, *, eps: float) -> None:
     """Claims ``wave-front-N<depth>``: the simulated detection front is where :math:`t(\\hat s^*/2, \\hat s^*) = t`.
 
     The measured front is where :math:`s/\\hat s` crosses 1/2, interpolated linearly in
@@ -266,13 +175,12 @@ def check_wave_front(ledger: Ledger, runs: dict[int, dict], shat: np.ndarray, *,
     spacing = np.log10(shat[1] / shat[0])
     grid = _front_grid(shat)
     for depth, r in runs.items():
-        front_time = (dl.mode_time(grid / 2, grid, eps, n_layers=depth)
-                      + dl.gd_lag(grid, eps, r["lr"], depth, s=grid / 2))
-        inside = (r["t"] > front_time.min()) & (r["t"] < front_time.max())
-        measured = 10 ** np.array([np.interp(0.5, r["s"][j] / shat, np.log10(shat))
+        front_time = dl.half_learning_time(grid, eps, n_layers=depth, lr=r.lr)
+        inside = (r.time > front_time.min()) & (r.time < front_time.max())
+        measured = 10 ** np.array([np.interp(0.5, r.strength[j] / shat, np.log10(shat))
                                    for j in np.flatnonzero(inside)])
         # front_time decreases with shat
-        predicted = np.interp(r["t"][inside], front_time[::-1], grid[::-1])
+        predicted = np.interp(r.time[inside], front_time[::-1], grid[::-1])
         ledger.check(
             f"wave-front-N{depth}",
             f"N_l = {depth}: detection front from the simulation vs t(shat*/2, shat*) = t, "
@@ -292,7 +200,7 @@ def figure_detection_front(depths: tuple[int, ...], shat: np.ndarray, *, eps: fl
     grid = _front_grid(shat)
     fig, ax = plotting.subplots(1, 1, height=3.4, width=5.0)
     for k, depth in enumerate(depths):
-        front_time = dl.mode_time(grid / 2, grid, eps, n_layers=depth)
+        front_time = dl.half_learning_time(grid, eps, n_layers=depth)
         ax.plot(front_time, grid, color=plotting.COLORS[k], label=f"front, $N_l$ = {depth}")
     t_line = np.geomspace(0.1, 1e3, 50)
     ax.plot(t_line, 1 / t_line, "k:", lw=1,
