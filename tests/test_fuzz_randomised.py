@@ -1,9 +1,14 @@
 """Fuzz: every public function of gendyn.randomised refuses bad arguments clearly."""
 
+import inspect
+
+import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
 from gendyn import randomised
+
+SPEC = randomised.RandomisedSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
 
 CASES = [
     Case(randomised.randomised_scale, dict(teacher_svals=[2.0, 1.0], n3=4, noise_std=1.0),
@@ -17,11 +22,23 @@ CASES = [
          dict(t=[0.5, 2.0], teacher_svals=[2.0], n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3,
               noise_std=1.0),
          accepted={"t": {"zero", "wrong-shape"}, "teacher_svals": {"zero"}}),
+    Case(randomised.learning_curves, dict(t=[0.5, 2.0], teacher_svals=[2.0], n1=8, n2=4, n3=4, eps=1e-3),
+         accepted={"t": {"zero", "wrong-shape"}, "teacher_svals": {"zero"}}),
+    # lr=None is gradient flow (no lag)
+    Case(randomised.learning_times,
+         dict(t=np.geomspace(1e-2, 1e3, 200), teacher_svals=[4.0], n1=20, n2=10, n3=10, eps=1e-3, lr=0.01,
+              level=0.9),
+         accepted={"lr": {"none"}}),
+    # generator: a torch.Generator or None (fuzzed in test_fuzz_train); desc: any label of a progress bar
+    Case(randomised.train_randomised,
+         dict(teacher_svals=[[2.0]], runs=2, spec=SPEC, inits=("aligned",), device="cpu", desc=None),
+         accepted={"desc": {"string", "unknown-name", "none"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} == set(randomised.__all__)
+    functions = {n for n in randomised.__all__ if inspect.isfunction(getattr(randomised, n))}
+    assert {c.func.__name__ for c in CASES} == functions
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -1,5 +1,7 @@
 """Fuzz: every public function of gendyn.shrinkage refuses bad arguments clearly."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from gendyn import shrinkage
 _RNG = np.random.default_rng(0)
 _TEACHER = 3.0 * np.outer(np.eye(4)[0], np.eye(6)[0])
 _DATA = _TEACHER + _RNG.normal(size=(4, 6)) / np.sqrt(6)
+_SPEC = shrinkage.ComparisonSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
 
 CASES = [
     # ShrinkageResult is a record type (a NamedTuple), not a function.
@@ -22,11 +25,17 @@ CASES = [
     # leading dimensions of teacher_svals are a batch of teachers; aspect broadcasts against it
     Case(shrinkage.nongradient_optimal_error, dict(teacher_svals=[2.0, 1.0], aspect=0.5),
          accepted={"teacher_svals": {"wrong-shape"}, "aspect": {"wrong-shape"}}),
+    Case(shrinkage.optimal_errors, dict(teacher_svals=[[2.0, 1.0]], n1=8, n2=4, n3=4, eps=1e-3)),
+    # generator: a torch.Generator or None (fuzzed in test_fuzz_train); desc: any label of a progress bar
+    Case(shrinkage.compare_algorithms, dict(teacher_svals=[[2.0]], runs=2, spec=_SPEC, device="cpu", desc=None),
+         accepted={"desc": {"string", "unknown-name", "none"}}),
+    Case(shrinkage.sampled_shrinkage, dict(teacher_svals=[3.0], n1=8, n3=4, runs=2)),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} | {"ShrinkageResult"} == set(shrinkage.__all__)
+    functions = {n for n in shrinkage.__all__ if inspect.isfunction(getattr(shrinkage, n))}
+    assert {c.func.__name__ for c in CASES} == functions
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

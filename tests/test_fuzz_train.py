@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from fuzzing import Case, findings, fuzz
-from gendyn import teachers, train
+from gendyn import task_data, teachers, train
 
 
 def _gen():
@@ -88,9 +88,25 @@ CASES = [
 
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
+    others |= {"LeakyTransferSpec", "LeakyTransfer", "InitialisationComparison"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_bad_arguments_give_clear_errors(case):
     assert not findings(fuzz(case))
+
+
+# transfer between leaky-ReLU tasks (App. F): a grid of 2 points x 2 runs, N1 = 4, N2 = 2, N3 = 2
+_LEAKY_SPEC = train.LeakyTransferSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=0.5, n_records=3, eps=1e-2)
+_POINTS = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0]])
+_PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:, 2], 4, 2, 2, rank=1,
+                                         generator=_gen())
+_DIAG = task_data.leaky_relu_task_pairs([1.0], [2.0], [1.0], 4, 2, 2, rank=1, generator=_gen())
+CASES += [
+    # generator: a torch.Generator or None (fuzzed above); weights: None or tensors (train_students checks them);
+    # desc: any label of a progress bar
+    Case(train.leaky_relu_transfer, dict(pairs=_PAIRS, points=_POINTS, sbar_a=[1.0], spec=_LEAKY_SPEC, device="cpu")),
+    Case(train.two_headed_fan_weights, dict(n_joint=2, n_single=1, n1=4, hidden=2, n3=2)),
+    Case(train.compare_initialisations, dict(pairs=_DIAG, spec=_LEAKY_SPEC, device="cpu")),
+]

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from gendyn import deep_linear as dl
-from gendyn import randomised, rmt, task_data, teachers
+from gendyn import randomised, rmt, task_data, teachers, train
 
 
 def test_scale_and_stretched_density():
@@ -83,3 +83,69 @@ def test_noise_mode_averages_are_the_bulk_terms_of_eqs_14_15(n_layers):
         dl.noise_mode_averages(t, a, eps, fraction=0.0)
     with pytest.raises(ValueError, match="scale must be a finite number > 0"):
         dl.noise_mode_averages(t, a, eps, scale=-1.0)
+
+
+# ----------------------------------------------------------------------------------------
+# the chapter's theory and experiment: learning_curves, learning_times, train_randomised
+# ----------------------------------------------------------------------------------------
+
+def test_learning_curves_are_eq14_and_its_randomised_form():
+    t = np.geomspace(1e-2, 10, 50)
+    curves = randomised.learning_curves(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5)
+    assert np.array_equal(curves.structured, dl.theory_errors(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5)[0])
+    assert np.array_equal(curves.randomised, randomised.randomised_train_error(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5))
+
+
+def test_learning_times_cross_the_curves_and_add_the_gd_lag():
+    t = np.geomspace(1e-2, 10, 600)
+    sbar, n1, n2, n3, eps, lr = np.array([8.0]), 40, 20, 20, 1e-5, 1e-2
+    curves = randomised.learning_curves(t, sbar, n1, n2, n3, eps)
+    flow = randomised.learning_times(t, sbar, n1, n2, n3, eps)
+    assert flow.structured == float(train.first_crossing(t, curves.structured, 0.9, "down"))
+    assert flow.randomised == float(train.first_crossing(t, curves.randomised, 0.9, "down"))
+    assert flow.ratio > 1  # randomised data is learned later
+    gd = randomised.learning_times(t, sbar, n1, n2, n3, eps, lr=lr)
+    shat1 = float(rmt.spike_singular_value(sbar, n3 / n1).max())
+    assert np.isclose(gd.structured - flow.structured, dl.gd_lag(shat1, eps, lr, s=shat1 / 2), rtol=1e-12)
+    assert gd.randomised > flow.randomised
+    with pytest.raises(ValueError, match=r"level must be in \(0, 1\)"):
+        randomised.learning_times(t, sbar, n1, n2, n3, eps, level=1.0)
+    with pytest.raises(ValueError, match="t must reach the (structured|randomised) crossing"):
+        randomised.learning_times(t[:200], sbar, n1, n2, n3, eps)
+
+
+def test_train_randomised_draws_teachers_noise_then_outputs_and_trains_every_init():
+    torch.set_num_threads(1)
+    spec = randomised.RandomisedSpec(n1=12, n2=4, n3=6, lr=0.05, horizon=5.0, n_records=20)
+    svals = np.array([[4.0, 0.0], [3.0, 1.0]])
+    out = randomised.train_randomised(svals, 3, spec, inits=("random", "aligned"),
+                                      generator=torch.Generator().manual_seed(1), desc=None)
+    assert out.train_error.shape == (2, 2, 2, 3, out.time.size) and out.data_svals.shape == (2, 2, 3, 6)
+    assert np.all(np.isfinite(out.train_error)) and out.time[-1] == pytest.approx(5.0)
+    g = torch.Generator().manual_seed(1)  # the same draws by hand
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 12, 6, generator=g)
+    structured = teachers.noisy_training_covariance(teacher, generator=g)
+    data = torch.cat([structured, task_data.randomised_outputs(structured, generator=g)]).float()
+    expected = torch.linalg.svdvals(data.double()).numpy().reshape(2, 2, 3, 6)
+    assert np.allclose(out.data_svals, expected, rtol=1e-4, atol=1e-5)
+    t09 = out.crossing(0.9)
+    assert t09.shape == (2, 2, 2, 3)
+    aligned = randomised.train_randomised(svals, 3, spec, generator=torch.Generator().manual_seed(1), desc=None)
+    assert np.allclose(aligned.train_error[0], out.train_error[1], atol=1e-6)  # the TA half: same data, same students
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: randomised.RandomisedSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5), r"n2 <= n3 <= n1"),
+        (lambda: randomised.RandomisedSpec(n1=6, n2=2, n3=3, lr=0.1, horizon=0.01, n_records=5), "horizon"),
+        (lambda: randomised.train_randomised([2.0], 2, randomised.RandomisedSpec(6, 2, 3, 0.1, 1.0, 5)),
+         "teacher_svals"),
+        (lambda: randomised.train_randomised([[2.0]], 2, dict(n1=6)), "spec must be a RandomisedSpec"),
+        (lambda: randomised.train_randomised([[2.0]], 2, randomised.RandomisedSpec(6, 2, 3, 0.1, 1.0, 5),
+                                             inits="aligned"), "inits must be a non-empty sequence"),
+    ],
+)
+def test_bad_experiment_inputs_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -2,8 +2,10 @@
 
 import numpy as np
 import pytest
+import torch
 
-from gendyn import rmt, shrinkage
+from gendyn import deep_linear as dl
+from gendyn import rmt, shrinkage, teachers
 
 
 def spiked(sbar, n1, n3, rng, batch=()):
@@ -148,3 +150,48 @@ def test_eq16_never_exceeds_the_optimum_of_eq15(profile):
         sbar = svm * np.array(profile)
         gradient = deep_linear.optimal_early_stopping(sbar, 100, 50, 50, 1e-5)[1]
         assert shrinkage.nongradient_optimal_error(sbar, 0.5) <= gradient + 1e-9, svm
+
+
+# ----------------------------------------------------------------------------------------
+# the chapter's theory and experiments: optimal_errors, compare_algorithms, sampled_shrinkage
+# ----------------------------------------------------------------------------------------
+
+def test_optimal_errors_are_min_eq15_and_eq16():
+    sb = np.array([[4.0, 0.0], [6.0, 2.0]])
+    out = shrinkage.optimal_errors(sb, 40, 20, 20, 1e-5)
+    assert out.gradient.shape == out.nongradient.shape == (2,)
+    for k, row in enumerate(sb):
+        assert out.gradient[k] == dl.optimal_early_stopping(row, 40, 20, 20, 1e-5)[1]
+        assert out.nongradient[k] == shrinkage.nongradient_optimal_error(row, 0.5)
+    assert np.all(out.nongradient <= out.gradient + 1e-12)  # the non-gradient student is never worse
+    with pytest.raises(ValueError, match="teacher_svals"):
+        shrinkage.optimal_errors([2.0, 1.0], 40, 20, 20, 1e-5)
+
+
+def test_compare_algorithms_trains_ta_and_random_students_on_the_estimators_data():
+    torch.set_num_threads(1)
+    spec = shrinkage.ComparisonSpec(n1=16, n2=8, n3=8, lr=0.05, horizon=5.0, n_records=20)
+    sb = np.array([[4.0, 0.0], [3.0, 2.0]])
+    out = shrinkage.compare_algorithms(sb, 3, spec, generator=torch.Generator().manual_seed(2), desc=None)
+    assert out.gd_opt.shape == (2, 2, 3) and out.shrink_err.shape == out.excess.shape == (2, 3)
+    g = torch.Generator().manual_seed(2)  # the same draws by hand: teachers, then noise
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, 3, axis=0)), 16, 8, generator=g)
+    sigma31 = teachers.noisy_training_covariance(teacher, generator=g).numpy()
+    w = teacher.matrix.numpy()
+    assert np.allclose(out.shrink_err.ravel(), dl.linear_test_error(shrinkage.shrinkage_estimator(sigma31), w))
+    assert np.allclose(out.excess.ravel(), shrinkage.estimation_excess(sigma31, w))
+    assert np.all((out.gd_opt > 0) & (out.gd_opt <= 1.0 + 1e-6))
+
+
+def test_sampled_shrinkage_compares_each_run_with_eq16():
+    out = shrinkage.sampled_shrinkage([4.0, 2.0], 200, 100, 4, generator=torch.Generator().manual_seed(0))
+    assert out.error.shape == out.excess.shape == (4,)
+    assert out.predicted == float(shrinkage.nongradient_optimal_error([4.0, 2.0], 0.5))
+    assert np.array_equal(out.deviation, np.abs(out.error - out.predicted))
+    assert out.deviation.mean() < 0.05 and np.all(out.excess >= -1e-12)
+    with pytest.raises(ValueError, match="n3 <= n1"):
+        shrinkage.sampled_shrinkage([4.0], 10, 20, 2)
+    with pytest.raises(ValueError, match="spec must be a ComparisonSpec"):
+        shrinkage.compare_algorithms([[2.0]], 2, dict(n1=6))
+    with pytest.raises(ValueError, match="n3 <= n1"):
+        shrinkage.ComparisonSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5)

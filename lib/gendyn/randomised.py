@@ -18,18 +18,32 @@ eq. (9) reaches it later: the training error falls later.
 * :func:`stretched_mp_density` -- the singular-value density of randomised data.
 * :func:`randomised_train_error` -- eq. (14) for randomised data: no teacher modes, all
   ``N3`` modes from the stretched law.
+* :func:`learning_curves` -- both training errors of one teacher, structured (eq. 14,
+  :func:`gendyn.deep_linear.theory_errors`) and randomised (a :class:`LearningCurves`).
+* :func:`learning_times` -- when each falls to a level, plus the gradient-descent lag
+  (a :class:`LearningTimes`).
+* :func:`train_randomised` -- the experiment: draw structured training sets and their
+  randomised versions, train students on both (a :class:`RandomisedTraining`; sizes and
+  training in a :class:`RandomisedSpec`).
 
-The structured curve is :func:`gendyn.deep_linear.theory_errors`. Pure numpy.
+The theory is numpy; :func:`train_randomised` trains with torch (:mod:`gendyn.train`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
 import numpy as np
+import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, deep_linear, rmt
+from . import _checks, deep_linear, rmt, task_data, teachers, train
 
 __all__ = ["randomised_scale", "stretched_mp_density", "randomised_train_error"]
+__all__ += ["LearningCurves", "learning_curves", "LearningTimes", "learning_times", "RandomisedSpec",
+            "RandomisedTraining", "train_randomised"]
 
 
 def randomised_scale(teacher_svals: ArrayLike, n3: int, noise_std: float = 1.0) -> np.ndarray:
@@ -105,3 +119,235 @@ def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: 
     f_in = n2 / n3
     total = f_in * avg.data_sq_in + (1 - f_in) * avg.data_sq_out  # <shat^2> over the whole law = scale^2
     return (f_in * avg.residual_sq + (1 - f_in) * avg.data_sq_out) / total
+
+
+# ----------------------------------------------------------------------------------------
+# both theories of one teacher, and when they fall to a level (§3.6, Fig. 6b)
+# ----------------------------------------------------------------------------------------
+
+class LearningCurves(NamedTuple):
+    """Training error of a TA student on structured and on randomised data (:func:`learning_curves`)."""
+
+    structured: np.ndarray  #: eq. (14) of the teacher's data, shape of ``t``
+    randomised: np.ndarray  #: eq. (14) without teacher modes, the stretched law (:func:`randomised_train_error`)
+
+
+def learning_curves(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float) -> LearningCurves:
+    """Training errors of structured data, eq. (14), and of its randomised version (§3.6, Fig. 6b).
+
+    Parameters
+    ----------
+    t : array_like
+        Training times ``>= 0`` (finite), in units of ``tau``.
+    teacher_svals : array_like, shape (Nbar2,)
+        The teacher's singular values ``>= 0``.
+    n1, n2, n3 : int
+        Inputs (= examples), hidden units and outputs, ``n2 <= n3 <= n1``.
+    eps : float
+        Initial singular value of the TA student, ``> 0``.
+
+    Returns
+    -------
+    LearningCurves
+        ``structured`` (:func:`gendyn.deep_linear.theory_errors`, its training error) and
+        ``randomised`` (:func:`randomised_train_error`), one value per time.
+    """
+    args = (t, teacher_svals, n1, n2, n3, eps)
+    return LearningCurves(deep_linear.theory_errors(*args)[0], randomised_train_error(*args))
+
+
+class LearningTimes(NamedTuple):
+    """Times at which the training error of structured and randomised data falls to a level (:func:`learning_times`)."""
+
+    structured: float  #: crossing of eq. (14), plus the gradient-descent lag of the top outlier
+    randomised: float  #: crossing of the randomised curve, plus the lag of the stretched sea's edge
+
+    @property
+    def ratio(self) -> float:
+        """How much later randomised data is learned: ``randomised / structured``."""
+        return self.randomised / self.structured
+
+
+def learning_times(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float,
+                   lr: float | None = None, level: float = 0.9) -> LearningTimes:
+    """When a TA student's training error falls to ``level`` on structured and on randomised data (§3.6).
+
+    The crossings of the two curves of :func:`learning_curves` on the grid ``t`` (linear
+    interpolation, :func:`gendyn.train.first_crossing`). Gradient descent at learning rate ``lr``
+    trails the flow of eq. (9) by :func:`gendyn.deep_linear.gd_lag` (half way up a mode); it is
+    added with the mode that sets each crossing: the top outlier ``shat_1`` of eq. (11) for
+    structured data, the edge ``sigma_r (1 + sqrt(A))`` of the stretched sea for randomised data.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Increasing times ``>= 0`` (finite) of the theory curves, in units of ``tau``; they must
+        reach both crossings.
+    teacher_svals : array_like, shape (Nbar2,)
+        The teacher's singular values ``>= 0``.
+    n1, n2, n3 : int
+        Inputs, hidden units and outputs, ``n2 <= n3 <= n1``.
+    eps : float
+        Initial singular value of the TA student, ``> 0``.
+    lr : float, optional
+        Learning rate ``> 0`` of gradient descent; ``None``: gradient flow (no lag).
+    level : float
+        Training error to reach, in ``(0, 1)``.
+
+    Returns
+    -------
+    LearningTimes
+        The two times in units of ``tau``.
+    """
+    level = _checks.real(level, "level")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1) (a fraction of the initial training error); got {level}")
+    t = _checks.real_array(t, "t", lower=0.0, ndim=1, extra=" (times of the theory curves)")
+    if t.size < 2 or np.any(np.diff(t) <= 0):
+        raise ValueError(f"t must hold at least two increasing times; got {t.size} values")
+    curves = learning_curves(t, teacher_svals, n1, n2, n3, eps)
+    times = [float(train.first_crossing(t, c, level, "down")) for c in curves]
+    for name, value in zip(LearningTimes._fields, times):
+        if not np.isfinite(value):
+            raise ValueError(f"t must reach the {name} crossing of level {level:g}; t ends at {np.max(t):g}")
+    if lr is not None:
+        lr = _checks.positive(lr, "lr")
+        sb = rmt.check_singular_values(teacher_svals)
+        aspect = n3 / n1
+        shat1 = float(rmt.spike_singular_value(sb, aspect).max())
+        edge = float(randomised_scale(sb, n3)) * (1 + np.sqrt(aspect))
+        times = [tc + float(deep_linear.gd_lag(s, eps, lr, s=s / 2)) for tc, s in zip(times, (shat1, edge))]
+    return LearningTimes(*times)
+
+
+# ----------------------------------------------------------------------------------------
+# the experiment: structured and randomised training sets learned by students (Fig. 6)
+# ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RandomisedSpec:
+    """Sizes and training of :func:`train_randomised` (Lampinen & Ganguli §3.6).
+
+    Attributes
+    ----------
+    n1, n2, n3 : int
+        Inputs (= examples, orthonormal), hidden units ``N2`` and outputs, ``n2 <= n3 <= n1``.
+    lr : float
+        Learning rate of full-batch gradient descent.
+    horizon : float
+        Training time ``t/tau``: ``round(horizon / lr)`` epochs.
+    n_records : int
+        Recorded times (log-spaced epochs).
+    eps : float
+        Initial singular value of the composite map of every student.
+    """
+
+    n1: int
+    n2: int
+    n3: int
+    lr: float
+    horizon: float
+    n_records: int
+    eps: float = 1e-5
+
+    def __post_init__(self):
+        for name in ("n1", "n2", "n3", "n_records"):
+            _checks.integer(getattr(self, name), name)
+        if not self.n2 <= self.n3 <= self.n1:
+            raise ValueError(f"need n2 <= n3 <= n1 (hidden units, outputs, inputs); got {self.n2}, {self.n3}, {self.n1}")
+        for name in ("lr", "horizon", "eps"):
+            _checks.positive(getattr(self, name), name)
+        if round(self.horizon / self.lr) < 1:
+            raise ValueError(f"horizon must be at least lr (one epoch); got horizon={self.horizon}, lr={self.lr}")
+
+    @property
+    def epochs(self) -> int:
+        """Full-batch steps: ``round(horizon / lr)``."""
+        return int(round(self.horizon / self.lr))
+
+
+@dataclass(frozen=True)
+class RandomisedTraining:
+    """Students trained on structured data and on its randomised version (:func:`train_randomised`).
+
+    Attributes
+    ----------
+    time : ndarray, shape (T,)
+        Recorded times ``t/tau``.
+    train_error : ndarray, shape (inits, 2, teachers, runs, T)
+        Training error of each initialisation, data kind (structured, randomised), teacher and run.
+    data_svals : ndarray, shape (2, teachers, runs, N3)
+        Singular values of the training data (structured, randomised).
+    """
+
+    time: np.ndarray
+    train_error: np.ndarray
+    data_svals: np.ndarray
+
+    def crossing(self, level: float = 0.9) -> np.ndarray:
+        """When each training error falls to ``level`` (linear interpolation between records;
+        :func:`gendyn.train.first_crossing`, NaN where it does not get there), ``(inits, 2, teachers, runs)``."""
+        return train.first_crossing(self.time, self.train_error, level, "down")
+
+
+def train_randomised(teacher_svals: ArrayLike, runs: int, spec: RandomisedSpec, *, inits: Sequence[str] = ("aligned",),
+                     generator: torch.Generator | None = None, device: str | torch.device = "cpu",
+                     desc: str | None = "structured and randomised") -> RandomisedTraining:
+    """Structured training sets, their randomised versions, and students trained on both (§3.6, Fig. 6).
+
+    For each teacher and run: a random teacher with the given singular values (eq. 1,
+    :func:`gendyn.teachers.low_rank_teacher`), its noisy training data on orthonormal inputs
+    (eq. 3, ``sigma_z = 1``) and the randomised version of that data, i.i.d. outputs of the same
+    variance (:func:`gendyn.task_data.randomised_outputs`). Every data set is learned by one
+    student per initialisation in ``inits``, all by full-batch gradient descent, eq. (8), in one
+    batch (float32).
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (teachers, Nbar2)
+        Singular values ``>= 0`` of each teacher (pad lower ranks with zeros).
+    runs : int
+        Data sets per teacher, ``>= 1``.
+    spec : RandomisedSpec
+        Sizes and training.
+    inits : sequence of str
+        Initialisations, ``"aligned"`` (TA) or ``"random"`` (App. B), each a student on every data set.
+    generator : torch.Generator, optional
+        Source of the teachers, then the noise, then the randomised outputs, then the random
+        initial weights (in that order; teachers outermost, runs innermost).
+    device : str
+        Torch device of the training.
+    desc : str, optional
+        Label of the progress bar (None: none).
+
+    Returns
+    -------
+    RandomisedTraining
+    """
+    spec = _checks.instance(spec, "spec", RandomisedSpec, hint=" (sizes and training)")
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
+    if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
+        raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")
+    runs = _checks.integer(runs, "runs")
+    if isinstance(inits, str) or not isinstance(inits, Sequence) or len(inits) == 0:
+        raise ValueError(f"inits must be a non-empty sequence of 'aligned' or 'random'; got {inits!r}")
+    inits = [_checks.choice(i, "inits", ("aligned", "random")) for i in inits]
+    device = _checks.torch_device(device)
+    generator = _checks.torch_generator(generator)
+    n_teachers = sb.shape[0]
+    svals = np.repeat(sb, runs, axis=0)  # teachers outermost, runs innermost
+    teacher = teachers.low_rank_teacher(torch.tensor(svals), spec.n1, spec.n3, generator=generator)
+    structured = teachers.noisy_training_covariance(teacher, generator=generator)
+    randomised = task_data.randomised_outputs(structured, generator=generator)
+    data = torch.cat([structured, randomised]).float()
+    result = train.train_students(
+        torch.cat([data] * len(inits)), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
+        init=[i for i in inits for _ in range(len(data))], eps=spec.eps, n_records=spec.n_records,
+        generator=generator, device=device, desc=desc,
+    )
+    n_data = 2 * n_teachers * runs
+    return RandomisedTraining(
+        time=result.time,
+        train_error=result.train_error.reshape(len(inits), 2, n_teachers, runs, -1),
+        data_svals=result.data_svals[:n_data].reshape(2, n_teachers, runs, -1),
+    )

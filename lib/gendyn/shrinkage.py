@@ -27,21 +27,33 @@ value that crosses the edge by a finite-size fluctuation is shrunk to almost not
 * :func:`shrinkage_estimator` -- the algorithm applied to any data matrix (a batch of them),
   with a known or estimated noise level and either orientation.
 * :func:`nongradient_optimal_error` -- eq. (16).
+* :func:`optimal_errors` -- both algorithms' optimal errors for a batch of teachers: min over
+  t of eq. (15) (gradient descent) and eq. (16) (an :class:`OptimalErrors`).
+* :func:`compare_algorithms` -- the experiment: gradient descent of TA and random students
+  against the estimator on the same data sets (an :class:`AlgorithmComparison`; sizes and
+  training in a :class:`ComparisonSpec`).
+* :func:`sampled_shrinkage` -- the estimator on fresh data sets of one teacher, with eq. (16)
+  and its estimation excess (a :class:`SampledShrinkage`; finite size).
 
-Pure numpy, vectorised over leading batch dimensions.
+The theory is numpy, vectorised over leading batch dimensions; the experiments draw with torch
+(:mod:`gendyn.teachers`) and :func:`compare_algorithms` trains with :mod:`gendyn.train`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, rmt
+from . import _checks, deep_linear, rmt, teachers, train
 
 __all__ = ["ShrinkageResult", "optimal_shrinker", "shrinkage_estimator", "estimation_excess",
            "nongradient_optimal_error"]
+__all__ += ["OptimalErrors", "optimal_errors", "ComparisonSpec", "AlgorithmComparison", "compare_algorithms",
+            "SampledShrinkage", "sampled_shrinkage"]
 
 
 class ShrinkageResult(NamedTuple):
@@ -277,3 +289,207 @@ def nongradient_optimal_error(teacher_svals: ArrayLike, aspect: ArrayLike) -> np
     w = (sb / top[..., None]) ** 2
     out = (w * (1.0 - overlap**2)).sum(-1) / w.sum(-1)
     return out[()] if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------------------
+# the two algorithms' optimal errors in theory (eqs. 15-16), and measured (Fig. 11)
+# ----------------------------------------------------------------------------------------
+
+class OptimalErrors(NamedTuple):
+    """Optimal test errors of gradient descent and of the non-gradient student (:func:`optimal_errors`)."""
+
+    gradient: np.ndarray  #: min over t of eq. (15), one per teacher
+    nongradient: np.ndarray  #: eq. (16), one per teacher
+
+
+def optimal_errors(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float) -> OptimalErrors:
+    """Optimal test errors of a TA student by gradient descent and of the shrinkage student (§3.7, eqs. 15-16).
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (K, Nbar2)
+        Singular values ``>= 0`` of ``K`` teachers (each not all zero).
+    n1, n2, n3 : int
+        Inputs, hidden units and outputs.
+    eps : float
+        Initial singular value of the TA students, ``> 0``.
+
+    Returns
+    -------
+    OptimalErrors
+        ``gradient``: :func:`gendyn.deep_linear.optimal_early_stopping`'s minimal error (eq. 15);
+        ``nongradient``: :func:`nongradient_optimal_error` at ``A = N3/N1`` (eq. 16); shape ``(K,)``.
+    """
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
+    if sb.shape[0] == 0 or sb.shape[1] == 0:
+        raise ValueError(f"teacher_svals must hold at least one teacher and one value; got shape {sb.shape}")
+    grad = np.array([deep_linear.optimal_early_stopping(row, n1, n2, n3, eps)[1] for row in sb])
+    return OptimalErrors(grad, nongradient_optimal_error(sb, _checks.integer(n3, "n3") / _checks.integer(n1, "n1")))
+
+
+@dataclass(frozen=True)
+class ComparisonSpec:
+    """Sizes and training of :func:`compare_algorithms` (Lampinen & Ganguli §3.7, Fig. 11).
+
+    Attributes
+    ----------
+    n1, n2, n3 : int
+        Inputs (= examples, orthonormal), hidden units ``N2`` and outputs, ``n3 <= n1``.
+    lr : float
+        Learning rate of full-batch gradient descent.
+    horizon : float
+        Training time ``t/tau``: ``round(horizon / lr)`` epochs.
+    n_records : int
+        Recorded times (the optimal error is the minimum over them).
+    eps : float
+        Initial singular value of the composite map of every student.
+    """
+
+    n1: int
+    n2: int
+    n3: int
+    lr: float
+    horizon: float
+    n_records: int
+    eps: float = 1e-5
+
+    def __post_init__(self):
+        for name in ("n1", "n2", "n3", "n_records"):
+            _checks.integer(getattr(self, name), name)
+        if self.n3 > self.n1:
+            raise ValueError(f"need n3 <= n1 (aspect <= 1); got n3={self.n3}, n1={self.n1}")
+        for name in ("lr", "horizon", "eps"):
+            _checks.positive(getattr(self, name), name)
+        if round(self.horizon / self.lr) < 1:
+            raise ValueError(f"horizon must be at least lr (one epoch); got horizon={self.horizon}, lr={self.lr}")
+
+    @property
+    def epochs(self) -> int:
+        """Full-batch steps: ``round(horizon / lr)``."""
+        return int(round(self.horizon / self.lr))
+
+
+@dataclass(frozen=True)
+class AlgorithmComparison:
+    """Gradient descent against the shrinkage estimator on the same data sets (:func:`compare_algorithms`).
+
+    Attributes
+    ----------
+    gd_opt : ndarray, shape (2, K, runs)
+        Optimal early-stopping test error (minimum over the records) of TA (first) and random students.
+    shrink_err : ndarray, shape (K, runs)
+        Test error, eq. (5), of the shrinkage estimator on the same data.
+    excess : ndarray, shape (K, runs)
+        Its estimation excess (:func:`estimation_excess`).
+    """
+
+    gd_opt: np.ndarray
+    shrink_err: np.ndarray
+    excess: np.ndarray
+
+
+def _estimate(sigma31, teacher):
+    """Test error of the shrinkage estimate of each data set, and its estimation excess."""
+    err = deep_linear.linear_test_error(shrinkage_estimator(sigma31, full_output=True).matrix, teacher)
+    return err, estimation_excess(sigma31, teacher)
+
+
+def _draw(sb, runs, n1, n3, generator):
+    """``runs`` teachers per row of ``sb`` (rows outermost) and their noisy training data (eq. 3)."""
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, runs, axis=0)), n1, n3, generator=generator)
+    return teacher.matrix, teachers.noisy_training_covariance(teacher, generator=generator)
+
+
+def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: ComparisonSpec, *,
+                       generator: torch.Generator | None = None, device: str | torch.device = "cpu",
+                       desc: str | None = "TA and random students") -> AlgorithmComparison:
+    """Optimal early stopping of gradient descent against the shrinkage estimator, on the same data (§3.7, Fig. 11).
+
+    For each teacher, ``runs`` random teachers with its singular values (eq. 1) and their noisy
+    training data on orthonormal inputs (eq. 3, ``sigma_z = 1``) are drawn; a TA and a randomly
+    initialised student learn each data set by full-batch gradient descent, eq. (8) (one float32
+    batch), and the estimator (:func:`shrinkage_estimator`) is applied once.
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (K, Nbar2)
+        Singular values ``>= 0`` of each teacher (pad lower ranks with zeros).
+    runs : int
+        Data sets per teacher, ``>= 1``.
+    spec : ComparisonSpec
+        Sizes and training.
+    generator : torch.Generator, optional
+        Source of the teachers, then the noise, then the random students' weights.
+    device : str
+        Torch device of the training.
+    desc : str, optional
+        Label of the progress bar (None: none).
+
+    Returns
+    -------
+    AlgorithmComparison
+    """
+    spec = _checks.instance(spec, "spec", ComparisonSpec, hint=" (sizes and training)")
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
+    if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
+        raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")
+    runs = _checks.integer(runs, "runs")
+    device = _checks.torch_device(device)
+    generator = _checks.torch_generator(generator)
+    wbar, sigma31 = _draw(sb, runs, spec.n1, spec.n3, generator)
+    batch = sigma31.shape[0]
+    result = train.train_students(
+        torch.cat([sigma31, sigma31]).float(), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
+        init=["aligned"] * batch + ["random"] * batch, eps=spec.eps, teacher=torch.cat([wbar, wbar]).float(),
+        n_records=spec.n_records, generator=generator, device=device, desc=desc,
+    )
+    err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
+    shape = (sb.shape[0], runs)
+    return AlgorithmComparison(result.test_error.min(-1).reshape(2, *shape), err.reshape(shape), excess.reshape(shape))
+
+
+class SampledShrinkage(NamedTuple):
+    """The shrinkage estimator on fresh data sets of one teacher (:func:`sampled_shrinkage`)."""
+
+    error: np.ndarray  #: test error of each run's estimate, eq. (5), shape (runs,)
+    predicted: float  #: eq. (16), its large-N1 limit
+    excess: np.ndarray  #: estimation excess of each run (:func:`estimation_excess`)
+
+    @property
+    def deviation(self) -> np.ndarray:
+        """``|error - predicted|`` of each run."""
+        return np.abs(self.error - self.predicted)
+
+
+def sampled_shrinkage(teacher_svals: ArrayLike, n1: int, n3: int, runs: int, *,
+                      generator: torch.Generator | None = None) -> SampledShrinkage:
+    """The shrinkage estimator on ``runs`` fresh data sets of one teacher profile (§3.7; finite size).
+
+    Each run draws a random teacher with singular values ``teacher_svals`` (eq. 1) and its noisy
+    training data (eq. 3, ``sigma_z = 1``); the estimate's test error is compared with eq. (16).
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (Nbar2,)
+        The teacher's singular values ``>= 0``, not all zero, ``Nbar2 <= n3``.
+    n1, n3 : int
+        Inputs and outputs, ``n3 <= n1``.
+    runs : int
+        Data sets, ``>= 1``.
+    generator : torch.Generator, optional
+        Source of the teachers, then the noise.
+
+    Returns
+    -------
+    SampledShrinkage
+    """
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=1, extra=" (one teacher)")
+    n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
+    if n3 > n1:
+        raise ValueError(f"need n3 <= n1 (aspect <= 1); got n3={n3}, n1={n1}")
+    if not 1 <= sb.size <= n3:
+        raise ValueError(f"teacher_svals must hold 1 to n3 = {n3} values; got {sb.size}")
+    predicted = float(nongradient_optimal_error(sb, n3 / n1))
+    wbar, sigma31 = _draw(sb[None], runs, n1, n3, _checks.torch_generator(generator))
+    err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
+    return SampledShrinkage(err, predicted, excess)

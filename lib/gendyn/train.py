@@ -95,6 +95,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -104,6 +105,7 @@ from . import _checks, _random
 
 from .progress import track
 from .teachers import LowRankTeacher, _noisy, _random_orthonormal, _top_singular_modes, low_rank_teacher
+from . import task_data
 
 __all__ = [
     "TrainResult",
@@ -127,6 +129,8 @@ __all__ = [
     "relative_lag",
     "ModeDynamics", "ta_mode_dynamics",
 ]
+__all__ += ["LeakyTransferSpec", "LeakyTransfer", "leaky_relu_transfer", "two_headed_fan_weights",
+            "InitialisationComparison", "compare_initialisations"]
 
 #: Initialisations understood by :func:`init_weights` and :func:`train_students`.
 INITS = ("aligned", "random")
@@ -1379,3 +1383,221 @@ def ta_mode_dynamics(sigma31: torch.Tensor, n_layers: int, lr: float, epochs: in
                          n_records=n_records, dtype=torch.float64, device=device,
                          desc=f"TA network, N_l = {n_layers}")
     return ModeDynamics(res.time, np.ascontiguousarray(res.mode_strength[0][:, ::-1]), float(lr), n_layers)
+
+
+# ----------------------------------------------------------------------------------------
+# transfer between leaky-ReLU tasks (App. F, Fig. 12): T of two-headed students, the
+# authors' initial weights, and the two initialisations compared on the same data
+# ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LeakyTransferSpec:
+    """Sizes and training of the leaky-ReLU students of :func:`leaky_relu_transfer` (App. F).
+
+    Attributes
+    ----------
+    n1, n2, n3 : int
+        Inputs (one-hot, ``P = N1``), hidden units ``N2`` and outputs of each task.
+    lr : float
+        Learning rate of full-batch gradient descent.
+    horizon : float
+        Training time ``t/tau``: ``round(horizon / lr)`` epochs.
+    n_records : int
+        Recorded times (the optimal error is the minimum over them).
+    eps : float
+        Composite scale of the balanced random initial weights (:func:`init_weights`).
+    """
+
+    n1: int
+    n2: int
+    n3: int
+    lr: float
+    horizon: float
+    n_records: int
+    eps: float
+
+    def __post_init__(self):
+        for name in ("n1", "n2", "n3", "n_records"):
+            _checks.integer(getattr(self, name), name)
+        for name in ("lr", "horizon", "eps"):
+            _checks.positive(getattr(self, name), name)
+        if round(self.horizon / self.lr) < 1:
+            raise ValueError(f"horizon must be at least lr (one epoch); got horizon={self.horizon}, lr={self.lr}")
+
+    @property
+    def epochs(self) -> int:
+        """Full-batch steps: ``round(horizon / lr)``."""
+        return int(round(self.horizon / self.lr))
+
+
+class LeakyTransfer(NamedTuple):
+    """``T`` of leaky-ReLU two-headed students on a grid (:func:`leaky_relu_transfer`)."""
+
+    benefit: np.ndarray  #: ``T^{A<-B}`` of every grid point and run, shape (G, runs)
+    single: np.ndarray  #: the single-task students' optimal errors, shape (len(sbar_a), runs)
+
+
+def _leaky_optimal_errors(data, clean, spec, start, generator, device, desc):
+    """Head A's optimal test error (minimum over the records) of each leaky-ReLU two-headed student."""
+    result = train_students(
+        data.float(), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs, activation="leaky_relu",
+        output_activation=True, test_data=(torch.eye(spec.n1), clean.float()), heads=(spec.n3, spec.n3),
+        n_records=spec.n_records, generator=generator, device=device, check_stability=False, desc=desc, **start,
+    )
+    return result.head_test_error[:, 0].min(-1)
+
+
+def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: ArrayLike, spec: LeakyTransferSpec, *,
+                        weights: Sequence[torch.Tensor] | None = None, generator: torch.Generator | None = None,
+                        device: str | torch.device = "cpu", desc: str = "leaky-ReLU students") -> LeakyTransfer:
+    """Transfer ``T^{A<-B}`` between leaky-ReLU tasks: two-headed against single-task students (App. F, Fig. 12).
+
+    Every two-headed student learns both tasks of its data; the single-task baseline of each
+    ``(sbar_A, run)`` is a two-headed network with zero targets on head B
+    (:func:`gendyn.task_data.task_a_only`). All train in one batch by full-batch gradient descent with
+    leaky-ReLU hidden and output units. Head A's test error is measured on the training inputs against the
+    noise-free teacher outputs (the authors' script); ``T`` is the single-task minus the joint optimal
+    (minimum over training) error, paired on task A's data (:func:`gendyn.transfer.paired_transfer`).
+
+    Parameters
+    ----------
+    pairs : TaskPairs
+        Two-task data of every grid point and run (:func:`gendyn.task_data.leaky_relu_task_pairs`).
+    points : array_like, shape (G, 3)
+        The grid points ``(sbar_A, sbar_B, q)`` of ``pairs``.
+    sbar_a : array_like, shape (A,)
+        The distinct values of ``sbar_A``, increasing (``TransferGrid.sa``).
+    spec : LeakyTransferSpec
+        Sizes and training (``n3`` that of ``pairs``).
+    weights : sequence of Tensor, optional
+        Initial weights of the two-headed students followed by the single-task ones
+        (:func:`two_headed_fan_weights`); default balanced random weights of composite scale ``spec.eps``.
+    generator : torch.Generator, optional
+        Source of the balanced initial weights.
+    device : str
+        Torch device of the training.
+    desc : str
+        What the progress bar calls the students.
+
+    Returns
+    -------
+    LeakyTransfer
+    """
+    from .transfer import paired_transfer
+
+    pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
+    spec = _checks.instance(spec, "spec", LeakyTransferSpec, hint=" (sizes and training)")
+    if pairs.n3 != spec.n3 or pairs.sigma31.shape[-1] != spec.n1:
+        raise ValueError(f"spec must match the data: n1={spec.n1}, n3={spec.n3} against pairs of "
+                         f"N1={pairs.sigma31.shape[-1]}, N3={pairs.n3}")
+    points = _checks.real_array(points, "points", ndim=2)
+    if points.shape != (len(pairs.sigma31) // pairs.runs, 3):
+        raise ValueError(f"points must have shape (G, 3) with G = {len(pairs.sigma31) // pairs.runs} grid points "
+                         f"of pairs; got {points.shape}")
+    device = _checks.torch_device(device)
+    generator = _checks.torch_generator(generator)
+    rows = task_data.task_a_rows(points, sbar_a, pairs.runs)
+    single_data, single_clean = task_data.task_a_only(pairs, rows)
+    start = dict(init="random", eps=spec.eps) if weights is None else dict(weights=weights)
+    n_joint = len(pairs.sigma31)
+    best = _leaky_optimal_errors(torch.cat([pairs.sigma31, single_data]), torch.cat([pairs.teacher, single_clean]),
+                                 spec, start, generator, device, f"{n_joint + len(rows)} {desc}")
+    joint = best[:n_joint].reshape(-1, pairs.runs)
+    single = best[n_joint:].reshape(-1, pairs.runs)
+    return LeakyTransfer(paired_transfer(joint, single, points, sbar_a), single)
+
+
+def two_headed_fan_weights(n_joint: int, n_single: int, n1: int, hidden: int, n3: int, *,
+                           generator: torch.Generator | None = None
+                           ) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]:
+    """The authors' initial weights of two-headed and one-task networks (App. F; :func:`fan_average_weights`, 0.01).
+
+    The two-headed networks (``n3`` outputs per head) are drawn first, then the one-task networks (fan
+    average of their own sizes; head B zero, so that they stay one-task networks).
+
+    Parameters
+    ----------
+    n_joint, n_single : int
+        Numbers of two-headed and one-task networks, ``>= 1``.
+    n1, hidden, n3 : int
+        Inputs, hidden units and outputs of each task.
+    generator : torch.Generator, optional
+        Source of the draws.
+
+    Returns
+    -------
+    weights : (Tensor, Tensor)
+        Both layers of every network, two-headed ones first (``weights`` of :func:`leaky_relu_transfer`).
+    joint : (Tensor, Tensor)
+        The two-headed networks' layers alone.
+    """
+    n_joint = _checks.integer(n_joint, "n_joint", 1, " (two-headed networks)")
+    n_single = _checks.integer(n_single, "n_single", 1, " (one-task networks)")
+    n1, hidden, n3 = _checks.integer(n1, "n1"), _checks.integer(hidden, "hidden"), _checks.integer(n3, "n3")
+    joint = fan_average_weights(n_joint, (n1, hidden, 2 * n3), 0.01, generator=generator)
+    single = fan_average_weights(n_single, (n1, hidden, n3), 0.01, generator=generator)
+    return (torch.cat([joint[0], single[0]]),
+            torch.cat([joint[1], torch.cat([single[1], torch.zeros_like(single[1])], dim=1)])), joint
+
+
+@dataclass(frozen=True)
+class InitialisationComparison:
+    """``T`` of the same data sets from the authors' and from balanced initial weights (:func:`compare_initialisations`).
+
+    Attributes
+    ----------
+    authors, balanced : ndarray, shape (data sets,)
+        ``T^{A<-B}`` of each data set from the authors' weights (:func:`two_headed_fan_weights`) and from
+        balanced small ones (:func:`init_weights`, composite scale ``eps``).
+    layer_scale : list of float
+        Mean top singular value of each layer of the authors' two-headed weights over the balanced
+        weights' per-layer singular value ``eps^(1/2)``.
+    """
+
+    authors: np.ndarray
+    balanced: np.ndarray
+    layer_scale: list[float]
+
+
+def compare_initialisations(pairs: task_data.TaskPairs, spec: LeakyTransferSpec, *,
+                            generator: torch.Generator | None = None,
+                            device: str | torch.device = "cpu") -> InitialisationComparison:
+    """``T`` of one setting's data sets learned from the authors' and from balanced initial weights (App. F).
+
+    Each data set is learned four times in one batch: by a two-headed and a single-task (head B's targets
+    zero) network, each from the authors' weights (:func:`two_headed_fan_weights`) and from balanced small
+    ones (:func:`init_weights`, ``"random"``, composite scale ``spec.eps``).
+
+    Parameters
+    ----------
+    pairs : TaskPairs
+        Two-task data of one grid point, ``runs`` data sets (:func:`gendyn.task_data.leaky_relu_task_pairs`).
+    spec : LeakyTransferSpec
+        Sizes and training.
+    generator : torch.Generator, optional
+        Source of the authors' weights, then the balanced ones.
+    device : str
+        Torch device of the training.
+
+    Returns
+    -------
+    InitialisationComparison
+    """
+    pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
+    spec = _checks.instance(spec, "spec", LeakyTransferSpec, hint=" (sizes and training)")
+    d, n3 = len(pairs.sigma31), spec.n3
+    if pairs.runs != d or pairs.n3 != n3 or pairs.sigma31.shape[-1] != spec.n1:
+        raise ValueError(f"pairs must hold one grid point of N1 = spec.n1 = {spec.n1}, N3 = spec.n3 = {n3}; got "
+                         f"{d} networks of {pairs.runs} runs, N1 = {pairs.sigma31.shape[-1]}, N3 = {pairs.n3}")
+    device = _checks.torch_device(device)
+    generator = _checks.torch_generator(generator)
+    data, clean = torch.cat([pairs.sigma31] * 2), torch.cat([pairs.teacher] * 2)
+    data[d:, n3:], clean[d:, n3:] = 0.0, 0.0  # rows d..2d: task A alone
+    fan, fan_joint = two_headed_fan_weights(d, d, spec.n1, spec.n2, n3, generator=generator)
+    small = init_weights(data.float(), spec.n2, 3, "random", spec.eps, generator=generator)
+    best = _leaky_optimal_errors(torch.cat([data] * 2), torch.cat([clean] * 2), spec,
+                                 dict(weights=[torch.cat([f, b]) for f, b in zip(fan, small)]), None, device,
+                                 "two initialisations").reshape(2, 2, d)  # (initialisation, joint or single, data set)
+    t_authors, t_balanced = best[:, 1] - best[:, 0]
+    layer_scale = [float(torch.linalg.matrix_norm(w, ord=2).mean()) / spec.eps**0.5 for w in fan_joint]
+    return InitialisationComparison(t_authors, t_balanced, layer_scale)

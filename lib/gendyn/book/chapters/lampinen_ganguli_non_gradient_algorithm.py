@@ -1,12 +1,17 @@
-"""Theory, runners, figures and claims of the chapter "Beating optimal early stopping without gradient descent".
+"""Sizes, figures and claims of the chapter "Beating optimal early stopping without gradient descent".
 
 Serves ``notebooks/lampinen-ganguli/non-gradient-algorithm.ipynb`` (Lampinen & Ganguli §3.7, App. E,
 Fig. 11): the optimal singular-value shrinkage estimator (:mod:`gendyn.shrinkage`) against optimal
 early stopping of gradient descent, in theory (eqs. 15-16), on the same data sets (rank-1 and
 rank-3 teachers, TA and random students), and at growing :math:`\\bar N_1` (finite size).
 
-:func:`theory_curves` and :func:`compare_algorithms` return the dicts that the figures and the
-claims take; the teachers have singular values svm * :data:`gendyn.teachers.PROFILES` [rank], as the authors'.
+The notebook shows its protocol itself: the optimal errors of both algorithms in theory
+(:func:`gendyn.shrinkage.optimal_errors`), the experiment on the same data sets
+(:func:`gendyn.shrinkage.compare_algorithms`) and the estimator at growing size
+(:func:`gendyn.shrinkage.sampled_shrinkage`); the teachers have singular values
+svm * :data:`gendyn.teachers.PROFILES` [rank], as the authors'. This module holds the chapter's sizes, one
+``figure_*`` function per figure and one ``check_*`` function per group of claims; their arrays are indexed
+init (TA, random) x rank (1, 3) x SNR multiplier x run.
 """
 
 from __future__ import annotations
@@ -14,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ... import deep_linear, rmt, shrinkage, teachers, train
+from ... import shrinkage
+from ...shrinkage import OptimalErrors
 from .. import plotting
 from ..claims import Ledger
 from ..mutation import Mutation
@@ -27,8 +32,8 @@ from ...teachers import PROFILES
 from ..stats import fitted_exponent, mean_se, weighted_mean_z, z_quantile
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "theory_curves", "figure_theory", "compare_algorithms", "figure_11",
-           "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_minus_gradient", "finite_size_errors",
+           "claim_ids", "MUTATIONS", "figure_theory", "figure_11",
+           "figure_vs_snr", "check_fig11", "check_eq16", "check_nongradient_minus_gradient",
            "check_finite_size", "figure_finite_size"]
 
 
@@ -94,30 +99,10 @@ MUTATIONS = (
 FS_KINDS = (("dev", "|error - (16)|"), ("excess", "estimation excess"))
 
 
-def theory_curves(*, n1: int, n2: int, n3: int, eps: float) -> dict:
-    """The optimal test errors of gradient descent (min over t of eq. 15) and of the shrinkage estimator (eq. 16)
-    for each teacher profile, on a fine grid of SNR multipliers from 0.5 to 10.
-
-    ``n1``, ``n2``, ``n3`` are :math:`\\bar N_1`, :math:`N_2`, :math:`\\bar N_3` and ``eps`` the
-    initial singular value of the TA students. Returns ``svm_fine`` and ``errors``
-    (``{rank: (gradient, non-gradient)}``).
+def figure_theory(svm_fine: np.ndarray, theory: dict[int, OptimalErrors]) -> Figure:
+    """The optimal shrinker for three aspect ratios, and the two optimal errors of the theory (``theory``: by
+    teacher rank, on the SNR multipliers ``svm_fine``) for the rank-1 and rank-3 teachers.
     """
-    aspect = n3 / n1
-    svm_fine = np.geomspace(0.5, 10.0, 30)
-    errors = {}
-    for rank, prof in PROFILES.items():
-        grad = np.array([deep_linear.optimal_early_stopping(s * prof, n1, n2, n3, eps)[1]
-                         for s in svm_fine])
-        nongrad = shrinkage.nongradient_optimal_error(svm_fine[:, None] * prof, aspect)
-        errors[rank] = (grad, nongrad)
-    return dict(svm_fine=svm_fine, errors=errors)
-
-
-def figure_theory(theory: dict) -> Figure:
-    """The optimal shrinker for three aspect ratios, and the two optimal errors of the theory for the
-    rank-1 and rank-3 teachers (``theory`` of :func:`theory_curves`).
-    """
-    svm_fine = theory["svm_fine"]
     fig, axes = plotting.subplots(1, 3, height=2.8)
     shat_fine = np.linspace(0, 8, 400)
     for a in (0.25, 0.5, 1.0):
@@ -128,86 +113,18 @@ def figure_theory(theory: dict) -> Figure:
                 title="optimal shrinker")
     axes[0].legend()
     for ax, rank in zip(axes[1:], PROFILES):
-        grad, nongrad = theory["errors"][rank]
-        ax.loglog(svm_fine, grad, label="gradient: $\\min_t$ (15)")
-        ax.loglog(svm_fine, nongrad, "--", label="non-gradient (16)")
+        ax.loglog(svm_fine, theory[rank].gradient, label="gradient: $\\min_t$ (15)")
+        ax.loglog(svm_fine, theory[rank].nongradient, "--", label="non-gradient (16)")
         ax.set(xlabel="SNR multiplier svm", ylabel="optimal test error", title=f"rank-{rank} teacher")
         ax.legend()
     return fig
 
 
-def compare_algorithms(svms: tuple[float, ...], *, n1: int, n2: int, n3: int, eps: float, runs: int, lr: float,
-                       horizon: float, n_records: int, generator: torch.Generator, device: str) -> dict:
-    """Gradient descent against the shrinkage estimator on the same data sets (the chapter's experiment).
-
-    For each teacher profile and SNR multiplier, ``runs`` teachers and training sets are drawn
-    from ``generator``; TA and randomly initialised students train on each (one batch) and the
-    shrinkage estimator is applied once.
-
-    Parameters
-    ----------
-    svms : tuple of float
-        SNR multipliers.
-    n1, n2, n3 : int
-        Inputs :math:`\\bar N_1`, hidden units :math:`N_2` and outputs :math:`\\bar N_3`.
-    eps : float
-        Initial scale of the students.
-    runs : int
-        Data sets per (profile, SNR).
-    lr, horizon : float
-        Learning rate and training time :math:`t/\\tau`.
-    n_records : int
-        Number of recorded times.
-    generator : torch.Generator
-        Source of the teachers, the noise and the random students' weights.
-    device : str
-        Torch device of the training.
-
-    Returns
-    -------
-    dict
-        The sizes, ``eps``, ``aspect``, ``svms`` (array), ``gd_opt`` (optimal early-stopping test
-        error, init (TA, random) x rank x SNR x run), ``shrink_err`` (test error of the estimator,
-        rank x SNR x run) and ``excess`` (its estimation excess, :func:`gendyn.shrinkage.estimation_excess`).
+def figure_11(pred_rank1: np.ndarray, gd_opt: np.ndarray, shrink_err: np.ndarray) -> Figure:
+    """Fig. 11: measured optimal early-stopping error of TA and random students (``gd_opt``: init x rank x SNR x
+    run), and the shrinkage estimator's error (``shrink_err``: rank x SNR x run), against the predicted
+    :math:`1 - \\mathcal O(\\bar s)^2` (``pred_rank1``, per SNR; rank-1 teacher).
     """
-    svms = np.array(svms)
-    n_svm = len(svms)
-    svals = np.zeros((2, n_svm, runs, 3))
-    for i, (rank, prof) in enumerate(PROFILES.items()):
-        svals[i, :, :, :rank] = svms[:, None, None] * prof
-    teacher = teachers.low_rank_teacher(torch.tensor(svals.reshape(-1, 3)), n1, n3,
-                                        generator=generator)
-    sigma31 = teachers.noisy_training_covariance(teacher, generator=generator)
-    wbar = teacher.matrix
-    batch = sigma31.shape[0]
-    epochs = int(round(horizon / lr))
-    result = train.train_students(
-        torch.cat([sigma31, sigma31]).float(), hidden=n2, lr=lr, epochs=epochs,
-        init=["aligned"] * batch + ["random"] * batch, eps=eps, teacher=torch.cat([wbar, wbar]).float(),
-        n_records=n_records, generator=generator, device=device, desc="TA and random students",
-    )
-    gd_opt = result.test_error.min(-1).reshape(2, 2, n_svm, runs)  # init, rank, svm, run
-
-    estimate = shrinkage.shrinkage_estimator(sigma31.cpu().numpy(), full_output=True)
-    w_np = wbar.cpu().numpy()
-    shrink_err = deep_linear.linear_test_error(estimate.matrix, w_np).reshape(2, n_svm, runs)
-    excess = shrinkage.estimation_excess(sigma31.cpu().numpy(), w_np).reshape(2, n_svm, runs)
-    return dict(n1=n1, n2=n2, n3=n3, eps=eps, aspect=n3 / n1, svms=svms, gd_opt=gd_opt, shrink_err=shrink_err,
-                excess=excess)
-
-
-def _rank1_prediction(sim):
-    """The rank-1 estimate of gradient descent's optimal error, 1 - O(sbar)^2, at each SNR."""
-    return 1 - rmt.spike_overlap(sim["svms"], sim["aspect"]) ** 2
-
-
-def figure_11(sim: dict) -> Figure:
-    """Fig. 11: measured optimal early-stopping error of TA and random students, and the shrinkage
-    estimator's error, against the predicted :math:`1 - \\mathcal O(\\bar s)^2` (rank-1 teacher;
-    ``sim`` of :func:`compare_algorithms`).
-    """
-    gd_opt, shrink_err = sim["gd_opt"], sim["shrink_err"]
-    pred_rank1 = _rank1_prediction(sim)
     fig, ax = plotting.subplots(height=3.4, width=4.6)
     for k, label in enumerate(("TA students", "random students")):
         m, se = mean_se(gd_opt[k, 0])
@@ -222,16 +139,15 @@ def figure_11(sim: dict) -> Figure:
     return fig
 
 
-def figure_vs_snr(theory: dict, sim: dict) -> Figure:
+def figure_vs_snr(svm_fine: np.ndarray, theory: dict[int, OptimalErrors], svms: np.ndarray, gd_opt: np.ndarray,
+                  shrink_err: np.ndarray) -> Figure:
     """Both algorithms against the SNR multiplier for both teachers: simulation (mean and standard error
-    over runs) and the theory lines of :func:`theory_curves` (``sim`` of :func:`compare_algorithms`).
+    over runs; arrays as in :func:`figure_11`) and the theory lines (as in :func:`figure_theory`).
     """
-    svm_fine, svms, gd_opt, shrink_err = theory["svm_fine"], sim["svms"], sim["gd_opt"], sim["shrink_err"]
     fig, axes = plotting.subplots(1, 2, height=3.2)
     for ax, (i, rank) in zip(axes, enumerate(PROFILES)):
-        grad, nongrad = theory["errors"][rank]
-        ax.loglog(svm_fine, grad, color=plotting.COLORS[0], lw=1, label="theory: gradient")
-        ax.loglog(svm_fine, nongrad, "--", color=plotting.COLORS[2], lw=1, label="theory: (16)")
+        ax.loglog(svm_fine, theory[rank].gradient, color=plotting.COLORS[0], lw=1, label="theory: gradient")
+        ax.loglog(svm_fine, theory[rank].nongradient, "--", color=plotting.COLORS[2], lw=1, label="theory: (16)")
         simulated = ((gd_opt[0, i], "GD, TA", "o"), (gd_opt[1, i], "GD, random", "s"),
                      (shrink_err[i], "shrinkage", "^"))
         for k, (data, label, marker) in enumerate(simulated):
@@ -248,23 +164,21 @@ def _clear_of_transition(svms):
     return svms >= 2.0
 
 
-def check_fig11(ledger: Ledger, sim: dict) -> None:
-    """Claims ``fig11-*``: for a rank-1 teacher, TA and random students' optimal error is :math:`1 - \\mathcal O^2`
-    at every SNR multiplier >= 2 (``sim`` of :func:`compare_algorithms`).
+def check_fig11(ledger: Ledger, svms: np.ndarray, gd_opt: np.ndarray, pred_rank1: np.ndarray,
+                gradient_rank1: np.ndarray, *, n1: int) -> None:
+    """Claims ``fig11-*``: for a rank-1 teacher, TA and random students' optimal error (``gd_opt``: init x rank x
+    SNR x run) is :math:`1 - \\mathcal O^2` (``pred_rank1``) at every SNR multiplier >= 2.
 
     Tolerance: Bonferroni :math:`z` times the standard error over runs, plus :math:`\\varepsilon/\\bar N_1`
-    and the noise term by which min over t of (15) exceeds :math:`1 - \\mathcal O^2`.
+    and the noise term by which min over t of (15) (``gradient_rank1``, per SNR) exceeds :math:`1 - \\mathcal O^2`.
     """
-    n1, n2, n3, eps, svms, gd_opt = (sim[k] for k in ("n1", "n2", "n3", "eps", "svms", "gd_opt"))
     runs = gd_opt.shape[-1]
-    pred_rank1 = _rank1_prediction(sim)
     above = _clear_of_transition(svms)
     z = z_quantile(2 * above.sum())
     for k, init in enumerate(("TA", "random")):
         m, se = mean_se(gd_opt[k, 0])
         for j in np.flatnonzero(above):
-            extra = (deep_linear.optimal_early_stopping([svms[j]], n1, n2, n3, eps)[1]
-                     - pred_rank1[j])
+            extra = gradient_rank1[j] - pred_rank1[j]
             ledger.check(
                 f"fig11-{init}-svm{svms[j]:g}",
                 f"Rank 1, svm = {svms[j]:g}: optimal early-stopping test error of {init} students "
@@ -278,18 +192,19 @@ def check_fig11(ledger: Ledger, sim: dict) -> None:
             )
 
 
-def check_eq16(ledger: Ledger, sim: dict) -> None:
-    """Claims ``eq16-*``: the shrinkage estimator's mean test error is eq. (16) for both teachers at every
-    SNR multiplier >= 2, within the tolerance of :func:`check_fig11` without the noise term.
+def check_eq16(ledger: Ledger, svms: np.ndarray, shrink_err: np.ndarray, predicted: dict[int, OptimalErrors], *,
+               n1: int) -> None:
+    """Claims ``eq16-*``: the shrinkage estimator's mean test error (``shrink_err``: rank x SNR x run) is eq. (16)
+    (``predicted[rank].nongradient``) for both teachers at every SNR multiplier >= 2, within the tolerance of
+    :func:`check_fig11` without the noise term.
     """
-    n1, aspect, svms, shrink_err = sim["n1"], sim["aspect"], sim["svms"], sim["shrink_err"]
     runs = shrink_err.shape[-1]
     above = _clear_of_transition(svms)
     z = z_quantile(2 * above.sum())
-    for i, (rank, prof) in enumerate(PROFILES.items()):
+    for i, rank in enumerate(PROFILES):
         m, se = mean_se(shrink_err[i])
         for j in np.flatnonzero(above):
-            pred = float(shrinkage.nongradient_optimal_error(svms[j] * prof, aspect))
+            pred = float(predicted[rank].nongradient[j])
             ledger.check(
                 f"eq16-rank{rank}-svm{svms[j]:g}",
                 f"Rank {rank}, svm = {svms[j]:g}: test error of the shrinkage estimator vs eq. (16)",
@@ -300,7 +215,9 @@ def check_eq16(ledger: Ledger, sim: dict) -> None:
             )
 
 
-def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
+def check_nongradient_minus_gradient(ledger: Ledger, svms: np.ndarray, gd_opt: np.ndarray, shrink_err: np.ndarray,
+                                     excess: np.ndarray, predicted: dict[int, OptimalErrors], *, n1: int,
+                                     n3: int) -> float:
     r"""Claims: the paired difference of the estimator and TA students' optimal early stopping vs eqs. (15)-(16).
 
     For every profile and SNR clear of the detection transition, the mean over runs of
@@ -309,12 +226,11 @@ def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
     theory (z standard errors, the estimator's measured estimation excess, and the finite-size allowances of
     the two errors from their measured sizes). Near the transition (svm < 2) the claims are recorded as not
     applicable. For rank 3, ``strict-advantage-rank3``: the inverse-variance weighted mean of :math:`d` over the
-    weakest SNR clear of the transition (the theory's 5 % advantage) is significantly negative. ``sim`` is the dict of
-    :func:`compare_algorithms`. Returns the mean of :math:`d` for the rank-1 teacher over SNR multipliers >= 2.
+    weakest SNR clear of the transition (the theory's 5 % advantage) is significantly negative. Arrays as in
+    :func:`figure_11` (``excess``: rank x SNR x run, the estimator's estimation excess); ``predicted``: both optimal
+    errors by rank, per SNR. Returns the mean of :math:`d` for the rank-1 teacher over SNR multipliers >= 2.
     """
-    n1, n2, n3, eps, aspect, svms = (sim[k] for k in ("n1", "n2", "n3", "eps", "aspect", "svms"))
-    excess = sim["excess"]
-    d = sim["shrink_err"] - sim["gd_opt"][0]  # rank, svm, run
+    d = shrink_err - gd_opt[0]  # rank, svm, run
     runs = d.shape[-1]
     above = _clear_of_transition(svms)
     z = z_quantile(max(1, len(PROFILES) * int(above.sum())), level=1e-3)
@@ -327,8 +243,8 @@ def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
         # not depend on the theory under test)
         advantage = [int(np.flatnonzero(above)[np.argmin(svms[above])])] if above.any() else []
         for j, s in enumerate(svms):
-            grad_th = deep_linear.optimal_early_stopping(s * prof, n1, n2, n3, eps)[1]
-            nongrad_th = float(shrinkage.nongradient_optimal_error(s * prof, aspect))
+            grad_th = predicted[rank].gradient[j]
+            nongrad_th = float(predicted[rank].nongradient[j])
             claim_id = f"nongradient-minus-gradient-rank{rank}-svm{s:g}"
             statement = (f"Rank {rank}, svm = {s:g}: mean over runs of (shrinkage error - optimal early-stopping "
                          "error of TA students, same data set) vs eq. (16) - min_t eq. (15)")
@@ -337,7 +253,7 @@ def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
                                       "(svm < 2): eqs. (15)-(16) do not apply at this size.", theory=theory)
                 continue
             ex = excess[i, j].mean()
-            grad_m, shrink_m = sim["gd_opt"][0, i, j].mean(), sim["shrink_err"][i, j].mean()
+            grad_m, shrink_m = gd_opt[0, i, j].mean(), shrink_err[i, j].mean()
             finite = (len(prof) + 1) / n3 * grad_m + shrink_m / n1
             ledger.check(
                 claim_id, statement, measured=m[j], predicted=nongrad_th - grad_th,
@@ -365,29 +281,6 @@ def check_nongradient_minus_gradient(ledger: Ledger, sim: dict) -> float:
     return float(d[0][above].mean())
 
 
-def finite_size_errors(sizes: tuple[int, ...], *, runs: int, generator: torch.Generator) -> dict:
-    """The shrinkage estimator at growing :math:`\\bar N_1` (``sizes``; :math:`\\mathcal A = 1/2`, svm = 4).
-
-    For each size and profile, ``runs`` teachers and training sets are drawn from ``generator``.
-    Returns ``{(rank, "dev" or "excess"): [one array of runs values per size]}``: the absolute
-    deviation of the test error from eq. (16) and the estimation excess.
-    """
-    # per N: one value per run
-    fs = {(rank, kind): [] for rank in PROFILES for kind, _ in FS_KINDS}
-    for n1 in sizes:
-        n3 = n1 // 2
-        for rank, prof in PROFILES.items():
-            sv = torch.tensor(np.tile(4.0 * prof, (runs, 1)))
-            t_fs = teachers.low_rank_teacher(sv, n1, n3, generator=generator)
-            s_fs = teachers.noisy_training_covariance(t_fs, generator=generator).cpu().numpy()
-            w_fs = t_fs.matrix.cpu().numpy()
-            err = deep_linear.linear_test_error(shrinkage.shrinkage_estimator(s_fs), w_fs)
-            fs[rank, "dev"].append(
-                np.abs(err - shrinkage.nongradient_optimal_error(4.0 * prof, n3 / n1)))
-            fs[rank, "excess"].append(shrinkage.estimation_excess(s_fs, w_fs))
-    return fs
-
-
 # (claim, predicted exponent, kind): the deviation is O(N1^-1/2); the excess mixes O(1/N1) and
 # O(N1^-2/3), so its exponent lies between -1 and -2/3
 _FS_CLAIMS = {"dev": (("deviation", -0.5, "absolute"),),
@@ -401,7 +294,9 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, seed:
     """Claims ``finite-size-*``: fitted exponents against :math:`\\bar N_1` of the estimator's deviation from (16)
     (equal to -1/2) and of its estimation excess (between -1 and -2/3), within 3 bootstrap standard errors.
 
-    ``fs`` is the dict of :func:`finite_size_errors` at ``sizes``; ``seed`` seeds the bootstrap
+    ``fs`` holds ``{(rank, "dev" or "excess"): [one array of runs values per size]}`` at ``sizes`` (the
+    :attr:`~gendyn.shrinkage.SampledShrinkage.deviation` and ``excess`` of
+    :func:`gendyn.shrinkage.sampled_shrinkage`); ``seed`` seeds the bootstrap
     (:func:`gendyn.book.stats.fitted_exponent`). Returns the fitted exponents by ``(rank, kind)``.
     """
     n1s = np.array(sizes, dtype=float)
@@ -429,7 +324,7 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, seed:
 
 def figure_finite_size(sizes: tuple[int, ...], fs: dict, fitted: dict) -> Figure:
     """The estimator at finite size: mean deviation from (16) and mean estimation excess against
-    :math:`\\bar N_1`, with the fitted exponents (``fs`` of :func:`finite_size_errors`, ``fitted``
+    :math:`\\bar N_1`, with the fitted exponents (``fs`` as in :func:`check_finite_size`, ``fitted``
     of :func:`check_finite_size`).
     """
     n1s = np.array(sizes, dtype=float)

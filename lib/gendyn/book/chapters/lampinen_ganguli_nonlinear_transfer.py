@@ -1,15 +1,14 @@
-"""Runners, figures and claims of the chapter *Transfer between nonlinear tasks* (Lampinen & Ganguli 2019, App. F).
+"""Sizes, figures and claims of the chapter *Transfer between nonlinear tasks* (Lampinen & Ganguli 2019, App. F).
 
 Serves ``notebooks/lampinen-ganguli/nonlinear-transfer.ipynb``: the transfer benefit ``T^{A<-B}`` of
 leaky-ReLU two-headed students on the grid of Fig. 12, with App. F's teachers and balanced initial weights
-and with the authors' teachers and initialisation, and the statements of Fig. 12's caption as claims. It
-holds the grid (:func:`fig12_grid`), the runners (:func:`transfer_runs`, :func:`authors_setting`,
-:func:`initialisation_study`), the figure (:func:`figure_12`) and the claims (:func:`check_caption`,
-:func:`check_authors_init`).
-
-The grid and the linear theory of Fig. 8 on it (:func:`gendyn.transfer.transfer_grid`), the single-task
-baseline (:func:`gendyn.task_data.task_a_only`) and the pairing of runs (:func:`gendyn.transfer.paired_transfer`)
-are the library's, shared with the chapter on linear transfer (the same protocol).
+and with the authors' teachers and initialisation, and the statements of Fig. 12's caption as claims. The
+notebook shows its protocol itself: the grid and the linear theory of Fig. 8 on it
+(:func:`gendyn.transfer.transfer_grid`), the data (:func:`gendyn.task_data.leaky_relu_task_pairs`), the students
+and their pairing (:func:`gendyn.train.leaky_relu_transfer`, with the authors' weights of
+:func:`gendyn.train.two_headed_fan_weights`) and the two initialisations on the same data
+(:func:`gendyn.train.compare_initialisations`). This module holds the chapter's sizes, the figure
+(:func:`figure_12`) and the claims (:func:`check_caption`, :func:`check_authors_init`).
 """
 
 from __future__ import annotations
@@ -18,22 +17,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 
-from gendyn import task_data, train
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, z_quantile, z_score
-from gendyn.task_data import TaskPairs, task_a_only, task_a_rows
-from gendyn.transfer import TransferGrid, paired_transfer, transfer_grid
+from gendyn.train import InitialisationComparison
+from gendyn.transfer import TransferGrid
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "InitialisationStudy", "fig12_grid", "transfer_runs", "figure_12", "check_caption", "linear_sign_agreement",
-           "strong_aligned_range", "authors_weights", "authors_setting", "initialisation_study", "check_authors_init",
-           "mean_pm"]
+           "claim_ids", "MUTATIONS", "figure_12", "check_caption", "linear_sign_agreement",
+           "strong_aligned_range", "layer_ratio", "check_authors_init", "mean_pm"]
 
 
 @dataclass(frozen=True)
@@ -93,67 +89,6 @@ def claim_ids(cfg: RunConfig) -> list[str]:
 #: Fig. 8 (:func:`gendyn.transfer.transfer_grid`) is drawn and quoted for its shape only; it is tested in
 #: the chapter on linear transfer.
 MUTATIONS: tuple[Mutation, ...] = ()
-
-
-def fig12_grid(cfg: RunConfig) -> TransferGrid:
-    """The grid of Fig. 12 (``cfg.svm_a``, ``cfg.svm_b``, ``cfg.q_steps``) with the linear theory of Fig. 8 on it.
-
-    The linear theory is that of two rank-1 linear tasks with ``sbar = svm`` learned by TA students of
-    initial scale ``1e-5`` (Fig. 8's setting), with the chapter's ``n1``, ``n2`` and ``n3``: a different task,
-    shown and quoted for its shape.
-    """
-    return transfer_grid(cfg.svm_a, cfg.svm_b, cfg.q_steps, n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=1e-5)
-
-
-def transfer_runs(pairs: TaskPairs, grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator,
-                  weights: Sequence[torch.Tensor] | None = None, desc: str = "leaky-ReLU students"
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Train two-headed and single-task leaky-ReLU students; ``T`` of every (grid point, run).
-
-    The single-task baseline of each ``(sbar_A, run)`` is a two-headed network with zero targets on head B
-    (:func:`gendyn.task_data.task_a_only`). Head A's test error is measured
-    on the training inputs against the noise-free teacher outputs (the authors' script); ``T`` is the
-    difference of the optimal (minimum over training) errors, paired on task A's data.
-
-    Parameters
-    ----------
-    pairs : TaskPairs
-        Two-task data on the grid (:func:`gendyn.task_data.leaky_relu_task_pairs`).
-    grid : TransferGrid
-        The grid (its points and ``sbar_A`` values).
-    cfg : RunConfig
-        ``n1``, ``n2``, ``n3``, ``lr``, ``horizon``, ``n_records``, ``eps`` and ``device``.
-    generator : torch.Generator
-        Source of the initial weights.
-    weights : sequence of Tensor, optional
-        Initial weights of the joint students followed by the single-task ones; default balanced random
-        weights of composite scale ``cfg.eps``.
-    desc : str
-        What the progress bar calls the students.
-
-    Returns
-    -------
-    per_run : ndarray, shape (G, runs)
-        ``T`` of every grid point and run.
-    single : ndarray, shape (len(sa), runs)
-        The single-task students' optimal errors.
-    """
-    n1, n3 = cfg.n1, cfg.n3
-    rows = task_a_rows(grid.points, grid.sa, pairs.runs)
-    single_data, single_clean = task_a_only(pairs, rows)
-    start = dict(init="random", eps=cfg.eps) if weights is None else dict(weights=weights)
-    n_joint = len(pairs.sigma31)
-    result = train.train_students(
-        torch.cat([pairs.sigma31, single_data]).float(), hidden=cfg.n2, lr=cfg.lr,
-        epochs=int(round(cfg.horizon / cfg.lr)), activation="leaky_relu", output_activation=True,
-        test_data=(torch.eye(n1), torch.cat([pairs.teacher, single_clean]).float()),
-        heads=(n3, n3), n_records=cfg.n_records, generator=generator, device=cfg.device,
-        check_stability=False, desc=f"{n_joint + len(rows)} {desc}", **start,
-    )
-    best = result.head_test_error[:, 0].min(-1)
-    joint = best[:n_joint].reshape(-1, pairs.runs)
-    single = best[n_joint:].reshape(-1, pairs.runs)
-    return paired_transfer(joint, single, grid.points, grid.sa), single
 
 
 def figure_12(per_run: np.ndarray, grid: TransferGrid, *, linear: bool = True) -> Figure:
@@ -292,132 +227,22 @@ def strong_aligned_range(per_run: np.ndarray, grid: TransferGrid) -> str:
     return f"{strong_aligned.min():+.1e} to {strong_aligned.max():+.1e}".replace("e-0", "e-")
 
 
-def authors_weights(n_joint: int, n_single: int, cfg: RunConfig, *, generator: torch.Generator
-                    ) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]:
-    """The authors' initial weights (:func:`gendyn.train.fan_average_weights`, factor 0.01).
-
-    Two-headed networks, then one-task networks (fan average of their own sizes; head B zero, so that they
-    stay one-task networks).
-
-    Parameters
-    ----------
-    n_joint, n_single : int
-        Numbers of two-headed and one-task networks.
-    cfg : RunConfig
-        ``n1``, ``n2`` and ``n3``.
-    generator : torch.Generator
-        Source of the draws.
-
-    Returns
-    -------
-    weights : (Tensor, Tensor)
-        Both layers of every network, two-headed ones first.
-    joint : (Tensor, Tensor)
-        The two-headed networks' layers alone.
-    """
-    n1, n3 = cfg.n1, cfg.n3
-    joint = train.fan_average_weights(n_joint, (n1, cfg.n2, 2 * n3), 0.01, generator=generator)
-    single = train.fan_average_weights(n_single, (n1, cfg.n2, n3), 0.01, generator=generator)
-    return (torch.cat([joint[0], single[0]]),
-            torch.cat([joint[1], torch.cat([single[1], torch.zeros_like(single[1])], dim=1)])), joint
+def layer_ratio(layer_scale: Sequence[float]) -> str:
+    """The layers' scale ratios as text: "19", or "17 to 21" where the layers differ
+    (``layer_scale`` of :class:`gendyn.train.InitialisationComparison`)."""
+    lo, hi = f"{min(layer_scale):.0f}", f"{max(layer_scale):.0f}"
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
-def authors_setting(grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """The grid rerun with the authors' teachers (sums of four leaky-ReLU branches) and initial weights.
-
-    Parameters
-    ----------
-    grid : TransferGrid
-        The grid.
-    cfg : RunConfig
-        As for :func:`transfer_runs`, and ``authors_runs`` (runs per grid point).
-    generator : torch.Generator
-        Source of the data and the weights.
-
-    Returns
-    -------
-    per_run, single
-        As :func:`transfer_runs`.
-    """
-    points = grid.points
-    pairs = task_data.leaky_relu_task_pairs(points[:, 0], points[:, 1], points[:, 2], cfg.n1, cfg.n3,
-                                            cfg.authors_runs, branches=True, generator=generator)
-    weights, _ = authors_weights(len(pairs.sigma31), len(task_a_rows(points, grid.sa, pairs.runs)), cfg,
-                                 generator=generator)
-    return transfer_runs(pairs, grid, cfg, weights=weights, generator=generator, desc="students (authors' setting)")
-
-
-@dataclass(frozen=True)
-class InitialisationStudy:
-    """``T`` of the weak task with its strongest aligned partner, from the authors' and from balanced weights.
-
-    Attributes
-    ----------
-    sbar_b : float
-        The partner's ``sbar_B`` (``sbar_A = 0.84``, ``q = 1``, the authors' teachers).
-    authors, balanced : ndarray, shape (data sets,)
-        ``T`` of each fresh data set from the authors' initial weights and from balanced small ones.
-    layer_scale : list of float
-        Mean top singular value of each layer of the authors' weights over the balanced weights' ``eps^(1/2)``.
-    """
-
-    sbar_b: float
-    authors: np.ndarray
-    balanced: np.ndarray
-    layer_scale: list[float]
-
-    @property
-    def layer_ratio(self) -> str:
-        """The layers' scale ratios as text: "19", or "17 to 21" where the layers differ."""
-        lo, hi = f"{min(self.layer_scale):.0f}", f"{max(self.layer_scale):.0f}"
-        return lo if lo == hi else f"{lo} to {hi}"
-
-
-def initialisation_study(grid: TransferGrid, cfg: RunConfig, *, generator: torch.Generator) -> InitialisationStudy:
-    """Why the strongest partner does not help the weak task in the authors' setting: the initial weights.
-
-    ``cfg.init_runs`` fresh data sets of ``sbar_A = 0.84``, the largest ``sbar_B``, ``q = 1`` (the authors'
-    teachers) are each learned from the authors' initial weights and from balanced small ones (the main
-    figure's, composite scale ``cfg.eps``), with a single-task baseline for each.
-
-    Parameters
-    ----------
-    grid : TransferGrid
-        The grid (its largest ``sbar_B``).
-    cfg : RunConfig
-        As for :func:`transfer_runs`, and ``init_runs``.
-    generator : torch.Generator
-        Source of the data and the weights.
-    """
-    n1, n3, d = cfg.n1, cfg.n3, cfg.init_runs
-    diag = task_data.leaky_relu_task_pairs([0.84], [grid.sb.max()], [1.0], n1, n3, d, branches=True,
-                                           generator=generator)
-    diag_data, diag_clean = torch.cat([diag.sigma31] * 2), torch.cat([diag.teacher] * 2)
-    diag_data[d:, n3:], diag_clean[d:, n3:] = 0.0, 0.0  # rows d..2d: task A alone
-    fan, fan_joint = authors_weights(d, d, cfg, generator=generator)
-    small = train.init_weights(diag_data.float(), cfg.n2, 3, "random", cfg.eps, generator=generator)
-    diag_best = train.train_students(
-        torch.cat([diag_data] * 2).float(), hidden=cfg.n2, lr=cfg.lr, epochs=int(round(cfg.horizon / cfg.lr)),
-        weights=[torch.cat([f, b]) for f, b in zip(fan, small)], activation="leaky_relu", output_activation=True,
-        test_data=(torch.eye(n1), torch.cat([diag_clean] * 2).float()), heads=(n3, n3), n_records=cfg.n_records,
-        device=cfg.device, check_stability=False, desc="two initialisations",
-    ).head_test_error[:, 0].min(-1).reshape(2, 2, d)  # (initialisation, joint or single, data set)
-    t_authors, t_balanced = diag_best[:, 1] - diag_best[:, 0]
-    # how much larger the authors' initial weights are: top singular value of each layer, against the
-    # balanced weights' per-layer singular value eps^(1/2)
-    layer_scale = [float(torch.linalg.matrix_norm(w, ord=2).mean()) / cfg.eps**0.5 for w in fan_joint]
-    return InitialisationStudy(grid.sb.max(), t_authors, t_balanced, layer_scale)
-
-
-def check_authors_init(ledger: Ledger, study: InitialisationStudy) -> None:
-    """Claim ``authors-init-cancels-strongest-partner``: balanced weights give the larger ``T``, same data.
+def check_authors_init(ledger: Ledger, study: InitialisationComparison, *, sbar_b: float) -> None:
+    """Claim ``authors-init-cancels-strongest-partner``: balanced weights give the larger ``T``, same data
+    (``study`` of :func:`gendyn.train.compare_initialisations` at ``sbar_A = 0.84``, ``sbar_b``, ``q = 1``).
 
     One-sided test at level 1e-3 on ``T(balanced) - T(authors')``, paired by data set.
     """
     ledger.check(
         "authors-init-cancels-strongest-partner",
-        f"Authors' teachers, sbar_A = 0.84, sbar_B = {study.sbar_b:g}, q = 1: z-statistic of T(balanced "
+        f"Authors' teachers, sbar_A = 0.84, sbar_B = {sbar_b:g}, q = 1: z-statistic of T(balanced "
         "initialisation) - T(authors' initialisation), paired by data set",
         measured=z_score(study.balanced - study.authors), predicted=0.0, tolerance=Z_ONE_SIDED, kind="above",
         category="finding",
