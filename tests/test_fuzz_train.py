@@ -81,11 +81,15 @@ CASES = [
     Case(train.train_two_headed, dict(blocks=_TWO_HEADED, n3=2, hidden=2, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu"),
          accepted={"device": {"none"}}),
+    Case(train.train_ta_and_random, dict(sweep=_SWEEP, hidden=2, n_layers=3, lr=0.05, record_at=[0, 2, 5], eps=1e-3,
+                                         generator=_gen(), device="cpu"),
+         accepted={"generator": {"none"}, "device": {"none"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS"}
+    others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeCrossings",
+              "PairedStudents"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 
