@@ -538,6 +538,7 @@ def test_train_ta_and_random_is_one_batch_of_train_students():
     assert np.array_equal(paired.alignment, res.alignment)
     assert np.array_equal(paired.strength, res.mode_strength / shat[:, None, :])
     assert np.array_equal(paired.svals, res.svals / shat[:, None, :])
+    assert np.array_equal(paired.shat, shat)
     # optimal stopping of each half, the record at t = 0 left out
     stop, ref = paired.optimal_stopping(), train.paired_optimal_stopping(res.time[1:], res.test_error[:, 1:])
     for name in ("TA", "random"):
@@ -564,3 +565,15 @@ def test_train_ta_and_random_refuses_bad_records_and_levels():
         paired.crossings(align_level=1.0)
     with pytest.raises(ValueError, match=r"^grow_level must"):
         paired.crossings(grow_level=0.0)
+
+
+def test_sweep_subset_keeps_the_data_sets_in_order():
+    sweep = train.snr_sweep([2.0], [1, 3], 2, 8, 4, generator=gen(0))
+    sub = train.sweep_subset(sweep, [2, 0])
+    assert sub.rank.tolist() == [3, 1] and sub.svm.tolist() == [2.0, 2.0]
+    assert torch.equal(sub.sigma31, sweep.sigma31[[2, 0]])
+    assert torch.equal(sub.teacher.matrix, sweep.teacher.matrix[[2, 0]])
+    with pytest.raises(ValueError, match=r"^index must hold data sets in \[0, 4\)"):
+        train.sweep_subset(sweep, [4])
+    with pytest.raises(ValueError, match=r"^index must be a non-empty sequence"):
+        train.sweep_subset(sweep, [])

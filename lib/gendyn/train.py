@@ -1313,7 +1313,7 @@ def relative_lag(stopping: dict[str, tuple[np.ndarray, np.ndarray]], mask: Array
 # App. B, Fig. 9: the modes of TA and random students on the same data sets
 # ----------------------------------------------------------------------------------------
 
-__all__ += ["ModeCrossings", "PairedStudents", "train_ta_and_random"]
+__all__ += ["ModeCrossings", "PairedStudents", "train_ta_and_random", "sweep_subset"]
 
 
 @dataclass(frozen=True)
@@ -1346,6 +1346,8 @@ class PairedStudents:
         (for a TA student its singular value of eq. 9 over ``shat_alpha``).
     svals : ndarray, shape (2 B, T, modes)
         The student's top singular values over the data's ``shat_alpha``.
+    shat : ndarray, shape (2 B, modes)
+        The data's top singular values ``shat_alpha`` of each student.
     test_error : ndarray, shape (2 B, T)
         Normalised test error, eq. (5).
     lr : float
@@ -1356,6 +1358,7 @@ class PairedStudents:
     alignment: np.ndarray
     strength: np.ndarray
     svals: np.ndarray
+    shat: np.ndarray
     test_error: np.ndarray
     lr: float
 
@@ -1431,4 +1434,27 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
                          device=device, desc=f"TA and random students, N_l = {n_layers}")
     shat = res.data_svals[:, :modes]
     return PairedStudents(res.time, res.alignment, res.mode_strength / shat[:, None, :],
-                          res.svals / shat[:, None, :], res.test_error, float(res.lr))
+                          res.svals / shat[:, None, :], shat, res.test_error, float(res.lr))
+
+
+def sweep_subset(sweep: SnrSweep, index: Sequence[int]) -> SnrSweep:
+    """The data sets ``index`` of ``sweep`` (teachers, training data and labels), in that order.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), ``B`` of them.
+    index : sequence of int
+        Data sets to keep, each in ``[0, B)``, at least one.
+
+    Returns
+    -------
+    SnrSweep
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    n_data = len(sweep.rank)
+    index = list(_checks.integers(index, "index", 0, meaning=f" (data sets in [0, {n_data}))"))
+    if max(index) >= n_data:
+        raise ValueError(f"index must hold data sets in [0, {n_data}); got {index}")
+    teacher = LowRankTeacher(*(x[index] for x in sweep.teacher))
+    return SnrSweep(teacher, sweep.sigma31[index], sweep.rank[index], sweep.svm[index])

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 
 from gendyn import deep_linear as dl
@@ -386,57 +385,36 @@ def _largest_shift(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.nanmax(np.abs(a - b), initial=0.0))
 
 
-def side_by_side(sweep: SnrSweep, cfg: RunConfig, *, main_lr: float, eps: float, modes: int) -> SideBySide:
-    """Retrain the first data set of each rank (TA and random student) at two rates from one draw of weights.
-
-    The deepest network of ``cfg.depths`` trains over its horizon at ``main_lr`` and at ``cfg.side_lr``
-    (the authors' rate), from initial weights drawn with seed ``cfg.seed + 1``, recorded 7501 times.
+def side_by_side(retrained: dict[float, PairedStudents], *, ranks: tuple[int, ...], eps: float,
+                 depth: int) -> SideBySide:
+    """Compare the times read off students retrained at two rates from the same weights.
 
     Parameters
     ----------
-    sweep : SnrSweep
-        The data sets.
-    cfg : RunConfig
-        ``ranks``, ``svm``, ``n2``, ``depths``, ``horizons``, ``side_lr``, ``seed`` and ``device``.
-    main_lr : float
-        The rate of the main experiment at that depth.
+    retrained : dict
+        ``{main_lr: PairedStudents, side_lr: PairedStudents}``: the first data set of each of ``ranks`` (TA and
+        random student) trained at each rate (:func:`gendyn.train.train_ta_and_random`).
+    ranks : tuple of int
+        The teacher rank of each data set.
     eps : float
-        Initial scale.
-    modes : int
-        Data modes to follow (the largest teacher rank).
+        The students' initial scale, for :func:`gendyn.deep_linear.gd_lag`.
+    depth : int
+        Their depth ``N_l``.
     """
-    data, wbar, init = train.ta_and_random(sweep)
-    n_data, deep = len(sweep.rank), max(cfg.depths)
-    side_ranks = list(cfg.ranks)
-    side_nets = [int(np.flatnonzero(sweep.select(rank, cfg.svm))[0]) for rank in side_ranks]
-    side_nets = side_nets + [n_data + k for k in side_nets]  # TA students, then their random twins
-    w_side = train.init_weights(data[side_nets], cfg.n2, deep, [init[k] for k in side_nets], eps,
-                                generator=torch.Generator().manual_seed(cfg.seed + 1))  # shared by both rates
-    side_horizon = dict(zip(cfg.depths, cfg.horizons))[deep]
+    (main_lr, main), (side_lr, _) = retrained.items()
+    modes = main.alignment.shape[-1]
     # the teacher's modes of each data set: the last `rank` of the modes columns hold none for rank < modes
-    teacher_mode = np.array([[m < rank for m in range(modes)] for rank in side_ranks])
-    half = len(side_ranks)
-    side = {}
-    for lr in (main_lr, cfg.side_lr):
-        n = int(round(side_horizon / lr))
-        res_side = train.train_students(data[side_nets], hidden=cfg.n2, n_layers=deep, lr=lr, epochs=n,
-                                        weights=w_side, teacher=wbar[side_nets], modes=modes,
-                                        record_at=np.rint(np.linspace(0, n, 7501)).astype(int),
-                                        device=cfg.device, desc=f"side by side, N_l = {deep}, lr = {lr:g}")
-        shat_side = res_side.data_svals[:, :modes]
-        strength = np.moveaxis(res_side.mode_strength / shat_side[:, None, :], 1, -1)
-        side[lr] = dict(
-            align=train.first_crossing(res_side.time, np.moveaxis(res_side.alignment, 1, -1)[half:],
-                                       0.9)[teacher_mode],
-            grow=train.first_crossing(res_side.time, strength[half:], 0.5)[teacher_mode],
-            grow_ta=train.first_crossing(res_side.time, strength[:half], 0.5)[teacher_mode],
-            stop=train.empirical_optimal_stopping(res_side.time[1:], res_side.test_error[:, 1:])[0],
-        )
-    shift = max(_largest_shift(side[main_lr][key], side[cfg.side_lr][key]) for key in side[main_lr])
-    delay = dl.gd_lag(shat_side, eps, main_lr, deep) - dl.gd_lag(shat_side, eps, cfg.side_lr, deep)
-    rank3_side = side_ranks.index(max(side_ranks))
-    lags = [float(side[lr]["stop"][half + rank3_side] - side[lr]["stop"][rank3_side]) for lr in (main_lr, cfg.side_lr)]
-    return SideBySide(main_lr, cfg.side_lr, side, float(shift), 2 * float(np.max(delay)), *lags)
+    teacher_mode = np.array([[m < rank for m in range(modes)] for rank in ranks])
+    times = {}
+    for lr, run in retrained.items():
+        found, stop = run.crossings(), run.optimal_stopping()
+        times[lr] = dict(align=found.align[teacher_mode], grow=found.grow[teacher_mode],
+                         grow_ta=found.grow_ta[teacher_mode], stop=np.concatenate([stop["TA"][0], stop["random"][0]]))
+    shift = max(_largest_shift(times[main_lr][key], times[side_lr][key]) for key in times[main_lr])
+    delay = dl.gd_lag(main.shat, eps, main_lr, depth) - dl.gd_lag(main.shat, eps, side_lr, depth)
+    rank3, half = list(ranks).index(max(ranks)), len(ranks)
+    lags = [float(times[lr]["stop"][half + rank3] - times[lr]["stop"][rank3]) for lr in (main_lr, side_lr)]
+    return SideBySide(main_lr, side_lr, times, float(shift), 2 * float(np.max(delay)), *lags)
 
 
 def check_side_by_side(ledger: Ledger, side: SideBySide, *, depth: int) -> None:
