@@ -83,12 +83,16 @@ CASES = [
          accepted={"device": {"none"}}),
     Case(train.ta_mode_dynamics, dict(sigma31=_DATA[0], n_layers=3, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu")),
+    Case(train.train_ta_and_random, dict(sweep=_SWEEP, hidden=2, n_layers=3, lr=0.05, record_at=[0, 2, 5], eps=1e-3,
+                                         generator=_gen(), device="cpu"),
+         accepted={"generator": {"none"}, "device": {"none"}}),
+    Case(train.sweep_subset, dict(sweep=_SWEEP, index=[1, 0])),
 ]
 
 
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
-    others |= {"LeakyTransferSpec", "LeakyTransfer", "InitialisationComparison"}
+    others |= {"LeakyTransferSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 

@@ -40,10 +40,12 @@ def test_measure_spikes_shapes_reproducible_and_close_to_theory():
     sbar = np.array([[3.0], [0.0]])
     a = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
     b = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
-    assert a["shat"].shape == (2, 3, 1) and a["spectra"].shape == (2, 2, 200)
-    for key in a:  # identical run to run on the CPU
-        assert np.array_equal(a[key], b[key])
-    assert a["shat"][0].mean() == pytest.approx(rmt.spike_singular_value(3.0, 0.5), abs=0.05)
+    assert isinstance(a, teachers.SpikeMeasurement)
+    assert a.shat.shape == a.overlap.shape == (2, 3, 1) and a.spectra.shape == (2, 2, 200)
+    for key in ("shat", "overlap", "spectra"):  # identical run to run on the CPU
+        assert np.array_equal(getattr(a, key), getattr(b, key))
+    assert a.shat[0].mean() == pytest.approx(rmt.spike_singular_value(3.0, 0.5), abs=0.05)
+    assert teachers.measure_spikes(sbar, 40, 0.5, 2, seed=7).spectra is None
 
 
 def test_measure_spikes_rejects_bad_aspect():
@@ -91,3 +93,33 @@ def test_profiles_are_the_authors_spectra_svm_times_rank_down_to_one():
     for rank, profile in teachers.PROFILES.items():
         np.testing.assert_array_equal(profile, np.arange(rank, 0, -1.0))
         np.testing.assert_array_equal(2.5 * profile, sweep.sbar(rank, 2.5))  # the sweeps' teachers too
+
+
+def test_spike_gaps_match_measure_spikes_and_shrink_with_size():
+    sbar = np.array([0.0, 1.0, 2.0, 3.0])
+    gaps = teachers.spike_gaps(sbar, (20, 80), 0.5, 4, seed=3)
+    assert isinstance(gaps, teachers.SpikeGaps)
+    assert gaps.n_ins.tolist() == [20.0, 80.0] and gaps.shat.shape == gaps.overlap.shape == (2,)
+    # size i is measure_spikes with the seed seed + i, compared with eqs. (11)-(12)
+    run = teachers.measure_spikes(sbar[:, None], 80, 0.5, 4, seed=4)
+    expected = np.abs(run.shat[:, :, 0].mean(1) - rmt.spike_singular_value(sbar, 0.5)).mean()
+    assert gaps.shat[1] == expected
+    expected = np.abs(run.overlap[:, :, 0].mean(1) - rmt.spike_overlap(sbar, 0.5)).mean()
+    assert gaps.overlap[1] == expected
+    slope = np.polyfit(np.log([20.0, 80.0]), np.log(gaps.shat), 1)[0]
+    assert gaps.exponent("shat") == pytest.approx(slope)
+    assert np.isfinite(gaps.exponent("overlap"))
+
+
+def test_spike_gaps_refuses_bad_sizes_and_names():
+    with pytest.raises(ValueError, match=r"^n_ins must hold at least two sizes"):
+        teachers.spike_gaps([1.0], (20,), 0.5, 2)
+    with pytest.raises(ValueError, match=r"^n_ins must be a non-empty sequence of integers >= 1"):
+        teachers.spike_gaps([1.0], (20, 0), 0.5, 2)
+    with pytest.raises(ValueError, match=r"^sbar must"):
+        teachers.spike_gaps([[1.0]], (20, 40), 0.5, 2)
+    gaps = teachers.SpikeGaps(np.array([10.0, 20.0]), np.array([0.1, 0.0]), np.array([0.1, 0.05]))
+    with pytest.raises(ValueError, match=r"^which must be one of"):
+        gaps.exponent("gap")
+    with pytest.raises(ValueError, match=r"shat gaps must all be > 0"):
+        gaps.exponent("shat")

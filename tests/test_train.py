@@ -539,3 +539,58 @@ def test_ta_mode_dynamics_stays_in_the_band_of_gradient_descent():
     assert np.all(gap <= band.above + 1e-9) and np.all(-gap <= band.below + 1e-9)
     with pytest.raises(ValueError, match="sigma31"):
         train.ta_mode_dynamics(sigma31.T, 3, 0.02, 10, eps=1e-3, n_records=5)
+
+
+def test_train_ta_and_random_is_one_batch_of_train_students():
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 8, 4, generator=gen(0))
+    record_at = np.array([0, 5, 10, 20, 40])
+    paired = train.train_ta_and_random(sweep, hidden=4, n_layers=3, lr=0.05, record_at=record_at, eps=1e-3,
+                                       generator=gen(1))
+    data, teacher, init = train.ta_and_random(sweep)
+    res = train.train_students(data, hidden=4, n_layers=3, lr=0.05, epochs=40, init=init, eps=1e-3,
+                               teacher=teacher, record_at=record_at, modes=2, generator=gen(1))
+    shat = res.data_svals[:, :2]
+    assert isinstance(paired, train.PairedStudents) and paired.lr == 0.05
+    assert np.array_equal(paired.time, res.time) and np.array_equal(paired.test_error, res.test_error)
+    assert np.array_equal(paired.alignment, res.alignment)
+    assert np.array_equal(paired.strength, res.mode_strength / shat[:, None, :])
+    assert np.array_equal(paired.svals, res.svals / shat[:, None, :])
+    assert np.array_equal(paired.shat, shat)
+    # optimal stopping of each half, the record at t = 0 left out
+    stop, ref = paired.optimal_stopping(), train.paired_optimal_stopping(res.time[1:], res.test_error[:, 1:])
+    for name in ("TA", "random"):
+        assert all(np.array_equal(a, b) for a, b in zip(stop[name], ref[name]))
+    # crossings: the random students' alignment and growth, the TA students' growth, one row per data set
+    cross = paired.crossings(align_level=0.9, grow_level=0.5)
+    assert isinstance(cross, train.ModeCrossings) and cross.align.shape == cross.grow_ta.shape == (4, 2)
+    expected = train.first_crossing(res.time, np.moveaxis(paired.strength[:4], 1, -1), 0.5)
+    assert np.array_equal(cross.grow_ta, expected, equal_nan=True)
+    expected = train.first_crossing(res.time, np.moveaxis(paired.alignment[4:], 1, -1), 0.9)
+    assert np.array_equal(cross.align, expected, equal_nan=True)
+
+
+def test_train_ta_and_random_refuses_bad_records_and_levels():
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
+    with pytest.raises(ValueError, match=r"^record_at must be a 1-d array of integers >= 0"):
+        train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=[0, -5], eps=1e-3)
+    with pytest.raises(ValueError, match=r"^record_at must hold at least one epoch"):
+        train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=np.array([], int), eps=1e-3)
+    with pytest.raises(ValueError, match=r"^sweep must be"):
+        train.train_ta_and_random(sweep.sigma31, hidden=2, n_layers=3, lr=0.05, record_at=[0, 5], eps=1e-3)
+    paired = train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=[0, 5], eps=1e-3)
+    with pytest.raises(ValueError, match=r"^align_level must"):
+        paired.crossings(align_level=1.0)
+    with pytest.raises(ValueError, match=r"^grow_level must"):
+        paired.crossings(grow_level=0.0)
+
+
+def test_sweep_subset_keeps_the_data_sets_in_order():
+    sweep = train.snr_sweep([2.0], [1, 3], 2, 8, 4, generator=gen(0))
+    sub = train.sweep_subset(sweep, [2, 0])
+    assert sub.rank.tolist() == [3, 1] and sub.svm.tolist() == [2.0, 2.0]
+    assert torch.equal(sub.sigma31, sweep.sigma31[[2, 0]])
+    assert torch.equal(sub.teacher.matrix, sweep.teacher.matrix[[2, 0]])
+    with pytest.raises(ValueError, match=r"^index must hold data sets in \[0, 4\)"):
+        train.sweep_subset(sweep, [4])
+    with pytest.raises(ValueError, match=r"^index must be a non-empty sequence"):
+        train.sweep_subset(sweep, [])

@@ -14,13 +14,14 @@ tensor program; pass a seeded :class:`torch.Generator` for reproducibility.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, rmt
 from .progress import track
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "measure_spikes",
     "PROFILES",
 ]
+__all__ += ["SpikeMeasurement", "SpikeGaps", "spike_gaps"]
 
 #: The authors' teacher spectra (Lampinen & Ganguli's scripts, Figs. 5, 6 and 11): a rank-``r`` teacher of
 #: SNR multiplier ``svm`` has singular values ``svm * PROFILES[r] = svm * (r, ..., 1)``, for the two ranks
@@ -216,9 +218,28 @@ def _overlaps(U, V, teacher):
     return left * right
 
 
+@dataclass(frozen=True)
+class SpikeMeasurement:
+    """Top singular values and overlaps of noisy low-rank teachers' training data (:func:`measure_spikes`).
+
+    Attributes
+    ----------
+    shat : ndarray, shape (G, repeats, r)
+        The top ``r`` singular values of each draw's ``Sigma31`` (eq. 11 predicts their mean).
+    overlap : ndarray, shape (G, repeats, r)
+        ``|u_hat . u_bar| |v_hat . v_bar|`` of each mode with its teacher's (eq. 12).
+    spectra : ndarray, shape (G, keep_spectra, N3), or None
+        The full singular spectra of the first ``keep_spectra`` repeats of each row (eq. 13), if kept.
+    """
+
+    shat: np.ndarray
+    overlap: np.ndarray
+    spectra: np.ndarray | None = None
+
+
 def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, seed: int = 0,
                    device: str | torch.device = "cpu", chunk: int = 32, keep_spectra: int = 0,
-                   dtype: torch.dtype = torch.float32) -> dict[str, np.ndarray]:
+                   dtype: torch.dtype = torch.float32) -> SpikeMeasurement:
     """Empirical top singular values and overlaps of noisy low-rank teachers (Fig. 2).
 
     Parameters
@@ -247,9 +268,9 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
 
     Returns
     -------
-    dict of numpy arrays
+    SpikeMeasurement
         ``shat`` and ``overlap`` of shape ``(G, repeats, r)``; ``spectra`` of shape
-        ``(G, keep_spectra, N3)`` if requested.
+        ``(G, keep_spectra, N3)`` if requested (else None).
     """
     sbar = np.atleast_2d(_checks.real_array(sbar, "sbar", lower=0.0, ndim=(0, 1, 2),
                                             extra=", shape (G, r) (or (r,) for one row)"))
@@ -282,10 +303,78 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         overlap.append(_overlaps(u, v, teacher))
         if keep_spectra:
             spectra.append(s)
-    out = {
-        "shat": torch.cat(shat).reshape(n_rows, repeats, r).cpu().numpy(),
-        "overlap": torch.cat(overlap).reshape(n_rows, repeats, r).cpu().numpy(),
-    }
-    if keep_spectra:
-        out["spectra"] = torch.cat(spectra).reshape(n_rows, repeats, n_out)[:, :keep_spectra].cpu().numpy()
-    return out
+    kept = torch.cat(spectra).reshape(n_rows, repeats, n_out)[:, :keep_spectra].cpu().numpy() if keep_spectra else None
+    return SpikeMeasurement(torch.cat(shat).reshape(n_rows, repeats, r).cpu().numpy(),
+                            torch.cat(overlap).reshape(n_rows, repeats, r).cpu().numpy(), kept)
+
+
+@dataclass(frozen=True)
+class SpikeGaps:
+    """How far measured rank-1 spikes lie from eqs. (11)-(12) at growing sizes (:func:`spike_gaps`).
+
+    Attributes
+    ----------
+    n_ins : ndarray, shape (S,)
+        The numbers of inputs ``N1`` (= examples).
+    shat, overlap : ndarray, shape (S,)
+        Per size, the mean over the ``sbar`` grid of ``|mean over repeats - theory|`` for the top
+        singular value (eq. 11) and for its overlap (eq. 12).
+    """
+
+    n_ins: np.ndarray
+    shat: np.ndarray
+    overlap: np.ndarray
+
+    def exponent(self, which: str) -> float:
+        """The least-squares slope of ``log gap`` against ``log N1`` for ``which`` (``"shat"`` or ``"overlap"``)."""
+        which = _checks.choice(which, "which", ("shat", "overlap"))
+        gaps = getattr(self, which)
+        if np.any(gaps <= 0):
+            raise ValueError(f"the {which} gaps must all be > 0 for a log-log fit; got {gaps.tolist()}")
+        return float(np.polyfit(np.log(self.n_ins), np.log(gaps), 1)[0])
+
+
+def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: int, *, seed: int = 0,
+               device: str | torch.device = "cpu") -> SpikeGaps:
+    """Mean absolute gap between measured rank-1 spikes and eqs. (11)-(12) over a grid of ``sbar``, per size.
+
+    At each size ``N1`` of ``n_ins``, :func:`measure_spikes` draws ``repeats`` rank-1 teachers (and noise) per
+    teacher singular value of ``sbar``; the gap of a point is ``|mean over repeats - theory|`` of the top data
+    singular value (eq. 11, :func:`gendyn.rmt.spike_singular_value`) and of its overlap (eq. 12,
+    :func:`gendyn.rmt.spike_overlap`), averaged over the grid. Near the detection threshold the finite-size
+    window closes as ``N1^(-1/3)``, elsewhere the gap is sampling noise of order ``N1^(-1/2)``.
+
+    Parameters
+    ----------
+    sbar : array_like, shape (G,)
+        Teacher singular values, finite and ``>= 0``.
+    n_ins : sequence of int
+        The sizes ``N1`` (inputs = examples), at least two, each with ``N3 = round(aspect * N1) >= 1``.
+    aspect : float
+        ``A = N3 / N1`` in ``(0, 1]``.
+    repeats : int
+        Teachers and noise draws per singular value and size.
+    seed : int
+        Size ``i`` is measured with the seed ``seed + i`` (``>= 0``).
+    device : str
+        Torch device of the measurement.
+
+    Returns
+    -------
+    SpikeGaps
+        The gaps per size; ``exponent("shat")`` and ``exponent("overlap")`` their log-log slopes.
+    """
+    sbar = _checks.real_array(sbar, "sbar", lower=0.0, ndim=1)
+    if sbar.size < 1:
+        raise ValueError("sbar must hold at least one teacher singular value; got an empty array")
+    n_ins = _checks.integers(n_ins, "n_ins", meaning=" (the sizes N1)")
+    if len(n_ins) < 2:
+        raise ValueError(f"n_ins must hold at least two sizes (to fit an exponent); got {n_ins}")
+    aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True)
+    seed = _checks.integer(seed, "seed", 0)
+    shat, overlap = [], []
+    for i, n_in in enumerate(n_ins):
+        run = measure_spikes(sbar[:, None], n_in, aspect, repeats, seed=seed + i, device=device)
+        shat.append(np.abs(run.shat[:, :, 0].mean(1) - rmt.spike_singular_value(sbar, aspect)).mean())
+        overlap.append(np.abs(run.overlap[:, :, 0].mean(1) - rmt.spike_overlap(sbar, aspect)).mean())
+    return SpikeGaps(np.array(n_ins, dtype=float), np.array(shat), np.array(overlap))

@@ -1601,3 +1601,154 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: LeakyTransferSpec,
     t_authors, t_balanced = best[:, 1] - best[:, 0]
     layer_scale = [float(torch.linalg.matrix_norm(w, ord=2).mean()) / spec.eps**0.5 for w in fan_joint]
     return InitialisationComparison(t_authors, t_balanced, layer_scale)
+
+
+# ----------------------------------------------------------------------------------------
+# App. B, Fig. 9: the modes of TA and random students on the same data sets
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["ModeCrossings", "PairedStudents", "train_ta_and_random", "sweep_subset"]
+
+
+@dataclass(frozen=True)
+class ModeCrossings:
+    """When each data mode of a :class:`PairedStudents` batch aligns and grows (:meth:`PairedStudents.crossings`).
+
+    Each array has shape ``(B, modes)``, one row per data set; NaN where the curve never crosses.
+    """
+
+    align: np.ndarray  #: random students: the alignment ``A_alpha`` first reaches its level (0.9)
+    grow: np.ndarray  #: random students: the mode strength first reaches its level (half of ``shat_alpha``)
+    grow_ta: np.ndarray  #: TA students: the same
+
+
+@dataclass(frozen=True)
+class PairedStudents:
+    """A TA and a random student trained on every data set of a sweep (:func:`train_ta_and_random`).
+
+    The first ``B`` students are training aligned, the last ``B`` their random twins on the same data
+    (:func:`ta_and_random`).
+
+    Attributes
+    ----------
+    time : ndarray, shape (T,)
+        Record times ``t / tau``.
+    alignment : ndarray, shape (2 B, T, modes)
+        ``A_alpha(t) = |u_alpha . uhat_alpha| |v_alpha . vhat_alpha|`` of each data mode (App. B).
+    strength : ndarray, shape (2 B, T, modes)
+        The composite map along each data mode, ``uhat_alpha^T W vhat_alpha``, over ``shat_alpha``
+        (for a TA student its singular value of eq. 9 over ``shat_alpha``).
+    svals : ndarray, shape (2 B, T, modes)
+        The student's top singular values over the data's ``shat_alpha``.
+    shat : ndarray, shape (2 B, modes)
+        The data's top singular values ``shat_alpha`` of each student.
+    test_error : ndarray, shape (2 B, T)
+        Normalised test error, eq. (5).
+    lr : float
+        The learning rate.
+    """
+
+    time: np.ndarray
+    alignment: np.ndarray
+    strength: np.ndarray
+    svals: np.ndarray
+    shat: np.ndarray
+    test_error: np.ndarray
+    lr: float
+
+    def crossings(self, align_level: float = 0.9, grow_level: float = 0.5) -> ModeCrossings:
+        """Alignment and growth times of every mode, read off the records by :func:`first_crossing`.
+
+        Parameters
+        ----------
+        align_level : float
+            Level of the alignment ``A_alpha`` in ``(0, 1)`` (App. B: 0.9).
+        grow_level : float
+            Level of the strength over ``shat_alpha`` in ``(0, 1)`` (half grown: 0.5).
+        """
+        align_level = _checks.bounded(align_level, "align_level", 0.0, 1.0, open_lower=True, open_upper=True)
+        grow_level = _checks.bounded(grow_level, "grow_level", 0.0, 1.0, open_lower=True, open_upper=True)
+        half = len(self.test_error) // 2
+        ta, rnd = slice(0, half), slice(half, 2 * half)
+        return ModeCrossings(
+            first_crossing(self.time, np.moveaxis(self.alignment[rnd], 1, -1), align_level),
+            first_crossing(self.time, np.moveaxis(self.strength[rnd], 1, -1), grow_level),
+            first_crossing(self.time, np.moveaxis(self.strength[ta], 1, -1), grow_level),
+        )
+
+    def optimal_stopping(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each student's optimal stopping time and minimum test error, the record at ``t = 0`` left out.
+
+        ``{"TA": (t_opt, e_min), "random": (t_opt, e_min)}``, each of shape ``(B,)``
+        (:func:`paired_optimal_stopping`).
+        """
+        return paired_optimal_stopping(self.time[1:], self.test_error[:, 1:])
+
+
+def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: float, record_at: ArrayLike,
+                        eps: float, generator: torch.Generator | None = None,
+                        device: str | torch.device = "cpu") -> PairedStudents:
+    """Train a TA and a random student on every data set of ``sweep`` by gradient descent, eq. (8) (App. B).
+
+    One batch of :func:`train_students` on the data of :func:`ta_and_random`, for ``max(record_at)``
+    epochs, recording the top ``modes = max(sweep.rank)`` modes of each student against the data's.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`).
+    hidden : int
+        Hidden units ``N2`` of every hidden layer.
+    n_layers : int
+        Layers of units ``N_l >= 2``, input and output included.
+    lr : float
+        Learning rate (the time constant is ``tau = 1 / lr``).
+    record_at : array_like of int
+        Epochs at which to record, ``>= 0``; the students train for ``max(record_at)`` epochs.
+    eps : float
+        Initial scale of every student (the singular values of its composite map).
+    generator : torch.Generator, optional
+        Source of the random students' initial weights (``None``: torch's global one).
+    device : str
+        Torch device of the training.
+
+    Returns
+    -------
+    PairedStudents
+        The records, TA students first.
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    record_at = _checks.integer_array(record_at, "record_at", 0, ndim=1)
+    if record_at.size == 0:
+        raise ValueError("record_at must hold at least one epoch; got an empty array")
+    modes = int(sweep.rank.max())
+    data, teacher, init = ta_and_random(sweep)
+    res = train_students(data, hidden=hidden, n_layers=n_layers, lr=lr, epochs=int(record_at.max()), init=init,
+                         eps=eps, teacher=teacher, record_at=record_at, modes=modes, generator=generator,
+                         device=device, desc=f"TA and random students, N_l = {n_layers}")
+    shat = res.data_svals[:, :modes]
+    return PairedStudents(res.time, res.alignment, res.mode_strength / shat[:, None, :],
+                          res.svals / shat[:, None, :], shat, res.test_error, float(res.lr))
+
+
+def sweep_subset(sweep: SnrSweep, index: Sequence[int]) -> SnrSweep:
+    """The data sets ``index`` of ``sweep`` (teachers, training data and labels), in that order.
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), ``B`` of them.
+    index : sequence of int
+        Data sets to keep, each in ``[0, B)``, at least one.
+
+    Returns
+    -------
+    SnrSweep
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    n_data = len(sweep.rank)
+    index = list(_checks.integers(index, "index", 0, meaning=f" (data sets in [0, {n_data}))"))
+    if max(index) >= n_data:
+        raise ValueError(f"index must hold data sets in [0, {n_data}); got {index}")
+    teacher = LowRankTeacher(*(x[index] for x in sweep.teacher))
+    return SnrSweep(teacher, sweep.sigma31[index], sweep.rank[index], sweep.svm[index])

@@ -1,15 +1,13 @@
-"""Runners, figures and claims of the chapter *Alignment lag of randomly initialised students*.
+"""Sizes, figures and claims of the chapter *Alignment lag of randomly initialised students*.
 
 Serves ``notebooks/lampinen-ganguli/alignment-lag.ipynb`` (Lampinen & Ganguli 2019, App. B, Fig. 9, §3.4):
-TA and random students of one and three hidden layers learn the same data sets; the chapter reads off when
-the random students' modes align with the data's and grow, and how far their optimal stopping time lags
-behind the TA students'. The module holds the runners (:func:`train_fig9_students`, :func:`side_by_side`),
-the read-outs (:func:`crossing_times`, :func:`optimal_stopping`), one ``figure_*``
-function per figure and one ``check_*`` function per group of claims.
-
-The students' data (:func:`gendyn.train.ta_and_random`), their optimal stopping
-(:func:`gendyn.train.paired_optimal_stopping`) and the relative lag (:func:`gendyn.train.relative_lag`) are the
-library's, shared with the chapter on students of lower rank.
+TA and random students of one and three hidden layers learn the same data sets
+(:func:`gendyn.train.train_ta_and_random`, one :class:`~gendyn.train.PairedStudents` per depth); the chapter
+reads off when the random students' modes align with the data's and grow
+(:meth:`~gendyn.train.PairedStudents.crossings`), and how far their optimal stopping time lags behind the TA
+students' (:meth:`~gendyn.train.PairedStudents.optimal_stopping`, :func:`gendyn.train.relative_lag`). The
+module holds one ``figure_*`` function per figure, one ``check_*`` function per group of claims and the
+side-by-side retraining at the authors' learning rate (:func:`side_by_side`).
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 
 from gendyn import deep_linear as dl
@@ -27,10 +24,10 @@ from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_quantile
-from gendyn.train import SnrSweep
+from gendyn.train import ModeCrossings, PairedStudents, SnrSweep
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "SideBySide", "train_fig9_students", "figure_9", "crossing_times", "optimal_stopping",
+           "claim_ids", "MUTATIONS", "SideBySide", "figure_9",
            "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
            "check_lag_grows_with_depth", "figure_lag", "check_minimum_independent_of_depth", "side_by_side",
            "check_side_by_side"]
@@ -72,66 +69,7 @@ SIZES = {
 }
 
 
-def _halves(n: int) -> tuple[slice, slice]:
-    """The TA students (first half) and the random students (second half) of ``n`` students."""
-    return slice(0, n // 2), slice(n // 2, n)
-
-
-def train_fig9_students(sweep: SnrSweep, cfg: RunConfig, *, eps: float, modes: int, generator: torch.Generator
-                        ) -> dict[int, dict[str, object]]:
-    """Train the TA and random students of every depth on the data of ``sweep`` (one batch per depth).
-
-    Each depth ``N_l`` of ``cfg.depths`` trains at its rate of ``cfg.lrs`` over its horizon of ``cfg.horizons``
-    (in ``tau``), with records on a log grid, a uniform grid, and every 0.02 ``tau`` around the theory's
-    optimal stopping time (eq. 15), where a deep student's test error dips only briefly. Prints one line per
-    depth.
-
-    Parameters
-    ----------
-    sweep : SnrSweep
-        The data sets (rank-``cfg.ranks`` teachers of SNR ``cfg.svm``).
-    cfg : RunConfig
-        Sizes (``n1``, ``n2``, ``n3``), ``depths``, ``lrs``, ``horizons``, ``n_records``, ``device``.
-    eps : float
-        Initial scale of every student.
-    modes : int
-        Data modes to follow (the largest teacher rank).
-    generator : torch.Generator
-        Source of the random students' initial weights.
-
-    Returns
-    -------
-    dict
-        Per depth: ``t`` (record times), ``alignment`` ``A_alpha(t)``, ``strength`` and ``svals`` (in units of
-        ``shat_alpha``), ``test`` (test error), each ``(students, records[, modes])``, and ``lr``.
-    """
-    data, wbar, init = train.ta_and_random(sweep)
-    runs = {}
-    for depth, lr, horizon in zip(cfg.depths, cfg.lrs, cfg.horizons):
-        epochs = int(round(horizon / lr))
-        record_at = np.union1d(train.log_epoch_grid(epochs, cfg.n_records),
-                               np.rint(np.linspace(0, epochs, 5 * cfg.n_records + 1)).astype(int))
-        # a deep TA student's test error dips for only ~0.1 tau as its mode passes sbar O(sbar): records
-        # every 0.02 tau around the theory's optimum (eq. 15), so that the minimum is not missed
-        t_opt = dl.optimal_early_stopping(sweep.sbar(min(cfg.ranks), cfg.svm), cfg.n1, cfg.n2, cfg.n3, eps,
-                                          n_layers=depth)[0]
-        dip = np.rint(np.arange(0.7 * t_opt, 1.4 * t_opt, 0.02) / lr).astype(int)
-        record_at = np.union1d(record_at, dip[dip <= epochs])
-        res = train.train_students(data, hidden=cfg.n2, n_layers=depth, lr=lr, epochs=epochs, init=init,
-                                   eps=eps, teacher=wbar, record_at=record_at, modes=modes,
-                                   generator=generator, device=cfg.device,
-                                   desc=f"Fig. 9 students, N_l = {depth}")
-        shat = res.data_svals[:, :modes]
-        runs[depth] = dict(t=res.time, alignment=res.alignment,
-                           strength=res.mode_strength / shat[:, None, :],
-                           svals=res.svals / shat[:, None, :], test=res.test_error, lr=lr)
-        print(f"N_l = {depth}: {epochs} epochs at lr = {lr:g} (stability limit "
-              f"{float(train.stability_limit(sweep.sigma31, depth).min()):.3g}), "
-              f"t/tau up to {res.time[-1]:g}")
-    return runs
-
-
-def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float) -> Figure:
+def figure_9(run: PairedStudents, sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float) -> Figure:
     """Fig. 9 for one depth: alignment and growth of the random students' modes.
 
     Rows are the teacher ranks, columns the data modes (teacher singular values ``svm * (rank, ..., 1)``,
@@ -141,8 +79,8 @@ def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...],
 
     Parameters
     ----------
-    run : dict
-        One depth of :func:`train_fig9_students`.
+    run : PairedStudents
+        One depth's students (:func:`gendyn.train.train_ta_and_random`).
     sweep : SnrSweep
         The data sets.
     ranks : tuple of int
@@ -151,7 +89,8 @@ def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...],
         The teachers' SNR multiplier.
     """
     modes = max(ranks)
-    ta, rnd = _halves(len(run["test"]))
+    half = len(run.test_error) // 2
+    ta, rnd = slice(0, half), slice(half, 2 * half)
     fig, axes = plotting.subplots(len(ranks), modes, height=2.4 * len(ranks), squeeze=False)
     free = None  # an empty panel, for the legend
     for row, rank in enumerate(ranks):
@@ -165,15 +104,15 @@ def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...],
                 free = ax if free is None else free
                 continue
             sbar = svm * (rank - mode)
-            for data_, style in ((run["alignment"], "-"), (run["strength"], "--")):
+            for data_, style in ((run.alignment, "-"), (run.strength, "--")):
                 color = plotting.COLORS[0 if style == "-" else 1]
                 vals = data_[rnd][mask][:, :, mode]
-                ax.plot(run["t"][1:], vals[:, 1:].T, style, color=color, lw=0.5, alpha=0.3)
-                ax.plot(run["t"][1:], np.median(vals[:, 1:], 0), style, color=color, lw=2)
-            ax.plot(run["t"][1:], np.median(run["strength"][ta][mask][:, 1:, mode], 0), ":", color="k",
+                ax.plot(run.time[1:], vals[:, 1:].T, style, color=color, lw=0.5, alpha=0.3)
+                ax.plot(run.time[1:], np.median(vals[:, 1:], 0), style, color=color, lw=2)
+            ax.plot(run.time[1:], np.median(run.strength[ta][mask][:, 1:, mode], 0), ":", color="k",
                     lw=1.5)
             ax.set(xscale="log", ylim=(-0.02, 1.05), title=f"rank {rank}: $\\bar s$ = {sbar:g}",
-                   xlim=(run["t"][-1] * 1e-2, run["t"][-1]))
+                   xlim=(run.time[-1] * 1e-2, run.time[-1]))
             if row == len(ranks) - 1:
                 ax.set_xlabel("$t/\\tau$")
     target = free if free is not None else axes[0, -1]
@@ -183,45 +122,6 @@ def figure_9(run: dict[str, object], sweep: SnrSweep, *, ranks: tuple[int, ...],
     target.legend(loc="center" if free is not None else "best")
     fig.tight_layout()
     return fig
-
-
-def crossing_times(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, np.ndarray]]:
-    """Alignment and growth times of every mode, read off the records (:func:`gendyn.train.first_crossing`).
-
-    Returns
-    -------
-    dict
-        Per depth: ``align`` (random students: ``A_alpha`` first reaches 0.9), ``grow`` (random students:
-        strength first reaches half of ``shat_alpha``) and ``grow_ta`` (the same for the TA students), each
-        ``(data sets, modes)``.
-    """
-    times = {}
-    for depth, r in runs.items():
-        ta, rnd = _halves(len(r["test"]))
-        times[depth] = dict(
-            align=train.first_crossing(r["t"], np.moveaxis(r["alignment"][rnd], 1, -1), 0.9),
-            grow=train.first_crossing(r["t"], np.moveaxis(r["strength"][rnd], 1, -1), 0.5),
-            grow_ta=train.first_crossing(r["t"], np.moveaxis(r["strength"][ta], 1, -1), 0.5),
-        )
-    return times
-
-
-def optimal_stopping(runs: dict[int, dict[str, object]]) -> dict[int, dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """Each student's optimal stopping time and minimum test error (:func:`gendyn.train.paired_optimal_stopping`).
-
-    Parameters
-    ----------
-    runs : dict
-        Per depth: ``t``, the record times, and ``test``, the test errors of the TA students (first half)
-        and of the random students (second half), as :func:`train_fig9_students` returns them. The record at
-        ``t = 0`` is left out.
-
-    Returns
-    -------
-    dict
-        Per depth and initialisation (``"TA"``, ``"random"``): ``(times, errors)``, one per data set.
-    """
-    return {key: train.paired_optimal_stopping(r["t"][1:], r["test"][:, 1:]) for key, r in runs.items()}
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:
@@ -236,7 +136,7 @@ def claim_ids(cfg: RunConfig) -> list[str]:
 MUTATIONS = ()
 
 
-def check_stronger_aligns_first(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], rank3: np.ndarray, *,
+def check_stronger_aligns_first(ledger: Ledger, times: dict[int, ModeCrossings], rank3: np.ndarray, *,
                                 svm: float) -> None:
     """Claims ``stronger-aligns-first-N*``: the rank-3 teacher's stronger modes align first (App. B).
 
@@ -245,14 +145,14 @@ def check_stronger_aligns_first(ledger: Ledger, times: dict[int, dict[str, np.nd
     Parameters
     ----------
     times : dict
-        :func:`crossing_times`.
+        :meth:`~gendyn.train.PairedStudents.crossings` per depth.
     rank3 : ndarray of bool
         The data sets of the rank-3 teacher.
     svm : float
         Its SNR multiplier.
     """
     for depth, found in times.items():
-        t_align = np.nanmean(found["align"][rank3], 0)  # modes sbar = 6, 4, 2
+        t_align = np.nanmean(found.align[rank3], 0)  # modes sbar = 6, 4, 2
         ledger.check(
             f"stronger-aligns-first-N{depth}",
             f"N_l = {depth}, rank-3 teacher: largest difference of mean alignment times, stronger "
@@ -264,7 +164,7 @@ def check_stronger_aligns_first(ledger: Ledger, times: dict[int, dict[str, np.nd
             "over runs; a sign of means without a margin.")
 
 
-def check_rank_independent(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], sweep: SnrSweep,
+def check_rank_independent(ledger: Ledger, times: dict[int, ModeCrossings], sweep: SnrSweep,
                            cfg: RunConfig) -> None:
     """Claims ``rank-independent-N*``: the weakest mode aligns at the same time for a rank-1 and a rank-3 teacher.
 
@@ -274,7 +174,7 @@ def check_rank_independent(ledger: Ledger, times: dict[int, dict[str, np.ndarray
     Parameters
     ----------
     times : dict
-        :func:`crossing_times`.
+        :meth:`~gendyn.train.PairedStudents.crossings` per depth.
     sweep : SnrSweep
         The data sets.
     cfg : RunConfig
@@ -283,8 +183,8 @@ def check_rank_independent(ledger: Ledger, times: dict[int, dict[str, np.ndarray
     rank3, rank1 = sweep.select(max(cfg.ranks), cfg.svm), sweep.select(min(cfg.ranks), cfg.svm)
     z = t_quantile(len(cfg.depths), 2 * cfg.runs - 2, level=1e-2)
     for depth in cfg.depths:
-        a1 = times[depth]["align"][rank1][:, 0]
-        a3 = times[depth]["align"][rank3][:, max(cfg.ranks) - 1]
+        a1 = times[depth].align[rank1][:, 0]
+        a3 = times[depth].align[rank3][:, max(cfg.ranks) - 1]
         se = np.sqrt(np.nanvar(a1, ddof=1) / a1.size + np.nanvar(a3, ddof=1) / a3.size)
         ledger.check(
             f"rank-independent-N{depth}",
@@ -297,17 +197,17 @@ def check_rank_independent(ledger: Ledger, times: dict[int, dict[str, np.ndarray
             f"{len(cfg.depths)} depths.")
 
 
-def check_deep_aligns_late(ledger: Ledger, times: dict[int, dict[str, np.ndarray]], rank3: np.ndarray) -> None:
+def check_deep_aligns_late(ledger: Ledger, times: dict[int, ModeCrossings], rank3: np.ndarray) -> None:
     """Claim ``deep-aligns-late``: alignment time / growth time is larger for the deepest network, every mode.
 
     Parameters
     ----------
     times : dict
-        :func:`crossing_times` (its shallowest and deepest depths are compared).
+        :meth:`~gendyn.train.PairedStudents.crossings` per depth (its shallowest and deepest depths are compared).
     rank3 : ndarray of bool
         The data sets of the rank-3 teacher.
     """
-    ratio = {depth: np.nanmean(found["align"][rank3] / found["grow"][rank3], 0) for depth, found in times.items()}
+    ratio = {depth: np.nanmean(found.align[rank3] / found.grow[rank3], 0) for depth, found in times.items()}
     shallow, deep = min(times), max(times)
     ledger.check(
         "deep-aligns-late",
@@ -326,7 +226,7 @@ def check_lag_grows_with_depth(ledger: Ledger, optimum: dict[int, dict[str, tupl
     Parameters
     ----------
     optimum : dict
-        :func:`optimal_stopping` (its shallowest and deepest depths are compared).
+        :meth:`~gendyn.train.PairedStudents.optimal_stopping` per depth (the shallowest and deepest are compared).
     sweep : SnrSweep
         The data sets.
     ranks : tuple of int
@@ -349,7 +249,7 @@ def check_lag_grows_with_depth(ledger: Ledger, optimum: dict[int, dict[str, tupl
 
 
 def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
-               times: dict[int, dict[str, np.ndarray]], sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float
+               times: dict[int, ModeCrossings], sweep: SnrSweep, *, ranks: tuple[int, ...], svm: float
                ) -> Figure:
     """The alignment lag: random against TA optimal stopping times, and the rank-3 modes' alignment and growth.
 
@@ -360,7 +260,8 @@ def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
     Parameters
     ----------
     optimum, times : dict
-        :func:`optimal_stopping` and :func:`crossing_times`.
+        Per depth: :meth:`~gendyn.train.PairedStudents.optimal_stopping` and
+        :meth:`~gendyn.train.PairedStudents.crossings`.
     sweep : SnrSweep
         The data sets.
     ranks : tuple of int
@@ -377,9 +278,9 @@ def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
             axes[0].plot(stop["TA"][mask], stop["random"][mask], marker,
                          color=plotting.COLORS[k], ms=4, label=f"$N_l$ = {depth}, rank {rank}")
         g = times[depth]
-        axes[1].plot(np.nanmean(g["grow_ta"][rank3], 0), np.nanmean(g["align"][rank3], 0), "o-",
+        axes[1].plot(np.nanmean(g.grow_ta[rank3], 0), np.nanmean(g.align[rank3], 0), "o-",
                      color=plotting.COLORS[k], label=f"$N_l$ = {depth}: alignment")
-        axes[1].plot(np.nanmean(g["grow_ta"][rank3], 0), np.nanmean(g["grow"][rank3], 0), "s--",
+        axes[1].plot(np.nanmean(g.grow_ta[rank3], 0), np.nanmean(g.grow[rank3], 0), "s--",
                      color=plotting.COLORS[k], label=f"$N_l$ = {depth}: growth, random")
     lims = [min(a.get_xlim()[0] for a in axes), max(a.get_xlim()[1] for a in axes)]
     for ax in axes:
@@ -408,7 +309,7 @@ def check_minimum_independent_of_depth(ledger: Ledger, optimum: dict[int, dict[s
     Parameters
     ----------
     optimum : dict
-        :func:`optimal_stopping`.
+        :meth:`~gendyn.train.PairedStudents.optimal_stopping` per depth.
     sweep : SnrSweep
         The data sets.
     cfg : RunConfig
@@ -484,57 +385,36 @@ def _largest_shift(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.nanmax(np.abs(a - b), initial=0.0))
 
 
-def side_by_side(sweep: SnrSweep, cfg: RunConfig, *, main_lr: float, eps: float, modes: int) -> SideBySide:
-    """Retrain the first data set of each rank (TA and random student) at two rates from one draw of weights.
-
-    The deepest network of ``cfg.depths`` trains over its horizon at ``main_lr`` and at ``cfg.side_lr``
-    (the authors' rate), from initial weights drawn with seed ``cfg.seed + 1``, recorded 7501 times.
+def side_by_side(retrained: dict[float, PairedStudents], *, ranks: tuple[int, ...], eps: float,
+                 depth: int) -> SideBySide:
+    """Compare the times read off students retrained at two rates from the same weights.
 
     Parameters
     ----------
-    sweep : SnrSweep
-        The data sets.
-    cfg : RunConfig
-        ``ranks``, ``svm``, ``n2``, ``depths``, ``horizons``, ``side_lr``, ``seed`` and ``device``.
-    main_lr : float
-        The rate of the main experiment at that depth.
+    retrained : dict
+        ``{main_lr: PairedStudents, side_lr: PairedStudents}``: the first data set of each of ``ranks`` (TA and
+        random student) trained at each rate (:func:`gendyn.train.train_ta_and_random`).
+    ranks : tuple of int
+        The teacher rank of each data set.
     eps : float
-        Initial scale.
-    modes : int
-        Data modes to follow (the largest teacher rank).
+        The students' initial scale, for :func:`gendyn.deep_linear.gd_lag`.
+    depth : int
+        Their depth ``N_l``.
     """
-    data, wbar, init = train.ta_and_random(sweep)
-    n_data, deep = len(sweep.rank), max(cfg.depths)
-    side_ranks = list(cfg.ranks)
-    side_nets = [int(np.flatnonzero(sweep.select(rank, cfg.svm))[0]) for rank in side_ranks]
-    side_nets = side_nets + [n_data + k for k in side_nets]  # TA students, then their random twins
-    w_side = train.init_weights(data[side_nets], cfg.n2, deep, [init[k] for k in side_nets], eps,
-                                generator=torch.Generator().manual_seed(cfg.seed + 1))  # shared by both rates
-    side_horizon = dict(zip(cfg.depths, cfg.horizons))[deep]
+    (main_lr, main), (side_lr, _) = retrained.items()
+    modes = main.alignment.shape[-1]
     # the teacher's modes of each data set: the last `rank` of the modes columns hold none for rank < modes
-    teacher_mode = np.array([[m < rank for m in range(modes)] for rank in side_ranks])
-    half = len(side_ranks)
-    side = {}
-    for lr in (main_lr, cfg.side_lr):
-        n = int(round(side_horizon / lr))
-        res_side = train.train_students(data[side_nets], hidden=cfg.n2, n_layers=deep, lr=lr, epochs=n,
-                                        weights=w_side, teacher=wbar[side_nets], modes=modes,
-                                        record_at=np.rint(np.linspace(0, n, 7501)).astype(int),
-                                        device=cfg.device, desc=f"side by side, N_l = {deep}, lr = {lr:g}")
-        shat_side = res_side.data_svals[:, :modes]
-        strength = np.moveaxis(res_side.mode_strength / shat_side[:, None, :], 1, -1)
-        side[lr] = dict(
-            align=train.first_crossing(res_side.time, np.moveaxis(res_side.alignment, 1, -1)[half:],
-                                       0.9)[teacher_mode],
-            grow=train.first_crossing(res_side.time, strength[half:], 0.5)[teacher_mode],
-            grow_ta=train.first_crossing(res_side.time, strength[:half], 0.5)[teacher_mode],
-            stop=train.empirical_optimal_stopping(res_side.time[1:], res_side.test_error[:, 1:])[0],
-        )
-    shift = max(_largest_shift(side[main_lr][key], side[cfg.side_lr][key]) for key in side[main_lr])
-    delay = dl.gd_lag(shat_side, eps, main_lr, deep) - dl.gd_lag(shat_side, eps, cfg.side_lr, deep)
-    rank3_side = side_ranks.index(max(side_ranks))
-    lags = [float(side[lr]["stop"][half + rank3_side] - side[lr]["stop"][rank3_side]) for lr in (main_lr, cfg.side_lr)]
-    return SideBySide(main_lr, cfg.side_lr, side, float(shift), 2 * float(np.max(delay)), *lags)
+    teacher_mode = np.array([[m < rank for m in range(modes)] for rank in ranks])
+    times = {}
+    for lr, run in retrained.items():
+        found, stop = run.crossings(), run.optimal_stopping()
+        times[lr] = dict(align=found.align[teacher_mode], grow=found.grow[teacher_mode],
+                         grow_ta=found.grow_ta[teacher_mode], stop=np.concatenate([stop["TA"][0], stop["random"][0]]))
+    shift = max(_largest_shift(times[main_lr][key], times[side_lr][key]) for key in times[main_lr])
+    delay = dl.gd_lag(main.shat, eps, main_lr, depth) - dl.gd_lag(main.shat, eps, side_lr, depth)
+    rank3, half = list(ranks).index(max(ranks)), len(ranks)
+    lags = [float(times[lr]["stop"][half + rank3] - times[lr]["stop"][rank3]) for lr in (main_lr, side_lr)]
+    return SideBySide(main_lr, side_lr, times, float(shift), 2 * float(np.max(delay)), *lags)
 
 
 def check_side_by_side(ledger: Ledger, side: SideBySide, *, depth: int) -> None:

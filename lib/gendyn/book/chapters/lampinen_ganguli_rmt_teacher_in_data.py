@@ -1,8 +1,9 @@
-"""Figures, claims and finite-size runner of the chapter "How the teacher is buried in the training data".
+"""Sizes, figures and claims of the chapter "How the teacher is buried in the training data".
 
 Serves ``notebooks/lampinen-ganguli/rmt-teacher-in-data.ipynb`` (Lampinen & Ganguli §3.2, Fig. 2):
 measured spectra, outliers and singular-vector overlaps of noisy low-rank teachers
-(:func:`gendyn.teachers.measure_spikes`, one result dict per aspect ratio) against the
+(:func:`gendyn.teachers.measure_spikes`, one :class:`~gendyn.teachers.SpikeMeasurement` per aspect ratio;
+the finite-size gaps of :func:`gendyn.teachers.spike_gaps`) against the
 Marchenko-Pastur law (13), the outlier position (11) and the overlap (12) of :mod:`gendyn.rmt`.
 The claims' fluctuation scales are :func:`gendyn.book.stats.dkw_bound` (KS distance) and
 :func:`gendyn.rmt.tracy_widom_scale` (the top noise singular value).
@@ -17,7 +18,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ... import rmt, teachers
+from ... import rmt
+from ...teachers import SpikeGaps, SpikeMeasurement
 from .. import plotting
 from ..claims import Ledger
 from ..mutation import Mutation
@@ -27,7 +29,7 @@ from ..stats import dkw_bound, ks_distance, t_quantile
 __all__ = ["Sizes", "SIZES",
            "claim_ids", "MUTATIONS", "figure_theory", "figure_2a_spectra", "check_mp_bulk",
            "figure_2bc_outliers", "check_outliers", "check_edge", "figure_rank3", "check_rank3",
-           "finite_size_gaps", "check_finite_size", "figure_finite_size"]
+           "check_finite_size", "figure_finite_size"]
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ def _i_two(sbar_grid):
     return int(np.argmin(np.abs(sbar_grid - 2.0)))
 
 
-def figure_2a_spectra(rank1: dict[float, dict], sbar_grid: np.ndarray) -> Figure:
+def figure_2a_spectra(rank1: dict[float, SpikeMeasurement], sbar_grid: np.ndarray) -> Figure:
     """Fig. 2a: pooled singular values with no teacher (:math:`\\bar s = 0`, the first of ``sbar_grid``)
     and with a teacher at :math:`\\bar s = 2`, against eq. (13) (dashed) and eq. (11) (arrow).
 
@@ -134,7 +136,7 @@ def figure_2a_spectra(rank1: dict[float, dict], sbar_grid: np.ndarray) -> Figure
     i_two = _i_two(sbar_grid)
     fig, axes = plotting.subplots(2, (len(rank1) + 1) // 2, height=4.8, sharex=True, sharey=True)
     for ax, aspect in zip(axes.ravel(), rank1):
-        spectra = rank1[aspect]["spectra"]
+        spectra = rank1[aspect].spectra
         bins = np.linspace(0, 2.6, 60)
         ax.hist(spectra[0].ravel(), bins=bins, density=True, alpha=0.5, label="$\\bar s = 0$")
         ax.hist(spectra[i_two].ravel(), bins=bins, density=True, histtype="step", lw=1.2,
@@ -151,12 +153,12 @@ def figure_2a_spectra(rank1: dict[float, dict], sbar_grid: np.ndarray) -> Figure
     return fig
 
 
-def check_mp_bulk(ledger: Ledger, rank1: dict[float, dict]) -> None:
+def check_mp_bulk(ledger: Ledger, rank1: dict[float, SpikeMeasurement]) -> None:
     """Claims ``mp-bulk-A*``: the pure-noise spectrum (first teacher, :math:`\\bar s = 0`) of each aspect ratio
     follows the MP law (13) within the DKW bound at level 1e-3 (``rank1`` as in :func:`figure_2a_spectra`).
     """
     for aspect in rank1:
-        noise = rank1[aspect]["spectra"][0].ravel()
+        noise = rank1[aspect].spectra[0].ravel()
         ledger.check(
             f"mp-bulk-A{aspect:g}",
             f"KS distance of the pure-noise spectrum from the MP law (13), A = {aspect:g}",
@@ -167,7 +169,7 @@ def check_mp_bulk(ledger: Ledger, rank1: dict[float, dict]) -> None:
         )
 
 
-def figure_2bc_outliers(rank1: dict[float, dict], sbar_grid: np.ndarray, *, sbar_max: float) -> Figure:
+def figure_2bc_outliers(rank1: dict[float, SpikeMeasurement], sbar_grid: np.ndarray, *, sbar_max: float) -> Figure:
     """Fig. 2b, 2c: top data singular value and its overlap against :math:`\\bar s`, mean and one standard
     deviation over repeats, with eqs. (11)-(12) and the detection threshold :math:`\\mathcal A^{1/4}` (dotted).
     """
@@ -175,7 +177,7 @@ def figure_2bc_outliers(rank1: dict[float, dict], sbar_grid: np.ndarray, *, sbar
     fig, axes = plotting.subplots(1, 2, height=3.3)
     for k, aspect in enumerate(rank1):
         color = plotting.COLORS[k]
-        shat, overlap = rank1[aspect]["shat"][:, :, 0], rank1[aspect]["overlap"][:, :, 0]
+        shat, overlap = rank1[aspect].shat[:, :, 0], rank1[aspect].overlap[:, :, 0]
         for ax, data, theory in ((axes[0], shat, rmt.spike_singular_value),
                                  (axes[1], overlap, rmt.spike_overlap)):
             ax.errorbar(sbar_grid, data.mean(1), yerr=data.std(1), fmt="o", ms=2.5, color=color,
@@ -213,13 +215,13 @@ def _far_region_claim(ledger: Ledger, claim_id: str, statement: str, data: np.nd
     )
 
 
-def check_outliers(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarray, *, n1: int) -> None:
+def check_outliers(ledger: Ledger, rank1: dict[float, SpikeMeasurement], sbar_grid: np.ndarray, *, n1: int) -> None:
     """Claims ``outlier-A*``, ``overlap-A*``: far above threshold (:math:`\\bar s \\ge 2\\mathcal A^{1/4}`) the mean
     outlier and overlap agree with (11)-(12) at every point within a Bonferroni Student-:math:`t` quantile times
     the point's standard error plus :math:`1/\\bar N_1` (``n1``, the number of inputs).
     """
     for aspect in rank1:
-        shat, overlap = rank1[aspect]["shat"][:, :, 0], rank1[aspect]["overlap"][:, :, 0]
+        shat, overlap = rank1[aspect].shat[:, :, 0], rank1[aspect].overlap[:, :, 0]
         _far_region_claim(ledger, f"outlier-A{aspect:g}",
                           f"Top data singular value vs eq. (11), sbar >= 2 A^(1/4), A = {aspect:g}",
                           shat, rmt.spike_singular_value, sbar_grid, aspect, n1)
@@ -228,13 +230,13 @@ def check_outliers(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarr
                           overlap, rmt.spike_overlap, sbar_grid, aspect, n1)
 
 
-def check_edge(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarray, *, n1: int) -> None:
+def check_edge(ledger: Ledger, rank1: dict[float, SpikeMeasurement], sbar_grid: np.ndarray, *, n1: int) -> None:
     """Claims ``edge-A*``: below threshold (:math:`\\bar s \\le \\mathcal A^{1/4}/2`) the top singular value sits at
     the MP edge :math:`1 + \\sqrt{\\mathcal A}`, within the TW1 mean plus 3 standard errors on the Tracy-Widom scale.
     """
     for aspect in rank1:
         below = sbar_grid <= rmt.detection_threshold(aspect) / 2
-        top = rank1[aspect]["shat"][below, :, 0].ravel()
+        top = rank1[aspect].shat[below, :, 0].ravel()
         sigma_tw = rmt.tracy_widom_scale(aspect, n1)
         ledger.check(
             f"edge-A{aspect:g}",
@@ -247,7 +249,7 @@ def check_edge(ledger: Ledger, rank1: dict[float, dict], sbar_grid: np.ndarray, 
         )
 
 
-def figure_rank3(rank3: dict[float, dict], sbar_grid: np.ndarray, fractions: np.ndarray, *,
+def figure_rank3(rank3: dict[float, SpikeMeasurement], sbar_grid: np.ndarray, fractions: np.ndarray, *,
                  sbar_max: float) -> Figure:
     """Rank-3 teachers :math:`\\bar s\\cdot` ``fractions``: each mode's mean outlier and overlap against its own
     teacher singular value, with the rank-1 theory (11)-(12) of each aspect ratio.
@@ -259,10 +261,10 @@ def figure_rank3(rank3: dict[float, dict], sbar_grid: np.ndarray, fractions: np.
             sbar_mode = sbar_grid * frac
             color = plotting.COLORS[mode]
             marker = "o^"[k]
-            axes[0].plot(sbar_mode, rank3[aspect]["shat"][:, :, mode].mean(1), marker, ms=2.5,
+            axes[0].plot(sbar_mode, rank3[aspect].shat[:, :, mode].mean(1), marker, ms=2.5,
                          color=color, alpha=0.6)
             label = f"mode {mode + 1}, $\\mathcal{{A}}$ = {aspect:g}"
-            axes[1].plot(sbar_mode, rank3[aspect]["overlap"][:, :, mode].mean(1), marker, ms=2.5,
+            axes[1].plot(sbar_mode, rank3[aspect].overlap[:, :, mode].mean(1), marker, ms=2.5,
                          color=color, alpha=0.6, label=label)
         style = "k-" if k == 0 else "k--"
         axes[0].plot(sbar_fine, rmt.spike_singular_value(sbar_fine, aspect), style, lw=1)
@@ -274,14 +276,14 @@ def figure_rank3(rank3: dict[float, dict], sbar_grid: np.ndarray, fractions: np.
     return fig
 
 
-def check_rank3(ledger: Ledger, rank3: dict[float, dict], sbar_grid: np.ndarray, fractions: np.ndarray, *,
+def check_rank3(ledger: Ledger, rank3: dict[float, SpikeMeasurement], sbar_grid: np.ndarray, fractions: np.ndarray, *,
                 n1: int) -> None:
     """Claims ``rank3-*``: each mode of a rank-3 teacher follows (11)-(12) on its own, far above threshold,
     with the tolerance of :func:`check_outliers`.
     """
     for aspect in rank3:
         for mode, frac in enumerate(fractions):
-            shat, overlap = rank3[aspect]["shat"][:, :, mode], rank3[aspect]["overlap"][:, :, mode]
+            shat, overlap = rank3[aspect].shat[:, :, mode], rank3[aspect].overlap[:, :, mode]
             _far_region_claim(ledger, f"rank3-outlier-A{aspect:g}-mode{mode + 1}",
                               f"Rank-3 teacher, mode {mode + 1}: data singular value vs eq. (11), A = {aspect:g}",
                               shat, rmt.spike_singular_value, sbar_grid * frac, aspect, n1)
@@ -290,75 +292,33 @@ def check_rank3(ledger: Ledger, rank3: dict[float, dict], sbar_grid: np.ndarray,
                               overlap, rmt.spike_overlap, sbar_grid * frac, aspect, n1)
 
 
-def finite_size_gaps(sbar_grid: np.ndarray, *, sizes: tuple[int, ...], repeats: int, aspect: float, seed: int,
-                     device: str) -> dict[str, list]:
-    """Mean absolute gap between the mean over repeats and eqs. (11)-(12) over the whole ``sbar_grid``, per size.
-
-    Parameters
-    ----------
-    sbar_grid : ndarray
-        Rank-1 teacher singular values.
-    sizes : tuple of int
-        The numbers of inputs :math:`\\bar N_1`.
-    repeats : int
-        Teachers per singular value and size.
-    aspect : float
-        Aspect ratio :math:`\\mathcal A`.
-    seed : int
-        Size ``i`` uses the seed ``seed + 200 + i`` (apart from the chapter's other measurements).
-    device : str
-        Torch device of the measurement.
-
-    Returns
-    -------
-    dict
-        ``{"shat": gaps of the outlier, "overlap": gaps of the overlap}``, one value per size.
+def check_finite_size(ledger: Ledger, gaps: SpikeGaps, *, aspect: float) -> None:
+    """Claims ``finite-size-*``: the gaps of :func:`gendyn.teachers.spike_gaps` (at ``aspect``) shrink at least
+    as :math:`\\bar N_1^{-1/3}`; the exponent is a least-squares fit in log-log through the sizes, and 0.1
+    allows for its error.
     """
-    gaps = {"shat": [], "overlap": []}
-    for i, n1 in enumerate(sizes):
-        run = teachers.measure_spikes(sbar_grid[:, None], n1, aspect, repeats, seed=seed + 200 + i, device=device)
-        shat_theory = rmt.spike_singular_value(sbar_grid, aspect)
-        gaps["shat"].append(np.abs(run["shat"][:, :, 0].mean(1) - shat_theory).mean())
-        overlap_theory = rmt.spike_overlap(sbar_grid, aspect)
-        gaps["overlap"].append(np.abs(run["overlap"][:, :, 0].mean(1) - overlap_theory).mean())
-    return gaps
-
-
-def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], gaps: dict[str, list], *,
-                      aspect: float) -> dict[str, float]:
-    """Claims ``finite-size-*``: the gaps of :func:`finite_size_gaps` (at ``aspect``) shrink at least as
-    :math:`\\bar N_1^{-1/3}`.
-
-    The exponent is a least-squares fit in log-log through the sizes; 0.1 allows for its error.
-    Returns the fitted exponents, ``{"shat": ..., "overlap": ...}``.
-    """
-    n1s = np.array(sizes, dtype=float)
-    slopes = {}
     for name in ("shat", "overlap"):
-        slopes[name] = np.polyfit(np.log(n1s), np.log(gaps[name]), 1)[0]
         ledger.check(
             f"finite-size-{name}",
             f"Mean gap to eq. ({11 if name == 'shat' else 12}) over the sbar grid shrinks with N1 at "
             f"least as N1^(-1/3) (fitted exponent), A = {aspect:g}",
-            measured=slopes[name], predicted=-1 / 3, tolerance=0.1, kind="upper",
+            measured=gaps.exponent(name), predicted=-1 / 3, tolerance=0.1, kind="upper",
             theory=f"gendyn.rmt.{'spike_singular_value' if name == 'shat' else 'spike_overlap'}",
             reason="Transition window closes as N1^(-1/3), elsewhere N1^(-1/2) or faster; 0.1 allows "
-            f"for the fit error of {len(n1s)} points.",
+            f"for the fit error of {len(gaps.n_ins)} points.",
         )
-    return slopes
 
 
-def figure_finite_size(sizes: tuple[int, ...], gaps: dict[str, list], slopes: dict[str, float], *,
-                       aspect: float) -> Figure:
-    """The finite-size check: gaps of :func:`finite_size_gaps` against :math:`\\bar N_1`, with their fitted
-    exponents (:func:`check_finite_size`) and a reference :math:`\\propto N_1^{-1/3}`.
+def figure_finite_size(gaps: SpikeGaps, *, aspect: float) -> Figure:
+    """The finite-size check: gaps of :func:`gendyn.teachers.spike_gaps` against :math:`\\bar N_1`, with their
+    fitted exponents and a reference :math:`\\propto N_1^{-1/3}`.
     """
-    n1s = np.array(sizes, dtype=float)
+    n1s = gaps.n_ins
     fig, ax = plotting.subplots(1, 1, height=3.9, width=4.8)
     labels = {"shat": "outlier $\\hat s$, eq. (11)", "overlap": "overlap $\\mathcal{O}$, eq. (12)"}
     for name, label in labels.items():
-        ax.loglog(n1s, gaps[name], "o-", label=f"{label}: slope {slopes[name]:.2f}")
-    reference = gaps["shat"][0] * (n1s / n1s[0]) ** (-1 / 3)
+        ax.loglog(n1s, getattr(gaps, name), "o-", label=f"{label}: slope {gaps.exponent(name):.2f}")
+    reference = gaps.shat[0] * (n1s / n1s[0]) ** (-1 / 3)
     ax.loglog(n1s, reference, "k:", lw=1, label="$\\propto N_1^{-1/3}$")
     ax.set_xticks(n1s, [f"{n:g}" for n in n1s])  # the sizes run, as plain numbers
     ax.xaxis.set_minor_formatter(NullFormatter())
