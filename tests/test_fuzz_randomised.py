@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
-from gendyn import randomised
+from gendyn import randomised, train
 
-SPEC = randomised.RandomisedSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
+SPEC = train.FullBatchSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
 
 CASES = [
     Case(randomised.randomised_scale, dict(teacher_svals=[2.0, 1.0], n3=4, noise_std=1.0),

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
-from gendyn import shrinkage
+from gendyn import shrinkage, train
 
 _RNG = np.random.default_rng(0)
 _TEACHER = 3.0 * np.outer(np.eye(4)[0], np.eye(6)[0])
 _DATA = _TEACHER + _RNG.normal(size=(4, 6)) / np.sqrt(6)
-_SPEC = shrinkage.ComparisonSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
+_SPEC = train.FullBatchSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
 
 CASES = [
     # ShrinkageResult is a record type (a NamedTuple), not a function.

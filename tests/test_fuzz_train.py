@@ -92,7 +92,7 @@ CASES = [
 
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
-    others |= {"LeakyTransferSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
+    others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 
@@ -102,7 +102,7 @@ def test_bad_arguments_give_clear_errors(case):
 
 
 # transfer between leaky-ReLU tasks (App. F): a grid of 2 points x 2 runs, N1 = 4, N2 = 2, N3 = 2
-_LEAKY_SPEC = train.LeakyTransferSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=0.5, n_records=3, eps=1e-2)
+_LEAKY_SPEC = train.FullBatchSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=0.5, n_records=3, eps=1e-2)
 _POINTS = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0]])
 _PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:, 2], 4, 2, 2, rank=1,
                                          generator=_gen())

@@ -116,7 +116,7 @@ def test_learning_times_cross_the_curves_and_add_the_gd_lag():
 
 def test_train_randomised_draws_teachers_noise_then_outputs_and_trains_every_init():
     torch.set_num_threads(1)
-    spec = randomised.RandomisedSpec(n1=12, n2=4, n3=6, lr=0.05, horizon=5.0, n_records=20)
+    spec = train.FullBatchSpec(n1=12, n2=4, n3=6, lr=0.05, horizon=5.0, n_records=20)
     svals = np.array([[4.0, 0.0], [3.0, 1.0]])
     out = randomised.train_randomised(svals, 3, spec, inits=("random", "aligned"),
                                       generator=torch.Generator().manual_seed(1), desc=None)
@@ -137,12 +137,13 @@ def test_train_randomised_draws_teachers_noise_then_outputs_and_trains_every_ini
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: randomised.RandomisedSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5), r"n2 <= n3 <= n1"),
-        (lambda: randomised.RandomisedSpec(n1=6, n2=2, n3=3, lr=0.1, horizon=0.01, n_records=5), "horizon"),
-        (lambda: randomised.train_randomised([2.0], 2, randomised.RandomisedSpec(6, 2, 3, 0.1, 1.0, 5)),
+        (lambda: randomised.train_randomised([[2.0]], 2, train.FullBatchSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0,
+                                                                             n_records=5)), r"n2 <= n3 <= n1"),
+        (lambda: train.FullBatchSpec(n1=6, n2=2, n3=3, lr=0.1, horizon=0.01, n_records=5), "horizon"),
+        (lambda: randomised.train_randomised([2.0], 2, train.FullBatchSpec(6, 2, 3, 0.1, 1.0, 5)),
          "teacher_svals"),
-        (lambda: randomised.train_randomised([[2.0]], 2, dict(n1=6)), "spec must be a RandomisedSpec"),
-        (lambda: randomised.train_randomised([[2.0]], 2, randomised.RandomisedSpec(6, 2, 3, 0.1, 1.0, 5),
+        (lambda: randomised.train_randomised([[2.0]], 2, dict(n1=6)), "spec must be a FullBatchSpec"),
+        (lambda: randomised.train_randomised([[2.0]], 2, train.FullBatchSpec(6, 2, 3, 0.1, 1.0, 5),
                                              inits="aligned"), "inits must be a non-empty sequence"),
     ],
 )

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from gendyn import deep_linear as dl
-from gendyn import rmt, shrinkage, teachers
+from gendyn import rmt, shrinkage, teachers, train
 
 
 def spiked(sbar, n1, n3, rng, batch=()):
@@ -170,7 +170,7 @@ def test_optimal_errors_are_min_eq15_and_eq16():
 
 def test_compare_algorithms_trains_ta_and_random_students_on_the_estimators_data():
     torch.set_num_threads(1)
-    spec = shrinkage.ComparisonSpec(n1=16, n2=8, n3=8, lr=0.05, horizon=5.0, n_records=20)
+    spec = train.FullBatchSpec(n1=16, n2=8, n3=8, lr=0.05, horizon=5.0, n_records=20)
     sb = np.array([[4.0, 0.0], [3.0, 2.0]])
     out = shrinkage.compare_algorithms(sb, 3, spec, generator=torch.Generator().manual_seed(2), desc=None)
     assert out.gd_opt.shape == (2, 2, 3) and out.shrink_err.shape == out.excess.shape == (2, 3)
@@ -191,7 +191,7 @@ def test_sampled_shrinkage_compares_each_run_with_eq16():
     assert out.deviation.mean() < 0.05 and np.all(out.excess >= -1e-12)
     with pytest.raises(ValueError, match="n3 <= n1"):
         shrinkage.sampled_shrinkage([4.0], 10, 20, 2)
-    with pytest.raises(ValueError, match="spec must be a ComparisonSpec"):
+    with pytest.raises(ValueError, match="spec must be a FullBatchSpec"):
         shrinkage.compare_algorithms([[2.0]], 2, dict(n1=6))
     with pytest.raises(ValueError, match="n3 <= n1"):
-        shrinkage.ComparisonSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5)
+        shrinkage.compare_algorithms([[2.0]], 2, train.FullBatchSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5))

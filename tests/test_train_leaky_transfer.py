@@ -7,7 +7,7 @@ import torch
 
 from gendyn import task_data, train, transfer
 
-SPEC = train.LeakyTransferSpec(n1=8, n2=4, n3=4, lr=0.05, horizon=2.0, n_records=10, eps=1e-3)
+SPEC = train.FullBatchSpec(n1=8, n2=4, n3=4, lr=0.05, horizon=2.0, n_records=10, eps=1e-3)
 POINTS = np.array([[1.0, 3.0, 0.0], [1.0, 3.0, 1.0], [2.0, 3.0, 0.0], [2.0, 3.0, 1.0]])
 
 
@@ -50,12 +50,12 @@ def test_fan_weights_and_the_two_initialisations():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: train.LeakyTransferSpec(n1=8, n2=4, n3=4, lr=0.1, horizon=0.01, n_records=5, eps=1e-3), "horizon"),
+        (lambda: train.FullBatchSpec(n1=8, n2=4, n3=4, lr=0.1, horizon=0.01, n_records=5, eps=1e-3), "horizon"),
         (lambda: train.leaky_relu_transfer(_pairs(), POINTS, [1.0, 2.0], dict(n1=8)), "spec must be"),
         (lambda: train.leaky_relu_transfer(_pairs(), POINTS[:2], [1.0], SPEC), "points must have shape"),
         (lambda: train.leaky_relu_transfer(
             _pairs(), POINTS, [1.0, 2.0],
-            train.LeakyTransferSpec(n1=8, n2=4, n3=3, lr=0.05, horizon=1.0, n_records=5, eps=1e-3)), "spec must match"),
+            train.FullBatchSpec(n1=8, n2=4, n3=3, lr=0.05, horizon=1.0, n_records=5, eps=1e-3)), "spec must match"),
         (lambda: train.compare_initialisations(_pairs(), SPEC), "one grid point"),
         (lambda: train.two_headed_fan_weights(0, 1, 8, 4, 4), "n_joint"),
     ],

@@ -24,7 +24,7 @@ eq. (9) reaches it later: the training error falls later.
   (a :class:`LearningTimes`).
 * :func:`train_randomised` -- the experiment: draw structured training sets and their
   randomised versions, train students on both (a :class:`RandomisedTraining`; sizes and
-  training in a :class:`RandomisedSpec`).
+  training in a :class:`~gendyn.train.FullBatchSpec`).
 
 The theory is numpy; :func:`train_randomised` trains with torch (:mod:`gendyn.train`).
 """
@@ -42,7 +42,7 @@ from numpy.typing import ArrayLike
 from . import _checks, deep_linear, rmt, task_data, teachers, train
 
 __all__ = ["randomised_scale", "stretched_mp_density", "randomised_train_error"]
-__all__ += ["LearningCurves", "learning_curves", "LearningTimes", "learning_times", "RandomisedSpec",
+__all__ += ["LearningCurves", "learning_curves", "LearningTimes", "learning_times",
             "RandomisedTraining", "train_randomised"]
 
 
@@ -225,48 +225,6 @@ def learning_times(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3:
 # ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class RandomisedSpec:
-    """Sizes and training of :func:`train_randomised` (Lampinen & Ganguli §3.6).
-
-    Attributes
-    ----------
-    n1, n2, n3 : int
-        Inputs (= examples, orthonormal), hidden units ``N2`` and outputs, ``n2 <= n3 <= n1``.
-    lr : float
-        Learning rate of full-batch gradient descent.
-    horizon : float
-        Training time ``t/tau``: ``round(horizon / lr)`` epochs.
-    n_records : int
-        Recorded times (log-spaced epochs).
-    eps : float
-        Initial singular value of the composite map of every student.
-    """
-
-    n1: int
-    n2: int
-    n3: int
-    lr: float
-    horizon: float
-    n_records: int
-    eps: float = 1e-5
-
-    def __post_init__(self):
-        for name in ("n1", "n2", "n3", "n_records"):
-            _checks.integer(getattr(self, name), name)
-        if not self.n2 <= self.n3 <= self.n1:
-            raise ValueError(f"need n2 <= n3 <= n1 (hidden units, outputs, inputs); got {self.n2}, {self.n3}, {self.n1}")
-        for name in ("lr", "horizon", "eps"):
-            _checks.positive(getattr(self, name), name)
-        if round(self.horizon / self.lr) < 1:
-            raise ValueError(f"horizon must be at least lr (one epoch); got horizon={self.horizon}, lr={self.lr}")
-
-    @property
-    def epochs(self) -> int:
-        """Full-batch steps: ``round(horizon / lr)``."""
-        return int(round(self.horizon / self.lr))
-
-
-@dataclass(frozen=True)
 class RandomisedTraining:
     """Students trained on structured data and on its randomised version (:func:`train_randomised`).
 
@@ -290,7 +248,7 @@ class RandomisedTraining:
         return train.first_crossing(self.time, self.train_error, level, "down")
 
 
-def train_randomised(teacher_svals: ArrayLike, runs: int, spec: RandomisedSpec, *, inits: Sequence[str] = ("aligned",),
+def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchSpec, *, inits: Sequence[str] = ("aligned",),
                      generator: torch.Generator | None = None, device: str | torch.device = "cpu",
                      desc: str | None = "structured and randomised") -> RandomisedTraining:
     """Structured training sets, their randomised versions, and students trained on both (§3.6, Fig. 6).
@@ -308,7 +266,7 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: RandomisedSpec, 
         Singular values ``>= 0`` of each teacher (pad lower ranks with zeros).
     runs : int
         Data sets per teacher, ``>= 1``.
-    spec : RandomisedSpec
+    spec : gendyn.train.FullBatchSpec
         Sizes and training.
     inits : sequence of str
         Initialisations, ``"aligned"`` (TA) or ``"random"`` (App. B), each a student on every data set.
@@ -324,7 +282,10 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: RandomisedSpec, 
     -------
     RandomisedTraining
     """
-    spec = _checks.instance(spec, "spec", RandomisedSpec, hint=" (sizes and training)")
+    spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
+    if not spec.n2 <= spec.n3 <= spec.n1:
+        raise ValueError(f"spec must have n2 <= n3 <= n1 (hidden units, outputs, inputs); got {spec.n2}, {spec.n3}, "
+                         f"{spec.n1}")
     sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
     if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
         raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")

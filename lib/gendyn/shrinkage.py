@@ -31,7 +31,7 @@ value that crosses the edge by a finite-size fluctuation is shrunk to almost not
   t of eq. (15) (gradient descent) and eq. (16) (an :class:`OptimalErrors`).
 * :func:`compare_algorithms` -- the experiment: gradient descent of TA and random students
   against the estimator on the same data sets (an :class:`AlgorithmComparison`; sizes and
-  training in a :class:`ComparisonSpec`).
+  training in a :class:`~gendyn.train.FullBatchSpec`).
 * :func:`sampled_shrinkage` -- the estimator on fresh data sets of one teacher, with eq. (16)
   and its estimation excess (a :class:`SampledShrinkage`; finite size).
 
@@ -52,7 +52,7 @@ from . import _checks, deep_linear, rmt, teachers, train
 
 __all__ = ["ShrinkageResult", "optimal_shrinker", "shrinkage_estimator", "estimation_excess",
            "nongradient_optimal_error"]
-__all__ += ["OptimalErrors", "optimal_errors", "ComparisonSpec", "AlgorithmComparison", "compare_algorithms",
+__all__ += ["OptimalErrors", "optimal_errors", "AlgorithmComparison", "compare_algorithms",
             "SampledShrinkage", "sampled_shrinkage"]
 
 
@@ -328,48 +328,6 @@ def optimal_errors(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: flo
 
 
 @dataclass(frozen=True)
-class ComparisonSpec:
-    """Sizes and training of :func:`compare_algorithms` (Lampinen & Ganguli §3.7, Fig. 11).
-
-    Attributes
-    ----------
-    n1, n2, n3 : int
-        Inputs (= examples, orthonormal), hidden units ``N2`` and outputs, ``n3 <= n1``.
-    lr : float
-        Learning rate of full-batch gradient descent.
-    horizon : float
-        Training time ``t/tau``: ``round(horizon / lr)`` epochs.
-    n_records : int
-        Recorded times (the optimal error is the minimum over them).
-    eps : float
-        Initial singular value of the composite map of every student.
-    """
-
-    n1: int
-    n2: int
-    n3: int
-    lr: float
-    horizon: float
-    n_records: int
-    eps: float = 1e-5
-
-    def __post_init__(self):
-        for name in ("n1", "n2", "n3", "n_records"):
-            _checks.integer(getattr(self, name), name)
-        if self.n3 > self.n1:
-            raise ValueError(f"need n3 <= n1 (aspect <= 1); got n3={self.n3}, n1={self.n1}")
-        for name in ("lr", "horizon", "eps"):
-            _checks.positive(getattr(self, name), name)
-        if round(self.horizon / self.lr) < 1:
-            raise ValueError(f"horizon must be at least lr (one epoch); got horizon={self.horizon}, lr={self.lr}")
-
-    @property
-    def epochs(self) -> int:
-        """Full-batch steps: ``round(horizon / lr)``."""
-        return int(round(self.horizon / self.lr))
-
-
-@dataclass(frozen=True)
 class AlgorithmComparison:
     """Gradient descent against the shrinkage estimator on the same data sets (:func:`compare_algorithms`).
 
@@ -400,7 +358,7 @@ def _draw(sb, runs, n1, n3, generator):
     return teacher.matrix, teachers.noisy_training_covariance(teacher, generator=generator)
 
 
-def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: ComparisonSpec, *,
+def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchSpec, *,
                        generator: torch.Generator | None = None, device: str | torch.device = "cpu",
                        desc: str | None = "TA and random students") -> AlgorithmComparison:
     """Optimal early stopping of gradient descent against the shrinkage estimator, on the same data (§3.7, Fig. 11).
@@ -416,7 +374,7 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: ComparisonSpec
         Singular values ``>= 0`` of each teacher (pad lower ranks with zeros).
     runs : int
         Data sets per teacher, ``>= 1``.
-    spec : ComparisonSpec
+    spec : gendyn.train.FullBatchSpec
         Sizes and training.
     generator : torch.Generator, optional
         Source of the teachers, then the noise, then the random students' weights.
@@ -429,7 +387,9 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: ComparisonSpec
     -------
     AlgorithmComparison
     """
-    spec = _checks.instance(spec, "spec", ComparisonSpec, hint=" (sizes and training)")
+    spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
+    if spec.n3 > spec.n1:
+        raise ValueError(f"spec must have n3 <= n1 (aspect <= 1); got n3={spec.n3}, n1={spec.n1}")
     sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
     if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
         raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")

@@ -129,7 +129,7 @@ __all__ = [
     "relative_lag",
     "ModeDynamics", "ta_mode_dynamics",
 ]
-__all__ += ["LeakyTransferSpec", "LeakyTransfer", "leaky_relu_transfer", "two_headed_fan_weights",
+__all__ += ["FullBatchSpec", "LeakyTransfer", "leaky_relu_transfer", "two_headed_fan_weights",
             "InitialisationComparison", "compare_initialisations"]
 
 #: Initialisations understood by :func:`init_weights` and :func:`train_students`.
@@ -1391,21 +1391,24 @@ def ta_mode_dynamics(sigma31: torch.Tensor, n_layers: int, lr: float, epochs: in
 # ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class LeakyTransferSpec:
-    """Sizes and training of the leaky-ReLU students of :func:`leaky_relu_transfer` (App. F).
+class FullBatchSpec:
+    """Sizes and schedule of students trained by full-batch gradient descent from a small initial map
+    (Lampinen & Ganguli: :func:`gendyn.randomised.train_randomised`, :func:`gendyn.shrinkage.compare_algorithms`,
+    :func:`leaky_relu_transfer`, :func:`compare_initialisations`).
 
     Attributes
     ----------
     n1, n2, n3 : int
-        Inputs (one-hot, ``P = N1``), hidden units ``N2`` and outputs of each task.
+        Inputs (= examples), hidden units ``N2`` and outputs (of each task); a function that needs an
+        order among them (e.g. ``n2 <= n3 <= n1``) says so and checks it.
     lr : float
         Learning rate of full-batch gradient descent.
     horizon : float
         Training time ``t/tau``: ``round(horizon / lr)`` epochs.
     n_records : int
-        Recorded times (the optimal error is the minimum over them).
+        Recorded times.
     eps : float
-        Composite scale of the balanced random initial weights (:func:`init_weights`).
+        Initial scale of the students' composite map.
     """
 
     n1: int
@@ -1414,7 +1417,7 @@ class LeakyTransferSpec:
     lr: float
     horizon: float
     n_records: int
-    eps: float
+    eps: float = 1e-5
 
     def __post_init__(self):
         for name in ("n1", "n2", "n3", "n_records"):
@@ -1447,7 +1450,7 @@ def _leaky_optimal_errors(data, clean, spec, start, generator, device, desc):
     return result.head_test_error[:, 0].min(-1)
 
 
-def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: ArrayLike, spec: LeakyTransferSpec, *,
+def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: ArrayLike, spec: FullBatchSpec, *,
                         weights: Sequence[torch.Tensor] | None = None, generator: torch.Generator | None = None,
                         device: str | torch.device = "cpu", desc: str = "leaky-ReLU students") -> LeakyTransfer:
     """Transfer ``T^{A<-B}`` between leaky-ReLU tasks: two-headed against single-task students (App. F, Fig. 12).
@@ -1467,7 +1470,7 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
         The grid points ``(sbar_A, sbar_B, q)`` of ``pairs``.
     sbar_a : array_like, shape (A,)
         The distinct values of ``sbar_A``, increasing (``TransferGrid.sa``).
-    spec : LeakyTransferSpec
+    spec : FullBatchSpec
         Sizes and training (``n3`` that of ``pairs``).
     weights : sequence of Tensor, optional
         Initial weights of the two-headed students followed by the single-task ones
@@ -1486,7 +1489,7 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
     from .transfer import paired_transfer
 
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
-    spec = _checks.instance(spec, "spec", LeakyTransferSpec, hint=" (sizes and training)")
+    spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     if pairs.n3 != spec.n3 or pairs.sigma31.shape[-1] != spec.n1:
         raise ValueError(f"spec must match the data: n1={spec.n1}, n3={spec.n3} against pairs of "
                          f"N1={pairs.sigma31.shape[-1]}, N3={pairs.n3}")
@@ -1559,7 +1562,7 @@ class InitialisationComparison:
     layer_scale: list[float]
 
 
-def compare_initialisations(pairs: task_data.TaskPairs, spec: LeakyTransferSpec, *,
+def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
                             generator: torch.Generator | None = None,
                             device: str | torch.device = "cpu") -> InitialisationComparison:
     """``T`` of one setting's data sets learned from the authors' and from balanced initial weights (App. F).
@@ -1572,7 +1575,7 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: LeakyTransferSpec,
     ----------
     pairs : TaskPairs
         Two-task data of one grid point, ``runs`` data sets (:func:`gendyn.task_data.leaky_relu_task_pairs`).
-    spec : LeakyTransferSpec
+    spec : FullBatchSpec
         Sizes and training.
     generator : torch.Generator, optional
         Source of the authors' weights, then the balanced ones.
@@ -1584,7 +1587,7 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: LeakyTransferSpec,
     InitialisationComparison
     """
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
-    spec = _checks.instance(spec, "spec", LeakyTransferSpec, hint=" (sizes and training)")
+    spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     d, n3 = len(pairs.sigma31), spec.n3
     if pairs.runs != d or pairs.n3 != n3 or pairs.sigma31.shape[-1] != spec.n1:
         raise ValueError(f"pairs must hold one grid point of N1 = spec.n1 = {spec.n1}, N3 = spec.n3 = {n3}; got "
