@@ -29,6 +29,10 @@ CASES = [
          dict(alphas=[0.5], n=8, repeats=1, times=[0.0, 1.0], snr=10.0, inr=0.1, teachers=1, chunk=4, **TORCH),
          accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, inr={"zero"}, seed={"zero"})),
     Case(le.sample_spectra, dict(alphas=[0.5, 2.0], n=8, repeats=2, chunk=4, **TORCH), accepted=dict(seed={"zero"})),
+    Case(le.gd_versus_flow, dict(batch=BATCH, alphas=[0.5, 1.0], lr=0.1, steps=[0, 2], times=[0.0, 0.2, 5.0],
+                                 gd_teachers=1),
+         accepted=dict(steps={"zero"}, times={"zero"}),
+         infinite=dict(times={"+inf"})),  # t = inf (converged): the result's times hold it
     Case(le.early_stopping_vs_ridge, dict(alphas=[0.5, 1.0], n_features=6, repeats=2, snr=4.0, seed=0),
          accepted=dict(seed={"zero"})),
     Case(le.random_feature_relu,
