@@ -44,6 +44,8 @@ CASES = [
          dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
               **TORCH),
          accepted=dict(steps={"zero"}, snr={"+inf"}, lr={"none"}, seed={"zero"})),
+    Case(rf.hidden_spectrum, dict(eigvals=[[0.0, 0.1, 0.3, 2.0], [0.0, 0.2, 0.4, 3.0]], n_hidden=6, n_cluster=1),
+         accepted=dict(n_cluster={"zero"})),
     Case(rf.relu_feature_moments, dict()),  # no arguments: the constants of the decomposition
     # rows of weights; any batch shape broadcasts (the 4-d "wrong-shape" is a batch of (5, 7) rows)
     Case(rf.relu_kernel, dict(a=torch.ones(3, 4, dtype=torch.float64), b=torch.eye(4, dtype=torch.float64)[:2])),
