@@ -29,6 +29,8 @@ CASES = [
          dict(alphas=[0.5], n=8, repeats=1, times=[0.0, 1.0], snr=10.0, inr=0.1, teachers=1, chunk=4, **TORCH),
          accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, inr={"zero"}, seed={"zero"})),
     Case(le.sample_spectra, dict(alphas=[0.5, 2.0], n=8, repeats=2, chunk=4, **TORCH), accepted=dict(seed={"zero"})),
+    Case(le.condition_errors, dict(test_error=np.ones((2, 1, 1, 1, 3)), frozen=np.zeros((2, 1, 1, 1, 3)),
+                                   times=[0.0, 1.0, 5.0], t_stop=[[1.0], [0.0]])),
     Case(le.gd_versus_flow, dict(batch=BATCH, alphas=[0.5, 1.0], lr=0.1, steps=[0, 2], times=[0.0, 0.2, 5.0],
                                  gd_teachers=1),
          accepted=dict(steps={"zero"}, times={"zero"}),

@@ -360,3 +360,35 @@ def test_gd_versus_flow_refuses_bad_input():
     run = le.gd_versus_flow(batch, [0.5, 1.5], 0.01, [0, 1], [0.0, 1.0], gd_teachers=1)
     with pytest.raises(ValueError, match="times"):
         run.on_gd
+
+
+# ----------------------------------------------------------------------------- errors per condition
+
+
+def test_condition_errors_reads_each_load_at_its_own_stopping_time():
+    times = np.array([0.0, 0.5, 1.0, 2.0, np.inf])
+    sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3, seed=1)
+    t_stop = np.array([[0.5, 1.0], [2.0, 0.0]])  # (A, C)
+    out = le.condition_errors(sim["test_error"], sim["frozen"], times, t_stop)
+    assert isinstance(out, le.ConditionErrors)
+    assert out.converged.shape == out.early_stopped.shape == out.frozen.shape == (2, 2, 6)
+    col = {0.0: 0, 0.5: 1, 1.0: 2, 2.0: 3}
+    for a in range(2):
+        for c in range(2):
+            draws = sim["test_error"][a, :, c].reshape(6, -1)
+            np.testing.assert_array_equal(out.converged[c, a], draws[:, -1])
+            np.testing.assert_array_equal(out.early_stopped[c, a], draws[:, col[t_stop[a, c]]])
+            np.testing.assert_array_equal(out.frozen[c, a], sim["frozen"][a, :, c].reshape(6, -1)[:, 0])
+
+
+def test_condition_errors_refuses_bad_input():
+    times = np.array([0.0, 1.0, np.inf])
+    eg = np.ones((2, 1, 1, 1, 3))
+    with pytest.raises(ValueError, match="stopping time"):
+        le.condition_errors(eg, eg, times, [[0.5], [1.0]])
+    with pytest.raises(ValueError, match="t_stop"):
+        le.condition_errors(eg, eg, times, [[1.0]])
+    with pytest.raises(ValueError, match="times"):
+        le.condition_errors(eg, eg, times[:2], [[1.0], [1.0]])
+    with pytest.raises(ValueError, match="frozen"):
+        le.condition_errors(eg, eg[..., :2], times, [[1.0], [1.0]])

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -78,6 +79,8 @@ __all__ = [
     "gd_decay_factors",
     "simulate_linear_student",
     "sample_spectra",
+    "ConditionErrors",
+    "condition_errors",
     "GDVersusFlow",
     "gd_versus_flow",
     "StoppingVsRidge",
@@ -524,6 +527,61 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, de
             lam = torch.where(lam > _ACTIVE * lam.amax(-1, keepdim=True), lam, torch.zeros_like(lam))
             out.append(lam.cpu().numpy())
     return np.concatenate(out).reshape(len(alphas), repeats, n)
+
+
+class ConditionErrors(NamedTuple):
+    """Converged, early-stopped and frozen-subspace errors per condition, load and draw (:func:`condition_errors`)."""
+
+    converged: np.ndarray  # (C, A, S K) test error at the last time (t = inf)
+    early_stopped: np.ndarray  # (C, A, S K) test error at each load's and condition's stopping time
+    frozen: np.ndarray  # (C, A, S K) error on the directions orthogonal to the data, at the first time
+
+
+def condition_errors(test_error: ArrayLike, frozen: ArrayLike, times: ArrayLike, t_stop: ArrayLike) -> ConditionErrors:
+    """Read the converged and the early-stopped error of every student of a sweep, per condition.
+
+    Parameters
+    ----------
+    test_error, frozen : array_like, shape (A, S, C, K, T)
+        ``test_error`` and ``frozen`` of :func:`simulate_linear_student` over ``A`` loads, ``S`` datasets,
+        ``C`` (SNR, INR) conditions and ``K`` draws, measured at ``times``.
+    times : array_like (T,)
+        The ascending measurement times; the last is the converged one (``np.inf``), and they hold every
+        stopping time.
+    t_stop : array_like, shape (A, C)
+        The stopping time of each load and condition (e.g. the optimal one of eq. (6),
+        :func:`gendyn.linear_student.optimal_stopping_error`: an oracle, the same for every dataset).
+
+    Returns
+    -------
+    ConditionErrors
+        ``(C, A, S K)`` arrays, the draws of all datasets of a load together.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), slides "Interpreting (5)" and "Double Descent".
+    """
+    eg = _checks.real_array(test_error, "test_error", lower=0, allow_inf=False, ndim=5, extra=" (A, S, C, K, T)")
+    fz = _checks.real_array(frozen, "frozen", lower=0, ndim=5, extra=" (A, S, C, K, T)")
+    if fz.shape != eg.shape:
+        raise ValueError(f"frozen must have the shape of test_error {eg.shape}; got {fz.shape}")
+    times = _checks.flow_times(times)
+    A, S, C, K, T = eg.shape
+    if times.size != T or np.any(np.diff(times) <= 0):
+        raise ValueError(f"times must be the {T} ascending measurement times of test_error; got {times.tolist()[:5]}")
+    t_stop = _checks.real_array(t_stop, "t_stop", lower=0, allow_inf=True, ndim=2, extra=" (A, C)")
+    if t_stop.shape != (A, C):
+        raise ValueError(f"t_stop must have shape (A, C) = {(A, C)}; got {t_stop.shape}")
+    col_stop = np.searchsorted(times, t_stop)  # (A, C) column of each load's own stopping time
+    if np.any(col_stop >= T) or np.any(times[np.minimum(col_stop, T - 1)] != t_stop):
+        raise ValueError("times must hold every stopping time of t_stop")
+
+    def draws(x):  # -> (C, A, draws, T)
+        return np.moveaxis(x, 2, 0).reshape(C, A, S * K, -1)
+
+    eg = draws(eg)
+    early = np.stack([eg[c, np.arange(A), :, col_stop[:, c]] for c in range(C)])
+    return ConditionErrors(converged=eg[..., -1], early_stopped=early, frozen=draws(fz)[..., 0])
 
 
 @dataclass(frozen=True)
