@@ -29,6 +29,12 @@ CASES = [
          dict(alphas=[0.5], n=8, repeats=1, times=[0.0, 1.0], snr=10.0, inr=0.1, teachers=1, chunk=4, **TORCH),
          accepted=dict(times={"zero", "+inf"}, snr={"+inf"}, inr={"zero"}, seed={"zero"})),
     Case(le.sample_spectra, dict(alphas=[0.5, 2.0], n=8, repeats=2, chunk=4, **TORCH), accepted=dict(seed={"zero"})),
+    Case(le.condition_errors, dict(test_error=np.ones((2, 1, 1, 1, 3)), frozen=np.zeros((2, 1, 1, 1, 3)),
+                                   times=[0.0, 1.0, 5.0], t_stop=[[1.0], [0.0]])),
+    Case(le.gd_versus_flow, dict(batch=BATCH, alphas=[0.5, 1.0], lr=0.1, steps=[0, 2], times=[0.0, 0.2, 5.0],
+                                 gd_teachers=1),
+         accepted=dict(steps={"zero"}, times={"zero"}),
+         infinite=dict(times={"+inf"})),  # t = inf (converged): the result's times hold it
     Case(le.early_stopping_vs_ridge, dict(alphas=[0.5, 1.0], n_features=6, repeats=2, snr=4.0, seed=0),
          accepted=dict(seed={"zero"})),
     Case(le.random_feature_relu,
@@ -40,6 +46,8 @@ CASES = [
          dict(n_in=5, n_samples=6, n_hidden=8, repeats=1, steps=[0, 2], snr=10.0, lr=None, n_test=10, teachers=1,
               **TORCH),
          accepted=dict(steps={"zero"}, snr={"+inf"}, lr={"none"}, seed={"zero"})),
+    Case(rf.hidden_spectrum, dict(eigvals=[[0.0, 0.1, 0.3, 2.0], [0.0, 0.2, 0.4, 3.0]], n_hidden=6, n_cluster=1),
+         accepted=dict(n_cluster={"zero"})),
     Case(rf.relu_feature_moments, dict()),  # no arguments: the constants of the decomposition
     # rows of weights; any batch shape broadcasts (the 4-d "wrong-shape" is a batch of (5, 7) rows)
     Case(rf.relu_kernel, dict(a=torch.ones(3, 4, dtype=torch.float64), b=torch.eye(4, dtype=torch.float64)[:2])),

@@ -64,6 +64,13 @@ CASES = [
     Case(ls.dynamics_bound, dict(n_hidden=200, n_samples=100, max_ztilde_sq=1.0, min_eigval=None, b1=1.0, c=1.0),
          accepted=dict(n_hidden=ANY, n_samples=ANY, max_ztilde_sq={"zero"} | ANY, min_eigval={"none"} | ANY,
                        b1=ANY, c=ANY)),
+    Case(ls.sampled_dataset_errors,
+         dict(t=[0.0, 1.0, np.inf], cov_eigvals=[[0.0, 0.5, 2.0], [0.0, 0.4, 1.5]], n_train=2, snr=10.0, inr=0.1),
+         accepted=dict(t={"zero", "+inf"}, snr={"+inf"}, inr={"zero"})),
+    Case(ls.finite_size_gap,
+         dict(t=[0.1, 1.0, np.inf], alpha=0.5, spectra=[[0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 2.0, 0.1]] * 2,
+              simulated=[[1.0, 0.8, 0.7]], snr=10.0, inr=0.1),
+         accepted=dict(inr={"zero"})),
 ]
 
 

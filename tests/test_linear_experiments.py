@@ -324,3 +324,71 @@ def test_early_stopping_vs_ridge_refuses_bad_input(kwargs, name):
     call = dict(alphas=[0.5], n_features=10, repeats=1, snr=4.0, seed=0) | kwargs
     with pytest.raises(ValueError, match=name):
         le.early_stopping_vs_ridge(call.pop("alphas"), call.pop("n_features"), call.pop("repeats"), **call)
+
+
+# ----------------------------------------------------------------------------- gradient descent vs flow
+
+
+def test_gd_versus_flow_is_the_two_trainers_per_load():
+    gen = torch.Generator().manual_seed(2)
+    batch = le.draw_linear_student([0.5, 2.0], 10, 2, teachers=3, teacher_var=1.0, init_var=0.25, noise_var=0.25,
+                                   generator=gen)
+    steps = np.array([0, 1, 5, 20])
+    times = np.unique(np.r_[steps * 0.1, 10.0, np.inf])
+    run = le.gd_versus_flow(batch, [0.5, 2.0], 0.1, steps, times, gd_teachers=2)
+    assert isinstance(run, le.GDVersusFlow)
+    assert run.gd_test.shape == run.gd_train.shape == (2, 2, 2, 4)
+    assert run.flow_test.shape == run.scale.shape == run.frozen.shape == (2, 2, 3, times.size)
+    assert run.cov_eigvals.shape == (2, 2, 10) and run.n_train.tolist() == [5, 20]
+    np.testing.assert_array_equal(run.times[run.on_gd], run.t_gd)
+    flow = le.linear_student_flow(batch, times)
+    np.testing.assert_array_equal(run.flow_test, flow["test_error"].numpy().reshape(2, 2, 3, -1))
+    np.testing.assert_allclose(run.flow_test, run.scale + run.overfit + run.cross + run.frozen + 0.25, rtol=1e-12)
+    # gradient descent of the first draws runs close to the flow at the same times (small lr)
+    np.testing.assert_allclose(run.gd_test, run.flow_test[:, :, :2][..., run.on_gd], rtol=0.05)
+    assert np.isfinite(run.gd_train).all() and (run.gd_train >= 0).all()
+
+
+def test_gd_versus_flow_refuses_bad_input():
+    batch = _batch()
+    with pytest.raises(ValueError, match="alphas"):
+        le.gd_versus_flow(batch, [0.5, 1.0, 2.0, 3.0], 0.01, [0, 1], [0.0, 1.0], gd_teachers=1)
+    with pytest.raises(ValueError, match="gd_teachers"):
+        le.gd_versus_flow(batch, [0.5, 1.5], 0.01, [0, 1], [0.0, 1.0], gd_teachers=99)
+    with pytest.raises(ValueError, match="steps"):
+        le.gd_versus_flow(batch, [0.5, 1.5], 0.01, [3, 1], [0.0, 1.0], gd_teachers=1)
+    run = le.gd_versus_flow(batch, [0.5, 1.5], 0.01, [0, 1], [0.0, 1.0], gd_teachers=1)
+    with pytest.raises(ValueError, match="times"):
+        run.on_gd
+
+
+# ----------------------------------------------------------------------------- errors per condition
+
+
+def test_condition_errors_reads_each_load_at_its_own_stopping_time():
+    times = np.array([0.0, 0.5, 1.0, 2.0, np.inf])
+    sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3, seed=1)
+    t_stop = np.array([[0.5, 1.0], [2.0, 0.0]])  # (A, C)
+    out = le.condition_errors(sim["test_error"], sim["frozen"], times, t_stop)
+    assert isinstance(out, le.ConditionErrors)
+    assert out.converged.shape == out.early_stopped.shape == out.frozen.shape == (2, 2, 6)
+    col = {0.0: 0, 0.5: 1, 1.0: 2, 2.0: 3}
+    for a in range(2):
+        for c in range(2):
+            draws = sim["test_error"][a, :, c].reshape(6, -1)
+            np.testing.assert_array_equal(out.converged[c, a], draws[:, -1])
+            np.testing.assert_array_equal(out.early_stopped[c, a], draws[:, col[t_stop[a, c]]])
+            np.testing.assert_array_equal(out.frozen[c, a], sim["frozen"][a, :, c].reshape(6, -1)[:, 0])
+
+
+def test_condition_errors_refuses_bad_input():
+    times = np.array([0.0, 1.0, np.inf])
+    eg = np.ones((2, 1, 1, 1, 3))
+    with pytest.raises(ValueError, match="stopping time"):
+        le.condition_errors(eg, eg, times, [[0.5], [1.0]])
+    with pytest.raises(ValueError, match="t_stop"):
+        le.condition_errors(eg, eg, times, [[1.0]])
+    with pytest.raises(ValueError, match="times"):
+        le.condition_errors(eg, eg, times[:2], [[1.0], [1.0]])
+    with pytest.raises(ValueError, match="frozen"):
+        le.condition_errors(eg, eg[..., :2], times, [[1.0], [1.0]])

@@ -687,3 +687,60 @@ def test_gd_training_error_is_the_training_error_of_gradient_descent():
         sim.append(np.mean((y - w @ X) ** 2))
     assert theory == pytest.approx(np.array(sim), rel=1e-9)
     assert theory[-1] > 0.1 * theory[0]  # P > N_h: the part of y outside the features' span stays
+
+
+# ----------------------------------------------------------------------------- sampled datasets
+
+
+def test_sampled_dataset_errors_are_eq5_and_its_training_twin():
+    rng = np.random.default_rng(0)
+    t = np.array([0.0, 0.5, 3.0, np.inf])
+    for n, p in ((12, 6), (8, 16)):
+        spectra = np.stack([np.linalg.eigvalsh(x @ x.T) for x in _sample_X(rng, n, p, (3,))])
+        spectra = np.where(spectra > 1e-9 * spectra.max(-1, keepdims=True), spectra, 0.0)
+        out = ls.sampled_dataset_errors(t, spectra, p, SNR, INR)
+        assert isinstance(out, ls.SampledErrors) and out.test.shape == out.train.shape == (3, 4)
+        for s, lam in enumerate(spectra):
+            np.testing.assert_allclose(out.test[s], ls.single_dataset_error(t, lam, SNR, INR), rtol=1e-12)
+            gram = np.sort(np.r_[np.zeros(p - (lam > 0).sum()), lam[lam > 0]])
+            np.testing.assert_allclose(out.train[s], ls.single_dataset_training_error(t, gram, SNR, INR),
+                                       rtol=1e-12)
+        # at t = 0 nothing is learned: the training error is the power of wbar X - w(0) X + eps per example
+        np.testing.assert_allclose(out.train[:, 0], (1 + INR) * spectra.sum(-1) / p + 1 / SNR, rtol=1e-10)
+
+
+def test_sampled_dataset_errors_refuse_bad_input():
+    lam = np.array([[0.0, 1.0, 2.0]])
+    with pytest.raises(ValueError, match="n_train"):
+        ls.sampled_dataset_errors([1.0], lam, 1, SNR, INR)  # rank 2 > P = 1
+    with pytest.raises(ValueError, match="cov_eigvals"):
+        ls.sampled_dataset_errors([1.0], lam[0], 3, SNR, INR)
+    with pytest.raises(ValueError, match="snr"):
+        ls.sampled_dataset_errors([1.0], lam, 3, [1.0, 2.0], INR)
+
+
+def test_finite_size_gap_at_infinity_is_the_exact_inverse_wishart_gap():
+    rng = np.random.default_rng(1)
+    n, alpha, S = 20, 0.5, 400
+    t = np.r_[np.geomspace(0.1, 100.0, 6), np.inf]
+    spectra = np.stack([np.linalg.eigvalsh(x @ x.T) for x in _sample_X(rng, n, 10, (S,))])
+    spectra = np.where(spectra > 1e-9 * spectra.max(-1, keepdims=True), spectra, 0.0)
+    th6 = ls.generalization_error(t, alpha, SNR, INR)
+    out = ls.finite_size_gap(t, alpha, spectra, np.tile(th6, (4, 1)), SNR, INR)
+    assert isinstance(out, ls.FiniteSizeGap)
+    assert out.gap_sim == pytest.approx(0.0, abs=1e-15)  # a "simulation" equal to eq. (6) has no gap
+    assert out.ratio_inf == pytest.approx(1.0, abs=5 * out.ratio_inf_se)
+    assert out.gap > 0 and out.gap_se > 0
+    rel = (ls.single_dataset_error(t[:, None], spectra, SNR, INR) - th6[:, None]) / th6[:, None]
+    assert out.gap == pytest.approx(abs(rel.mean()), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, name", [(dict(t=[0.1, 1.0, 2.0]), "t"), (dict(alpha=1.0), "alpha"),
+                                          (dict(spectra=np.ones((1, 10))), "spectra"),
+                                          (dict(simulated=np.ones((2, 4))), "simulated"),
+                                          (dict(snr=np.inf), "snr")])
+def test_finite_size_gap_refuses_bad_input(kwargs, name):
+    call = dict(t=[0.1, 1.0, np.inf], alpha=0.5, spectra=np.ones((2, 10)), simulated=np.ones((2, 3)), snr=SNR,
+                inr=INR) | kwargs
+    with pytest.raises(ValueError, match=name):
+        ls.finite_size_gap(**call)

@@ -122,3 +122,40 @@ def test_bad_arguments(kwargs, match):
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         rf.random_feature_students(**args)
+
+
+# ----------------------------------------------------------------------------- Fig. 7E: the hidden spectrum
+
+
+def test_hidden_spectrum_of_an_mp_spectrum_has_scale_one():
+    # pure Gaussian features (no cluster): the small eigenvalues follow the MP law of load P/N_h at scale 1
+    rng = np.random.default_rng(0)
+    n_hidden, p, s = 400, 200, 4
+    spectra = []
+    for _ in range(s):
+        x = rng.standard_normal((n_hidden, p)) / np.sqrt(n_hidden)
+        spectra.append(np.sort(np.linalg.eigvalsh(x.T @ x)))
+    out = rf.hidden_spectrum(np.array(spectra), n_hidden, 0)
+    assert isinstance(out, rf.HiddenSpectrum)
+    assert out.alpha == 0.5 and out.rank.tolist() == [p] * s and out.nonzero.size == p * s
+    assert out.scale == pytest.approx(1.0, abs=0.03)
+    assert out.weight == pytest.approx(p * s / (n_hidden * s))
+    # the smallest eigenvalue sits near the lower MP edge (1 - sqrt(alpha))^2
+    assert np.median(out.lam_min) == pytest.approx((1 - np.sqrt(0.5)) ** 2, rel=0.2)
+
+
+def test_hidden_spectrum_leaves_out_the_cluster_and_counts_frozen_modes():
+    ev = np.array([[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 50.0], [0.0, 0.15, 0.25, 0.3, 0.35, 0.45, 0.6, 60.0]])
+    out = rf.hidden_spectrum(ev, 16, 1)
+    assert out.rank.tolist() == [7, 7]
+    assert out.weight == pytest.approx(12 / 32)  # six small eigenvalues per network (the largest left out)
+    np.testing.assert_array_equal(out.lam_min, [0.1, 0.15])
+
+
+@pytest.mark.parametrize("kwargs, name", [(dict(eigvals=np.zeros((2, 3))), "eigvals"),
+                                          (dict(eigvals=np.ones(3)), "eigvals"), (dict(n_hidden=0), "n_hidden"),
+                                          (dict(n_cluster=-1), "n_cluster")])
+def test_hidden_spectrum_refuses_bad_input(kwargs, name):
+    call = dict(eigvals=np.ones((2, 3)), n_hidden=4, n_cluster=1) | kwargs
+    with pytest.raises(ValueError, match=name):
+        rf.hidden_spectrum(**call)

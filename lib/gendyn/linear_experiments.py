@@ -57,7 +57,9 @@ bounds (7), (8), (11), (12) of :mod:`gendyn.linear_student` for every network of
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -77,6 +79,10 @@ __all__ = [
     "gd_decay_factors",
     "simulate_linear_student",
     "sample_spectra",
+    "ConditionErrors",
+    "condition_errors",
+    "GDVersusFlow",
+    "gd_versus_flow",
     "StoppingVsRidge",
     "early_stopping_vs_ridge",
     "RandomFeatureSweep",
@@ -521,6 +527,189 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, de
             lam = torch.where(lam > _ACTIVE * lam.amax(-1, keepdim=True), lam, torch.zeros_like(lam))
             out.append(lam.cpu().numpy())
     return np.concatenate(out).reshape(len(alphas), repeats, n)
+
+
+class ConditionErrors(NamedTuple):
+    """Converged, early-stopped and frozen-subspace errors per condition, load and draw (:func:`condition_errors`)."""
+
+    converged: np.ndarray  # (C, A, S K) test error at the last time (t = inf)
+    early_stopped: np.ndarray  # (C, A, S K) test error at each load's and condition's stopping time
+    frozen: np.ndarray  # (C, A, S K) error on the directions orthogonal to the data, at the first time
+
+
+def condition_errors(test_error: ArrayLike, frozen: ArrayLike, times: ArrayLike, t_stop: ArrayLike) -> ConditionErrors:
+    """Read the converged and the early-stopped error of every student of a sweep, per condition.
+
+    Parameters
+    ----------
+    test_error, frozen : array_like, shape (A, S, C, K, T)
+        ``test_error`` and ``frozen`` of :func:`simulate_linear_student` over ``A`` loads, ``S`` datasets,
+        ``C`` (SNR, INR) conditions and ``K`` draws, measured at ``times``.
+    times : array_like (T,)
+        The ascending measurement times; the last is the converged one (``np.inf``), and they hold every
+        stopping time.
+    t_stop : array_like, shape (A, C)
+        The stopping time of each load and condition (e.g. the optimal one of eq. (6),
+        :func:`gendyn.linear_student.optimal_stopping_error`: an oracle, the same for every dataset).
+
+    Returns
+    -------
+    ConditionErrors
+        ``(C, A, S K)`` arrays, the draws of all datasets of a load together.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), slides "Interpreting (5)" and "Double Descent".
+    """
+    eg = _checks.real_array(test_error, "test_error", lower=0, allow_inf=False, ndim=5, extra=" (A, S, C, K, T)")
+    fz = _checks.real_array(frozen, "frozen", lower=0, ndim=5, extra=" (A, S, C, K, T)")
+    if fz.shape != eg.shape:
+        raise ValueError(f"frozen must have the shape of test_error {eg.shape}; got {fz.shape}")
+    times = _checks.flow_times(times)
+    A, S, C, K, T = eg.shape
+    if times.size != T or np.any(np.diff(times) <= 0):
+        raise ValueError(f"times must be the {T} ascending measurement times of test_error; got {times.tolist()[:5]}")
+    t_stop = _checks.real_array(t_stop, "t_stop", lower=0, allow_inf=True, ndim=2, extra=" (A, C)")
+    if t_stop.shape != (A, C):
+        raise ValueError(f"t_stop must have shape (A, C) = {(A, C)}; got {t_stop.shape}")
+    col_stop = np.searchsorted(times, t_stop)  # (A, C) column of each load's own stopping time
+    if np.any(col_stop >= T) or np.any(times[np.minimum(col_stop, T - 1)] != t_stop):
+        raise ValueError("times must hold every stopping time of t_stop")
+
+    def draws(x):  # -> (C, A, draws, T)
+        return np.moveaxis(x, 2, 0).reshape(C, A, S * K, -1)
+
+    eg = draws(eg)
+    early = np.stack([eg[c, np.arange(A), :, col_stop[:, c]] for c in range(C)])
+    return ConditionErrors(converged=eg[..., -1], early_stopped=early, frozen=draws(fz)[..., 0])
+
+
+@dataclass(frozen=True)
+class GDVersusFlow:
+    """Gradient descent and the exact flow of the same linear students, per load (:func:`gd_versus_flow`).
+
+    ``A`` loads, ``S`` datasets per load, ``K`` draws of teacher, noise and initial weights per dataset
+    trained by gradient descent (the first ``K`` of the ``KF`` the flow trains), ``N`` inputs; errors in
+    units of ``sigma_w^2``.
+
+    Attributes
+    ----------
+    alphas : ndarray (A,)
+        Loads ``P/N``.
+    n_features : int
+        Input dimension ``N``.
+    lr : float
+        Gradient-descent step; step ``k`` is time ``t = k lr`` (units of tau).
+    steps : ndarray (Tg,)
+        Gradient-descent steps measured.
+    times : ndarray (T,)
+        Times of the flow.
+    gd_test, gd_train : ndarray (A, S, K, Tg)
+        Test and training error of gradient descent.
+    flow_test, flow_train : ndarray (A, S, KF, T)
+        Test and training error of the exact flow.
+    scale, overfit, cross, frozen : ndarray (A, S, KF, T)
+        The parts of the flow's test error (:func:`linear_student_flow`).
+    cov_eigvals : ndarray (A, S, N)
+        Spectrum of each dataset's ``X X^T`` (frozen modes 0).
+    """
+
+    alphas: np.ndarray
+    n_features: int
+    lr: float
+    steps: np.ndarray
+    times: np.ndarray
+    gd_test: np.ndarray
+    gd_train: np.ndarray
+    flow_test: np.ndarray
+    flow_train: np.ndarray
+    scale: np.ndarray
+    overfit: np.ndarray
+    cross: np.ndarray
+    frozen: np.ndarray
+    cov_eigvals: np.ndarray
+
+    @property
+    def t_gd(self) -> np.ndarray:
+        """Times ``steps * lr`` of the gradient-descent measurements (units of tau)."""
+        return self.steps * self.lr
+
+    @property
+    def n_train(self) -> np.ndarray:
+        """Examples ``P = round(alpha N)`` of each load, ``(A,)``."""
+        return np.rint(self.alphas * self.n_features).astype(int)
+
+    @property
+    def on_gd(self) -> np.ndarray:
+        """Columns of ``times`` that coincide with the gradient-descent measurements ``t_gd``."""
+        cols = np.searchsorted(self.times, self.t_gd)
+        if np.any(cols >= self.times.size) or np.any(self.times[np.minimum(cols, self.times.size - 1)] != self.t_gd):
+            raise ValueError("the flow's times must hold every gradient-descent time steps * lr")
+        return cols
+
+
+def gd_versus_flow(batch: LinearStudentBatch, alphas: ArrayLike, lr: float, steps: ArrayLike, times: ArrayLike, *,
+                   gd_teachers: int) -> GDVersusFlow:
+    """Train the students of ``batch`` by gradient descent and by the exact flow, on the same draws.
+
+    Gradient descent (:func:`linear_student_gd`) trains the first ``gd_teachers`` draws of every dataset,
+    the exact flow (:func:`linear_student_flow`, eqs. (2)-(4)) all of them; its test error is split into
+    the scale, overfitting, cross and frozen parts of eq. (4). The theory of the same datasets is eq. (5)
+    (:func:`gendyn.linear_student.sampled_dataset_errors`), for gradient descent eq. (5')
+    (:func:`gendyn.linear_student.single_dataset_gd_error`).
+
+    Parameters
+    ----------
+    batch : LinearStudentBatch
+        Datasets of one condition (one ``teacher_var, init_var, noise_var``), load-major
+        (:func:`draw_linear_student` with ``alphas``).
+    alphas : array_like
+        The loads of ``batch`` (``A`` values; ``len(batch) = A S``).
+    lr : float
+        Gradient-descent step, stable for ``lr lambda_max < 2``.
+    steps : array_like of int
+        Ascending step counts to measure gradient descent at.
+    times : array_like
+        Times of the flow, ``>= 0`` (``np.inf`` allowed), in units of tau.
+    gd_teachers : int
+        Draws per dataset trained by gradient descent (``1 <= K <= KF``).
+
+    Returns
+    -------
+    GDVersusFlow
+        Every error as numpy arrays per load.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), slides eqs. (2)-(5).
+    """
+    _checks.instance(batch, "batch", LinearStudentBatch, hint=" (from draw_linear_student)")
+    n = batch.n
+    alphas, p = _check_alphas_n(alphas, n)
+    n_sets, n_draws = batch.X.shape[0], batch.g_w.shape[1]
+    if n_sets % len(alphas) or not np.array_equal(batch.p.cpu().numpy().reshape(len(alphas), -1),
+                                                  np.repeat(p, n_sets // len(alphas)).reshape(len(alphas), -1)):
+        raise ValueError(f"alphas must be the loads of batch, load-major (P = {p.tolist()}); got batch with "
+                         f"P = {batch.p.tolist()[:8]}")
+    if batch.noise_var.numel() != 1:
+        raise ValueError(f"batch must hold one condition; got {batch.noise_var.numel()}")
+    gd_teachers = _checks.integer(gd_teachers, "gd_teachers", meaning=f" (at most the {n_draws} draws of batch)")
+    if gd_teachers > n_draws:
+        raise ValueError(f"gd_teachers must be at most the {n_draws} draws per dataset of batch; got {gd_teachers}")
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
+    steps = _check_steps(steps)
+    first = dataclasses.replace(batch, g_w=batch.g_w[:, :gd_teachers], g_0=batch.g_0[:, :gd_teachers],
+                                g_e=batch.g_e[:, :gd_teachers])
+    gd = linear_student_gd(first, lr, steps)
+    flow = linear_student_flow(batch, times)
+    A = len(alphas)
+    host = lambda key, out: out[key].cpu().numpy().reshape(A, n_sets // A, out[key].shape[2], -1)  # noqa: E731
+    return GDVersusFlow(
+        alphas=alphas, n_features=n, lr=lr, steps=steps, times=np.asarray(_checks.flow_times(times)),
+        gd_test=host("test_error", gd), gd_train=host("train_error", gd),
+        flow_test=host("test_error", flow), flow_train=host("train_error", flow),
+        scale=host("scale", flow), overfit=host("overfit", flow), cross=host("cross", flow),
+        frozen=host("frozen", flow), cov_eigvals=flow["cov_eigvals"].cpu().numpy().reshape(A, n_sets // A, n))
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ All functions are pure numpy/scipy and broadcast their arguments.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -125,6 +126,10 @@ __all__ = [
     "weight_norm_sq",
     "dynamics_weight_norm_bound",
     "dynamics_bound",
+    "SampledErrors",
+    "sampled_dataset_errors",
+    "FiniteSizeGap",
+    "finite_size_gap",
 ]
 
 
@@ -1282,3 +1287,141 @@ def dynamics_bound(n_hidden: ArrayLike, n_samples: ArrayLike, max_ztilde_sq: Arr
     c = _check_positive(c, "c")
     b2 = dynamics_weight_norm_bound(nh, p, max_ztilde_sq, min_eigval)
     return b1 * c * b2 * np.sqrt(nh / p)
+
+
+# ----------------------------------------------------------------------------- sampled datasets
+
+
+def _one_snr_inr(snr, inr):
+    """One SNR (``> 0``, ``inf`` allowed) and one INR (``>= 0``), as floats."""
+    snr = _checks.real_array(snr, "snr", lower=0, open_lower=True, allow_inf=True, ndim=0,
+                             extra=" (sigma_w^2/sigma_eps^2; np.inf for noiseless labels)")
+    return float(snr), float(_checks.real_array(inr, "inr", lower=0, ndim=0, extra=" (sigma_w0^2/sigma_w^2)"))
+
+
+class SampledErrors(NamedTuple):
+    """Eq. (5) and its training-error twin for sampled datasets (:func:`sampled_dataset_errors`)."""
+
+    test: np.ndarray  # (S, T) test error of each dataset at each time, eq. (5)
+    train: np.ndarray  # (S, T) training error of each dataset at each time
+
+
+def _gram_spectrum(cov_eigvals, n_train):
+    """The ``P`` eigenvalues of ``X^T X`` from the ``N`` of ``X X^T`` (the same nonzero part)."""
+    nz = np.sort(cov_eigvals[cov_eigvals > 0])
+    return np.concatenate([np.zeros(n_train - nz.size), nz])
+
+
+def sampled_dataset_errors(t: ArrayLike, cov_eigvals: ArrayLike, n_train: int, snr: float,
+                           inr: float) -> SampledErrors:
+    """Eq. (5) and its training-error twin for each of ``S`` sampled datasets of ``P`` examples.
+
+    The test error is :func:`single_dataset_error` of each spectrum; the training error
+    :func:`single_dataset_training_error` of the ``P`` eigenvalues of ``X^T X`` (the nonzero
+    eigenvalues of ``X X^T`` and ``P`` minus their number zeros).
+
+    Parameters
+    ----------
+    t : array_like
+        Times (``>= 0``, ``np.inf`` allowed), in units of tau (``T`` values).
+    cov_eigvals : array_like, shape (S, N)
+        The spectrum of ``Sigma = X X^T`` of each dataset, frozen modes exactly 0
+        (``linear_experiments.GDVersusFlow.cov_eigvals`` or ``linear_experiments.sample_spectra``).
+    n_train : int
+        Examples ``P`` of every dataset (at least the number of nonzero eigenvalues).
+    snr, inr : float
+        Signal-to-noise and initialisation-to-teacher ratios of the labels and the initial weights.
+
+    Returns
+    -------
+    SampledErrors
+        ``test`` and ``train``, shape ``(S, T)`` each, in units of ``sigma_w^2``.
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), slides eq. (5).
+    """
+    t = np.atleast_1d(_checks.real_array(t, "t", lower=0, allow_inf=True, ndim=(0, 1), extra=" (times)"))
+    lam = _checks.real_array(cov_eigvals, "cov_eigvals", lower=0, ndim=2, extra=" (S spectra of N eigenvalues)")
+    if lam.shape[1] == 0:
+        raise ValueError(f"cov_eigvals must hold N >= 1 eigenvalues per dataset; got shape {lam.shape}")
+    n_train = _checks.integer(n_train, "n_train", meaning=" (the examples P of each dataset)")
+    rank = int((lam > 0).sum(-1).max(initial=0))
+    if n_train < rank:
+        raise ValueError(f"n_train must be at least the rank of each X X^T ({rank}); got {n_train}")
+    snr, inr = _one_snr_inr(snr, inr)
+    test = single_dataset_error(t[:, None], lam, snr, inr).T
+    train = np.stack([single_dataset_training_error(t, _gram_spectrum(spec, n_train), snr, inr) for spec in lam])
+    return SampledErrors(test=test, train=train)
+
+
+class FiniteSizeGap(NamedTuple):
+    """The gap between eq. (6) and finite datasets of one size (:func:`finite_size_gap`)."""
+
+    gap: float  # |mean over datasets of the time-averaged signed relative gap of eq. (5) to eq. (6)|
+    gap_se: float  # its standard error over the S datasets
+    gap_sim: float  # time-averaged |relative gap| of the mean simulated test error to eq. (6)
+    ratio_inf: float  # mean gap of eq. (5) at t = inf over the exact finite-N gap n / (d (d - 1)) / SNR
+    ratio_inf_se: float  # its standard error
+
+
+def finite_size_gap(t: ArrayLike, alpha: float, spectra: ArrayLike, simulated: ArrayLike, snr: float,
+                    inr: float) -> FiniteSizeGap:
+    """How far finite datasets of ``N`` inputs are from eq. (6), in theory and in simulation.
+
+    The relative gap ``(E5 - E6) / E6`` of eq. (5) (:func:`single_dataset_error` of each of the ``S``
+    sampled spectra) to eq. (6) (:func:`generalization_error`) is averaged over the times for each
+    dataset, then over the datasets. At ``t = inf`` (the last time) the mean absolute gap is compared
+    with its exact finite-N value, :func:`finite_size_asymptotic_error` minus :func:`asymptotic_error`
+    (``n / (d (d - 1)) / SNR``, ``d = |P - N|``, from the inverse-Wishart mean).
+
+    Parameters
+    ----------
+    t : array_like
+        Ascending times in units of tau whose last is ``np.inf`` (``T`` values).
+    alpha : float
+        Load ``P/N``, with ``|round(alpha N) - N| >= 2`` (a finite gap at ``t = inf``).
+    spectra : array_like, shape (S, N)
+        The spectra of ``X X^T`` of ``S >= 2`` sampled datasets (``linear_experiments.sample_spectra``).
+    simulated : array_like, shape (..., T)
+        Simulated test errors at the times ``t`` (any number of students; ``linear_experiments.simulate_linear_student``).
+    snr, inr : float
+        Signal-to-noise and initialisation-to-teacher ratios.
+
+    Returns
+    -------
+    FiniteSizeGap
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), slides eqs. (5)-(6).
+    """
+    t = _checks.real_array(t, "t", lower=0, allow_inf=True, ndim=1, extra=" (ascending times ending with inf)")
+    if t.size < 2 or not np.isinf(t[-1]) or np.any(np.diff(t[:-1]) <= 0):
+        raise ValueError(f"t must hold ascending times ending with np.inf; got {t.tolist()[:5]}")
+    alpha = float(_checks.real(alpha, "alpha", positive=True, extra=" (the load P/N)"))
+    lam = _checks.real_array(spectra, "spectra", lower=0, ndim=2, extra=" (S spectra of N eigenvalues)")
+    if lam.shape[0] < 2 or lam.shape[1] < 1:
+        raise ValueError(f"spectra must hold S >= 2 spectra of N >= 1 eigenvalues; got shape {lam.shape}")
+    n = lam.shape[1]
+    p_n = round(alpha * n)
+    if abs(p_n - n) < 2:
+        raise ValueError(f"alpha must keep |round(alpha N) - N| >= 2 (a finite gap at t = inf); got alpha = {alpha} "
+                         f"with N = {n}")
+    sim = _checks.real_array(simulated, "simulated", lower=0, extra=" (simulated test errors)")
+    if sim.ndim == 0 or sim.shape[-1] != t.size:
+        raise ValueError(f"simulated must have the times on its last axis ({t.size}); got shape {sim.shape}")
+    snr, inr = _one_snr_inr(snr, inr)
+    if np.isinf(snr):
+        raise ValueError("snr must be finite (the gap at t = inf is the noise's); got inf")
+    th6 = generalization_error(t, alpha, snr, inr)
+    rel = (single_dataset_error(t[:, None], lam, snr, inr) - th6[:, None]) / th6[:, None]  # (T, S)
+    per_dataset = rel.mean(0)  # time-averaged signed relative gap of each dataset
+    exact_gap = float(finite_size_asymptotic_error(p_n, n, snr, inr) - asymptotic_error(p_n / n, snr, inr))
+    gap_inf = rel[-1] * th6[-1]  # t[-1] = inf; back from relative to absolute
+    draws = sim.reshape(-1, t.size)
+    return FiniteSizeGap(
+        gap=float(abs(per_dataset.mean())), gap_se=float(per_dataset.std(ddof=1) / np.sqrt(per_dataset.size)),
+        gap_sim=float(np.mean(np.abs(draws.mean(0) - th6) / th6)),
+        ratio_inf=float(gap_inf.mean() / exact_gap),
+        ratio_inf_se=float(gap_inf.std(ddof=1) / np.sqrt(gap_inf.size) / exact_gap))

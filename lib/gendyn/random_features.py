@@ -57,16 +57,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
 from . import _checks, _random, committee
+from . import linear_student as ls
 from .linear_experiments import EigenFlow
 from .progress import track
 
-__all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students"]
+__all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students", "HiddenSpectrum",
+           "hidden_spectrum"]
 
 
 # The ReLU of a standard normal z: mean 1/sqrt(2 pi), linear part z/2 (Stein), mean square 1/2.
@@ -330,3 +333,62 @@ def _one_width(phi, kappa, moment, y, clean_test, t, noise_var, P, decompose):
             over_fitting_gaussian=approx * (torch.diagonal(Qt, dim1=-2, dim2=-1) * inv_s**2).sum(-1),
         )
     return res
+
+
+class HiddenSpectrum(NamedTuple):
+    """The spectrum of ``X_h X_h^T`` of one width pooled over seeds, with its rescaled MP law (:func:`hidden_spectrum`)."""
+
+    rank: np.ndarray  # (S,) nonzero eigenvalues of each network
+    nonzero: np.ndarray  # the nonzero eigenvalues of all networks, ascending
+    alpha: float  # P / N_h, the load of the MP law
+    scale: float  # the MP law's scale: the median of its continuous part is that of the small eigenvalues
+    weight: float  # the share of the small eigenvalues among the N_h S of all networks
+    lam_min: np.ndarray  # (S,) smallest nonzero eigenvalue of each network
+
+
+def hidden_spectrum(eigvals: ArrayLike, n_hidden: int, n_cluster: int) -> HiddenSpectrum:
+    """Fig. 7E: the hidden-layer spectrum of one width, and the Marchenko-Pastur law rescaled to it.
+
+    ReLU features ``phi(z) = mu_0 + mu_1 z + r(z)`` have ``n_cluster`` large eigenvalues (the mean, linear
+    and quadratic parts); the others, the *small* eigenvalues, come from the remainder and follow an MP law
+    of load ``alpha = P/N_h`` (:func:`gendyn.linear_student.mp_eigenvalue_cdf`) up to a scale, set here so
+    that the median of its continuous part is the median of the small eigenvalues pooled over seeds (the
+    whole nonzero spectrum when fewer than ``5 S`` are small).
+
+    Parameters
+    ----------
+    eigvals : array_like, shape (S, P)
+        Spectra of ``X_h^T X_h`` of ``S`` networks of one width, frozen modes exactly 0
+        (:attr:`RandomFeatureRun.eigvals` of one width).
+    n_hidden : int
+        The width ``N_h``.
+    n_cluster : int
+        Large eigenvalues per network left out of the small ones (``>= 0``).
+
+    Returns
+    -------
+    HiddenSpectrum
+
+    References
+    ----------
+    Advani, Saxe & Sompolinsky (2020), Fig. 7E.
+    """
+    ev = _checks.real_array(eigvals, "eigvals", lower=0, ndim=2, extra=" (S spectra of P eigenvalues, frozen 0)")
+    if ev.shape[0] < 1 or not np.all((ev > 0).any(1)):
+        raise ValueError(f"eigvals must hold S >= 1 spectra with a nonzero eigenvalue each; got shape {ev.shape}")
+    n = _checks.integer(n_hidden, "n_hidden", meaning=" (the width N_h)")
+    n_cluster = _checks.integer(n_cluster, "n_cluster", 0, meaning=" (large eigenvalues per network)")
+    P = ev.shape[1]
+    rank = (ev > 0).sum(1)
+    nonzero = np.sort(ev[ev > 0])
+    # the small eigenvalues: all but the n_cluster largest of each seed
+    small = np.sort(np.concatenate([np.sort(e[e > 0])[:max(0, (e > 0).sum() - n_cluster)] for e in ev]))
+    if small.size < 5 * len(ev):  # P or N_h hardly above n_c (small runs): rescale to the whole spectrum
+        small = nonzero
+    alpha = P / n
+    # MP law rescaled so that the median of its continuous part is that of the small eigenvalues
+    grid = np.linspace(0, 10, 20001)
+    cdf = (ls.mp_eigenvalue_cdf(grid, alpha) - max(0, 1 - alpha)) / min(1, alpha)
+    scale = np.median(small) / np.interp(0.5, cdf, grid)
+    return HiddenSpectrum(rank=rank, nonzero=nonzero, alpha=alpha, scale=float(scale),
+                          weight=small.size / (n * len(ev)), lam_min=ls.sampled_eigengap(ev))

@@ -2,8 +2,9 @@
 
 Advani, Saxe & Sompolinsky, slides "Interpreting (5)" and "Double Descent": the long-time and
 early-stopped test error of the linear student against the load ``alpha = P/N``, the eigengap and
-the frozen subspace. The module holds the read-out of the chapter's simulation (errors per
-(SNR, INR) condition), its four figures and its claims. The sampled eigengap is
+the frozen subspace. The simulation is :func:`gendyn.linear_experiments.simulate_linear_student`, its errors per
+(SNR, INR) condition :func:`gendyn.linear_experiments.condition_errors`; the module holds the four figures and
+the claims. The sampled eigengap is
 :func:`gendyn.linear_student.sampled_eigengap`, the Tracy-Widom law's scale and moments those of :mod:`gendyn.rmt`.
 """
 
@@ -23,7 +24,7 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, z_quantile
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "errors_by_condition", "figure_double_descent", "check_peak", "check_finite_n",
+           "claim_ids", "MUTATIONS", "figure_double_descent", "check_peak", "check_finite_n",
            "figure_finite_n", "check_early_stopping", "figure_eigengap", "check_eigengap", "check_frozen",
            "figure_frozen_inr"]
 
@@ -95,38 +96,6 @@ MUTATIONS = (
 )
 
 
-def errors_by_condition(sim: dict, times: np.ndarray,
-                        t_opt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Converged, early-stopped and frozen-subspace errors per (SNR, INR) condition, load and draw.
-
-    Parameters
-    ----------
-    sim : dict
-        Result of :func:`gendyn.linear_experiments.simulate_linear_student` over ``A`` loads, ``S`` datasets,
-        ``C`` conditions and ``K`` draws, measured at ``times`` (ending at ``inf``).
-    times : ndarray (T,)
-        The measurement times; they hold every ``t_opt``.
-    t_opt : ndarray (A, C)
-        Optimal stopping time of eq. (6) per load and condition (an oracle, the same for every dataset).
-
-    Returns
-    -------
-    eg_inf, eg_stop, frozen : ndarray (C, A, S K)
-        Test error at ``t = inf`` and at ``t_opt``, and the frozen-subspace error at the first time.
-    """
-    A, S, C, K = sim["test_error"].shape[:4]
-    col_opt = np.searchsorted(times, t_opt)  # (A, C) column of each load's own stopping time
-
-    def draws(x):  # -> (C, A, draws, T)
-        return np.moveaxis(x, 2, 0).reshape(C, A, S * K, -1)
-
-    eg = draws(sim["test_error"])
-    frozen = draws(sim["frozen"])[..., 0]
-    eg_inf = eg[..., -1]
-    eg_stop = np.stack([eg[c, np.arange(A), :, col_opt[:, c]] for c in range(C)])
-    return eg_inf, eg_stop, frozen
-
-
 def _fine_loads(alphas):
     """A fine grid of loads for the theory lines, leaving out the divergence at ``alpha = 1``."""
     a_fine = np.linspace(0.02, alphas.max(), 600)
@@ -139,7 +108,8 @@ def figure_double_descent(alphas: np.ndarray, snrs: Sequence[float], eg_inf: np.
 
     Points: simulated means over draws with standard errors (triangles at the top edge for means
     beyond the panel); lines: eq. (6) at ``t = inf`` and at ``t_opt``. ``eg_inf`` and ``eg_stop`` are
-    ``(C, A, draws)`` from :func:`errors_by_condition`, whose first ``len(snrs)`` conditions are the SNRs.
+    ``(C, A, draws)`` from :func:`gendyn.linear_experiments.condition_errors`, whose first ``len(snrs)``
+    conditions are the SNRs.
     """
     a_fine = _fine_loads(alphas)
     a_stop = np.linspace(0.02, alphas.max(), 90)
@@ -201,7 +171,7 @@ def check_finite_n(ledger: Ledger, alphas: np.ndarray, conds: Sequence[tuple[flo
     conds : sequence of (snr, inr)
         The simulated conditions; the first is the one compared above ``alpha = 1`` (where INR does not enter).
     eg_inf : ndarray (C, A, draws)
-        From :func:`errors_by_condition`.
+        From :func:`gendyn.linear_experiments.condition_errors`.
     p, n : ndarray (A,), int
         Examples ``P`` of each load and the input dimension ``N``.
     """
@@ -361,7 +331,7 @@ def check_frozen(ledger: Ledger, alphas: np.ndarray, conds: Sequence[tuple[float
     """Claims: the frozen-subspace error equals ``(1 - P/N)(1 + INR)`` at every load ``alpha < 1``, for each INR.
 
     Exact at finite N, so compared in standard errors (Bonferroni over the loads). ``frozen``: ``(C, A, draws)``
-    from :func:`errors_by_condition`; the conditions at ``snr_inr`` are checked.
+    from :func:`gendyn.linear_experiments.condition_errors`; the conditions at ``snr_inr`` are checked.
     """
     n_sub = alphas < 1
     for c in _inr_conditions(conds, snr_inr):
@@ -389,7 +359,7 @@ def figure_frozen_inr(alphas: np.ndarray, conds: Sequence[tuple[float, float]], 
     Left: the simulated frozen-subspace error per INR at ``alpha < 1`` with ``(1 - alpha)(1 + INR)``. Right: at
     the loads nearest to ``sweep_alphas``, the converged (circles, solid) and early-stopped (squares, dashed)
     errors against INR, simulation and eq. (6), at ``snr_inr``. Arrays are ``(C, A, draws)`` from
-    :func:`errors_by_condition`; ``inrs`` sets the range of the theory lines.
+    :func:`gendyn.linear_experiments.condition_errors`; ``inrs`` sets the range of the theory lines.
     """
     n_sub = alphas < 1
     a_fine = _fine_loads(alphas)

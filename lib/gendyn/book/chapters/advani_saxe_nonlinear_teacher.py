@@ -2,8 +2,8 @@
 
 Advani, Saxe & Sompolinsky, Figs. 7-9 of the journal paper: random-feature ReLU students of a
 two-layer ReLU teacher. The module holds the chapter's figures (Fig. 7 C, D, F; the hidden-layer
-spectra of Fig. 7E; Fig. 8; Fig. 9), the read-outs behind them (overtraining, the spectra and their
-rescaled Marchenko-Pastur law) and its claims. The runs are
+spectra of Fig. 7E; Fig. 8; Fig. 9), the read-outs behind them (overtraining) and its claims; the spectra and their
+rescaled Marchenko-Pastur law are :func:`gendyn.random_features.hidden_spectrum`. The runs are
 :func:`gendyn.random_features.random_feature_students`.
 """
 
@@ -21,10 +21,10 @@ from gendyn.book import plotting, stats
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.random_features import RandomFeatureRun
+from gendyn.random_features import HiddenSpectrum, RandomFeatureRun
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "overtraining", "figure_7", "check_width_claims", "fig7_numbers", "hidden_spectra", "figure_spectrum",
+           "claim_ids", "MUTATIONS", "overtraining", "figure_7", "check_width_claims", "fig7_numbers", "figure_spectrum",
            "check_spectrum", "figure_8", "figure_9", "check_decomposition"]
 
 
@@ -210,65 +210,36 @@ def fig7_numbers(run: RandomFeatureRun, n_samples: int) -> dict[str, float]:
             "early-gain": float(early[0].mean() / early[-1].mean())}
 
 
-def hidden_spectra(run: RandomFeatureRun, n_samples: int, n_cluster: int) -> dict[int, dict]:
-    """Spectra of ``X_h X_h^T`` at ``N_h = P/2``, ``P`` and ``2P``, pooled over seeds, with their rescaled MP law.
-
-    The small eigenvalues (all but the ``n_cluster`` largest of each network) set the MP law's scale: its
-    continuous part is rescaled to their median (the whole nonzero spectrum when too few are left).
-
-    Returns
-    -------
-    dict
-        ``{N_h: {label, rank (S,), nonzero (pooled), alpha = P/N_h, scale, weight (share of the small
-        eigenvalues), lam_min (S,)}}``.
-    """
-    P = n_samples
-    spectra = {}
-    for label, n in (("$N_h = P/2$", P // 2), ("$N_h = P$", P), ("$N_h = 2P$", 2 * P)):
-        ev = run.eigvals[_width_index(run.hidden, n)]  # (S, P) nonzero spectrum of X_h X_h^T, zeros: frozen modes
-        rank = (ev > 0).sum(1)
-        nonzero = np.sort(ev[ev > 0])
-        # the small eigenvalues: all but the n_cluster largest of each seed
-        small = np.sort(np.concatenate([np.sort(e[e > 0])[:max(0, (e > 0).sum() - n_cluster)] for e in ev]))
-        if small.size < 5 * len(ev):  # P or N_h hardly above n_c (small runs): rescale to the whole spectrum
-            small = nonzero
-        alpha = P / n
-        # MP law rescaled so that the median of its continuous part is that of the small eigenvalues
-        grid = np.linspace(0, 10, 20001)
-        cdf = (ls.mp_eigenvalue_cdf(grid, alpha) - max(0, 1 - alpha)) / min(1, alpha)
-        scale = np.median(small) / np.interp(0.5, cdf, grid)
-        spectra[n] = dict(label=label, rank=rank, nonzero=nonzero, alpha=alpha, scale=scale,
-                          weight=small.size / (n * len(ev)), lam_min=ls.sampled_eigengap(ev))
-    return spectra
-
-
-def figure_spectrum(spectra: dict[int, dict]) -> Figure:
+def figure_spectrum(spectra: dict[int, HiddenSpectrum], n_samples: int) -> Figure:
     """Fig. 7E: histograms of ``log10`` of the hidden-layer eigenvalues with the rescaled MP law, per width.
 
-    ``spectra`` from :func:`hidden_spectra`; the point mass at zero is annotated where it exceeds 1%.
+    ``spectra`` maps the widths ``P/2``, ``P``, ``2P`` (``P = n_samples``) to
+    :func:`gendyn.random_features.hidden_spectrum`; the point mass at zero is annotated where it exceeds 1%.
     """
+    P = n_samples
+    labels = {P // 2: "$N_h = P/2$", P: "$N_h = P$", 2 * P: "$N_h = 2P$"}
     fig, axes = plotting.subplots(1, 3, height=2.9, sharey=True)
     for ax, (n, sp) in zip(axes, spectra.items()):
-        logs = np.log10(sp["nonzero"])
-        zero_frac = 1 - sp["rank"].mean() / n
-        bins = np.linspace(-6, np.log10(sp["nonzero"].max()) + 0.1, 50)
+        logs = np.log10(sp.nonzero)
+        zero_frac = 1 - sp.rank.mean() / n
+        bins = np.linspace(-6, np.log10(sp.nonzero.max()) + 0.1, 50)
         weights = np.full(logs.size, (1 - zero_frac) / logs.size)
         ax.hist(logs, bins=bins, weights=weights / np.diff(bins)[0], color=plotting.COLORS[0], alpha=0.6,
                 label="random ReLU features")
-        grid = np.geomspace(1e-6, sp["nonzero"].max(), 800)
-        dens = (ls.mp_eigenvalue_density(grid / sp["scale"], sp["alpha"]) / sp["scale"] * grid * np.log(10)
-                * sp["weight"] / min(1, sp["alpha"]))  # weight: the share of the small eigenvalues
+        grid = np.geomspace(1e-6, sp.nonzero.max(), 800)
+        dens = (ls.mp_eigenvalue_density(grid / sp.scale, sp.alpha) / sp.scale * grid * np.log(10)
+                * sp.weight / min(1, sp.alpha))  # weight: the share of the small eigenvalues
         ax.plot(np.log10(grid), dens, color="k", lw=1, label="rescaled MP law")
         if zero_frac > 0.01:
             ax.annotate(f"point mass {zero_frac:.2f}\nat $\\lambda = 0$", xy=(0.04, 0.8), xycoords="axes fraction",
                         fontsize=7)
-        ax.set(xlabel="$\\log_{10}\\lambda$ of $X_hX_h^T$", title=sp["label"])
+        ax.set(xlabel="$\\log_{10}\\lambda$ of $X_hX_h^T$", title=labels.get(n, f"$N_h$ = {n}"))
     axes[0].set_ylabel("density per decade")
     axes[2].legend(fontsize=7, loc="upper right")
     return fig
 
 
-def check_spectrum(ledger: Ledger, spectra: dict[int, dict], n_samples: int) -> float:
+def check_spectrum(ledger: Ledger, spectra: dict[int, HiddenSpectrum], n_samples: int) -> float:
     """Claim of Fig. 7E: the gap closes at ``N_h = P``.
 
     (That half the eigenvalues vanish at ``N_h = 2P`` is a rank identity, tested in
@@ -278,7 +249,7 @@ def check_spectrum(ledger: Ledger, spectra: dict[int, dict], n_samples: int) -> 
     (the larger).
     """
     P = n_samples
-    med = {n: np.median(sp["lam_min"]) for n, sp in spectra.items()}
+    med = {n: np.median(sp.lam_min) for n, sp in spectra.items()}
     gap_ratio = max(med[P] / med[P // 2], med[P] / med[2 * P])
     ledger.check(
         "gap-closes-at-p",

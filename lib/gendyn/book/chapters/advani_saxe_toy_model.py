@@ -1,14 +1,14 @@
 """Figures and claims of the chapter ``notebooks/advani-saxe/toy-model.ipynb``.
 
 Advani, Saxe & Sompolinsky, slides eqs. (2)-(6): the exact learning dynamics of a linear student
-of a noisy linear teacher. The module holds the read-out of the chapter's gradient-descent and
-exact-flow runs with eqs. (5) and (6) on the same datasets (:class:`ToyRun`), the finite-size
-study (:class:`FiniteSizeGaps`), the chapter's five figures and its claims.
+of a noisy linear teacher. The experiments are science API
+(:func:`gendyn.linear_experiments.gd_versus_flow`, :func:`gendyn.linear_student.sampled_dataset_errors`,
+:func:`gendyn.linear_student.finite_size_gap`); the notebook shows their protocol. This module holds the
+chapter's sizes, its five figures and its claims.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,10 +23,9 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import z_quantile, z_score
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "figure_theory", "first_draws", "ToyRun", "collect", "figure_dynamics", "check_eq5", "check_gd_vs_flow",
-           "figure_gd_vs_flow", "figure_components", "check_eq6", "FiniteSizeGaps", "finite_size_gaps",
-           "check_finite_size", "figure_finite_size"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_theory", "figure_dynamics", "check_eq5",
+           "check_gd_vs_flow", "figure_gd_vs_flow", "figure_components", "check_eq6", "check_finite_size",
+           "figure_finite_size"]
 
 
 @dataclass(frozen=True)
@@ -137,132 +136,25 @@ def figure_theory(alphas: np.ndarray, *, snr: float, inr: float, t_max: float) -
     return fig
 
 
-def first_draws(batch: le.LinearStudentBatch, teachers: int) -> le.LinearStudentBatch:
-    """The same datasets with only the first ``teachers`` draws of teacher, noise and initial weights each."""
-    return dataclasses.replace(batch, g_w=batch.g_w[:, :teachers], g_0=batch.g_0[:, :teachers],
-                               g_e=batch.g_e[:, :teachers])
-
-
-def _gram_eigvals(cov, p):
-    """The P eigenvalues of X^T X from the N of X X^T (same nonzero part)."""
-    nz = np.sort(cov[cov > 0])
-    return np.concatenate([np.zeros(p - nz.size), nz])
-
-
-@dataclass(frozen=True)
-class ToyRun:
-    """Gradient descent and exact flow of the linear students, with eqs. (5) and (6) at the same times.
-
-    ``A`` loads, ``S`` datasets per load, ``K`` draws trained by gradient descent (the first ``K`` of the ``KF``
-    draws of the flow), ``N`` inputs.
-
-    Attributes
-    ----------
-    alphas : ndarray (A,)
-        Loads ``P/N``.
-    snr, inr, lr : float
-        Signal-to-noise and initialisation-to-teacher ratios; gradient-descent step.
-    steps, t_gd : ndarray (Tg,)
-        Gradient-descent steps and their times ``steps * lr``.
-    t_flow : ndarray (T,)
-        Times of the flow; they hold ``t_gd`` at the columns ``on_gd``.
-    eg_gd, et_gd : ndarray (A, S, K, Tg)
-        Test and training error of gradient descent.
-    eg_flow, et_flow : ndarray (A, S, KF, T)
-        Test and training error of the exact flow.
-    parts : dict of ndarray (A, S, KF, T)
-        The parts ``scale``, ``overfit``, ``cross`` and ``frozen`` of the flow's test error.
-    lam : ndarray (A, S, N)
-        Spectrum of each dataset's ``X X^T`` (frozen modes 0).
-    eq5, eq5_train : ndarray (A, S, T)
-        Eq. (5) and its training-error twin for every sampled dataset.
-    eq6, eq6_train : ndarray (A, T)
-        Eq. (6) (Marchenko-Pastur average) and its training error.
-    """
-
-    alphas: np.ndarray
-    snr: float
-    inr: float
-    lr: float
-    steps: np.ndarray
-    t_gd: np.ndarray
-    t_flow: np.ndarray
-    eg_gd: np.ndarray
-    et_gd: np.ndarray
-    eg_flow: np.ndarray
-    et_flow: np.ndarray
-    parts: dict
-    lam: np.ndarray
-    eq5: np.ndarray
-    eq5_train: np.ndarray
-    eq6: np.ndarray
-    eq6_train: np.ndarray
-
-    @property
-    def on_gd(self) -> np.ndarray:
-        """Columns of ``t_flow`` that coincide with the gradient-descent measurements."""
-        return np.searchsorted(self.t_flow, self.t_gd)
-
-
-def collect(alphas: np.ndarray, gd: dict, flow: dict, *, steps: np.ndarray, lr: float, t_flow: np.ndarray,
-            snr: float, inr: float) -> ToyRun:
-    """Gather the gradient-descent and flow runs as numpy arrays per load, and evaluate eqs. (5) and (6).
-
-    Parameters
-    ----------
-    alphas : ndarray (A,)
-        The loads of the batch (alpha-major datasets).
-    gd, flow : dict
-        Results of :func:`gendyn.linear_experiments.linear_student_gd` (at ``steps``, step ``lr``) and
-        :func:`gendyn.linear_experiments.linear_student_flow` (at ``t_flow``) on one condition.
-    snr, inr : float
-        The condition: eq. (5) (:func:`gendyn.linear_student.single_dataset_error`, ``single_dataset_training_error``)
-        is evaluated on every sampled spectrum, eq. (6) (``generalization_error``, ``training_error``) per load.
-    """
-    A = len(alphas)
-    n = flow["cov_eigvals"].shape[-1]
-    S = flow["cov_eigvals"].shape[0] // A
-    shape = (A, S, flow["test_error"].shape[2], -1)
-    gd_shape = (A, S, gd["test_error"].shape[2], -1)
-    lam = flow["cov_eigvals"].cpu().numpy().reshape(A, S, n)
-    p_of = np.rint(alphas * n).astype(int)
-    # eq. (5) and its training-error twin for every sampled dataset, shape (A, S, T)
-    eq5 = np.stack([ls.single_dataset_error(t_flow[:, None], lam[i], snr, inr).T for i in range(A)])
-    eq5_train = np.stack([
-        np.stack([ls.single_dataset_training_error(t_flow, _gram_eigvals(lam[i, s], p_of[i]), snr, inr)
-                  for s in range(S)])
-        for i in range(A)
-    ])
-    return ToyRun(
-        alphas=alphas, snr=snr, inr=inr, lr=lr, steps=steps, t_gd=steps * lr, t_flow=t_flow,
-        eg_gd=gd["test_error"].cpu().numpy().reshape(gd_shape),
-        et_gd=gd["train_error"].cpu().numpy().reshape(gd_shape),
-        eg_flow=flow["test_error"].cpu().numpy().reshape(shape),
-        et_flow=flow["train_error"].cpu().numpy().reshape(shape),
-        parts={k: flow[k].cpu().numpy().reshape(shape) for k in ("scale", "overfit", "cross", "frozen")},
-        lam=lam, eq5=eq5, eq5_train=eq5_train,
-        eq6=ls.generalization_error(t_flow[None, :], alphas[:, None], snr, inr),
-        eq6_train=ls.training_error(t_flow[None, :], alphas[:, None], snr, inr),
-    )
-
-
 def _positive(x):
     """Zeros and float64 underflow (memorised noise, alpha < 1) masked for the log axis."""
     return np.where(x > 1e-300, x, np.nan)
 
 
-def figure_dynamics(run: ToyRun) -> Figure:
+def figure_dynamics(run: le.GDVersusFlow, eq5: Sequence[ls.SampledErrors], eq6: np.ndarray,
+                    eq6_train: np.ndarray) -> Figure:
     """``E_g(t)`` (top) and ``E_t(t)`` (bottom) per load: gradient descent, exact flow, eq. (5) and eq. (6).
 
     Points: gradient descent (mean over datasets and draws, bars: standard error); thin lines: the flow on
-    the same draws; dashed: eq. (5) averaged over the sampled datasets; thick grey: eq. (6).
+    the same draws; dashed: eq. (5) averaged over the sampled datasets (``eq5``, one per load); thick grey:
+    eq. (6) (``eq6``, ``eq6_train``: ``(A, T)``).
     """
-    alphas, t_gd, t_flow = run.alphas, run.t_gd, run.t_flow
-    A, S, K = run.eg_gd.shape[:3]
-    KF = run.eg_flow.shape[2]
+    alphas, t_gd, t_flow = run.alphas, run.t_gd, run.times
+    A, S, K = run.gd_test.shape[:3]
+    KF = run.flow_test.shape[2]
     fig, axes = plotting.subplots(2, A, height=5.0, sharex=True)
-    rows = ((run.eg_gd, run.eg_flow, run.eq5, run.eq6, "$E_g/\\sigma_w^2$"),
-            (run.et_gd, run.et_flow, run.eq5_train, run.eq6_train, "$E_t/\\sigma_w^2$"))
+    rows = ((run.gd_test, run.flow_test, [e.test for e in eq5], eq6, "$E_g/\\sigma_w^2$"),
+            (run.gd_train, run.flow_train, [e.train for e in eq5], eq6_train, "$E_t/\\sigma_w^2$"))
     for i, a in enumerate(alphas):
         color = plotting.COLORS[i]
         for row, (sim_gd, sim_flow, th5, th6, name) in enumerate(rows):
@@ -305,16 +197,17 @@ def _theory_in_standard_errors(resid, theory):
     return float(np.max(ratio))
 
 
-def check_eq5(ledger: Ledger, run: ToyRun) -> None:
+def check_eq5(ledger: Ledger, run: le.GDVersusFlow, eq5: Sequence[ls.SampledErrors]) -> None:
     """Claims: eq. (5) is exact for each dataset, for the test and the training error at every load.
 
     The mean over draws of the simulated flow minus eq. (5) on the same datasets, in standard errors, stays
     below the Bonferroni quantile over the times (``t > 0``, leaving out training errors underflowed below
     ``1e-250``).
     """
-    t_flow = run.t_flow
+    t_flow = run.times
     for i, a in enumerate(run.alphas):
-        for err, sim, th in (("test", run.eg_flow, run.eq5), ("train", run.et_flow, run.eq5_train)):
+        for err, sim, th in (("test", run.flow_test, [e.test for e in eq5]),
+                             ("train", run.flow_train, [e.train for e in eq5])):
             # t = 0 is exact by construction; at very long times the memorised-noise training error of
             # alpha < 1 underflows float64 (below ~1e-300), and those times carry no information
             keep = (t_flow > 0) & (th[i].min(0) > 1e-250)
@@ -333,18 +226,19 @@ def check_eq5(ledger: Ledger, run: ToyRun) -> None:
             )
 
 
-def _gd_minus_flow(run, i):
+def _gd_minus_flow(run, eq5, i, snr, inr):
     """For load ``i``: GD minus flow per draw (draws x Tg), its prediction (5') - (5), and the flow's mean E_g."""
-    K = run.eg_gd.shape[2]
+    K = run.gd_test.shape[2]
     on_gd = run.on_gd
-    eq5_gd = ls.single_dataset_gd_error(run.steps, run.lr, run.lam[i], run.snr, run.inr)  # eq. (5')
-    flow_gd = run.eg_flow[i][:, :K][..., on_gd]
-    diff = (run.eg_gd[i] - flow_gd).reshape(-1, on_gd.size)
-    pred = (eq5_gd - run.eq5[i][:, on_gd]).mean(0)
+    eq5_gd = ls.single_dataset_gd_error(run.steps, run.lr, run.cov_eigvals[i], snr, inr)  # eq. (5')
+    flow_gd = run.flow_test[i][:, :K][..., on_gd]
+    diff = (run.gd_test[i] - flow_gd).reshape(-1, on_gd.size)
+    pred = (eq5_gd - eq5[i].test[:, on_gd]).mean(0)
     return diff, pred, flow_gd.mean((0, 1)), eq5_gd.mean(0)
 
 
-def check_gd_vs_flow(ledger: Ledger, run: ToyRun) -> dict[float, float]:
+def check_gd_vs_flow(ledger: Ledger, run: le.GDVersusFlow, eq5: Sequence[ls.SampledErrors], *, snr: float,
+                     inr: float) -> dict[float, float]:
     """Claims: gradient descent minus the flow on the same draws equals the prediction (5') - (5), per load.
 
     Compared at every step in standard errors of the paired differences (Bonferroni over the steps).
@@ -356,7 +250,7 @@ def check_gd_vs_flow(ledger: Ledger, run: ToyRun) -> dict[float, float]:
     """
     size = {}
     for i, a in enumerate(run.alphas):
-        diff, pred, scale, eq5_gd = _gd_minus_flow(run, i)
+        diff, pred, scale, eq5_gd = _gd_minus_flow(run, eq5, i, snr, inr)
         dev, z = _standardized_deviation(diff[:, 1:] - pred[None, 1:])
         ledger.check(
             f"gd-flow-a{a:g}",
@@ -373,12 +267,12 @@ def check_gd_vs_flow(ledger: Ledger, run: ToyRun) -> dict[float, float]:
     return size
 
 
-def figure_gd_vs_flow(run: ToyRun) -> Figure:
+def figure_gd_vs_flow(run: le.GDVersusFlow, eq5: Sequence[ls.SampledErrors], *, snr: float, inr: float) -> Figure:
     """Relative difference of gradient descent and the flow per load: measured (points) and (5') - (5) (lines)."""
     t_gd = run.t_gd
     fig, ax = plotting.subplots(1, 1, height=3.2)
     for i, a in enumerate(run.alphas):
-        diff, pred, scale, _ = _gd_minus_flow(run, i)
+        diff, pred, scale, _ = _gd_minus_flow(run, eq5, i, snr, inr)
         ax.semilogx(t_gd[1:], diff.mean(0)[1:] / scale[1:], "o", ms=3, color=plotting.COLORS[i],
                     label=f"$\\alpha$ = {a:g}")
         ax.semilogx(t_gd[1:], pred[1:] / scale[1:], color=plotting.COLORS[i], lw=1)
@@ -389,21 +283,21 @@ def figure_gd_vs_flow(run: ToyRun) -> Figure:
     return fig
 
 
-def figure_components(run: ToyRun) -> Figure:
+def figure_components(run: le.GDVersusFlow, *, snr: float, inr: float) -> Figure:
     """Scale and overfitting components of ``E_g`` per load: flow (points) against eq. (6) (lines).
 
     The scale part includes the frozen subspace, marked at ``(1 - alpha)(1 + INR)`` for ``alpha < 1``; the cross
     term (zero on average) is shown too.
     """
-    t_flow, snr, inr = run.t_flow, run.snr, run.inr
+    t_flow = run.times
     A = len(run.alphas)
-    draws = np.prod(run.eg_flow.shape[1:3])
+    draws = np.prod(run.flow_test.shape[1:3])
     fig, axes = plotting.subplots(1, A, height=3.0, sharey=True)
     for i, a in enumerate(run.alphas):
         ax = axes[i]
-        scale_sim = (run.parts["scale"][i] + run.parts["frozen"][i]).reshape(draws, -1).mean(0)
-        over_sim = run.parts["overfit"][i].reshape(draws, -1).mean(0)
-        cross_sim = run.parts["cross"][i].reshape(draws, -1).mean(0)
+        scale_sim = (run.scale[i] + run.frozen[i]).reshape(draws, -1).mean(0)
+        over_sim = run.overfit[i].reshape(draws, -1).mean(0)
+        cross_sim = run.cross[i].reshape(draws, -1).mean(0)
         scale_th = ls.generalization_error(t_flow, a, np.inf, inr)
         over_th = ls.generalization_error(t_flow, a, snr, inr) - scale_th - 1 / snr
         ax.semilogx(t_flow[1:], scale_sim[1:], "o", ms=3, color=plotting.COLORS[0], label="scale (sim)")
@@ -421,20 +315,20 @@ def figure_components(run: ToyRun) -> Figure:
     return fig
 
 
-def check_eq6(ledger: Ledger, run: ToyRun) -> None:
+def check_eq6(ledger: Ledger, run: le.GDVersusFlow, eq6: np.ndarray) -> None:
     """Claims: eq. (6) describes a typical dataset, at every load.
 
     Over the times of the gradient-descent run, the largest relative deviation of the mean simulated test error
     from eq. (6) is within ``z`` relative standard errors plus ``3/N`` (the finite-size bias of a Wishart linear
-    spectral statistic).
+    spectral statistic); ``eq6`` is eq. (6) at the flow's times, ``(A, T)``.
     """
-    n = run.lam.shape[-1]
-    draws = np.prod(run.eg_flow.shape[1:3])
+    n = run.n_features
+    draws = np.prod(run.flow_test.shape[1:3])
     for i, a in enumerate(run.alphas):
-        flow = run.eg_flow[i].reshape(draws, -1)
-        keep = (run.t_flow > 0) & (run.t_flow <= run.t_gd[-1])
-        dev = np.abs(flow.mean(0) - run.eq6[i])[keep] / run.eq6[i][keep]
-        se = flow.std(0, ddof=1)[keep] / np.sqrt(draws) / run.eq6[i][keep]
+        flow = run.flow_test[i].reshape(draws, -1)
+        keep = (run.times > 0) & (run.times <= run.t_gd[-1])
+        dev = np.abs(flow.mean(0) - eq6[i])[keep] / eq6[i][keep]
+        se = flow.std(0, ddof=1)[keep] / np.sqrt(draws) / eq6[i][keep]
         z = z_quantile(keep.sum())
         ledger.check(
             f"eq6-a{a:g}",
@@ -448,77 +342,17 @@ def check_eq6(ledger: Ledger, run: ToyRun) -> None:
         )
 
 
-@dataclass(frozen=True)
-class FiniteSizeGaps:
-    """Gaps to eq. (6) at growing ``N`` (from :func:`finite_size_gaps`); dicts keyed by the load, one entry per N.
-
-    Attributes
-    ----------
-    ns : ndarray (M,)
-        Input dimensions ``N``.
-    repeats : int
-        Datasets per ``N`` for eq. (5).
-    gap_th, gap_th_se : dict of lists
-        Time-averaged absolute signed relative gap of eq. (5) averaged over datasets, and its standard error.
-    gap_sim : dict of lists
-        Time-averaged absolute relative gap of the raw simulation.
-    ratio_inf : dict of lists of (ratio, se)
-        Mean gap at ``t = inf`` over its exact finite-N value ``n / (d (d - 1)) / SNR``, with its standard error.
-    """
-
-    ns: np.ndarray
-    repeats: int
-    gap_th: dict
-    gap_th_se: dict
-    gap_sim: dict
-    ratio_inf: dict
-
-
-def finite_size_gaps(alphas: Sequence[float], ns: Sequence[int], *, repeats: int, sim_repeats: int, teachers: int,
-                     snr: float, inr: float, t_max: float, seed: int, device: str) -> FiniteSizeGaps:
-    """Measure the gap between eq. (6) and finite datasets at growing ``N``, per load.
-
-    For load ``j`` and size ``m``: ``repeats`` spectra (:func:`gendyn.linear_experiments.sample_spectra`, seed
-    ``seed + 100 + 10 j + m``) give eq. (5) averaged over datasets, and ``sim_repeats`` datasets with ``teachers``
-    draws each (:func:`gendyn.linear_experiments.simulate_linear_student`, seed ``seed + 200 + 10 j + m``) the
-    raw simulation; gaps are averaged over a log grid of times up to ``t_max``, plus ``t = inf``.
-    """
-    t_fs = np.r_[np.geomspace(0.05, t_max, 24), np.inf]
-    ns = np.array(ns)
-    gap_th, gap_th_se, gap_sim, ratio_inf = {}, {}, {}, {}
-    for j, a in enumerate(alphas):
-        th6 = ls.generalization_error(t_fs, a, snr, inr)
-        gap_th[a], gap_th_se[a], gap_sim[a], ratio_inf[a] = [], [], [], []
-        for m, n in enumerate(ns):
-            spectra = le.sample_spectra([a], int(n), repeats, seed=seed + 100 + 10 * j + m, device=device)[0]
-            rel = (ls.single_dataset_error(t_fs[:, None], spectra, snr, inr) - th6[:, None]) / th6[:, None]  # (T, S)
-            per_dataset = rel.mean(0)  # time-averaged signed relative gap of each dataset
-            gap_th[a].append(abs(per_dataset.mean()))
-            gap_th_se[a].append(per_dataset.std(ddof=1) / np.sqrt(per_dataset.size))
-            # t = inf: the exact finite-N gap from the inverse-Wishart mean, n / (d (d - 1)) / SNR
-            p_n = round(a * n)
-            exact_gap = float(ls.finite_size_asymptotic_error(p_n, int(n), snr, inr)
-                              - ls.asymptotic_error(p_n / n, snr, inr))  # n / (d (d - 1)) / SNR, d = |P - N|
-            gap_inf = rel[-1] * th6[-1]  # t_fs[-1] = inf; back from relative to absolute
-            ratio_inf[a].append((gap_inf.mean() / exact_gap,
-                                 gap_inf.std(ddof=1) / np.sqrt(gap_inf.size) / exact_gap))
-            sim = le.simulate_linear_student([a], int(n), sim_repeats, t_fs, snr=snr, inr=inr, teachers=teachers,
-                                             seed=seed + 200 + 10 * j + m, device=device)
-            draws = sim["test_error"][0, :, 0].reshape(-1, t_fs.size)
-            gap_sim[a].append(np.mean(np.abs(draws.mean(0) - th6) / th6))
-    return FiniteSizeGaps(ns=ns, repeats=repeats, gap_th=gap_th, gap_th_se=gap_th_se, gap_sim=gap_sim,
-                          ratio_inf=ratio_inf)
-
-
-def check_finite_size(ledger: Ledger, fs: FiniteSizeGaps) -> None:
+def check_finite_size(ledger: Ledger, ns: Sequence[int], gaps: dict[float, list[ls.FiniteSizeGap]], *,
+                      repeats: int) -> None:
     """Claims: at each load the gap at ``t = inf`` is the exact finite-N one, ``n / (d (d - 1)) / SNR``.
 
-    The ratio of the measured gap to it, pooled over ``N`` (inverse-variance weights), must be 1 within four
-    standard errors; a law without the ``1/N`` bias gives 0.
+    ``gaps[alpha]`` holds one :class:`gendyn.linear_student.FiniteSizeGap` per ``N`` of ``ns`` (``repeats``
+    datasets each). The ratio of the measured gap to the exact one, pooled over ``N`` (inverse-variance
+    weights), must be 1 within four standard errors; a law without the ``1/N`` bias gives 0.
     """
-    ns = fs.ns
-    for a in fs.ratio_inf:
-        r, r_se = np.array(fs.ratio_inf[a]).T
+    for a in gaps:
+        r = np.array([g.ratio_inf for g in gaps[a]])
+        r_se = np.array([g.ratio_inf_se for g in gaps[a]])
         weights = r_se ** -2.0
         pooled, pooled_se = np.sum(weights * r) / weights.sum(), weights.sum() ** -0.5
         ledger.check(
@@ -527,33 +361,32 @@ def check_finite_size(ledger: Ledger, fs: FiniteSizeGaps) -> None:
             f"n/(d(d-1))/SNR, pooled over N = {', '.join(map(str, ns))}",
             measured=pooled, predicted=1.0, tolerance=4 * pooled_se, kind="absolute",
             theory="gendyn.linear_student.finite_size_asymptotic_error",
-            reason=f"4 standard errors of the pooled ratio ({pooled_se:.3f}; {fs.repeats} datasets per N). "
+            reason=f"4 standard errors of the pooled ratio ({pooled_se:.3f}; {repeats} datasets per N). "
             "The prediction is exact at every N (inverse-Wishart mean), so no finite-size allowance is needed; a "
             "law without the 1/N bias gives 0.",
         )
 
 
-def figure_finite_size(fs: FiniteSizeGaps) -> Figure:
+def figure_finite_size(ns: Sequence[int], gaps: dict[float, list[ls.FiniteSizeGap]]) -> Figure:
     """Time-averaged relative gap to eq. (6) against ``N``: eq. (5) averaged over datasets and raw simulation.
 
     The legend gives the exponent of a weighted fit of the eq. (5) gap on ``N``; dotted and dash-dotted guides
     show ``N^-1`` and ``N^-1/2`` through the first load's first point.
     """
-    ns = fs.ns
+    ns = np.array(ns)
     fig, ax = plotting.subplots(1, 1, height=3.4)
-    for j, a in enumerate(fs.gap_th):
+    for j, a in enumerate(gaps):
         color = plotting.COLORS[j]
-        g, se = np.array(fs.gap_th[a]), np.array(fs.gap_th_se[a])
+        g, se = np.array([x.gap for x in gaps[a]]), np.array([x.gap_se for x in gaps[a]])
         # weighted fit of log gap on log N, weights from the standard errors of the gaps
         sig = se / g
         coef, _ = np.polyfit(np.log(ns), np.log(g), 1, w=1 / sig, cov="unscaled")
         slope = coef[0]
         ax.errorbar(ns, g, yerr=se, fmt="o-", color=color, label=f"eq. (5) avg, $\\alpha$ = {a:g}: slope {slope:.2f}")
-        ax.loglog(ns, fs.gap_sim[a], "s--", color=color, alpha=0.6, ms=4, label=f"raw simulation, $\\alpha$ = {a:g}")
-    first = next(iter(fs.gap_th))
-    ref = np.array(fs.gap_th[first])[0] * (ns / ns[0]) ** -1.0
-    ax.loglog(ns, ref, "k:", lw=1, label="$\\propto N^{-1}$")
-    ax.loglog(ns, np.array(fs.gap_sim[first])[0] * (ns / ns[0]) ** -0.5, "k-.", lw=1, label="$\\propto N^{-1/2}$")
+        ax.loglog(ns, [x.gap_sim for x in gaps[a]], "s--", color=color, alpha=0.6, ms=4, label=f"raw simulation, $\\alpha$ = {a:g}")
+    first = gaps[next(iter(gaps))][0]
+    ax.loglog(ns, first.gap * (ns / ns[0]) ** -1.0, "k:", lw=1, label="$\\propto N^{-1}$")
+    ax.loglog(ns, first.gap_sim * (ns / ns[0]) ** -0.5, "k-.", lw=1, label="$\\propto N^{-1/2}$")
     ax.set(xlabel="$N$", ylabel="time-averaged |relative gap| to eq. (6)", title="finite-size convergence to eq. (6)")
     ax.legend(fontsize=7)
     return fig
