@@ -10,7 +10,6 @@ protocol, interleaved minibatch SGD (:func:`run_authors_protocol`, :func:`compar
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, replace
 
 import matplotlib.pyplot as plt
@@ -22,7 +21,7 @@ from scipy import stats
 from gendyn import interleaved_sgd, published_runs
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
-from gendyn.book import grids, plotting
+from gendyn.book import grids, plotting, threads
 from gendyn.book import stats as book_stats
 # The grids compared here are those of the multitask and aux-depth chapters, at their sizes (their SIZES, which
 # the notebook configures): importing their modules puts those sizes in this chapter's run identity.
@@ -520,9 +519,9 @@ def run_authors_protocol(cfg: RunConfig, refs: dict[str, dict[str, np.ndarray]]
             raise ValueError(f"AUTHORS_GROUPS {unknown} are not groups (file, P_A, P_B, depth) of the published files")
         plan = {g: subset_cells for g in cfg.authors_groups}
     seeds = range(cfg.seed, cfg.seed + cfg.authors_seeds)
-    # small students: one process per core beats one process on all cores (paper scale)
-    workers = (min(len(os.sched_getaffinity(0)), len(plan) * len(seeds)) if cfg.scale == "paper"
-               and cfg.device == "cpu" else 1)
+    # small students: one process per core of the chapter's share beats one process on all cores (paper scale)
+    workers = (min(threads.workers(), len(plan) * len(seeds)) if cfg.scale == "paper" and cfg.device == "cpu"
+               else 1)
     with grids.job_executor(cfg.scheduler, workers) as executor:  # one job per group and seed
         jobs = {(group, seed): executor.submit(
             interleaved_sgd.train_cells,
