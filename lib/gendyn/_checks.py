@@ -479,3 +479,17 @@ def renamed(value, old_value, name, old_name, *, default, check, stacklevel=3):
     warnings.warn(f"{old_name} is deprecated and will be removed in the next release: pass {name}={old_value!r}",
                   DeprecationWarning, stacklevel=stacklevel)
     return check(old_value, old_name)
+
+
+class FormerlyDict:
+    """Mixin of a result type that was a ``dict``: ``result["key"]`` still reads ``result.key`` for one
+    release, with a ``DeprecationWarning`` naming the attribute (an unknown key is a ``KeyError``)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        if not isinstance(key, str) or key.startswith("_") or not hasattr(self, key):
+            raise KeyError(key)
+        warnings.warn(f"{type(self).__name__} is no longer a dict and item access will be removed in the next "
+                      f"release: use .{key}", DeprecationWarning, stacklevel=2)
+        return getattr(self, key)

@@ -811,7 +811,7 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
 
 
 @dataclass(frozen=True)
-class RandomFeatureSweep:
+class RandomFeatureSweep(_checks.FormerlyDict):
     """Gradient flow of random-feature ReLU networks over a sweep of widths (:func:`random_feature_relu`).
 
     ``G`` widths, ``S`` seeds, ``K`` label draws, ``T`` times, ``P`` training examples; numpy arrays on the host.
@@ -855,7 +855,7 @@ class RandomFeatureSweep:
 
 
 @dataclass(frozen=True)
-class RandomFeatureGD:
+class RandomFeatureGD(_checks.FormerlyDict):
     """Gradient descent of random-feature ReLU networks on teacher and on random labels (:func:`random_feature_gd`).
 
     ``S`` draws of inputs and first layer, ``K`` label draws of each kind, ``T`` measured steps, ``P`` examples;

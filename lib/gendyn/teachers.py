@@ -219,7 +219,7 @@ def _overlaps(U, V, teacher):
 
 
 @dataclass(frozen=True)
-class SpikeMeasurement:
+class SpikeMeasurement(_checks.FormerlyDict):
     """Top singular values and overlaps of noisy low-rank teachers' training data (:func:`measure_spikes`).
 
     Attributes
