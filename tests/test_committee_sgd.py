@@ -368,3 +368,16 @@ def test_escape_time_interpolates_the_first_crossing_in_log_log_and_is_inf_witho
         cs.escape_time(alpha, [1.0, 1e-4, 1e-4, 1e-4])
     with pytest.raises(ValueError, match="alpha and eps must have the same length"):
         cs.escape_time(alpha, [1.0, 1e-4])
+
+
+def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fixed_point():
+    init = cs.initial_weights(60, 2, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    out = cs.stationary_run(init, 0.1, 0.05, 50.0, seed=2, train_second_layer=True)
+    assert out.run.settings["train_second_layer"] and out.run.settings["lr2"] == 0.1
+    assert not np.array_equal(out.run.v[0, -1], out.run.v[0, 0])  # v moved
+    assert out.theory == cm.asymptotic_error("erf", 2, 2, 0.1, 0.05, train_second_layer=True, v_star=2.0)
+    same = cs.simulate(init, 0.1, 0.05, cs.log_and_late_times(50.0, 60), train_second_layer=True,
+                       engine="order-parameters", seed=2)
+    np.testing.assert_array_equal(out.run.eg, same.eg)
+    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M

@@ -855,7 +855,8 @@ class StationaryRun:
         its batch-means standard error.
     theory : float or None
         Eq. (10) (erf) or (12) (linear) at the run's ``M, K, lr, sigma``
-        (:func:`gendyn.committee.asymptotic_error`); ``None`` for ReLU or with weight decay.
+        (:func:`gendyn.committee.asymptotic_error`); ``None`` for ReLU or with weight decay. With both
+        layers trained, the denoising fixed point (erf, ``K`` a multiple of ``M``), else ``None``.
     ode, ode_long : float or None
         With ``ode=True``: the ODEs (9) from the run's initial state averaged over the same times,
         and their ``eps_g`` at 10 times the horizon.
@@ -893,13 +894,17 @@ class StationaryRun:
 
 
 def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
-                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False) -> StationaryRun:
+                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False,
+                   train_second_layer: bool = False) -> StationaryRun:
     """One long SGD run of a soft committee machine (``v = v*`` fixed) and its asymptotic error ``eps_g*``.
 
     Goldt et al. (2019) §2, Fig. 2: online SGD (eq. 2) as the exact chain of its order parameters
     (``engine="order-parameters"``) up to ``alpha_max``, recorded at :func:`log_and_late_times`;
     ``eps_g*`` is the time average over the second half (:func:`late_average`), compared with
     eq. (10) (erf) or (12) (linear) and, with ``ode``, with the ODEs (9) from the same initial state.
+    With ``train_second_layer`` (§3, Fig. 3a: eqs. 2-3, both layers at rate ``lr``) the theory is the
+    denoising fixed point (:func:`gendyn.committee.asymptotic_error` with ``train_second_layer=True``)
+    for erf students with ``K`` a multiple of ``M`` and one ``v*`` for every teacher unit, else ``None``.
 
     Parameters
     ----------
@@ -918,6 +923,8 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     ode : bool
         Also integrate the ODEs (9) from the run's initial state: their average over the same
         times and their ``eps_g`` at ``10 alpha_max``.
+    train_second_layer : bool
+        Train ``v`` too (:func:`simulate`), at the rate ``lr``.
 
     Returns
     -------
@@ -933,17 +940,24 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
         raise ValueError(f"initial must hold one run (a stationary run averages one trajectory); got {initial.runs}")
     alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
     ode = _checks.flag(ode, "ode")
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
     N, K, M = initial.shape
     if alpha_max * N < 200:
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
-    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), weight_decay=weight_decay,
-                   engine="order-parameters", seed=seed)
+    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
+                   weight_decay=weight_decay, engine="order-parameters", seed=seed)
     if not np.all(np.isfinite(res.eg)):
         raise FloatingPointError(f"the SGD run's error is not finite (diverged) at lr={lr}, sigma={sigma}, K={K}")
     sgd, se = late_average(res.alpha, res.eg[0])
     theory = None
-    if initial.activation != "relu" and res.settings["weight_decay"] == 0:
+    if train2:
+        v_star = initial.v_star[0]
+        if initial.activation == "erf" and res.settings["weight_decay"] == 0 and K % M == 0 and np.all(
+                v_star == v_star[0]):
+            theory = cm.asymptotic_error("erf", M, K, res.settings["lr"], res.settings["sigma"],
+                                         train_second_layer=True, v_star=float(v_star[0]))
+    elif initial.activation != "relu" and res.settings["weight_decay"] == 0:
         theory = cm.asymptotic_error(initial.activation, M, K, res.settings["lr"], res.settings["sigma"])
     if not ode:
         return StationaryRun(res, sgd, se, theory)
