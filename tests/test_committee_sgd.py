@@ -381,3 +381,25 @@ def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fix
     np.testing.assert_array_equal(out.run.eg, same.eg)
     odd = cs.initial_weights(60, 3, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
     assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M
+
+
+def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_runs_effective_rate():
+    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal", v="normal", v_var=0.5)
+    out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, seed=4)
+    assert isinstance(out, cs.LinearStationaryRuns) and out.K == 2
+    assert out.batches.shape == (2, 10) and out.eff.shape == (2,)
+    late = out.run.alpha >= out.run.alpha[-1] / 2
+    np.testing.assert_allclose(out.batches.mean(1), out.run.eg[:, late][:, -100:].mean(1))
+    np.testing.assert_allclose(out.eff, cm.linear_effective_rate(0.05, out.run.v[:, late], out.run.Q[:, late],
+                                                                 40).mean(1))
+    fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, seed=4)  # v fixed: eta' = eta sum_k v_k^2
+    np.testing.assert_allclose(fixed.eff, 0.05 * np.sum(init.v ** 2, axis=1))
+    # eq. (12) at eta' = eta K describes the stationary error of the SCM (v = v* = 1)
+    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal"),
+                                    0.05, 0.1, 400.0, seed=4)
+    np.testing.assert_allclose(scm.eff, 0.1)
+    assert scm.batches.mean() == pytest.approx(cm.linear_stationary_error(0.1, 0.1), rel=0.5)
+    with pytest.raises(ValueError, match="initial must hold linear networks"):
+        cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "erf"), 0.05, 0.1, 20.0)
+    with pytest.raises(ValueError, match="alpha_max must be >= 200 / N"):
+        cs.linear_stationary_runs(init, 0.05, 0.1, 1.0)

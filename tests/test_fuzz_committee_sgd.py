@@ -44,6 +44,11 @@ CASES = [
          dict(initial=INIT, lr=0.5, sigma=0.1, times=[0.0, 0.1, 0.2], engine="order-parameters", seed=0),
          accepted=dict(sigma={"zero"}, seed={"zero"})),
     Case(cs.escape_time, dict(alpha=[0.0, 1.0, 10.0, 100.0], eps=[1.0, 1.0, 1e-2, 1e-4], threshold=1e-3)),
+    # the linear students of §3, Fig. 4
+    Case(cs.linear_stationary_runs,
+         dict(initial=cs.initial_weights(20, 2, 1, "linear", runs=2, seed=0), lr=0.05, sigma=0.1, alpha_max=12.0,
+              train_second_layer=False, seed=0),
+         accepted=dict(sigma={"zero"}, seed={"zero"}, train_second_layer={"bool", "false"})),
 ]
 
 

@@ -83,6 +83,8 @@ ODEComparison         those runs and the ODE solution
 ode_distance          the RMS distance of each SGD run's error from the ODEs (Theorem 1, eq. 7)
 ODEDistance           those runs and their distances
 escape_time           the escape from the plateau: first crossing of eps_g below a threshold
+linear_stationary_runs long runs of linear students: batch means of the stationary error, eta' (§3, Fig. 4)
+LinearStationaryRuns  those runs, batch means and effective rates
 """
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ __all__ = [
     "ODEDistance",
     "ode_distance",
     "escape_time",
+    "LinearStationaryRuns",
+    "linear_stationary_runs",
 ]
 
 ENGINES = ("weights", "order-parameters")
@@ -1174,3 +1178,83 @@ def escape_time(alpha: ArrayLike, eps: ArrayLike, threshold: float = 1e-3) -> fl
                          f"got alpha[{i - 1}] = {alpha[i - 1]:g}")
     la, le = np.log(alpha[i - 1:i + 1]), np.log(np.maximum(eps[i - 1:i + 1], 1e-300))
     return float(np.exp(la[0] + (np.log(threshold) - le[0]) * (la[1] - la[0]) / (le[1] - le[0])))
+
+
+# --------------------------------------------------------- linear networks, both layers (§3)
+
+
+@dataclass(frozen=True)
+class LinearStationaryRuns:
+    """Long SGD runs of linear students and their stationary error (:func:`linear_stationary_runs`).
+
+    Attributes
+    ----------
+    run : SGDResult
+        The runs (order-parameter chain), recorded at :func:`log_and_late_times`.
+    batches : ndarray (runs, 10)
+        Per run, 10 batch means of ``eps_g`` over the last 100 records of the second half: 10 nearly
+        independent samples of the stationary error.
+    eff : ndarray (runs,)
+        Per run, the effective rate ``eta'`` of eq. (12) averaged over the same times
+        (:func:`gendyn.committee.linear_effective_rate`; it moves only when the second layer is trained).
+    """
+
+    run: SGDResult
+    batches: np.ndarray
+    eff: np.ndarray
+
+    @property
+    def K(self) -> int:
+        """Student hidden units."""
+        return self.run.Q.shape[-1]
+
+
+def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
+                           train_second_layer: bool = False, seed: int = 0) -> LinearStationaryRuns:
+    """Long online-SGD runs of linear two-layer students and their stationary error: Goldt et al. (2019) §3, Fig. 4.
+
+    The runs of ``initial`` are trained (eqs. 2-3; the exact order-parameter chain) up to ``alpha_max``,
+    recorded at :func:`log_and_late_times`; the stationary error is read as 10 batch means per run of the
+    second half, to be compared with eq. (12) at each run's effective rate ``eta'``
+    (:func:`gendyn.committee.linear_stationary_error`).
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        Linear teachers and students (:func:`initial_weights` with ``activation="linear"``).
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``>= 0``.
+    alpha_max : float
+        The runs' horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
+    train_second_layer : bool
+        Train ``v`` too (:func:`simulate`); ``eta'`` then uses ``Q`` and ``N`` as well.
+    seed : int
+        Seed of the inputs and noise (:func:`simulate`).
+
+    Returns
+    -------
+    LinearStationaryRuns
+
+    Raises
+    ------
+    FloatingPointError
+        If a run's error is not finite (SGD diverged).
+    """
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
+    if initial.activation != "linear":
+        raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    N = initial.shape[0]
+    if alpha_max * N < 200:
+        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
+                         f"average); got {alpha_max!r}")
+    res = _finite_runs(simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
+                                engine="order-parameters", seed=seed), "linear students")
+    late = res.alpha >= res.alpha[-1] / 2
+    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
+    Q = res.Q[:, late] if train2 else None
+    eff = cm.linear_effective_rate(res.settings["lr"], res.v[:, late], Q, N if train2 else None).mean(1)
+    return LinearStationaryRuns(res, batches, eff)

@@ -535,7 +535,8 @@ BOTH = ("both layers", NORMALISED_START)
 
 
 def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
-    """Batch means (runs, 10) of eps_g over the second half of each run, and each run's effective rate."""
+    """Batch means (runs, 10) of eps_g over the second half of each run, and each run's effective rate
+    (:func:`gendyn.committee_sgd.linear_stationary_runs` from the variant's initial weights)."""
     if variant == "SCM":
         kw, v, v_star, train2 = {}, 1.0, 1.0, False
     elif variant == "normalised SCM":
@@ -551,16 +552,8 @@ def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
         # normalised SCM's zero-error state
         w = init.w + init.w_star.mean(axis=1, keepdims=True)
         init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    res = sgd.simulate(init, lr, sigma, sgd.log_and_late_times(alpha_max, n), train_second_layer=train2,
-                       engine="order-parameters", seed=seed)
-    # 10 batch means of the second half of each run (batches span many relaxation times 1/eta'),
-    # so every run gives 10 nearly independent samples of the stationary error
-    late = res.alpha >= res.alpha[-1] / 2
-    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
-    # the effective rate over the same times, per run (it moves only when the second layer is trained)
-    Q = res.Q[:, late] if train2 else None
-    eff = cm.linear_effective_rate(lr, res.v[:, late], Q, n if train2 else None).mean(1)
-    return batches, eff
+    out = sgd.linear_stationary_runs(init, lr, sigma, alpha_max, train_second_layer=train2, seed=seed)
+    return out.batches, out.eff
 
 
 def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
