@@ -31,7 +31,7 @@ __all__ = ["Sizes", "SIZES",
            "claim_ids", "MUTATIONS", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
            "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "copy_sums", "figure_3b",
            "check_fig3b", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory",
-           "run_fig4", "figure_4", "check_fig4"]
+           "linear_start", "linear_networks", "figure_4", "check_fig4"]
 
 
 @dataclass(frozen=True)
@@ -534,9 +534,13 @@ VARIANTS = ("SCM", "normalised SCM", "both layers", NORMALISED_START)
 BOTH = ("both layers", NORMALISED_START)
 
 
-def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
-    """Batch means (runs, 10) of eps_g over the second half of each run, and each run's effective rate
-    (:func:`gendyn.committee_sgd.linear_stationary_runs` from the variant's initial weights)."""
+def linear_start(K: int, variant: str, *, n: int, runs: int, m: int, seed: int) -> tuple[sgd.InitialWeights, bool]:
+    """The initial weights of one of Fig. 4's linear students (:data:`VARIANTS`), and whether it trains ``v``.
+
+    SCM: ``v = v* = 1``; normalised SCM: ``v = 1/K``, ``v* = 1/m``; both layers: ``v ~ N(0, 1/K)``; both layers
+    from the normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the teachers' mean plus its small
+    initial weights. ``runs`` independent networks (orthonormal teachers) drawn with ``seed``.
+    """
     if variant == "SCM":
         kw, v, v_star, train2 = {}, 1.0, 1.0, False
     elif variant == "normalised SCM":
@@ -552,8 +556,7 @@ def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
         # normalised SCM's zero-error state
         w = init.w + init.w_star.mean(axis=1, keepdims=True)
         init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    out = sgd.linear_stationary_runs(init, lr, sigma, alpha_max, train_second_layer=train2, seed=seed)
-    return out.batches, out.eff
+    return init, train2
 
 
 def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
@@ -563,7 +566,7 @@ def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
 
 @dataclass
 class LinearNetworks:
-    """Fig. 4's runs and predictions (results of :func:`run_fig4`).
+    """Fig. 4's runs and predictions (results of :func:`linear_networks`).
 
     Attributes
     ----------
@@ -593,42 +596,32 @@ class LinearNetworks:
     theory_fixed_point: dict
 
 
-def run_fig4(cfg: RunConfig, *, lr: float, sigma: float, m: int) -> LinearNetworks:
-    """Fig. 4: the four linear students (:data:`VARIANTS`) at sizes ``cfg.linear_ks``, and eq. (12) for each.
+def linear_networks(runs: dict[tuple[str, int], sgd.LinearStationaryRuns], *, n: int, lr: float, sigma: float,
+                    m: int) -> LinearNetworks:
+    """Fig. 4's runs and eq. (12) for each (:class:`LinearNetworks`).
 
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``linear_n``, ``linear_ks``, ``linear_runs`` (independent runs per point), ``linear_alpha``, ``seed``.
-    lr, sigma, m
-        Learning rate, output noise and teacher units of Fig. 4.
-
-    Returns
-    -------
-    LinearNetworks
+    ``runs``: ``(variant, K) ->`` :func:`gendyn.committee_sgd.linear_stationary_runs` of the students of
+    :func:`linear_start` at input dimension ``n``, rate ``lr``, noise ``sigma``, ``m`` teacher units.
     """
-    batches, eff = {}, {}
-    for j, var in enumerate(VARIANTS):
-        for K in track(cfg.linear_ks, desc=f"Fig. 4, {var}"):
-            batches[var, K], eff[var, K] = _linear_runs(K, var, cfg.seed * 1000 + 10 * K + j, cfg.linear_n,
-                                                        cfg.linear_runs, cfg.linear_alpha, lr, sigma, m)
+    ks = tuple(dict.fromkeys(K for _, K in runs))
+    batches = {key: r.batches for key, r in runs.items()}
+    eff = {key: r.eff for key, r in runs.items()}
+    n_runs = next(iter(runs.values())).batches.shape[0]
     # both layers trained: eq. (12) at each run's eta' = eta (sum_k v_k^2 + tr Q / N) (derived in the text)
-    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in cfg.linear_ks}
+    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in ks}
     # the normalised SCM's solution as a state of both-layer SGD: v_k = 1/K, every Q_kl = 1/M
-    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), cfg.linear_n)
-                       for K in cfg.linear_ks}
+    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), n) for K in ks}
     theory_fixed_point = {K: cm.linear_stationary_error(e, sigma) for K, e in eff_fixed_point.items()}
-    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in cfg.linear_ks}
-    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in cfg.linear_ks}
-    return LinearNetworks(cfg.linear_ks, cfg.linear_n, cfg.linear_runs, lr, sigma, m, batches, eff, theory,
-                          eff_fixed_point, theory_fixed_point)
+    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in ks}
+    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in ks}
+    return LinearNetworks(ks, n, n_runs, lr, sigma, m, batches, eff, theory, eff_fixed_point, theory_fixed_point)
 
 
 def figure_4(lin: LinearNetworks) -> Figure:
     """Fig. 4: ``eps_g* / sigma^2`` of the four linear students against ``K``: SGD (mean and spread of the
     runs) and eq. (12) (lines for the SCMs, at each run's ``eta'`` when both layers are trained).
 
-    ``lin`` from :func:`run_fig4`.
+    ``lin`` from :func:`linear_networks`.
     """
     ks, s2 = lin.ks, lin.sigma**2
     fig, ax = plotting.subplots(1, 1, height=3.4)
@@ -657,7 +650,7 @@ def check_fig4(ledger: Ledger, lin: LinearNetworks) -> None:
     both layers are trained, at the normalised SCM's solution for the start there); training both layers
     the error does not grow with ``K`` like the SCM's; the normalised SCM beats both layers for ``K > 1``.
 
-    ``lin`` from :func:`run_fig4`. Tolerances: the t-interval (99.9%) of the batch means plus the
+    ``lin`` from :func:`linear_networks`. Tolerances: the t-interval (99.9%) of the batch means plus the
     finite-N correction ``4 eta' / N`` relative.
     """
     LR_L, n, ks, fig4 = lin.lr, lin.n, lin.ks, lin.batches
