@@ -305,3 +305,101 @@ def test_stationary_run_refuses_batches_of_runs_and_short_horizons():
         cs.stationary_run(cs.initial_weights(20, 2, 1, runs=2), 0.1, 0.1, 20.0)
     with pytest.raises(ValueError, match="alpha_max must be >= 200 / N"):
         cs.stationary_run(cs.initial_weights(20, 2, 1), 0.1, 0.1, 5.0)
+
+
+def test_ode_comparison_runs_sgd_three_ways_from_one_state_and_the_odes_from_it():
+    init = cs.initial_weights(50, 2, 2, "erf", seed=3)
+    times = cs.log_times(2.0, 8, alpha_min=0.05, N=50)
+    out = cs.ode_comparison(init, 0.2, 0.0, times, spread_runs=3, early_runs=2, early_alpha=0.5, seed=3)
+    assert isinstance(out, cs.ODEComparison) and out.K == 2
+    assert (out.single.engine, out.spread.engine, out.early.engine) == ("weights", "order-parameters",
+                                                                         "order-parameters")
+    assert out.single.eg.shape == (1, len(times)) and out.spread.eg.shape == (3, len(times))
+    np.testing.assert_array_equal(out.early.alpha, out.single.alpha[out.single.alpha <= 0.5])
+    assert out.early.eg.shape[0] == 2
+    # every run starts from the state of `initial`, and the ODEs from it too
+    for res in (out.single, out.spread, out.early):
+        np.testing.assert_allclose(res.Q0, np.repeat(init.order_parameters()[0], res.eg.shape[0], 0))
+    np.testing.assert_array_equal(out.ode.eg, out.single.ode(0).eg)
+    # the seeds: the run on the weights is simulate's at `seed`, the spread runs' at seed + 500
+    np.testing.assert_array_equal(out.single.eg, cs.simulate(init, 0.2, 0.0, times, seed=3).eg)
+    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), 0.2, 0.0, times, engine="order-parameters",
+                         seed=503)
+    np.testing.assert_array_equal(out.spread.eg[:1], spread.eg)
+
+
+def test_ode_comparison_refuses_batches_of_runs_single_early_runs_and_early_times_before_the_grid():
+    init = cs.initial_weights(20, 2, 1, seed=0)
+    times = [0.1, 0.2, 0.3]
+    with pytest.raises(ValueError, match="initial must hold one run"):
+        cs.ode_comparison(cs.initial_weights(20, 2, 1, runs=2), 0.1, 0.0, times, spread_runs=1, early_runs=2,
+                          early_alpha=0.2)
+    with pytest.raises(ValueError, match="early_runs must be an integer >= 2"):
+        cs.ode_comparison(init, 0.1, 0.0, times, spread_runs=1, early_runs=1, early_alpha=0.2)
+    with pytest.raises(ValueError, match="early_alpha must be >= the first of times"):
+        cs.ode_comparison(init, 0.1, 0.0, times, spread_runs=1, early_runs=2, early_alpha=0.05)
+
+
+def test_ode_distance_is_the_rms_gap_of_each_run_from_its_own_odes_and_shrinks_with_n():
+    times = cs.log_times(1.0, 10, alpha_min=0.05)
+    init = cs.initial_weights(40, 2, 2, "erf", runs=3, seed=1)
+    out = cs.ode_distance(init, 0.2, 0.0, times, seed=2)
+    assert isinstance(out, cs.ODEDistance) and out.N == 40 and out.rms.shape == (3,)
+    res = cs.simulate(init, 0.2, 0.0, times, engine="order-parameters", seed=2)
+    manual = [np.sqrt(np.mean((res.eg[r, 1:] - res.ode(r).eg[1:]) ** 2)) for r in range(3)]
+    np.testing.assert_array_equal(out.rms, manual)
+    big = cs.ode_distance(cs.initial_weights(4000, 2, 2, "erf", runs=3, seed=1), 0.2, 0.0, times, seed=2)
+    assert big.rms.mean() < out.rms.mean()  # eq. (7): O(N^-1/2)
+    weights = cs.ode_distance(init, 0.2, 0.0, times, engine="weights", seed=2)
+    assert weights.run.engine == "weights" and np.all(np.isfinite(weights.rms))
+    with pytest.raises(ValueError, match="times must hold at least two times"):
+        cs.ode_distance(init, 0.2, 0.0, [0.5])
+
+
+def test_escape_time_interpolates_the_first_crossing_in_log_log_and_is_inf_without_one():
+    alpha = np.array([0.0, 1.0, 10.0, 100.0])
+    assert cs.escape_time(alpha, [1.0, 1.0, 1e-2, 1e-4]) == pytest.approx(math.sqrt(10 * 100))
+    eps = [1.0, 1.0, 1e-2, 1e-4]
+    assert cs.escape_time(alpha, eps, threshold=5e-3) < cs.escape_time(alpha, eps)  # a higher threshold: earlier
+    assert cs.escape_time(alpha, [1.0, 0.5, 0.1, 0.01]) == math.inf  # never below 1e-3: censored
+    with pytest.raises(ValueError, match="eps must start at or above threshold"):
+        cs.escape_time(alpha, [1e-4, 1e-4, 1e-4, 1e-4])
+    with pytest.raises(ValueError, match="alpha must be > 0 where eps crosses"):
+        cs.escape_time(alpha, [1.0, 1e-4, 1e-4, 1e-4])
+    with pytest.raises(ValueError, match="alpha and eps must have the same length"):
+        cs.escape_time(alpha, [1.0, 1e-4])
+
+
+def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fixed_point():
+    init = cs.initial_weights(60, 2, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    out = cs.stationary_run(init, 0.1, 0.05, 50.0, seed=2, train_second_layer=True)
+    assert out.run.settings["train_second_layer"] and out.run.settings["lr2"] == 0.1
+    assert not np.array_equal(out.run.v[0, -1], out.run.v[0, 0])  # v moved
+    assert out.theory == cm.asymptotic_error("erf", 2, 2, 0.1, 0.05, train_second_layer=True, v_star=2.0)
+    same = cs.simulate(init, 0.1, 0.05, cs.log_and_late_times(50.0, 60), train_second_layer=True,
+                       engine="order-parameters", seed=2)
+    np.testing.assert_array_equal(out.run.eg, same.eg)
+    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M
+
+
+def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_runs_effective_rate():
+    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal", v="normal", v_var=0.5)
+    out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, seed=4)
+    assert isinstance(out, cs.LinearStationaryRuns) and out.K == 2
+    assert out.batches.shape == (2, 10) and out.eff.shape == (2,)
+    late = out.run.alpha >= out.run.alpha[-1] / 2
+    np.testing.assert_allclose(out.batches.mean(1), out.run.eg[:, late][:, -100:].mean(1))
+    np.testing.assert_allclose(out.eff, cm.linear_effective_rate(0.05, out.run.v[:, late], out.run.Q[:, late],
+                                                                 40).mean(1))
+    fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, seed=4)  # v fixed: eta' = eta sum_k v_k^2
+    np.testing.assert_allclose(fixed.eff, 0.05 * np.sum(init.v ** 2, axis=1))
+    # eq. (12) at eta' = eta K describes the stationary error of the SCM (v = v* = 1)
+    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal"),
+                                    0.05, 0.1, 400.0, seed=4)
+    np.testing.assert_allclose(scm.eff, 0.1)
+    assert scm.batches.mean() == pytest.approx(cm.linear_stationary_error(0.1, 0.1), rel=0.5)
+    with pytest.raises(ValueError, match="initial must hold linear networks"):
+        cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "erf"), 0.05, 0.1, 20.0)
+    with pytest.raises(ValueError, match="alpha_max must be >= 200 / N"):
+        cs.linear_stationary_runs(init, 0.05, 0.1, 1.0)

@@ -32,8 +32,23 @@ CASES = [
     Case(cs.near_specialised, dict(N=20, K=3, M=2, seed=0, jitter=0.01), accepted=dict(seed={"zero"}, jitter={"zero"})),
     Case(cs.stationary_run,
          dict(initial=cs.initial_weights(20, 2, 1, "erf", seed=0), lr=0.5, sigma=0.1, alpha_max=12.0, weight_decay=0.0,
-              seed=0, ode=True),
-         accepted=dict(sigma={"zero"}, weight_decay={"zero"}, seed={"zero"}, ode={"bool", "false"})),
+              seed=0, ode=True, train_second_layer=False),
+         accepted=dict(sigma={"zero"}, weight_decay={"zero"}, seed={"zero"}, ode={"bool", "false"},
+                       train_second_layer={"bool", "false"})),
+    # SGD against the ODEs of §1: runs from one state, the distance per run, the escape from the plateau
+    Case(cs.ode_comparison,
+         dict(initial=cs.initial_weights(20, 2, 1, "erf", seed=0), lr=0.5, sigma=0.1, times=[0.0, 0.1, 0.2],
+              spread_runs=2, early_runs=2, early_alpha=0.1, seed=0),
+         accepted=dict(sigma={"zero"}, seed={"zero"})),
+    Case(cs.ode_distance,
+         dict(initial=INIT, lr=0.5, sigma=0.1, times=[0.0, 0.1, 0.2], engine="order-parameters", seed=0),
+         accepted=dict(sigma={"zero"}, seed={"zero"})),
+    Case(cs.escape_time, dict(alpha=[0.0, 1.0, 10.0, 100.0], eps=[1.0, 1.0, 1e-2, 1e-4], threshold=1e-3)),
+    # the linear students of §3, Fig. 4
+    Case(cs.linear_stationary_runs,
+         dict(initial=cs.initial_weights(20, 2, 1, "linear", runs=2, seed=0), lr=0.05, sigma=0.1, alpha_max=12.0,
+              train_second_layer=False, seed=0),
+         accepted=dict(sigma={"zero"}, seed={"zero"}, train_second_layer={"bool", "false"})),
 ]
 
 

@@ -78,6 +78,13 @@ stationary_run        one long run of a soft committee machine and its asymptoti
 StationaryRun         that run, its ``eps_g*`` and standard error, the ODE's and the theory's
 late_average          time average of the late records, with a batch-means standard error
 LateAverage           that average and its standard error
+ode_comparison        SGD runs from one initial state against the ODEs (9) from it (§1, Fig. 1)
+ODEComparison         those runs and the ODE solution
+ode_distance          the RMS distance of each SGD run's error from the ODEs (Theorem 1, eq. 7)
+ODEDistance           those runs and their distances
+escape_time           the escape from the plateau: first crossing of eps_g below a threshold
+linear_stationary_runs long runs of linear students: batch means of the stationary error, eta' (§3, Fig. 4)
+LinearStationaryRuns  those runs, batch means and effective rates
 """
 
 from __future__ import annotations
@@ -111,6 +118,13 @@ __all__ = [
     "near_specialised",
     "StationaryRun",
     "stationary_run",
+    "ODEComparison",
+    "ode_comparison",
+    "ODEDistance",
+    "ode_distance",
+    "escape_time",
+    "LinearStationaryRuns",
+    "linear_stationary_runs",
 ]
 
 ENGINES = ("weights", "order-parameters")
@@ -845,7 +859,8 @@ class StationaryRun:
         its batch-means standard error.
     theory : float or None
         Eq. (10) (erf) or (12) (linear) at the run's ``M, K, lr, sigma``
-        (:func:`gendyn.committee.asymptotic_error`); ``None`` for ReLU or with weight decay.
+        (:func:`gendyn.committee.asymptotic_error`); ``None`` for ReLU or with weight decay. With both
+        layers trained, the denoising fixed point (erf, ``K`` a multiple of ``M``), else ``None``.
     ode, ode_long : float or None
         With ``ode=True``: the ODEs (9) from the run's initial state averaged over the same times,
         and their ``eps_g`` at 10 times the horizon.
@@ -883,13 +898,17 @@ class StationaryRun:
 
 
 def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
-                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False) -> StationaryRun:
+                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False,
+                   train_second_layer: bool = False) -> StationaryRun:
     """One long SGD run of a soft committee machine (``v = v*`` fixed) and its asymptotic error ``eps_g*``.
 
     Goldt et al. (2019) §2, Fig. 2: online SGD (eq. 2) as the exact chain of its order parameters
     (``engine="order-parameters"``) up to ``alpha_max``, recorded at :func:`log_and_late_times`;
     ``eps_g*`` is the time average over the second half (:func:`late_average`), compared with
     eq. (10) (erf) or (12) (linear) and, with ``ode``, with the ODEs (9) from the same initial state.
+    With ``train_second_layer`` (§3, Fig. 3a: eqs. 2-3, both layers at rate ``lr``) the theory is the
+    denoising fixed point (:func:`gendyn.committee.asymptotic_error` with ``train_second_layer=True``)
+    for erf students with ``K`` a multiple of ``M`` and one ``v*`` for every teacher unit, else ``None``.
 
     Parameters
     ----------
@@ -908,6 +927,8 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     ode : bool
         Also integrate the ODEs (9) from the run's initial state: their average over the same
         times and their ``eps_g`` at ``10 alpha_max``.
+    train_second_layer : bool
+        Train ``v`` too (:func:`simulate`), at the rate ``lr``.
 
     Returns
     -------
@@ -923,17 +944,24 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
         raise ValueError(f"initial must hold one run (a stationary run averages one trajectory); got {initial.runs}")
     alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
     ode = _checks.flag(ode, "ode")
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
     N, K, M = initial.shape
     if alpha_max * N < 200:
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
-    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), weight_decay=weight_decay,
-                   engine="order-parameters", seed=seed)
+    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
+                   weight_decay=weight_decay, engine="order-parameters", seed=seed)
     if not np.all(np.isfinite(res.eg)):
         raise FloatingPointError(f"the SGD run's error is not finite (diverged) at lr={lr}, sigma={sigma}, K={K}")
     sgd, se = late_average(res.alpha, res.eg[0])
     theory = None
-    if initial.activation != "relu" and res.settings["weight_decay"] == 0:
+    if train2:
+        v_star = initial.v_star[0]
+        if initial.activation == "erf" and res.settings["weight_decay"] == 0 and K % M == 0 and np.all(
+                v_star == v_star[0]):
+            theory = cm.asymptotic_error("erf", M, K, res.settings["lr"], res.settings["sigma"],
+                                         train_second_layer=True, v_star=float(v_star[0]))
+    elif initial.activation != "relu" and res.settings["weight_decay"] == 0:
         theory = cm.asymptotic_error(initial.activation, M, K, res.settings["lr"], res.settings["sigma"])
     if not ode:
         return StationaryRun(res, sgd, se, theory)
@@ -941,3 +969,292 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     ode_mean, _ = late_average(res.alpha, ode_run.eg)
     ode_long = res.ode(0, times=[0.0, 10 * alpha_max]).eg[-1]
     return StationaryRun(res, sgd, se, theory, ode_mean, ode_long, ode_run)
+
+
+# ------------------------------------------------------------- SGD against the ODEs (§1)
+
+
+def _repeated(initial, runs):
+    """``runs`` copies of one network's initial weights: SGD runs from the same initial state."""
+    return InitialWeights(*(np.repeat(a, runs, 0) for a in (initial.w, initial.w_star, initial.v, initial.v_star)),
+                          initial.activation)
+
+
+def _finite_runs(res, what):
+    """``res`` if every recorded error is finite; raises FloatingPointError (SGD diverged) otherwise."""
+    if not np.all(np.isfinite(res.eg)):
+        raise FloatingPointError(f"the error of the {what} is not finite (SGD diverged) at "
+                                 f"lr={res.settings['lr']}, sigma={res.settings['sigma']}")
+    return res
+
+
+@dataclass(frozen=True)
+class ODEComparison:
+    """SGD runs from one initial state and the ODEs (9) from it (:func:`ode_comparison`).
+
+    Attributes
+    ----------
+    single : SGDResult
+        One run on the weights (``engine="weights"``), recorded at the comparison's times.
+    spread : SGDResult
+        ``spread_runs`` runs of the order-parameter chain from the same state, at the same times.
+    early : SGDResult
+        ``early_runs`` runs of the chain at the times ``<= early_alpha``: the spread of SGD there.
+    ode : gendyn.committee.ODEResult
+        The ODEs (9) from the state, at the comparison's times.
+    """
+
+    single: SGDResult
+    spread: SGDResult
+    early: SGDResult
+    ode: cm.ODEResult
+
+    @property
+    def K(self) -> int:
+        """Student hidden units."""
+        return self.single.Q.shape[-1]
+
+
+def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *, spread_runs: int,
+                   early_runs: int, early_alpha: float, seed: int = 0) -> ODEComparison:
+    """SGD at a finite ``N`` against the ODEs (9) from one initial state: Goldt et al. (2019) §1, Fig. 1.
+
+    Online SGD (eqs. 2-3; a soft committee machine, ``v`` fixed) follows the ODEs (9) up to
+    fluctuations ``O(N^-1/2)`` (Theorem 1, eq. 7). From the one network of ``initial``: one run on
+    the weights, ``spread_runs`` runs of the order-parameter chain (the spread of SGD over the whole
+    run) and ``early_runs`` runs of it up to ``early_alpha`` (the spread at early times), and the
+    ODEs (9) from the same state (:meth:`SGDResult.ode`).
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        One run's teacher and student (:func:`initial_weights`).
+    lr : float
+        Learning rate ``eta > 0``.
+    sigma : float
+        Output noise ``>= 0``.
+    times : array_like
+        Times ``alpha`` to record at (:func:`log_times`); at least one of them ``<= early_alpha``.
+    spread_runs : int
+        Runs of the chain over all ``times`` (``>= 1``).
+    early_runs : int
+        Runs of the chain up to ``early_alpha`` (``>= 2``: a spread needs two).
+    early_alpha : float
+        End of the early times, ``> 0``.
+    seed : int
+        Seed of the run on the weights; the spread runs use ``seed + 500``, the early runs ``seed + 700``
+        (:func:`simulate`).
+
+    Returns
+    -------
+    ODEComparison
+
+    Raises
+    ------
+    FloatingPointError
+        If a run's error is not finite (SGD diverged).
+    """
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
+    if initial.runs != 1:
+        raise ValueError(f"initial must hold one run (every SGD run starts from its state); got {initial.runs}")
+    spread_runs = _checks.integer(spread_runs, "spread_runs", 1)
+    early_runs = _checks.integer(early_runs, "early_runs", 2, " (a spread needs two runs)")
+    early_alpha = _checks.real(early_alpha, "early_alpha", positive=True)
+    seed = _checks.integer(seed, "seed", 0)
+    times = _checks.real_array(times, "times", ndim=1, lower=0.0)
+    if not np.any(times <= early_alpha):
+        raise ValueError(f"early_alpha must be >= the first of times = {times[0]:g}; got {early_alpha!r}")
+    single = _finite_runs(simulate(initial, lr, sigma, times, seed=seed), "run on the weights")
+    spread = _finite_runs(simulate(_repeated(initial, spread_runs), lr, sigma, times, engine="order-parameters",
+                                   seed=seed + 500), "spread runs")
+    early = _finite_runs(simulate(_repeated(initial, early_runs), lr, sigma, times[times <= early_alpha],
+                                  engine="order-parameters", seed=seed + 700), "early runs")
+    return ODEComparison(single, spread, early, single.ode(0))
+
+
+@dataclass(frozen=True)
+class ODEDistance:
+    """The distance between SGD and the ODEs (9), run by run (:func:`ode_distance`).
+
+    Attributes
+    ----------
+    run : SGDResult
+        The SGD runs.
+    rms : ndarray (runs,)
+        Per run, the root mean square over the recorded times after the first of
+        ``eps_g^SGD - eps_g^ODE``, the ODEs integrated from the run's own initial state.
+    """
+
+    run: SGDResult
+    rms: np.ndarray
+
+    @property
+    def N(self) -> int:
+        """Input dimension."""
+        return self.run.N
+
+
+def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *,
+                 engine: str = "order-parameters", seed: int = 0) -> ODEDistance:
+    """The RMS distance of each SGD run's ``eps_g`` from the ODEs (9): Goldt et al. (2019) Theorem 1, eq. (7).
+
+    Every run of ``initial`` (its own teacher and student) is trained by online SGD (:func:`simulate`)
+    and the ODEs (9) are integrated from its initial state; Theorem 1 bounds the distance by
+    ``C(alpha) / sqrt(N)``.
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        The runs' teachers and students (:func:`initial_weights`).
+    lr : float
+        Learning rate ``eta > 0``.
+    sigma : float
+        Output noise ``>= 0``.
+    times : array_like
+        Times ``alpha`` to record at (:func:`log_times`); the distance is taken over all but the
+        first (at ``alpha = 0`` both start from the same state), so at least two.
+    engine : {"weights", "order-parameters"}
+        The SGD engine (:func:`simulate`).
+    seed : int
+        Seed of the inputs and noise (:func:`simulate`).
+
+    Returns
+    -------
+    ODEDistance
+
+    Raises
+    ------
+    FloatingPointError
+        If a run's error is not finite (SGD diverged).
+    """
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
+    times = _checks.real_array(times, "times", ndim=1, lower=0.0)
+    if times.size < 2:
+        raise ValueError(f"times must hold at least two times (the distance is taken after the first); got {times}")
+    res = _finite_runs(simulate(initial, lr, sigma, times, engine=engine, seed=seed), "SGD runs")
+    rms = []
+    for r in range(initial.runs):
+        ode = res.ode(r)
+        rms.append(np.sqrt(np.mean((res.eg[r, 1:] - ode.eg[1:]) ** 2)))
+    return ODEDistance(res, np.array(rms))
+
+
+def escape_time(alpha: ArrayLike, eps: ArrayLike, threshold: float = 1e-3) -> float:
+    """The escape from the plateau: first crossing of ``eps`` below ``threshold``, interpolated in log-log.
+
+    Goldt et al. (2019) §1, Fig. 1: students with ``K >= M`` leave the plateau of ``eps_g`` when their
+    units specialise; the time is read as the first recorded ``eps_g < threshold``, between the two
+    records around it linearly in ``log alpha, log eps``.
+
+    Parameters
+    ----------
+    alpha : array_like (n,)
+        Recorded times, increasing and ``> 0`` from the second on.
+    eps : array_like (n,)
+        ``eps_g`` at those times (finite), the first at or above ``threshold``.
+    threshold : float
+        The error the escape is read at, ``> 0``.
+
+    Returns
+    -------
+    float
+        The escape time; ``inf`` if ``eps`` stays at or above ``threshold`` (no escape within the
+        run, a censored time).
+    """
+    alpha = _checks.real_array(alpha, "alpha", ndim=1, lower=0.0)
+    eps = _checks.real_array(eps, "eps", ndim=1)
+    threshold = _checks.real(threshold, "threshold", positive=True)
+    if alpha.shape != eps.shape or alpha.size < 2:
+        raise ValueError(f"alpha and eps must have the same length >= 2; got {alpha.shape} and {eps.shape}")
+    if eps[0] < threshold:
+        raise ValueError(f"eps must start at or above threshold = {threshold:g} (an escape from above); "
+                         f"got eps[0] = {eps[0]:g}")
+    below = np.nonzero(eps < threshold)[0]
+    if below.size == 0:
+        return math.inf
+    i = below[0]
+    if alpha[i - 1] <= 0:
+        raise ValueError(f"alpha must be > 0 where eps crosses threshold (a log-log interpolation); "
+                         f"got alpha[{i - 1}] = {alpha[i - 1]:g}")
+    la, le = np.log(alpha[i - 1:i + 1]), np.log(np.maximum(eps[i - 1:i + 1], 1e-300))
+    return float(np.exp(la[0] + (np.log(threshold) - le[0]) * (la[1] - la[0]) / (le[1] - le[0])))
+
+
+# --------------------------------------------------------- linear networks, both layers (§3)
+
+
+@dataclass(frozen=True)
+class LinearStationaryRuns:
+    """Long SGD runs of linear students and their stationary error (:func:`linear_stationary_runs`).
+
+    Attributes
+    ----------
+    run : SGDResult
+        The runs (order-parameter chain), recorded at :func:`log_and_late_times`.
+    batches : ndarray (runs, 10)
+        Per run, 10 batch means of ``eps_g`` over the last 100 records of the second half: 10 nearly
+        independent samples of the stationary error.
+    eff : ndarray (runs,)
+        Per run, the effective rate ``eta'`` of eq. (12) averaged over the same times
+        (:func:`gendyn.committee.linear_effective_rate`; it moves only when the second layer is trained).
+    """
+
+    run: SGDResult
+    batches: np.ndarray
+    eff: np.ndarray
+
+    @property
+    def K(self) -> int:
+        """Student hidden units."""
+        return self.run.Q.shape[-1]
+
+
+def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
+                           train_second_layer: bool = False, seed: int = 0) -> LinearStationaryRuns:
+    """Long online-SGD runs of linear two-layer students and their stationary error: Goldt et al. (2019) §3, Fig. 4.
+
+    The runs of ``initial`` are trained (eqs. 2-3; the exact order-parameter chain) up to ``alpha_max``,
+    recorded at :func:`log_and_late_times`; the stationary error is read as 10 batch means per run of the
+    second half, to be compared with eq. (12) at each run's effective rate ``eta'``
+    (:func:`gendyn.committee.linear_stationary_error`).
+
+    Parameters
+    ----------
+    initial : InitialWeights
+        Linear teachers and students (:func:`initial_weights` with ``activation="linear"``).
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``>= 0``.
+    alpha_max : float
+        The runs' horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
+    train_second_layer : bool
+        Train ``v`` too (:func:`simulate`); ``eta'`` then uses ``Q`` and ``N`` as well.
+    seed : int
+        Seed of the inputs and noise (:func:`simulate`).
+
+    Returns
+    -------
+    LinearStationaryRuns
+
+    Raises
+    ------
+    FloatingPointError
+        If a run's error is not finite (SGD diverged).
+    """
+    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
+    if initial.activation != "linear":
+        raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    N = initial.shape[0]
+    if alpha_max * N < 200:
+        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
+                         f"average); got {alpha_max!r}")
+    res = _finite_runs(simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
+                                engine="order-parameters", seed=seed), "linear students")
+    late = res.alpha >= res.alpha[-1] / 2
+    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
+    Q = res.Q[:, late] if train2 else None
+    eff = cm.linear_effective_rate(res.settings["lr"], res.v[:, late], Q, N if train2 else None).mean(1)
+    return LinearStationaryRuns(res, batches, eff)

@@ -1,10 +1,11 @@
 """Companion of the chapter ``notebooks/goldt-et-al/sec1-dynamics.ipynb``: online SGD against its ODEs.
 
-Goldt et al. (2019), §1, Fig. 1 and Theorem 1: the runners of the chapter's experiments (one
-SGD run, a spread of SGD runs and the ODEs per student size; the SGD-ODE distance against
-``N``), the figures (Fig. 1, the overlaps on the plateau and after it, the finite-size rate)
-and the claims (a single run follows the ODEs; the escape from the plateau; the ``N^-1/2``
-rate of eq. (7); the two SGD engines agree).
+Goldt et al. (2019), §1, Fig. 1 and Theorem 1. The experiments are science
+(:func:`gendyn.committee_sgd.ode_comparison`, :func:`~gendyn.committee_sgd.ode_distance`,
+:func:`~gendyn.committee_sgd.escape_time`) and the notebook shows their protocol; this module holds the
+chapter's sizes, the figures (Fig. 1, the overlaps on the plateau and after it, the finite-size rate)
+and the claims (a single run follows the ODEs; the escape from the plateau; the ``N^-1/2`` rate of
+eq. (7); the two SGD engines agree).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
-from numpy.typing import ArrayLike
 
 from gendyn import committee as cm
 from gendyn import committee_sgd as sgd
@@ -24,11 +24,9 @@ from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import t_quantile, z_quantile
-from gendyn.progress import track
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "run_fig1", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps",
-           "escape_time", "check_single_run", "run_finite_size", "figure_finite_size", "check_finite_size"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "plateau_index", "figure_1_learning_curves", "figure_1_overlaps",
+           "check_single_run", "figure_finite_size", "check_finite_size"]
 
 
 @dataclass(frozen=True)
@@ -110,44 +108,6 @@ def _floor(eps):
     return np.maximum(eps, EPS_FLOOR)
 
 
-def _repeated(init, runs):
-    """``runs`` copies of one network's initial weights: SGD runs from the same initial state."""
-    return sgd.InitialWeights(*(np.repeat(a, runs, 0) for a in (init.w, init.w_star, init.v, init.v_star)), "erf")
-
-
-def run_fig1(times: np.ndarray, cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict[int, dict]:
-    """Fig. 1's experiments: per student size ``K`` in ``cfg.ks``, SGD runs and the ODEs (9).
-
-    Parameters
-    ----------
-    times : ndarray
-        Recorded times ``alpha`` (whole steps at ``N = cfg.n``).
-    cfg : RunConfig
-        The chapter's sizes: ``n``, ``ks``, ``seed``, ``spread_runs``, ``early_runs``, ``early_alpha``.
-    m, lr, sigma
-        Teacher units, learning rate and output noise of Fig. 1.
-
-    Returns
-    -------
-    dict
-        ``K -> dict(single, spread, early, ode)``: one SGD run on the weights, ``cfg.spread_runs``
-        and ``cfg.early_runs`` (up to ``cfg.early_alpha``) runs of the order-parameter chain from
-        the same initial state, and the ODEs from it. Prints one line per ``K``.
-    """
-    runs = {}
-    for K in track(cfg.ks, desc="Fig. 1: SGD and ODE per K"):
-        init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K)
-        single = sgd.simulate(init, lr, sigma, times, seed=cfg.seed * 1000 + K)
-        spread = sgd.simulate(_repeated(init, cfg.spread_runs), lr, sigma, times, engine="order-parameters",
-                              seed=cfg.seed * 1000 + K + 500)
-        early = sgd.simulate(_repeated(init, cfg.early_runs), lr, sigma, times[times <= cfg.early_alpha],
-                             engine="order-parameters", seed=cfg.seed * 1000 + K + 700)
-        runs[K] = dict(single=single, spread=spread, early=early, ode=single.ode(0))
-        print(f"K = {K}: one SGD run of {single.steps:,} steps on the weights, "
-              f"{cfg.spread_runs} + {cfg.early_runs} runs of the order-parameter chain")
-    return runs
-
-
 def plateau_index(ode: cm.ODEResult, times: np.ndarray, *, after: float) -> int:
     """Index in ``times`` of the plateau: where ``eps_g`` of the ODE is flattest in log-log after ``after``.
 
@@ -159,20 +119,20 @@ def plateau_index(ode: cm.ODEResult, times: np.ndarray, *, after: float) -> int:
     return int(np.argmin(np.abs(times - a[ok][np.argmin(np.abs(slope[ok]))])))
 
 
-def figure_1_learning_curves(runs: dict[int, dict], times: np.ndarray, *, i_plateau: int, n: int, m: int,
-                             lr: float) -> Figure:
+def figure_1_learning_curves(runs: dict[int, sgd.ODEComparison], times: np.ndarray, *, i_plateau: int, n: int,
+                             m: int, lr: float) -> Figure:
     """Fig. 1: ``eps_g(alpha)`` of the ODEs (lines), one SGD run (crosses) and the SGD runs' range (band).
 
-    ``runs`` as returned by :func:`run_fig1`; arrows mark ``times[i_plateau]`` and the end of the runs
-    (the times of :func:`figure_1_overlaps`); ``n, m, lr`` go to the title.
+    ``runs``: :func:`gendyn.committee_sgd.ode_comparison` per ``K``; arrows mark ``times[i_plateau]`` and the
+    end of the runs (the times of :func:`figure_1_overlaps`); ``n, m, lr`` go to the title.
     """
     fig, ax = plotting.subplots(1, 1, height=3.6)
     for j, (K, r) in enumerate(runs.items()):
         color = plotting.COLORS[j]
-        lo, hi = _floor(r["spread"].eg).min(0), _floor(r["spread"].eg).max(0)
+        lo, hi = _floor(r.spread.eg).min(0), _floor(r.spread.eg).max(0)
         ax.fill_between(times[1:], lo[1:], hi[1:], color=color, alpha=0.18, lw=0)
-        ax.loglog(times[1:], _floor(r["ode"].eg[1:]), color=color, label=f"K = {K}")
-        ax.loglog(times[1::2], _floor(r["single"].eg[0, 1::2]), "x", ms=4, color=color)
+        ax.loglog(times[1:], _floor(r.ode.eg[1:]), color=color, label=f"K = {K}")
+        ax.loglog(times[1::2], _floor(r.single.eg[0, 1::2]), "x", ms=4, color=color)
     for a in (times[i_plateau], times[-1]):
         ax.annotate("", xy=(a, 2 * EPS_FLOOR), xytext=(a, 1e3 * EPS_FLOOR), arrowprops=dict(arrowstyle="->", color="k"))
     ax.set(xlabel=r"$\alpha$ = steps / N", ylabel=r"$\epsilon_g$", title=f"N = {n}, M = {m}, $\\eta$ = {lr}")
@@ -196,22 +156,8 @@ def figure_1_overlaps(single: sgd.SGDResult, i_plateau: int) -> Figure:
     return fig
 
 
-def escape_time(alpha: ArrayLike, eps: ArrayLike, threshold: float = 1e-3) -> float:
-    """First crossing of ``eps`` (``eps_g`` at times ``alpha``) below ``threshold``, interpolated in log-log.
-
-    NaN if ``eps`` never falls below it, or starts below it.
-    """
-    alpha, eps = np.asarray(alpha), np.asarray(eps)
-    below = np.nonzero(eps < threshold)[0]
-    if below.size == 0 or below[0] == 0:
-        return np.nan
-    i = below[0]
-    la, le = np.log(alpha[i - 1:i + 1]), np.log(np.maximum(eps[i - 1:i + 1], 1e-300))
-    return float(np.exp(la[0] + (np.log(threshold) - le[0]) * (la[1] - la[0]) / (le[1] - le[0])))
-
-
-def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *, m: int, early_alpha: float,
-                     early_runs: int) -> None:
+def check_single_run(ledger: Ledger, runs: dict[int, sgd.ODEComparison], times: np.ndarray, *, m: int,
+                     early_alpha: float, early_runs: int) -> None:
     """Claims: one SGD run follows the ODEs up to ``early_alpha`` (eq. 7), and the ODE's plateau escape.
 
     Per ``K``: the largest absolute difference SGD - ODE of ``eps_g`` in units of the spread of the ``early_runs``
@@ -221,8 +167,8 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
     grid_step = np.log10(times[-1] / times[-2])
     for K, r in runs.items():
         early = (times > 0) & (times <= early_alpha)
-        s = r["early"].eg[:, 1:].std(0, ddof=1) * np.sqrt(1 + 1 / early_runs)
-        deviation = np.abs(r["single"].eg[0, early] - r["ode"].eg[early]) / s
+        s = r.early.eg[:, 1:].std(0, ddof=1) * np.sqrt(1 + 1 / early_runs)
+        deviation = np.abs(r.single.eg[0, early] - r.ode.eg[early]) / s
         ledger.check(
             f"early-K{K}",
             f"Single SGD run (weights) vs ODE (9) up to alpha = {early_alpha:g}, K = {K}: largest |difference| "
@@ -232,16 +178,16 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
             reason=f"Prediction interval of one SGD run: t quantile ({early_runs - 1} dof, Bonferroni over "
             f"{early.sum()} times, level 1e-3) of the spread of {early_runs} order-parameter runs from the "
             f"same initial state (finite-N fluctuations, eq. 7).",
-            theory=(ODE, RHS), reference=np.max(r["ode"].eg[early] / s),
+            theory=(ODE, RHS), reference=np.max(r.ode.eg[early] / s),
         )
         if K < m:
             continue
-        t_sgd = np.array([escape_time(times, e) for e in np.vstack([r["spread"].eg, r["single"].eg])])
-        t_ode = escape_time(times, r["ode"].eg)
-        if np.isnan(t_sgd).any():  # censored: still on the plateau at the end of the run
-            print(f"K = {K}: {np.isnan(t_sgd).sum()} SGD runs still on the plateau at alpha = {times[-1]:g}; "
+        t_sgd = np.array([sgd.escape_time(times, e) for e in np.vstack([r.spread.eg, r.single.eg])])
+        t_ode = sgd.escape_time(times, r.ode.eg)
+        if np.isinf(t_sgd).any():  # censored: still on the plateau at the end of the run
+            print(f"K = {K}: {np.isinf(t_sgd).sum()} SGD runs still on the plateau at alpha = {times[-1]:g}; "
                   "their escape time is set to the end of the run (a lower bound)")
-        log_t = np.log10(np.where(np.isnan(t_sgd), times[-1], t_sgd))
+        log_t = np.log10(np.where(np.isinf(t_sgd), times[-1], t_sgd))
         ledger.check(
             f"escape-K{K}",
             f"Plateau escape (first eps_g < 1e-3), K = {K}: log10 alpha of the ODE vs the mean over "
@@ -255,56 +201,19 @@ def check_single_run(ledger: Ledger, runs: dict[int, dict], times: np.ndarray, *
         )
 
 
-def _rms_gaps(n, n_runs, engine, seed, times, m, lr, sigma):
-    """RMS over ``times`` of absolute difference SGD - ODE of ``eps_g``, per run, for ``n_runs`` networks with K = 4."""
-    init = sgd.initial_weights(n, 4, m, "erf", runs=n_runs, seed=seed)
-    res = sgd.simulate(init, lr, sigma, times, engine=engine, seed=seed + 1)
-    gaps = []
-    for r in range(n_runs):
-        ode = res.ode(r)
-        gaps.append(np.sqrt(np.mean((res.eg[r, 1:] - ode.eg[1:]) ** 2)))
-    return np.array(gaps)
-
-
-def run_finite_size(cfg: RunConfig, *, m: int, lr: float, sigma: float) -> dict[tuple[int, str], np.ndarray]:
-    """The SGD-ODE distance against ``N`` (Theorem 1), for K = M = 4 over ``0 < alpha <= cfg.early_alpha``.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``finite_size_n`` (order-parameter chain), ``finite_size_weights_n`` (SGD on the weights too),
-        ``finite_size_runs``, ``early_alpha``, ``seed``.
-    m, lr, sigma
-        Teacher units, learning rate and output noise of Fig. 1.
-
-    Returns
-    -------
-    dict
-        ``(N, engine) -> ndarray`` of the RMS distance of each of the ``finite_size_runs`` runs, each
-        from its own teacher and student.
-    """
-    times = sgd.log_times(cfg.early_alpha, 25, alpha_min=0.05)
-    fs = {}
-    for n in track(cfg.finite_size_n, desc="finite size"):
-        fs[n, "order-parameters"] = _rms_gaps(n, cfg.finite_size_runs, "order-parameters", cfg.seed * 1000 + n,
-                                              times, m, lr, sigma)
-    for n in cfg.finite_size_weights_n:
-        fs[n, "weights"] = _rms_gaps(n, cfg.finite_size_runs, "weights", cfg.seed * 1000 + n + 7, times, m, lr, sigma)
-    return fs
-
-
-def figure_finite_size(fs: dict[tuple[int, str], np.ndarray], sizes: Sequence[int], slope: float, slope_se: float,
-                       *, early_alpha: float) -> Figure:
+def figure_finite_size(fs: dict[tuple[int, str], sgd.ODEDistance], sizes: Sequence[int], slope: float,
+                       slope_se: float, *, early_alpha: float) -> Figure:
     """The mean SGD-ODE distance against ``N`` for both engines, with the ``N^-1/2`` of eq. (7).
 
-    ``fs`` from :func:`run_finite_size`, ``sizes`` its input dimensions (all of them ran the
-    order-parameter chain); the fitted exponent ``slope +- slope_se`` and ``early_alpha`` go to the title.
+    ``fs``: :func:`gendyn.committee_sgd.ode_distance` per ``(N, engine)``, ``sizes`` its input dimensions (all
+    of them ran the order-parameter chain); the fitted exponent ``slope +- slope_se`` and ``early_alpha`` go to
+    the title.
     """
     ns = np.array(sizes, dtype=float)
-    mean_gap = np.array([fs[n, "order-parameters"].mean() for n in sizes])
+    mean_gap = np.array([fs[n, "order-parameters"].rms.mean() for n in sizes])
     fig, ax = plotting.subplots(1, 1, height=3.4)
     for engine, marker in (("order-parameters", "o"), ("weights", "s")):
-        g = np.array([fs[n, engine] for n in sizes if (n, engine) in fs])
+        g = np.array([fs[n, engine].rms for n in sizes if (n, engine) in fs])
         ax.errorbar([n for n in sizes if (n, engine) in fs], g.mean(1), yerr=g.std(1, ddof=1) / np.sqrt(g.shape[1]),
                     fmt=marker, ms=4, capsize=2, mfc="none" if engine == "weights" else None,
                     label=f"SGD, {engine} engine")
@@ -316,23 +225,25 @@ def figure_finite_size(fs: dict[tuple[int, str], np.ndarray], sizes: Sequence[in
     return fig
 
 
-def check_finite_size(ledger: Ledger, fs: dict[tuple[int, str], np.ndarray], slope: float, slope_se: float, *,
+def check_finite_size(ledger: Ledger, fs: dict[tuple[int, str], sgd.ODEDistance], slope: float, slope_se: float, *,
                       sizes: Sequence[int], weights_sizes: Sequence[int]) -> None:
     """Claims: the fitted exponent of the SGD-ODE distance is -1/2 (eq. 7), and the two engines agree.
 
-    ``fs`` from :func:`run_finite_size` at input dimensions ``sizes`` (``weights_sizes`` with both
-    engines); ``slope +- slope_se`` the fitted exponent and its bootstrap standard error. The engines
-    agree if the mean of ``sqrt(N) x`` distance is the same within 3 standard errors of the difference.
+    ``fs``: :func:`gendyn.committee_sgd.ode_distance` per ``(N, engine)`` at input dimensions ``sizes``
+    (``weights_sizes`` with both engines); ``slope +- slope_se`` the fitted exponent and its bootstrap standard
+    error. The engines agree if the mean of ``sqrt(N) x`` distance is the same within 3 standard errors of the
+    difference.
     """
     ledger.check(
         "finite-size-rate",
         "Exponent of the RMS SGD-ODE distance of eps_g vs N (fit over N), Theorem 1 / eq. (7)",
         measured=slope, predicted=-0.5, tolerance=3 * slope_se, kind="absolute",
-        reason=f"3 bootstrap standard errors of the fitted exponent ({len(fs[sizes[0], 'order-parameters'])} runs "
-        f"per N, {len(sizes)} sizes). A wrong ODE leaves an N-independent gap: the exponent then tends to 0.",
+        reason=f"3 bootstrap standard errors of the fitted exponent "
+        f"({len(fs[sizes[0], 'order-parameters'].rms)} runs per N, {len(sizes)} sizes). A wrong ODE leaves an "
+        "N-independent gap: the exponent then tends to 0.",
         theory=(ODE, RHS),
     )
-    scaled = {e: np.concatenate([fs[n, e] * np.sqrt(n) for n in weights_sizes])
+    scaled = {e: np.concatenate([fs[n, e].rms * np.sqrt(n) for n in weights_sizes])
               for e in ("weights", "order-parameters")}
     se = np.sqrt(sum(x.var(ddof=1) / x.size for x in scaled.values()))
     mean = scaled["order-parameters"].mean()

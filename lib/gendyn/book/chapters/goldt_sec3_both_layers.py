@@ -1,8 +1,9 @@
 """Companion of the chapter ``notebooks/goldt-et-al/sec3-both-layers.ipynb``: training both layers.
 
-Goldt et al. (2019), §3, Figs. 3 and 4: the runners of the chapter's experiments (sigmoidal
-students trained on both layers, long ODE runs along the continuum of splits of ``v*`` among
-copies, the ODEs near the denoising fixed point, linear networks), the figures (Figs. 3a, 3b,
+Goldt et al. (2019), §3, Figs. 3 and 4. The runs of Fig. 3a (:func:`gendyn.committee_sgd.stationary_run`
+with ``train_second_layer=True``) and the ODEs of Fig. 3c are science and the notebook shows their
+protocol; this module holds the runners of the long ODE runs along the continuum of splits of ``v*``
+among copies and of the linear networks, the figures (Figs. 3a, 3b,
 3c, 4 and the long times) and the claims (the denoising theory and eq. (15); eq. (12) at each
 linear network's effective rate).
 
@@ -23,14 +24,14 @@ from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import batch_means_interval, late_average, t_quantile
+from gendyn.book.stats import batch_means_interval, t_quantile
 from gendyn.progress import track
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "run_fig3a", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
+           "claim_ids", "MUTATIONS", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
            "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "copy_sums", "figure_3b",
-           "check_fig3b", "run_fig3c", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory",
-           "run_fig4", "figure_4", "check_fig4"]
+           "check_fig3b", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory",
+           "linear_start", "linear_networks", "figure_4", "check_fig4"]
 
 
 @dataclass(frozen=True)
@@ -115,48 +116,19 @@ MUTATIONS = (
 )
 
 
-def run_fig3a(cfg: RunConfig, *, m: int, lr: float, sigma: float, v_star: float) -> dict[int, dict]:
-    """Fig. 3a: one SGD run (order-parameter chain, both layers trained) per student size ``K`` in ``cfg.ks``.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``n``, ``ks``, ``alpha_max``, ``seed``.
-    m, lr, sigma, v_star
-        Teacher units, learning rate (both layers), output noise, teacher second-layer weight.
-
-    Returns
-    -------
-    dict
-        ``K -> dict(res, sgd, se, theory)``: the run, the time average of ``eps_g`` over its second half
-        and its batch-means standard error, and the denoising theory (NaN unless ``K`` is a multiple of ``m``).
-    """
-    fig3 = {}
-    for K in track(cfg.ks, desc="Fig. 3a"):
-        init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K, teacher="orthonormal",
-                                   v="normal", v_star=v_star)
-        res = sgd.simulate(init, lr, sigma, sgd.log_and_late_times(cfg.alpha_max, cfg.n), train_second_layer=True,
-                           engine="order-parameters", seed=cfg.seed * 1000 + K)
-        row = dict(res=res)
-        row["sgd"], row["se"] = late_average(res.alpha, res.eg[0])
-        row["theory"] = (cm.asymptotic_error("erf", m, K, lr, sigma, train_second_layer=True, v_star=v_star)
-                         if K % m == 0 else np.nan)
-        fig3[K] = row
-    return fig3
-
-
-def figure_3a(fig3: dict[int, dict], *, n: int, m: int, lr: float, sigma: float, v_star: float) -> Figure:
+def figure_3a(fig3: dict[int, sgd.StationaryRun], *, n: int, m: int, lr: float, sigma: float, v_star: float) -> Figure:
     """Fig. 3a: learning curves of students of several sizes ``K``, with the denoising theory (dotted).
 
-    ``fig3`` from :func:`run_fig3a`; ``n, m, lr, sigma, v_star`` go to the title.
+    ``fig3``: :func:`gendyn.committee_sgd.stationary_run` per ``K``; ``n, m, lr, sigma, v_star`` go to the
+    title.
     """
     fig, ax = plotting.subplots(1, 1, height=3.6)
     k_colors = plt.cm.viridis(np.linspace(0.0, 0.85, len(fig3)))  # ordered in K
     for color, K in zip(k_colors, sorted(fig3)):
-        res = fig3[K]["res"]
+        res = fig3[K].run
         ax.loglog(res.alpha[1:], res.eg[0, 1:], color=color, lw=1, label=f"K = {K}")
-        if np.isfinite(fig3[K]["theory"]):
-            ax.axhline(fig3[K]["theory"], color=color, ls=":", lw=1)
+        if fig3[K].theory is not None:
+            ax.axhline(fig3[K].theory, color=color, ls=":", lw=1)
     ax.plot([], [], ":", color="0.4", lw=1, label="denoising theory")
     ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$",
            title=f"N = {n}, M = {m}, $\\eta$ = {lr}, $\\sigma$ = {sigma}, $v^*$ = {v_star:g}")
@@ -169,27 +141,28 @@ def copies_per_teacher(R: np.ndarray) -> np.ndarray:
     return np.bincount(np.argmax(np.abs(R), axis=1)[np.max(np.abs(R), axis=1) > 0.5], minlength=R.shape[1])
 
 
-def check_fig3a(ledger: Ledger, fig3: dict[int, dict], *, n: int, m: int) -> None:
+def check_fig3a(ledger: Ledger, fig3: dict[int, sgd.StationaryRun], *, n: int, m: int) -> None:
     """Claims of Fig. 3a: SGD reaches the theory for ``K = m``, is not below it for ``K = Z m``, and the
     largest student's error is below that of the smallest by more than 3 standard errors.
 
-    ``fig3`` from :func:`run_fig3a`; ``n, m`` set the finite-N bias ``(K + m) / n`` (relative). Prints,
-    per student, the copies per teacher unit and the final second-layer weights.
+    ``fig3``: :func:`gendyn.committee_sgd.stationary_run` per ``K``; ``n, m`` set the finite-N bias
+    ``(K + m) / n`` (relative). Prints, per student, the copies per teacher unit and the final second-layer
+    weights.
     """
     for K, row in fig3.items():
-        res = row["res"]
+        res = row.run
         print(f"K = {K}: student units per teacher unit {copies_per_teacher(res.R[0, -1])}, final v = "
-              f"{np.round(res.v[0, -1], 3)}, eps_g* = {row['sgd']:.3e} +- {row['se']:.1e}, "
-              f"theory {row['theory']:.3e}")
+              f"{np.round(res.v[0, -1], 3)}, eps_g* = {row.sgd:.3e} +- {row.se:.1e}, "
+              f"theory {np.nan if row.theory is None else row.theory:.3e}")
         if K % m:
             continue
-        tol = 3 * row["se"] + (K + m) / n * row["theory"]
+        tol = 3 * row.se + (K + m) / n * row.theory
         if K == m:
             ledger.check(
                 f"fig3-theory-K{K}",
                 f"Both layers, K = M = {K}: time-averaged SGD eps_g* vs the theory "
                 "(perturbative fixed point)",
-                measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="absolute",
+                measured=row.sgd, predicted=row.theory, tolerance=tol, kind="absolute",
                 reason="3 batch-means standard errors + finite-N bias (K+M)/N relative.",
                 theory=THEORY,
             )
@@ -198,7 +171,7 @@ def check_fig3a(ledger: Ledger, fig3: dict[int, dict], *, n: int, m: int) -> Non
                 f"fig3-theory-bound-K{K}",
                 f"Both layers, K = {K}: time-averaged SGD eps_g* not below the denoising fixed point "
                 "(its end point); the paper shows SGD at it, which our runs do not reach",
-                measured=row["sgd"], predicted=row["theory"], tolerance=tol, kind="lower",
+                measured=row.sgd, predicted=row.theory, tolerance=tol, kind="lower",
                 reason="A finding, one-sided by necessity: the theory is the end point of a drift of order "
                 "eta^2 sigma^2 (the copies' second-layer weights equalise on ~1e7 time units, the long-time "
                 "section), far beyond the run, and random starts can end elsewhere; so SGD at its horizon lies at or "
@@ -210,7 +183,7 @@ def check_fig3a(ledger: Ledger, fig3: dict[int, dict], *, n: int, m: int) -> Non
         "fig3-falls-with-K",
         f"Both layers: time-averaged SGD eps_g* of K = {K_hi} minus that of K = {K_lo}, "
         "in standard errors",
-        measured=(fig3[K_hi]["sgd"] - fig3[K_lo]["sgd"]) / np.hypot(fig3[K_hi]["se"], fig3[K_lo]["se"]),
+        measured=(fig3[K_hi].sgd - fig3[K_lo].sgd) / np.hypot(fig3[K_hi].se, fig3[K_lo].se),
         predicted=0.0, tolerance=3.0, kind="below",
         reason="The paper's Fig. 3a (larger networks generalise better), reproduced as a z-score: smaller by more "
         "than 3 standard errors of the difference (one-sided test at level 1.3e-3).",
@@ -477,7 +450,7 @@ def copy_sums(res: sgd.SGDResult) -> np.ndarray:
 def figure_3b(res: sgd.SGDResult) -> Figure:
     """Fig. 3b: the final ``Q``, ``R`` and second-layer weights ``v_k`` (coloured by the teacher unit copied).
 
-    ``res``: an SGD run of :func:`run_fig3a` (its first run's last record).
+    ``res``: an SGD run of Fig. 3a (:attr:`gendyn.committee_sgd.StationaryRun.run`; its last record).
     """
     Qb, Rb, vb = res.Q[0, -1], res.R[0, -1], res.v[0, -1]
     K, m = Rb.shape
@@ -511,30 +484,11 @@ def check_fig3b(ledger: Ledger, sums: np.ndarray, *, K: int, v_star: float) -> N
         )
 
 
-def run_fig3c(cfg: RunConfig, *, lr: float, sigma: float, v_star: float) -> dict[tuple[int, int], dict]:
-    """Fig. 3c: the ODEs (9) from near the denoising state, for ``M = 1, 2`` and ``K`` in ``cfg.theory_ks``.
-
-    Each run starts from :func:`gendyn.committee.denoising_state` with jitter and lasts
-    ``cfg.ode_alpha``. Returns ``(M, K) -> dict(ode, drift, theory)``: the ODE's final ``eps_g``, its
-    change over the last decade of time, and the denoising theory.
-    """
-    fig3c = {}
-    for M_ in (1, 2):
-        for K in track([k for k in cfg.theory_ks if k % M_ == 0], desc=f"Fig. 3c, M = {M_}"):
-            Q0, R0, T0, v0 = cm.denoising_state(M_, K, v_star, jitter=0.05, v_jitter=0.05,
-                                                seed=cfg.seed * 1000 + 10 * M_ + K)
-            ode = cm.integrate_odes(Q0, R0, T0, v0, np.full(M_, v_star), "erf", lr, sigma,
-                                    [0.0, cfg.ode_alpha / 10, cfg.ode_alpha], train_second_layer=True)
-            fig3c[M_, K] = dict(ode=ode.eg[-1], drift=abs(ode.eg[-1] - ode.eg[-2]),
-                                theory=cm.asymptotic_error("erf", M_, K, lr, sigma, train_second_layer=True,
-                                                           v_star=v_star))
-    return fig3c
-
-
 def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_star: float) -> Figure:
     """Fig. 3c: ``eps_g* / sigma^2`` against ``K``: the denoising theory, the ODE fixed points, eq. (15).
 
-    ``fig3c`` from :func:`run_fig3c` at rate ``lr``, noise ``sigma``, teacher weight ``v_star``.
+    ``fig3c``: ``(M, K) -> dict(ode, drift, theory)``, the ODEs' final ``eps_g``, its change over the last
+    decade and the denoising theory, at rate ``lr``, noise ``sigma``, teacher weight ``v_star``.
     """
     fig, ax = plotting.subplots(1, 1, height=3.4)
     K_line = np.arange(1, max(K for _, K in fig3c) + 1)
@@ -559,7 +513,7 @@ def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha
     """Claims of Fig. 3c: each ODE fixed point equals the denoising theory (that eq. (15) is its small-``eta``
     limit and that it falls with ``K`` are properties of the formula, tested in ``tests/test_committee.py``).
 
-    ``fig3c`` from :func:`run_fig3c` (runs of ``ode_alpha``) at ``lr``, ``sigma``, ``v_star``.
+    ``fig3c`` as for :func:`figure_3c` (runs of ``ode_alpha``) at ``lr``, ``sigma``, ``v_star``.
     """
     for (M_, K), d in fig3c.items():
         ledger.check(
@@ -580,8 +534,13 @@ VARIANTS = ("SCM", "normalised SCM", "both layers", NORMALISED_START)
 BOTH = ("both layers", NORMALISED_START)
 
 
-def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
-    """Batch means (runs, 10) of eps_g over the second half of each run, and each run's effective rate."""
+def linear_start(K: int, variant: str, *, n: int, runs: int, m: int, seed: int) -> tuple[sgd.InitialWeights, bool]:
+    """The initial weights of one of Fig. 4's linear students (:data:`VARIANTS`), and whether it trains ``v``.
+
+    SCM: ``v = v* = 1``; normalised SCM: ``v = 1/K``, ``v* = 1/m``; both layers: ``v ~ N(0, 1/K)``; both layers
+    from the normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the teachers' mean plus its small
+    initial weights. ``runs`` independent networks (orthonormal teachers) drawn with ``seed``.
+    """
     if variant == "SCM":
         kw, v, v_star, train2 = {}, 1.0, 1.0, False
     elif variant == "normalised SCM":
@@ -597,16 +556,7 @@ def _linear_runs(K, variant, seed, n, runs, alpha_max, lr, sigma, m):
         # normalised SCM's zero-error state
         w = init.w + init.w_star.mean(axis=1, keepdims=True)
         init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    res = sgd.simulate(init, lr, sigma, sgd.log_and_late_times(alpha_max, n), train_second_layer=train2,
-                       engine="order-parameters", seed=seed)
-    # 10 batch means of the second half of each run (batches span many relaxation times 1/eta'),
-    # so every run gives 10 nearly independent samples of the stationary error
-    late = res.alpha >= res.alpha[-1] / 2
-    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
-    # the effective rate over the same times, per run (it moves only when the second layer is trained)
-    Q = res.Q[:, late] if train2 else None
-    eff = cm.linear_effective_rate(lr, res.v[:, late], Q, n if train2 else None).mean(1)
-    return batches, eff
+    return init, train2
 
 
 def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
@@ -616,7 +566,7 @@ def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
 
 @dataclass
 class LinearNetworks:
-    """Fig. 4's runs and predictions (results of :func:`run_fig4`).
+    """Fig. 4's runs and predictions (results of :func:`linear_networks`).
 
     Attributes
     ----------
@@ -646,42 +596,32 @@ class LinearNetworks:
     theory_fixed_point: dict
 
 
-def run_fig4(cfg: RunConfig, *, lr: float, sigma: float, m: int) -> LinearNetworks:
-    """Fig. 4: the four linear students (:data:`VARIANTS`) at sizes ``cfg.linear_ks``, and eq. (12) for each.
+def linear_networks(runs: dict[tuple[str, int], sgd.LinearStationaryRuns], *, n: int, lr: float, sigma: float,
+                    m: int) -> LinearNetworks:
+    """Fig. 4's runs and eq. (12) for each (:class:`LinearNetworks`).
 
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``linear_n``, ``linear_ks``, ``linear_runs`` (independent runs per point), ``linear_alpha``, ``seed``.
-    lr, sigma, m
-        Learning rate, output noise and teacher units of Fig. 4.
-
-    Returns
-    -------
-    LinearNetworks
+    ``runs``: ``(variant, K) ->`` :func:`gendyn.committee_sgd.linear_stationary_runs` of the students of
+    :func:`linear_start` at input dimension ``n``, rate ``lr``, noise ``sigma``, ``m`` teacher units.
     """
-    batches, eff = {}, {}
-    for j, var in enumerate(VARIANTS):
-        for K in track(cfg.linear_ks, desc=f"Fig. 4, {var}"):
-            batches[var, K], eff[var, K] = _linear_runs(K, var, cfg.seed * 1000 + 10 * K + j, cfg.linear_n,
-                                                        cfg.linear_runs, cfg.linear_alpha, lr, sigma, m)
+    ks = tuple(dict.fromkeys(K for _, K in runs))
+    batches = {key: r.batches for key, r in runs.items()}
+    eff = {key: r.eff for key, r in runs.items()}
+    n_runs = next(iter(runs.values())).batches.shape[0]
     # both layers trained: eq. (12) at each run's eta' = eta (sum_k v_k^2 + tr Q / N) (derived in the text)
-    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in cfg.linear_ks}
+    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in ks}
     # the normalised SCM's solution as a state of both-layer SGD: v_k = 1/K, every Q_kl = 1/M
-    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), cfg.linear_n)
-                       for K in cfg.linear_ks}
+    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), n) for K in ks}
     theory_fixed_point = {K: cm.linear_stationary_error(e, sigma) for K, e in eff_fixed_point.items()}
-    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in cfg.linear_ks}
-    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in cfg.linear_ks}
-    return LinearNetworks(cfg.linear_ks, cfg.linear_n, cfg.linear_runs, lr, sigma, m, batches, eff, theory,
-                          eff_fixed_point, theory_fixed_point)
+    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in ks}
+    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in ks}
+    return LinearNetworks(ks, n, n_runs, lr, sigma, m, batches, eff, theory, eff_fixed_point, theory_fixed_point)
 
 
 def figure_4(lin: LinearNetworks) -> Figure:
     """Fig. 4: ``eps_g* / sigma^2`` of the four linear students against ``K``: SGD (mean and spread of the
     runs) and eq. (12) (lines for the SCMs, at each run's ``eta'`` when both layers are trained).
 
-    ``lin`` from :func:`run_fig4`.
+    ``lin`` from :func:`linear_networks`.
     """
     ks, s2 = lin.ks, lin.sigma**2
     fig, ax = plotting.subplots(1, 1, height=3.4)
@@ -710,7 +650,7 @@ def check_fig4(ledger: Ledger, lin: LinearNetworks) -> None:
     both layers are trained, at the normalised SCM's solution for the start there); training both layers
     the error does not grow with ``K`` like the SCM's; the normalised SCM beats both layers for ``K > 1``.
 
-    ``lin`` from :func:`run_fig4`. Tolerances: the t-interval (99.9%) of the batch means plus the
+    ``lin`` from :func:`linear_networks`. Tolerances: the t-interval (99.9%) of the batch means plus the
     finite-N correction ``4 eta' / N`` relative.
     """
     LR_L, n, ks, fig4 = lin.lr, lin.n, lin.ks, lin.batches
