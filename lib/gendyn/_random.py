@@ -39,3 +39,12 @@ def randperm(n, generator=None, device="cpu"):
 def seeded(seed):
     """A CPU ``torch.Generator`` seeded with ``seed`` (the library's generators live on the CPU)."""
     return torch.Generator().manual_seed(int(seed))
+
+
+def orthonormal(n, r, batch, generator, device, dtype):
+    """Haar-random ``n x r`` matrices with orthonormal columns, shape ``(*batch, n, r)``, arguments
+    unchecked (:func:`gendyn.teachers.random_orthonormal` is the public, checked form): QR of a
+    Gaussian matrix with the signs of ``R``'s diagonal moved into ``Q``, so exactly Haar."""
+    g = randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
+    q, rr = torch.linalg.qr(g)
+    return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)

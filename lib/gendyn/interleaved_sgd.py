@@ -35,7 +35,6 @@ import numpy as np
 import torch
 
 from . import _checks, _random
-from .teachers import _random_orthonormal
 
 __all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students", "batch_schedule", "train_interleaved",
            "train_cells"]
@@ -123,9 +122,9 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hid
     params = []
     for fan_out, fan_in in shapes:
         if fan_out >= fan_in:
-            w = _random_orthonormal(fan_out, fan_in, (n_students,), generator, "cpu", torch.float64)
+            w = _random.orthonormal(fan_out, fan_in, (n_students,), generator, "cpu", torch.float64)
         else:
-            w = _random_orthonormal(fan_in, fan_out, (n_students,), generator, "cpu", torch.float64).mT
+            w = _random.orthonormal(fan_in, fan_out, (n_students,), generator, "cpu", torch.float64).mT
         bound = 1.0 / math.sqrt(fan_in)
         b = (2.0 * _random.rand(n_students, fan_out, generator=generator) - 1.0) * bound
         params += [w.to(device=device, dtype=dtype).contiguous(), b.to(device=device, dtype=dtype)]

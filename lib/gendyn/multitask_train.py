@@ -64,7 +64,6 @@ from numpy.typing import ArrayLike
 
 from . import _checks, _random, published_runs
 from .allocator import retain_freed_memory
-from .teachers import random_orthonormal
 
 from .progress import track
 
@@ -248,7 +247,7 @@ class TaskBatch:
 
 def _haar(n, k, gen, dtype, device):
     """Haar-random ``n x k`` orthonormal columns, drawn in float64 (one random_orthonormal of a batch of one)."""
-    return random_orthonormal(n, k, batch=(1,), generator=gen, device=device)[0].to(dtype)
+    return _random.orthonormal(n, k, (1,), gen, _checks.torch_device(device), torch.float64)[0].to(dtype)
 
 
 def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_val: int = 1000, n_features: int = 20,

@@ -91,10 +91,8 @@ def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), generator: 
     return _random_orthonormal(n, r, batch, generator, device, dtype)
 
 
-def _random_orthonormal(n, r, batch, generator, device, dtype):
-    g = _random.randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
-    q, rr = torch.linalg.qr(g)
-    return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)
+# the draw itself lives in _random, so that modules needing only it do not import this one
+_random_orthonormal = _random.orthonormal
 
 
 def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
