@@ -306,7 +306,8 @@ def figure_9(dec: RandomFeatureRun, n_samples: int) -> Figure:
     ax.axvline(Pd, color="k", ls="--", lw=0.8)
     ax.set(xscale="log", yscale="log", xlabel="hidden units $N_h$", ylabel="error", title="(A) decomposition",
            ylim=(0.5 * dec.over_fitting.mean(1).min(), None))
-    ax.legend(fontsize=6.5, loc="upper right")
+    # below the panel: at N_h = P the error spikes through the whole height of the axes
+    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     ax = axes[1]
     ax.plot(dec_hidden, dec.approximation.mean(1), color=plotting.COLORS[0], label="approximation")
     ax.plot(dec_hidden, dec.null_space.mean(1), color=plotting.COLORS[3], label="null space")
