@@ -1183,29 +1183,15 @@ def half_learning_time(s_hat: ArrayLike, eps: float, n_layers: int = 3, lr: floa
 
 
 class GdBand(NamedTuple):
-    """Where gradient descent may lie around the flow (9) / (A.1), per record and mode (:func:`gd_band`).
+    """Where gradient descent may lie around the flow (9) / (A.1), per record and mode (:func:`gd_band`);
+    ``below`` and ``above`` are to first order in ``lr``, times ``1 + accuracy``."""
 
-    Attributes
-    ----------
-    flow : ndarray, shape (T, M)
-        ``s(t, shat)`` of the gradient flow (:func:`mode_strength`).
-    below, above : ndarray, shape (T, M)
-        How far below and above ``flow`` gradient descent may lie, to first order in ``lr`` times
-        ``1 + accuracy``.
-    lag : ndarray, shape (M,)
-        Each mode's largest first-order delay (:func:`gd_lag`).
-    speedup : ndarray, shape (M,)
-        ``-ln(1 - rho_b)/rho_b``: gradient descent's rate near convergence over the flow's.
-    accuracy : float
-        ``lr max|f'|`` over the modes (:func:`gd_lag_accuracy`), ``< 1``.
-    """
-
-    flow: np.ndarray
-    below: np.ndarray
-    above: np.ndarray
-    lag: np.ndarray
-    speedup: np.ndarray
-    accuracy: float
+    flow: np.ndarray  #: ``s(t, shat)`` of the gradient flow (:func:`mode_strength`), shape (T, M)
+    below: np.ndarray  #: how far below ``flow`` gradient descent may lie, shape (T, M)
+    above: np.ndarray  #: how far above ``flow`` gradient descent may lie, shape (T, M)
+    lag: np.ndarray  #: each mode's largest first-order delay (:func:`gd_lag`), shape (M,)
+    speedup: np.ndarray  #: ``-ln(1 - rho_b)/rho_b``, gradient descent's rate near convergence over the flow's, (M,)
+    accuracy: float  #: ``lr max|f'|`` over the modes (:func:`gd_lag_accuracy`), ``< 1``
 
 
 def gd_band(t: ArrayLike, s_hat: ArrayLike, eps: float, lr: float, n_layers: int = 3) -> GdBand:
