@@ -172,3 +172,18 @@ def test_the_science_package_needs_only_its_declared_dependencies():
     needed = {d.lower() for m in third_party for d in distributions.get(m, [m])}
     assert needed <= declared, f"imported by the science modules but not in pyproject's dependencies: {needed - declared}"
     assert "matplotlib" not in declared and "matplotlib" in names(meta["optional-dependencies"]["book"])
+
+
+@pytest.mark.parametrize("module", SCIENCE)
+def test_named_tuples_document_their_fields_once(module):
+    """A NamedTuple's fields are class attributes that autodoc documents itself: an ``Attributes``
+    section in its docstring documents them a second time, which the book's ``-W`` build refuses.
+    Field docs go in ``#:`` comments."""
+    import importlib
+    import inspect
+
+    mod = importlib.import_module(f"gendyn.{module}")
+    twice = [name for name, obj in vars(mod).items()
+             if inspect.isclass(obj) and issubclass(obj, tuple) and hasattr(obj, "_fields")
+             and obj.__module__ == mod.__name__ and "Attributes\n" in (obj.__doc__ or "")]
+    assert not twice, f"{module}: NamedTuples with an Attributes section: {twice}"
