@@ -286,9 +286,7 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
     if not spec.n2 <= spec.n3 <= spec.n1:
         raise ValueError(f"spec must have n2 <= n3 <= n1 (hidden units, outputs, inputs); got {spec.n2}, {spec.n3}, "
                          f"{spec.n1}")
-    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
-    if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
-        raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")
+    sb = train._teacher_profiles(teacher_svals, spec.n3)
     runs = _checks.integer(runs, "runs")
     if isinstance(inits, str) or not isinstance(inits, Sequence) or len(inits) == 0:
         raise ValueError(f"inits must be a non-empty sequence of 'aligned' or 'random'; got {inits!r}")

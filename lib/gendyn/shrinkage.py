@@ -390,9 +390,7 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatc
     spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
     if spec.n3 > spec.n1:
         raise ValueError(f"spec must have n3 <= n1 (aspect <= 1); got n3={spec.n3}, n1={spec.n1}")
-    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
-    if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= spec.n3:
-        raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {spec.n3}); got {sb.shape}")
+    sb = train._teacher_profiles(teacher_svals, spec.n3)
     runs = _checks.integer(runs, "runs")
     device = _checks.torch_device(device)
     generator = _checks.torch_generator(generator)

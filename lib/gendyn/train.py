@@ -1390,6 +1390,14 @@ def ta_mode_dynamics(sigma31: torch.Tensor, n_layers: int, lr: float, epochs: in
 # authors' initial weights, and the two initialisations compared on the same data
 # ----------------------------------------------------------------------------------------
 
+def _teacher_profiles(teacher_svals, n3):
+    """``teacher_svals`` checked as teacher profiles, ``(teachers >= 1, rank <= n3)`` singular values >= 0."""
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
+    if sb.shape[0] < 1 or not 1 <= sb.shape[1] <= n3:
+        raise ValueError(f"teacher_svals must have shape (teachers >= 1, rank <= n3 = {n3}); got {sb.shape}")
+    return sb
+
+
 @dataclass(frozen=True)
 class FullBatchSpec:
     """Sizes and schedule of students trained by full-batch gradient descent from a small initial map
