@@ -187,13 +187,15 @@ def _check_torch(device, dtype):
     return _checks.torch_device(device), _checks.torch_dtype(dtype)
 
 
-def _check_alphas_n(alphas, n):
+def _check_alphas_n(alphas, n, name="n"):
+    """The loads ``alphas`` (1-D) and their training-set sizes ``P = round(alpha n)``, each ``>= 1``;
+    ``name``: the input dimension's argument name in the caller."""
     alphas = np.atleast_1d(_checks.real_array(alphas, "alphas", lower=0, open_lower=True, ndim=(0, 1),
                                               extra=" (loads P/N)"))
-    n = _checks.integer(n, "n", meaning=" (the input dimension N)")
+    n = _checks.integer(n, name, meaning=" (the input dimension N)")
     p = np.rint(alphas * n).astype(int)
     if np.any(p < 1):
-        raise ValueError(f"every alpha * n must round to P >= 1; got P = {p.tolist()}")
+        raise ValueError(f"every alpha * {name} must round to P >= 1; got P = {p.tolist()}")
     return alphas, p
 
 
@@ -781,12 +783,8 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
     Advani, Saxe & Sompolinsky (2020), eqs. (5)-(6) and the comparison of early stopping with L2
     regularisation.
     """
-    alphas = np.atleast_1d(_checks.real_array(alphas, "alphas", lower=0, open_lower=True, ndim=(0, 1),
-                                              extra=" (loads P/N)"))
-    n_features = _checks.integer(n_features, "n_features", meaning=" (the input dimension N)")
-    p = np.rint(alphas * n_features).astype(int)
-    if np.any(p < 1):
-        raise ValueError(f"every alpha * n_features must round to P >= 1; got alphas = {alphas.tolist()}")
+    alphas, p = _check_alphas_n(alphas, n_features, "n_features")
+    n_features = int(n_features)
     repeats = _checks.integer(repeats, "repeats")
     snr = _checks.real(snr, "snr", positive=True, extra=" (gamma* = 1/snr)")
     seed = _checks.integer(seed, "seed", 0)
