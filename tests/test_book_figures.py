@@ -10,11 +10,13 @@ import torch
 
 from gendyn import multitask_train as mt
 from gendyn.book import figures
+from flat_grid import run_flat
+
 
 
 @pytest.fixture(scope="module")
 def grid():
-    return mt.run_grid(seeds=[0, 1], n_train=[20, 30], s_a=[1.0, 4.0], s_b=[1.0, 4.0], relatedness=[0.0, 1.0],
+    return run_flat(seeds=[0, 1], n_train=[20, 30], s_a=[1.0, 4.0], s_b=[1.0, 4.0], relatedness=[0.0, 1.0],
                        n_features=6, rank=2, hidden=4, n_val=30, steps=8, eval_every=4, dtype=torch.float64,
                        progress=False)
 

@@ -24,6 +24,8 @@ import torch
 
 from gendyn import _checks, _random, committee_sgd, linear_experiments as le, multitask_train as mt, train
 from gendyn import interleaved_sgd as il, random_features as rf
+from flat_grid import run_flat
+
 
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib" / "gendyn"
@@ -123,7 +125,7 @@ def _multitask(device):
 
 
 def _grid(device):
-    return mt.run_grid(seeds=[0], n_train=[20], s_a=[1.0], s_b=[2.0], relatedness=[0.5], n_features=6, rank=2,
+    return run_flat(seeds=[0], n_train=[20], s_a=[1.0], s_b=[2.0], relatedness=[0.5], n_features=6, rank=2,
                        hidden=4, n_val=30, steps=8, eval_every=4, dtype=torch.float64, device=device,
                        progress=False)
 

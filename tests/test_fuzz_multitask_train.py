@@ -23,7 +23,7 @@ GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), re
             keep_curves=False, progress=False)
 GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"},
                draw_dtype={"none"})
-RESULT = mt.run_grid(**dict(GRID, seeds=[0, 1], s_a=(1.0, 2.0)))  # two seeds: standard errors
+RESULT = mt.run_grid(**mt.grid_specs(**dict(GRID, seeds=[0, 1], s_a=(1.0, 2.0))))  # two seeds: standard errors
 SETUP = dict(n_classes=2, n_train=20, n_val=5, lr=0.5, horizon=1.0, n_features=4, s0=1e-3)  # two steps
 
 
@@ -54,7 +54,15 @@ CASES = [
               device="cpu"),
          accepted=dict(seeds={"zero"})),  # seed 0
     Case(mt.grid_snrs, dict(points=3)),
-    Case(mt.run_grid, GRID, accepted=GRID_OK),
+    Case(mt.grid_specs, GRID, accepted=GRID_OK),
+    Case(mt.run_grid, dict(mt.grid_specs(**GRID)), accepted=dict(keep_curves={"bool"})),
+    *[Case(cls, {f: GRID[f] for f in fields}, accepted={k: v for k, v in GRID_OK.items() if k in fields})
+      for cls, fields in ((mt.GridCells, ("n_train", "n_train_aux", "s_a", "s_b", "relatedness")),
+                          (mt.GridTask, ("rank", "n_features", "n_val")),
+                          (mt.GridStudents, ("hidden", "depth", "activation", "init_scale")),
+                          (mt.GridSchedule, ("lr", "steps", "eval_every", "loss")),
+                          (mt.GridPrecision, ("dtype", "draw_dtype", "device")),
+                          (mt.GridExecution, ("num_threads", "workers", "progress")))],
     Case(grids.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
          accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file
     Case(grids.placement, dict(cfg=scales.configure("ln-multitask", "smoke", 0, "cpu"))),

@@ -9,6 +9,8 @@ import pytest
 import torch
 
 from gendyn import allocator, multitask_train as mt
+from flat_grid import run_flat
+
 
 GRID = dict(seeds=[0, 1], n_train=[20, 30], s_a=[1.0, 4.0], s_b=[2.0], relatedness=[0.0, 1.0], n_features=6,
             rank=2, hidden=4, n_val=30, steps=8, eval_every=4, dtype=torch.float64, progress=False)
@@ -24,16 +26,16 @@ def _assert_same(a, b):
 
 @pytest.fixture(scope="module")
 def in_process():
-    return mt.run_grid(**GRID)
+    return run_flat(**GRID)
 
 
 def test_local_processes_give_the_same_grid(in_process):
-    _assert_same(in_process, mt.run_grid(**GRID, workers=2))
+    _assert_same(in_process, run_flat(**GRID, workers=2))
 
 
 def test_any_executor_gives_the_same_grid(in_process):
     with ThreadPoolExecutor(1) as pool:  # threads would share torch's process-wide thread count
-        _assert_same(in_process, mt.run_grid(**GRID, executor=pool))
+        _assert_same(in_process, run_flat(**GRID, executor=pool))
 
 
 @pytest.fixture
@@ -52,12 +54,12 @@ def test_a_dask_cluster_gives_the_same_grid(in_process, environment_kept):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster, distributed.Client(cluster) as client:
         client.run(allocator.retain_freed_memory)
-        _assert_same(in_process, mt.run_grid(**GRID, executor=client.get_executor()))
+        _assert_same(in_process, run_flat(**GRID, executor=client.get_executor()))
 
 
 def test_executor_must_submit():
     with pytest.raises(ValueError, match="executor"):
-        mt.run_grid(**GRID, executor="tcp://127.0.0.1:8786")
+        run_flat(**GRID, executor="tcp://127.0.0.1:8786")
 
 
 def test_retaining_freed_memory_is_harmless():
@@ -80,7 +82,7 @@ def test_a_dask_cluster_leaves_the_environment_alone(environment_kept):
 
 def test_blocks_of_runs_give_the_same_grid(in_process):
     """Training the runs in blocks (cache-sized working sets) changes only float rounding."""
-    blocked = mt.run_grid(**GRID, block=3)
+    blocked = run_flat(**GRID, block=3)
     assert blocked.cells == in_process.cells
     np.testing.assert_array_equal(blocked.mt_best_step, in_process.mt_best_step)
     np.testing.assert_allclose(blocked.mt_loss, in_process.mt_loss, rtol=1e-12)

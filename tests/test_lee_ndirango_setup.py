@@ -11,6 +11,8 @@ import torch
 
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
+from flat_grid import run_flat
+
 
 
 def centred_unit(k, rng):
@@ -132,7 +134,7 @@ def test_grid_bounds_hold_and_the_recorded_benefit_is_the_recomputed_one():
     """On trained linear students of a small grid (float32 training, as the book's linear grids): the convexity
     bounds (22)-(25) hold on every cell and the benefit recomputed in float64 from the stored weights equals the
     one recorded during training up to float32 rounding (the checks the multitask and aux-data chapters print)."""
-    grid = mt.run_grid(seeds=[0, 1], n_train=[60], n_train_aux=(60, 120), s_a=(0.5, 4.0), s_b=(0.1, 4.0),
+    grid = run_flat(seeds=[0, 1], n_train=[60], n_train_aux=(60, 120), s_a=(0.5, 4.0), s_b=(0.1, 4.0),
                        relatedness=(0.0, 1.0), rank=3, n_features=10, hidden=8, n_val=200, lr=1.0, steps=30,
                        eval_every=3, progress=False)
     lower, benefit, upper = grid.bounds

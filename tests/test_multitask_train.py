@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from flat_grid import run_flat
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
 from gendyn.book import grids, scales
@@ -109,7 +110,7 @@ TINY_GRID = dict(seeds=[0, 1], n_train=[6], s_a=(1.0, 2.0), s_b=(1.0,), relatedn
 
 
 def test_benefit_change_of_a_grid_against_itself_is_zero_and_keyed_like_cell_means():
-    g = mt.run_grid(**TINY_GRID)
+    g = run_flat(**TINY_GRID)
     change = mt.benefit_change(g, g)
     assert isinstance(change, mt.BenefitChange)
     assert np.array_equal(change.change, np.zeros(len(g.cells)))
@@ -118,8 +119,8 @@ def test_benefit_change_of_a_grid_against_itself_is_zero_and_keyed_like_cell_mea
 
 
 def test_benefit_change_matches_a_part_of_the_reference_rerun_with_another_learning_rate():
-    full = mt.run_grid(**TINY_GRID)
-    part = mt.run_grid(**dict(TINY_GRID, seeds=[1], lr=0.6))
+    full = run_flat(**TINY_GRID)
+    part = run_flat(**dict(TINY_GRID, seeds=[1], lr=0.6))
     change = mt.benefit_change(part, full)
     assert len(change.change) == len(part.cells) == len(full.cells) // 2
     for cell, key, value, b in zip(part.cells, change.keys, change.change, part.benefit):
@@ -130,8 +131,8 @@ def test_benefit_change_matches_a_part_of_the_reference_rerun_with_another_learn
 
 
 def test_benefit_change_refuses_a_grid_with_cells_the_reference_lacks():
-    small = mt.run_grid(**dict(TINY_GRID, seeds=[0]))
-    big = mt.run_grid(**dict(TINY_GRID, seeds=[0, 2]))
+    small = run_flat(**dict(TINY_GRID, seeds=[0]))
+    big = run_flat(**dict(TINY_GRID, seeds=[0, 2]))
     with pytest.raises(ValueError, match="reference"):
         mt.benefit_change(big, small)
     with pytest.raises(ValueError, match="grid"):
@@ -165,3 +166,34 @@ def test_sampled_loss_gradient_is_m_w_sigma_within_its_standard_error():
     assert np.all(np.abs(sampled.mean - theory) < 5 * sampled.stderr + 1e-3)
     with pytest.raises(ValueError, match="sigma"):
         mt.sampled_loss_gradient(w, -np.eye(4), n_samples=100)
+
+
+FLAT = dict(seeds=[0], n_train=[12], s_a=(1.0,), s_b=(2.0,), relatedness=(0.5,), rank=2, n_features=4, hidden=3,
+            n_val=10, lr=0.5, steps=4, eval_every=2, dtype=torch.float64, progress=False)
+
+
+def test_run_grid_takes_specs_and_its_flat_form_is_deprecated_with_the_same_result():
+    specs = mt.grid_specs(**FLAT)
+    assert specs["cells"] == mt.GridCells(n_train=[12], s_a=(1.0,), s_b=(2.0,), relatedness=(0.5,))
+    assert specs["task"] == mt.GridTask(rank=2, n_features=4, n_val=10)
+    assert specs["schedule"] == mt.GridSchedule(lr=0.5, steps=4, eval_every=2)
+    assert specs["precision"].dtype == torch.float64 and specs["precision"].draw_dtype == torch.float64
+    new = mt.run_grid(**specs)
+    with pytest.warns(DeprecationWarning, match="flat keywords is deprecated"):
+        old = mt.run_grid(**FLAT)
+    assert np.array_equal(new.mt_loss, old.mt_loss) and np.array_equal(new.st_loss, old.st_loss)
+    assert new.axes == old.axes
+
+
+def test_run_grid_refuses_specs_mixed_with_flat_keywords_and_unknown_keywords():
+    specs = mt.grid_specs(**FLAT)
+    with pytest.raises(ValueError, match="either as specs"):
+        mt.run_grid(specs["cells"], [0], lr=0.1)
+    with pytest.raises(ValueError, match=r"unknown grid keyword\(s\) \['learning_rate'\]"):
+        mt.grid_specs(**FLAT, learning_rate=0.1)
+    with pytest.raises(ValueError, match="n_train is required"):
+        mt.grid_specs(seeds=[0])
+    with pytest.raises(ValueError, match="cells must be"):
+        mt.run_grid(None, [0])
+    with pytest.raises(ValueError, match="seeds is required"):
+        mt.run_grid(specs["cells"])

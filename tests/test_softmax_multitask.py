@@ -10,6 +10,8 @@ from scipy import integrate, stats
 
 from gendyn import multitask_train as mt
 from gendyn import softmax_multitask as sm
+from flat_grid import run_flat
+
 
 
 def centred_unit(k, rng):
@@ -169,9 +171,9 @@ SMALL = dict(rank=3, n_features=10, hidden=8, n_val=200, lr=1.0, steps=30, eval_
 
 def test_batched_equals_unbatched():
     kw = dict(SMALL, dtype=torch.float64)
-    whole = mt.run_grid(seeds=[3], n_train=[60], s_a=(0.5, 5.0), s_b=(0.1, 3.0), relatedness=(0.0, 1.0), **kw)
+    whole = run_flat(seeds=[3], n_train=[60], s_a=(0.5, 5.0), s_b=(0.1, 3.0), relatedness=(0.0, 1.0), **kw)
     for i, cell in [(0, whole.cells[0]), (5, whole.cells[5])]:
-        one = mt.run_grid(seeds=[3], n_train=[60], s_a=(cell["s_a"],), s_b=(cell["s_b"],),
+        one = run_flat(seeds=[3], n_train=[60], s_a=(cell["s_a"],), s_b=(cell["s_b"],),
                           relatedness=(cell["relatedness"],), **kw)
         assert one.mt_loss[0] == pytest.approx(whole.mt_loss[i], abs=1e-10)
         assert one.st_loss[0] == pytest.approx(whole.st_loss[i], abs=1e-10)
@@ -179,12 +181,12 @@ def test_batched_equals_unbatched():
 
 def test_masks_equal_smaller_pools_and_relu_runs():
     kw = dict(SMALL, dtype=torch.float64)
-    masked = mt.run_grid(seeds=[2], n_train=[40], n_train_aux=(40, 80), s_a=(3.0,), s_b=(3.0,),
+    masked = run_flat(seeds=[2], n_train=[40], n_train_aux=(40, 80), s_a=(3.0,), s_b=(3.0,),
                          relatedness=(1.0,), **kw)
-    alone = mt.run_grid(seeds=[2], n_train=[40], n_train_aux=(40,), s_a=(3.0,), s_b=(3.0,), relatedness=(1.0,), **kw)
+    alone = run_flat(seeds=[2], n_train=[40], n_train_aux=(40,), s_a=(3.0,), s_b=(3.0,), relatedness=(1.0,), **kw)
     # the aux run of size 40 uses the first 40 points of the pool of 80: same data as a pool of 40
     assert masked.mt_loss[0] == pytest.approx(alone.mt_loss[0], abs=1e-10)
-    relu = mt.run_grid(seeds=[2], n_train=[40], s_a=(3.0,), s_b=(3.0,), relatedness=(0.0, 1.0), depth=2,
+    relu = run_flat(seeds=[2], n_train=[40], s_a=(3.0,), s_b=(3.0,), relatedness=(0.0, 1.0), depth=2,
                        activation="relu", **kw)
     assert relu.bounds is None and np.all(np.isfinite(relu.benefit))
 
@@ -250,27 +252,27 @@ def test_relu_gradients_written_out_equal_autograd(multitask, loss, depth, maske
 def test_draw_dtype_separates_the_draws_from_the_arithmetic():
     kw = dict(SMALL, seeds=[1], n_train=[40], s_a=(0.5, 4.0), s_b=(3.0,), relatedness=(0.0, 1.0), depth=2,
               activation="relu")
-    f64 = mt.run_grid(**kw, dtype=torch.float64)
-    assert np.array_equal(mt.run_grid(**kw, dtype=torch.float64, draw_dtype=torch.float64).mt_loss, f64.mt_loss)
-    f32 = mt.run_grid(**kw, dtype=torch.float32, draw_dtype=torch.float64)  # same data, float32 arithmetic
-    plain32 = mt.run_grid(**kw, dtype=torch.float32)  # float32 draws: torch draws other numbers
+    f64 = run_flat(**kw, dtype=torch.float64)
+    assert np.array_equal(run_flat(**kw, dtype=torch.float64, draw_dtype=torch.float64).mt_loss, f64.mt_loss)
+    f32 = run_flat(**kw, dtype=torch.float32, draw_dtype=torch.float64)  # same data, float32 arithmetic
+    plain32 = run_flat(**kw, dtype=torch.float32)  # float32 draws: torch draws other numbers
     assert np.abs(f32.benefit - f64.benefit).max() < 1e-4 and not np.array_equal(f32.mt_loss, f64.mt_loss)
     assert np.abs(plain32.benefit - f64.benefit).max() > 1e-3
     with pytest.raises(ValueError, match="dtype"):
-        mt.run_grid(**kw, draw_dtype=torch.int64)
+        run_flat(**kw, draw_dtype=torch.int64)
 
 
 def test_worker_processes_give_the_same_grid():
     kw = dict(seeds=[0, 1], n_train=[40, 60], s_a=(0.5, 4.0), s_b=(2.0,), relatedness=(0.0, 1.0), **SMALL)
-    one, two = mt.run_grid(**kw), mt.run_grid(**kw, workers=2)
+    one, two = run_flat(**kw), run_flat(**kw, workers=2)
     assert one.cells == two.cells and one.runs == two.runs and one.at_end == two.at_end
     assert np.array_equal(one.mt_loss, two.mt_loss) and np.array_equal(one.st_loss, two.st_loss)
     assert all(np.array_equal(a, b) for a, b in zip(one.bounds, two.bounds))
 
 
 def test_results_identical_run_to_run_and_minibatches_differ():
-    a = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
-    b = mt.run_grid(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
+    a = run_flat(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
+    b = run_flat(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
     assert np.array_equal(a.mt_loss, b.mt_loss) and np.array_equal(a.st_loss, b.st_loss)
     data = mt.draw_tasks([0], n_train_a=50, n_val=20, n_features=10, rank=3)
     w0 = mt.init_student([0], n_features=10, n_classes=3, hidden=8, n_heads=1)
@@ -287,10 +289,10 @@ def test_results_identical_run_to_run_and_minibatches_differ():
         (lambda: mt.draw_tasks([0], n_train_a=10, n_features=1), "n_features must be an integer >= 2; got 1"),
         (lambda: mt.draw_tasks([0], n_train_a=10, n_features=10, rank=6), "2\\*rank <= n_features"),
         (lambda: mt.draw_tasks([-1], n_train_a=10), r"seeds must be a non-empty sequence of integers >= 0; got \[-1\]"),
-        (lambda: mt.run_grid(seeds=[0], n_train=[10], relatedness=(1.5,)),
+        (lambda: run_flat(seeds=[0], n_train=[10], relatedness=(1.5,)),
          r"relatedness must be a 1-d array of real numbers in \[0, 1\]; got \[1.5\]"),
-        (lambda: mt.run_grid(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
-        (lambda: mt.run_grid(seeds=[0], n_train=[10], workers=0), "workers must be an integer >= 1; got 0"),
+        (lambda: run_flat(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
+        (lambda: run_flat(seeds=[0], n_train=[10], workers=0), "workers must be an integer >= 1; got 0"),
         (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
          "activation must be one of \\('linear', 'relu'\\); got 'tanh'"),
         (lambda: sm.ta_curvature(1.0, [1.0, 2.0, 3.0]), "orthogonal to the all-ones vector"),

@@ -47,7 +47,7 @@ Conventions
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by
   default for speed); use float64 where rounding reaches the result (the book's deep ReLU
-  grid of Lee & Ndirango: ``multitask_train.run_grid(draw_dtype=...)`` separates the draws
+  grid of Lee & Ndirango: ``multitask_train.GridPrecision(draw_dtype=...)`` separates the draws
   from the arithmetic, so the two precisions can be compared on the same data).
 
 Names

@@ -52,6 +52,7 @@ import os
 import pickle
 import re
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -81,6 +82,13 @@ __all__ = [
     "SingleTaskSetup",
     "SingleTaskStudents",
     "train_single_task",
+    "GridCells",
+    "GridTask",
+    "GridStudents",
+    "GridSchedule",
+    "GridPrecision",
+    "GridExecution",
+    "grid_specs",
     "run_grid",
     "GridResult",
     "INIT_SCALE",
@@ -1062,91 +1070,312 @@ class GridResult:
         return keys, mean, se, np.array([len(v) for v in vals])
 
 
-def run_grid(*, seeds: Sequence[int], n_train: Sequence[int], n_train_aux: Sequence[int] | None = None,
-             s_a: Sequence[float] = SNR_GRID, s_b: Sequence[float] = SNR_GRID,
-             relatedness: Sequence[float] = RELATEDNESS_GRID, rank: int = 10, n_features: int = 20, hidden: int = 64,
-             depth: int = 1, activation: str = "linear", n_val: int = 1000, lr: float = 0.5, steps: int = 400,
-             eval_every: int = 4, init_scale: float = 1.0, loss: str = "ce", dtype: torch.dtype = torch.float32,
-             draw_dtype: torch.dtype | None = None, device: str | torch.device = "cpu", num_threads: int = 1,
-             workers: int = 1, executor: Executor | None = None, block: int | None = None, keep_curves: bool = False,
-             progress: bool = True) -> GridResult:
+# ----------------------------------------------------------------------------------------
+# what a grid is: small specs instead of one wide signature
+# ----------------------------------------------------------------------------------------
+
+
+def _frozen_set(obj, name, value):
+    object.__setattr__(obj, name, value)  # a frozen dataclass normalises its fields once
+
+
+@dataclass(frozen=True)
+class GridCells:
+    """The cells of a grid (:func:`run_grid`): training-set sizes, SNRs and relatedness values.
+
+    Every ``(s_a, s_b, relatedness)`` at every size is a multitask cell, and every ``s_a`` at every
+    task-A size also a single-task cell.
+
+    Parameters
+    ----------
+    n_train : sequence of int
+        Task-A training-set sizes; each is also task B's size unless ``n_train_aux`` is given.
+    n_train_aux : sequence of int, optional
+        Task-B sizes, crossed with ``n_train`` (Fig. 3 left: ``n_train=(100,)``); runs of all
+        sizes share one program through masks over the largest pool.
+    s_a, s_b : sequence of float
+        Teacher SNRs of tasks A and B (> 0); the published grid :data:`SNR_GRID` by default.
+    relatedness : sequence of float
+        Values of ``r`` in ``[0, 1]``; :data:`RELATEDNESS_GRID` by default.
+    """
+
+    n_train: Sequence[int]
+    n_train_aux: Sequence[int] | None = None
+    s_a: Sequence[float] = SNR_GRID
+    s_b: Sequence[float] = SNR_GRID
+    relatedness: Sequence[float] = RELATEDNESS_GRID
+
+    def __post_init__(self):
+        _frozen_set(self, "n_train", tuple(_checks.integers(self.n_train, "n_train", 1)))
+        if self.n_train_aux is not None:
+            _frozen_set(self, "n_train_aux", tuple(_checks.integers(self.n_train_aux, "n_train_aux", 1)))
+        _frozen_set(self, "s_a", _rates(self.s_a, "s_a"))
+        _frozen_set(self, "s_b", _rates(self.s_b, "s_b"))
+        _frozen_set(self, "relatedness", _rates(self.relatedness, "relatedness", lower=0.0, open_lower=False,
+                                                upper=1.0))
+
+
+@dataclass(frozen=True)
+class GridTask:
+    """The teachers and data of a grid (:func:`draw_tasks`).
+
+    Parameters
+    ----------
+    rank : int
+        Teacher rank, also the number of classes ``K`` (>= 2).
+    n_features : int
+        Input dimension ``N`` (>= 2; the authors' 20).
+    n_val : int
+        Validation examples of task A (noise-free labels).
+    """
+
+    rank: int = 10
+    n_features: int = 20
+    n_val: int = 1000
+
+    def __post_init__(self):
+        _checks.integer(self.rank, "rank", 2, meaning=" (also the number of classes)")
+        _checks.integer(self.n_features, "n_features", 2)
+        _checks.integer(self.n_val, "n_val", 1)
+
+
+@dataclass(frozen=True)
+class GridStudents:
+    """The students of a grid (:func:`init_student`): a trunk of ``depth`` layers of ``hidden`` units and one
+    softmax head per task.
+
+    Parameters
+    ----------
+    hidden : int
+        Units of every trunk layer.
+    depth : int
+        Trunk layers (hidden layers), >= 1.
+    activation : {"linear", "relu"}
+    init_scale : float
+        Scale of the Gaussian initial weights (> 0; :data:`INIT_SCALE` is PyTorch's default variance).
+    """
+
+    hidden: int = 64
+    depth: int = 1
+    activation: str = "linear"
+    init_scale: float = 1.0
+
+    def __post_init__(self):
+        _checks.integer(self.hidden, "hidden", 1)
+        _checks.integer(self.depth, "depth", 1)
+        _activation(self.activation)
+        _checks.positive(self.init_scale, "init_scale")
+
+
+@dataclass(frozen=True)
+class GridSchedule:
+    """How a grid's students train (:func:`train_students`): full-batch gradient descent, early-stopped on task A's
+    validation loss.
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate (> 0).
+    steps : int
+        Gradient steps (>= 1).
+    eval_every : int
+        Steps between validation records (and at 0 and ``steps``).
+    loss : {"ce", "mse"}
+        Cross-entropy (the paper), or squared error on the logits (regression).
+    """
+
+    lr: float = 0.5
+    steps: int = 400
+    eval_every: int = 4
+    loss: str = "ce"
+
+    def __post_init__(self):
+        _checks.positive(self.lr, "lr")
+        _checks.integer(self.steps, "steps", 1)
+        _checks.integer(self.eval_every, "eval_every", 1)
+        _checks.choice(self.loss, "loss", ("ce", "mse"))
+
+
+@dataclass(frozen=True)
+class GridPrecision:
+    """The arithmetic of a grid: training ``dtype``, the precision of the draws, and the device.
+
+    Parameters
+    ----------
+    dtype : torch.float32 or torch.float64
+        Precision of the training.
+    draw_dtype : torch dtype, optional
+        Draw the data and initial weights and compute the labels in this precision, then train in
+        ``dtype``: two grids with ``draw_dtype=torch.float64`` and different ``dtype`` see the same
+        examples, labels and initial weights and differ only by the arithmetic's rounding. ``None``:
+        ``dtype`` (torch draws other numbers in float32 than in float64, so a float32 grid and a
+        float64 grid of the same seeds see different data).
+    device : str or torch.device
+    """
+
+    dtype: torch.dtype = torch.float32
+    draw_dtype: torch.dtype | None = None
+    device: str | torch.device = "cpu"
+
+    def __post_init__(self):
+        dtype, device = _torch(self.dtype, self.device)
+        _frozen_set(self, "dtype", dtype)
+        _frozen_set(self, "device", device)
+        _frozen_set(self, "draw_dtype", dtype if self.draw_dtype is None
+                    else _checks.torch_dtype(self.draw_dtype, "draw_dtype"))
+
+
+@dataclass(frozen=True)
+class GridExecution:
+    """Where and how a grid's programs run; the results do not depend on it, except ``block``
+    (float rounding).
+
+    Parameters
+    ----------
+    num_threads : int
+        CPU threads of each (seed, size) program.
+    workers : int
+        Processes that run the (seed, size) programs side by side on the CPU (every program is
+        seeded on its own and runs on ``num_threads`` threads wherever it runs). Ignored on a GPU.
+        Workers are spawned, so a script that asks for more than one must call :func:`run_grid`
+        under ``if __name__ == "__main__":``. Each worker keeps freed memory
+        (:func:`gendyn.allocator.retain_freed_memory`).
+    executor : concurrent.futures.Executor, optional
+        Runs the programs instead of ``workers`` local processes: any executor whose ``submit``
+        takes a picklable function, e.g. ``dask.distributed.Client(address).get_executor()`` for a
+        cluster (there, ``client.run(retain_freed_memory)`` applies the memory setting on every
+        worker). The results are identical for any executor that runs one program per process at a
+        time (local processes; Dask workers with ``threads_per_worker=1``): a program sets torch's
+        process-wide thread count.
+    block : int, optional
+        Train each program's runs in blocks of this many (:func:`train_students`): the same results
+        up to float rounding, faster on a CPU.
+    progress : bool
+        Show a progress bar.
+    """
+
+    num_threads: int = 1
+    workers: int = 1
+    executor: Executor | None = None
+    block: int | None = None
+    progress: bool = True
+
+    def __post_init__(self):
+        _checks.integer(self.num_threads, "num_threads", 1)
+        _checks.integer(self.workers, "workers", 1)
+        if self.block is not None:
+            _checks.integer(self.block, "block", 1)
+        if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
+            raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
+                             f"got {type(self.executor).__name__}")
+        _frozen_set(self, "progress", _checks.flag(self.progress, "progress"))
+
+
+#: The specs of :func:`run_grid` and the keywords of its one-signature form that each takes.
+_GRID_SPECS = {"cells": (GridCells, ("n_train", "n_train_aux", "s_a", "s_b", "relatedness")),
+               "task": (GridTask, ("rank", "n_features", "n_val")),
+               "students": (GridStudents, ("hidden", "depth", "activation", "init_scale")),
+               "schedule": (GridSchedule, ("lr", "steps", "eval_every", "loss")),
+               "precision": (GridPrecision, ("dtype", "draw_dtype", "device")),
+               "execution": (GridExecution, ("num_threads", "workers", "executor", "block", "progress"))}
+
+
+def grid_specs(**keywords: object) -> dict[str, object]:
+    """The arguments of :func:`run_grid` from its keywords written out flat.
+
+    ``grid_specs(seeds=(0, 1), n_train=(100,), depth=2, lr=0.1)`` gives ``{"seeds": (0, 1),
+    "cells": GridCells(n_train=(100,)), "students": GridStudents(depth=2), "schedule":
+    GridSchedule(lr=0.1), ...}``: every field of :class:`GridCells`, :class:`GridTask`,
+    :class:`GridStudents`, :class:`GridSchedule`, :class:`GridPrecision` and :class:`GridExecution` by
+    its name, plus ``seeds`` and ``keep_curves``. The one-signature form of :func:`run_grid`
+    (deprecated) and :func:`gendyn.book.grids.cached_grid` use it.
+
+    Returns
+    -------
+    dict
+        ``run_grid(**grid_specs(**keywords))`` runs the grid.
+    """
+    rest = dict(keywords)
+    out = {}
+    if "seeds" in rest:
+        out["seeds"] = _seeds(rest.pop("seeds"))
+    if "keep_curves" in rest:
+        out["keep_curves"] = _checks.flag(rest.pop("keep_curves"), "keep_curves")
+    for name, (cls, fields) in _GRID_SPECS.items():
+        out[name] = cls(**{f: rest.pop(f) for f in fields if f in rest}) if name != "cells" or "n_train" in rest \
+            else None
+    if out["cells"] is None:
+        raise ValueError("n_train is required: the task-A training-set sizes of the grid")
+    if rest:
+        known = sorted(f for _, fields in _GRID_SPECS.values() for f in fields) + ["keep_curves", "seeds"]
+        raise ValueError(f"unknown grid keyword(s) {sorted(rest)}; allowed: {', '.join(known)}")
+    return out
+
+
+def run_grid(cells: GridCells | None = None, seeds: Sequence[int] | None = None, *, task: GridTask = GridTask(),
+             students: GridStudents = GridStudents(), schedule: GridSchedule = GridSchedule(),
+             precision: GridPrecision = GridPrecision(), execution: GridExecution = GridExecution(),
+             keep_curves: bool = False, **flat: object) -> GridResult:
     """Train the single-task and multitask students of a grid, one batched program per
     (seed, task-A size), and measure the multitask benefit of every cell.
 
     Parameters
     ----------
+    cells : GridCells
+        The grid's sizes, SNRs and relatedness values.
     seeds : sequence of int
-    n_train : sequence of int
-        Task-A training-set sizes; each is also task B's size unless ``n_train_aux`` is given.
-    n_train_aux : sequence of int, optional
-        Task-B sizes, crossed with ``n_train`` (Fig. 3 left: ``n_train=(100,)``); runs of
-        all sizes share one program through masks over the largest pool.
-    s_a, s_b, relatedness : sequences of float
-        The grid; every (s_a, s_b, r) is a multitask run, every s_a also a single-task run.
-    num_threads : int
-        CPU threads of each (seed, size) program.
-    workers : int
-        Processes that run the (seed, size) programs side by side on the CPU (the results do
-        not depend on it: every program is seeded on its own and runs on ``num_threads``
-        threads wherever it runs). Ignored on a GPU. Workers are spawned, so a script that
-        asks for more than one must call this under ``if __name__ == "__main__":``. Each worker
-        keeps freed memory (:func:`gendyn.allocator.retain_freed_memory`).
-    executor : concurrent.futures.Executor, optional
-        Runs the programs instead of ``workers`` local processes: any executor whose
-        ``submit`` takes a picklable function, e.g. ``dask.distributed.Client(address)
-        .get_executor()`` for a cluster (there, ``client.run(retain_freed_memory)`` applies
-        the memory setting on every worker). The results are identical for any executor that
-        runs one program per process at a time (local processes; Dask workers with
-        ``threads_per_worker=1``): a program sets torch's process-wide thread count.
-    block : int, optional
-        Train each program's runs in blocks of this many (:func:`train_students`): the same
-        results up to float rounding, faster on a CPU.
-    draw_dtype : torch dtype, optional
-        Draw the data and initial weights and compute the labels in this precision, then
-        train in ``dtype``: two grids with ``draw_dtype=torch.float64`` and different
-        ``dtype`` see the same examples, labels and initial weights and differ only by the
-        arithmetic's rounding. ``None``: ``dtype`` (torch draws other numbers in float32 than in
-        float64, so a float32 grid and a float64 grid of the same seeds see different data).
-    rank, n_features, hidden, depth, activation, n_val, lr, steps, eval_every, init_scale, loss, dtype, \
-device, keep_curves, progress
-        As in :func:`draw_tasks`, :func:`init_student` and :func:`train_students`.
+        One teacher pair, data set and initialisation per seed.
+    task, students, schedule : GridTask, GridStudents, GridSchedule
+        The data (:func:`draw_tasks`), the students (:func:`init_student`) and their training
+        (:func:`train_students`).
+    precision : GridPrecision
+        Training precision, the precision of the draws, and the device.
+    execution : GridExecution
+        Threads, worker processes or an executor, blocks and the progress bar (the results do not
+        depend on where the programs run).
+    keep_curves : bool
+        Keep every run's validation curve (``GridResult.curves``).
+    **flat
+        Deprecated: the fields of the specs as keywords, ``run_grid(seeds=..., n_train=...,
+        lr=...)`` (:func:`grid_specs`), accepted for one more release with a ``DeprecationWarning``.
+
+    Returns
+    -------
+    GridResult
     """
+    if flat:
+        given = dict(task=task, students=students, schedule=schedule, precision=precision, execution=execution)
+        defaults = dict(task=GridTask(), students=GridStudents(), schedule=GridSchedule(),
+                        precision=GridPrecision(), execution=GridExecution())
+        if cells is not None or any(given[k] != defaults[k] for k in given):
+            raise ValueError(f"pass the grid either as specs (cells, task, students, ...) or as flat keywords "
+                             f"(deprecated), not both; got the keywords {sorted(flat)}")
+        warnings.warn("run_grid(n_train=..., lr=..., ...) with flat keywords is deprecated and will be removed in "
+                      "the next release: pass specs (cells=GridCells(...), schedule=GridSchedule(...), ...), or "
+                      "run_grid(**grid_specs(...))", DeprecationWarning, stacklevel=2)
+        return run_grid(**grid_specs(seeds=seeds, keep_curves=keep_curves, **flat))
+    _checks.instance(cells, "cells", GridCells, hint=" (the grid's sizes and SNRs)")
+    for name, value, cls in (("task", task, GridTask), ("students", students, GridStudents),
+                             ("schedule", schedule, GridSchedule), ("precision", precision, GridPrecision),
+                             ("execution", execution, GridExecution)):
+        _checks.instance(value, name, cls)
+    if seeds is None:
+        raise ValueError("seeds is required: a sequence of distinct ints, one teacher pair and data set each")
     seeds = _seeds(seeds)
-    _checks.positive(lr, "lr")
-    _checks.integer(steps, "steps", 1)
-    _checks.integer(eval_every, "eval_every", 1)
-    _checks.integer(num_threads, "num_threads", 1)
-    workers = _checks.integer(workers, "workers", 1)
-    if block is not None:
-        _checks.integer(block, "block", 1)
-    if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
-                         f"got {type(executor).__name__}")
-    _activation(activation)
-    # everything the grid's programs take, checked here rather than in a worker process
-    _checks.integer(rank, "rank", 2, meaning=" (also the number of classes)")
-    _checks.integer(n_features, "n_features", 2)
-    _checks.integer(hidden, "hidden", 1)
-    _checks.integer(depth, "depth", 1)
-    _checks.integer(n_val, "n_val", 1)
-    _checks.positive(init_scale, "init_scale")
-    _checks.choice(loss, "loss", ("ce", "mse"))
-    dtype, device = _torch(dtype, device)
-    draw_dtype = dtype if draw_dtype is None else _checks.torch_dtype(draw_dtype, "draw_dtype")
     keep_curves = _checks.flag(keep_curves, "keep_curves")
-    progress = _checks.flag(progress, "progress")
-    n_train = _checks.integers(n_train, "n_train", 1)
-    aux = None if n_train_aux is None else _checks.integers(n_train_aux, "n_train_aux", 1)
-    s_a = _rates(s_a, "s_a")
-    s_b = _rates(s_b, "s_b")
-    rel = _rates(relatedness, "relatedness", lower=0.0, open_lower=False, upper=1.0)
+    n_train, aux = list(cells.n_train), None if cells.n_train_aux is None else list(cells.n_train_aux)
+    s_a, s_b, rel = cells.s_a, cells.s_b, cells.relatedness
+    dtype, draw_dtype, device = precision.dtype, precision.draw_dtype, precision.device
+    depth, activation, steps = students.depth, students.activation, schedule.steps
+    workers, executor, progress = execution.workers, execution.executor, execution.progress
     axes = {"n_train": n_train, "n_train_aux": aux if aux else n_train, "s_a": s_a, "s_b": s_b, "relatedness": rel,
             "seed": seeds}
     job = partial(_grid_job, aux=aux, s_a=s_a, combos=[(a, b, rr) for a in s_a for b in s_b for rr in rel],
-                  settings=dict(rank=rank, n_features=n_features, hidden=hidden, depth=depth, activation=activation,
-                                n_val=n_val, lr=lr, steps=steps, eval_every=eval_every, init_scale=init_scale,
-                                loss=loss, dtype=dtype, draw_dtype=draw_dtype, device=str(device),
-                                num_threads=num_threads, block=block),
+                  settings=dict(rank=task.rank, n_features=task.n_features, hidden=students.hidden, depth=depth,
+                                activation=activation, n_val=task.n_val, lr=schedule.lr, steps=steps,
+                                eval_every=schedule.eval_every, init_scale=students.init_scale,
+                                loss=schedule.loss, dtype=dtype, draw_dtype=draw_dtype, device=str(device),
+                                num_threads=execution.num_threads, block=execution.block),
                   keep_curves=keep_curves)
     jobs = [(seed, p) for p in n_train for seed in seeds]
     workers = min(workers, len(jobs)) if str(device) == "cpu" else 1
@@ -1167,7 +1396,7 @@ device, keep_curves, progress
     curves = {k: v for d in parts["curves"] for k, v in d.items()}
     n_students = sum(parts["n_students"])
     # cells in the order (n_train, seed, aux size, s_a, s_b, r) for stable tables
-    return GridResult(axes, [c for cells in parts["cells"] for c in cells], np.concatenate(parts["mt"]),
+    return GridResult(axes, [c for group in parts["cells"] for c in group], np.concatenate(parts["mt"]),
                       np.concatenate(parts["st"]), bounds, np.concatenate(parts["mt_step"]),
                       np.concatenate(parts["st_step"]), curves, sum(parts["at_end"]) / n_students,
                       sum(parts["seconds"]), n_students, steps)

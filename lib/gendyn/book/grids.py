@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from .. import _checks
-from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, grid_snrs, run_grid
+from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, grid_snrs, grid_specs, run_grid
 from .claims import cache_dir
 from . import threads
 from .scales import SCALES, RunConfig
@@ -41,7 +41,8 @@ BOOK_GRIDS = ("rank-10", "rank-3", "aux-train-pts", "deep-nonlinear")
 
 
 def book_grid(name, cfg, depth=None):
-    """Arguments of :func:`gendyn.multitask_train.run_grid` for one of the book's grids (:data:`BOOK_GRIDS`).
+    """Arguments of :func:`gendyn.multitask_train.run_grid` for one of the book's grids (:data:`BOOK_GRIDS`),
+    written out flat (:func:`gendyn.multitask_train.grid_specs` turns them into its specs).
 
     ``cfg`` is the :class:`gendyn.book.scales.RunConfig` of chapter ``ln-multitask`` (``rank-10``,
     ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
@@ -144,7 +145,7 @@ def cached_grid(name, scale, **kwargs):
     if scheduler:
         result = _on_cluster(scheduler, kwargs)
     else:
-        result = run_grid(**kwargs)
+        result = run_grid(**grid_specs(**kwargs))
     tmp = path.with_suffix(f".{os.getpid()}.partial")  # chapters run in parallel (make -j) may race
     with open(tmp, "wb") as fh:
         pickle.dump(result, fh)
@@ -155,7 +156,7 @@ def cached_grid(name, scale, **kwargs):
 def _on_cluster(address, kwargs):
     """:func:`run_grid` with its programs on the workers of the Dask scheduler at ``address``."""
     with job_executor(address) as executor:
-        return run_grid(**kwargs, executor=executor)
+        return run_grid(**grid_specs(**kwargs, executor=executor))
 
 
 @contextlib.contextmanager
