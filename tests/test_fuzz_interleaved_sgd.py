@@ -59,12 +59,31 @@ CASES = [
     Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, depth=1,
                       activation="relu", n_val=5, lr=0.1, epochs=1, batch_size=4, record_every=1,
                       dtype=torch.float64, device="cpu", executor=None),
-         accepted={"n_classes": {"none"}, "seeds": {"zero"}, "executor": {"none"}}),
+         accepted={"n_classes": {"none"}, "seeds": {"zero"}, "executor": {"none"}, "n_val": {"none"}}),
+]
+
+# The authors' data protocol (train_cells(data=...)): the settings, the pools and their methods.
+_DATA = il.AuthorsData(n_pool=16, clean_validation=True, data_seed=1, model_seed=2)
+_POOLS = il.authors_pools(_DATA, n_features=6, rank=2)
+CASES += [
+    Case(il.AuthorsData, dict(n_pool=12, clean_validation=True, data_seed=1, model_seed=2),
+         accepted={"data_seed": {"zero"}, "model_seed": {"zero"}}),
+    Case(il.authors_pools, dict(data=_DATA, n_features=6, rank=2, n_classes=None, dtype=torch.float64, device="cpu"),
+         accepted={"n_classes": {"none"}}),
+    Case(_POOLS.training_rows, dict(seed=3), accepted={"seed": {"zero"}}),
+    Case(_POOLS.labels_a, dict(s_a=[0.5, 1.0])),
+    Case(_POOLS.labels_b, dict(s_b=[0.5, 1.0], r=[0.0, 1.0]), accepted={"s_b": {"zero"}, "r": {"zero"}}),
+    Case(_cells, dict(cells=_CELLS, seeds=[0, 1], n_features=6, rank=2, n_classes=None, hidden=3, depth=1,
+                      activation="relu", n_val=5, lr=0.1, epochs=1, batch_size=4, record_every=1,
+                      dtype=torch.float64, device="cpu", data=_DATA, executor=None),
+         accepted={"n_classes": {"none"}, "seeds": {"zero"}, "executor": {"none"}, "n_val": {"none"},
+                   "data": {"none"}}),
 ]
 
 
 def test_every_public_function_is_fuzzed():
-    names = {getattr(c.func, "__wrapped__", c.func).__name__ for c in CASES}
+    # a method counts for its class (AuthorsPools)
+    names = {getattr(c.func, "__wrapped__", c.func).__qualname__.split(".")[0] for c in CASES}
     assert names | {"ACTIVATIONS", "InterleavedResult", "CellRuns"} == set(il.__all__)
 
 

@@ -22,6 +22,37 @@ Here ``S`` such students train as one batched tensor program in lock-step (the s
 data, parameters and shuffles. Student ``s``'s shuffles are drawn from generators seeded by
 ``seeds[s]`` alone, so a student's result does not depend on which other students share its
 batch (:func:`batch_schedule` gives them). Torch, any device.
+
+**Data.** :func:`train_cells` draws, by default, independent teachers, training sets,
+validation set and initial students for every seed, and each cell's training sets afresh at
+its sizes. With ``data=AuthorsData(...)`` it follows instead the data protocol of the
+authors' ``multitask/data.py`` and ``multitask/train.py`` (repository
+``tyler-nervana/mt-theory``, Apache-2.0 licence, the source of the facts below) for one sweep,
+whose ``--data_seed`` and ``--model_seed`` stay fixed while ``--train_seed`` (with
+``--random_train``) varies:
+
+* **One pool per task.** Each task's ``n_pool`` examples (``--nsamples``) are drawn once
+  and shuffled. The first half of the shuffled pool is the training half, the second half the
+  validation set (``--ntest``: by default all of it).
+* **Nested training sets.** A run's training set is the first ``P`` examples of the training
+  half after a permutation by its seed: one seed's training sets at different ``P`` are
+  prefixes of each other, not fresh draws, and tasks A and B are permuted alike.
+* **Shared across seeds.** The teachers, the pools, the validation set, the initial students
+  and the minibatch shuffles; the seed only permutes the training half.
+* **Half-clean labels** (``clean_validation``, the authors' ``--clean_validation``). The
+  second half of each pool as drawn is labelled by the noise-free teacher *before* the
+  shuffle, so about half of the training labels and half of the validation labels are clean.
+* **Recorded value.** The authors' analysis helper (``multitask/jp_utils.py``, ``benefit``)
+  takes the minimum over epochs of the per-epoch validation loss, not the last value:
+  :attr:`CellRuns.multitask_min` and :attr:`CellRuns.single_task_min` (with
+  ``record_every=1``).
+
+The teachers and label law are those of :func:`gendyn.multitask_train.draw_tasks`, and the
+draws come from this library's generators: the same law as the authors' draws (numpy's and
+torch's global generators, float32), not the same numbers. Their validation loss is a mean of
+per-minibatch means, this module's the mean over examples; their task-A and task-B minibatch
+shuffles share one generator, here two streams. A training set larger than the training half,
+which the authors' code truncates silently, is an error here.
 """
 
 from __future__ import annotations
@@ -33,11 +64,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import _checks, _random
 
 __all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students", "batch_schedule", "train_interleaved",
            "train_cells"]
+__all__ += ["AuthorsData", "AuthorsPools", "authors_pools"]
 
 #: Trunk nonlinearities.
 ACTIVATIONS = ("relu", "linear")
@@ -348,6 +381,22 @@ class CellRuns:
     multitask: np.ndarray
     single_task: np.ndarray
 
+    @property
+    def multitask_min(self) -> np.ndarray:
+        """Minimum of each run's :attr:`multitask` curve over the epochs scored after training began
+        (epoch 0 left out), shape ``(C, S)``; NaN for a single-task cell.
+
+        The value the authors recorded (the minimum over epochs of the per-epoch validation loss,
+        module docstring) when every epoch is scored (``record_every=1``).
+        """
+        return self.multitask[..., self.epochs >= 1].min(-1)
+
+    @property
+    def single_task_min(self) -> np.ndarray:
+        """Minimum of each run's :attr:`single_task` curve over the epochs scored after training began
+        (epoch 0 left out), shape ``(C, S)``, as :attr:`multitask_min`."""
+        return self.single_task[..., self.epochs >= 1].min(-1)
+
     @classmethod
     def join(cls, parts: Iterable[CellRuns]) -> CellRuns:
         """The runs of the same cells for different seeds (e.g. one job per seed), seeds side by side."""
@@ -391,9 +440,10 @@ def _cell(cell, i):
 
 def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_features: int = 20, rank: int = 10,
                 n_classes: int | None = None, hidden: int = 64, depth: int = _DEPTH, activation: str = "relu",
-                n_val: int = 1000, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
+                n_val: int | None = None, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
                 record_every: int = 10, dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
-                executor: Executor | None = None, n_layers: int | None = None) -> CellRuns:
+                data: AuthorsData | None = None, executor: Executor | None = None,
+                n_layers: int | None = None) -> CellRuns:
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
     For each seed, the teachers and validation inputs of
@@ -403,7 +453,9 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     default (``argmax(s_a z + noise)`` with noise of the training labels' law, drawn once per
     seed).
     Students of one seed start from the same trunk and heads and take the same task-A
-    minibatches, so the benefit ``single_task - multitask`` is a paired difference. The
+    minibatches, so the benefit ``single_task - multitask`` is a paired difference. With
+    ``data`` (an :class:`AuthorsData`), the data follow the authors' protocol instead: one pool
+    per task for all seeds and cells, which the seeds only permute (module docstring). The
     multitask students of equal sizes train as one batch, and each single-task student
     (one per ``n_train_a``, ``s_a`` and seed) once (:func:`train_interleaved`).
 
@@ -415,11 +467,17 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     seeds : sequence of int
     n_features, rank, n_classes, hidden, depth, activation
         Data (``n_classes = rank`` by default) and students (:func:`orthogonal_students`).
-    n_val : int
-        Validation examples of task A.
+    n_val : int, optional
+        Validation examples of task A: 1000 by default. With ``data``, the first ``n_val`` of the
+        pool's second half (the authors' ``--ntest``; at most and by default ``data.n_pool // 2``).
     lr, epochs, batch_size, record_every
         As in :func:`train_interleaved`.
     dtype, device
+    data : AuthorsData, optional
+        ``None`` (default): independent draws per seed, as above. An :class:`AuthorsData`: the
+        authors' data protocol (:func:`authors_pools`), in which ``seeds`` play the role of the
+        authors' ``--train_seed`` and every cell's ``n_train_a`` and ``n_train_b`` must be at most
+        ``data.n_pool // 2``.
     executor : concurrent.futures.Executor, optional
         Runs each seed as its own job (``executor.submit``), e.g. a process pool or
         ``dask.distributed.Client(address).get_executor()``. A student's numbers depend only on
@@ -441,7 +499,9 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     seeds = _checks.integers(seeds, "seeds", 0)
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (each is an independent run); got {list(seeds)}")
-    n_val = _checks.integer(n_val, "n_val", 1)
+    n_val = (1000 if data is None else None) if n_val is None else _checks.integer(n_val, "n_val", 1)
+    if data is not None:
+        _check_authors_sizes(data, parsed, n_val)
     # at least one step per epoch, seed and cell: refused here, before any data are drawn
     _checks.work_limit(0.0, f"epochs={epochs} with {len(seeds)} seeds and {len(parsed)} cells",
                        iterations=float(_checks.integer(epochs, "epochs", 1)) * len(parsed))
@@ -451,9 +511,13 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
                              f"got {type(executor).__name__}")
         options = dict(n_features=n_features, rank=rank, n_classes=n_classes, hidden=hidden, depth=depth,
                        activation=activation, n_val=n_val, lr=lr, epochs=epochs, batch_size=batch_size,
-                       record_every=record_every, dtype=dtype, device=device)
+                       record_every=record_every, dtype=dtype, device=device, data=data)
         jobs = [executor.submit(train_cells, [dict(c) for c in cells], [seed], **options) for seed in seeds]
         return CellRuns.join(job.result() for job in jobs)
+    if data is not None:
+        return _authors_cells(cells, parsed, seeds, data, n_features=n_features, rank=rank, n_classes=n_classes,
+                              hidden=hidden, depth=depth, activation=activation, n_val=n_val, lr=lr, epochs=epochs,
+                              batch_size=batch_size, record_every=record_every, dtype=dtype, device=device)
 
     def tasks(p_a, p_b):
         # drawn at the cell's own sizes: a pool's first rows would depend on the largest size asked for
@@ -500,6 +564,223 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         res = train_interleaved([copies(p, len(members)) for p in init],
                                 *task_a(data, [parsed[i][2] for i in members]), x_b=copies(data.x_b, len(members)),
                                 y_b=y_b, seeds=list(seeds) * len(members), **common)
+        for j, i in enumerate(members):
+            multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    blank = np.full((n_seeds, len(record)), np.nan)
+    return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
+                    np.stack([multi.get(i, blank) for i in range(len(parsed))]),
+                    np.stack([single[c[0], c[2]] for c in parsed]))
+
+
+# ----------------------------------------------------------------------------------------
+# the authors' data protocol: train_cells(data=AuthorsData(...))
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuthorsData:
+    """The authors' data protocol for :func:`train_cells` (``data=``): one pool per task for a sweep.
+
+    Parameters
+    ----------
+    n_pool : int
+        Examples drawn per task (the authors' ``--nsamples``, ``>= 2``): the first
+        ``n_pool // 2`` of the shuffled pool are the training half, the next ``n_pool // 2``
+        the validation half.
+    clean_validation : bool
+        The authors' ``--clean_validation``: the second half of each pool *as drawn* is labelled
+        by the noise-free teacher, before the shuffle, so that about half of the training labels
+        and half of the validation labels are clean (the validation set is not all clean).
+    data_seed : int
+        Seed of the teachers, the pools, their label noise and their shuffles (``--data_seed``),
+        shared by every seed and cell of the sweep.
+    model_seed : int
+        Seed of the initial students and of their minibatch shuffles (``--model_seed``), shared
+        likewise.
+    """
+
+    n_pool: int
+    clean_validation: bool = False
+    data_seed: int = 0
+    model_seed: int = 0
+
+    def __post_init__(self):
+        _checks.integer(self.n_pool, "n_pool", 2, " (examples per task: a training and a validation half)")
+        _checks.flag(self.clean_validation, "clean_validation")
+        _checks.integer(self.data_seed, "data_seed", 0)
+        _checks.integer(self.model_seed, "model_seed", 0)
+
+
+@dataclass(frozen=True)
+class AuthorsPools:
+    """One sweep's pools of tasks A and B, drawn and shuffled by :func:`authors_pools`.
+
+    Positions (``rows``) count in the *shuffled* pool: its first :attr:`n_half` positions are
+    the training half, the next :attr:`n_half` the validation half (:attr:`validation_rows`;
+    the last example of an odd pool is in neither, as in the authors' code).
+
+    Attributes
+    ----------
+    data : AuthorsData
+    tasks : gendyn.multitask_train.TaskBatch
+        The teachers and, in the order drawn, the ``n_pool`` inputs and label noise of each task
+        (one group, of seed ``data.data_seed``; its one validation input is not used).
+    order_a, order_b : torch.Tensor, shape (n_pool,), int64
+        The shuffles: position ``i`` of a shuffled pool holds example ``order[i]`` as drawn.
+    clean_a, clean_b : torch.Tensor, shape (n_pool,), bool
+        By position: labelled by the noise-free teacher (examples ``>= n_pool // 2`` as drawn
+        with ``data.clean_validation``, else none).
+    """
+
+    data: AuthorsData
+    tasks: object  # multitask_train.TaskBatch (imported where used: the module imports lazily)
+    order_a: torch.Tensor
+    order_b: torch.Tensor
+    clean_a: torch.Tensor
+    clean_b: torch.Tensor
+
+    @property
+    def n_half(self) -> int:
+        """Size of the training half and of the validation half, ``n_pool // 2``."""
+        return self.data.n_pool // 2
+
+    @property
+    def x_a(self) -> torch.Tensor:
+        """Task A's inputs by position, shape ``(n_pool, N)``."""
+        return self.tasks.x_a[0, self.order_a]
+
+    @property
+    def x_b(self) -> torch.Tensor:
+        """Task B's inputs by position, shape ``(n_pool, N)``."""
+        return self.tasks.x_b[0, self.order_b]
+
+    @property
+    def validation_rows(self) -> torch.Tensor:
+        """Positions of the validation half, ``n_half, ..., 2 n_half - 1`` (int64)."""
+        return torch.arange(self.n_half, 2 * self.n_half, device=self.order_a.device)
+
+    def training_rows(self, seed: int) -> torch.Tensor:
+        """Positions of the training half in the order that ``seed`` (the authors' ``--train_seed``
+        with ``--random_train``) permutes them, shape ``(n_half,)`` int64: a run's training set of
+        ``P`` examples is the first ``P``, so one seed's training sets are nested. Tasks A and B
+        use the same permutation, as in the authors' code."""
+        seed = _checks.integer(seed, "seed", 0)
+        return _random.randperm(self.n_half, _stream_generator(seed, 5), self.order_a.device)
+
+    def labels_a(self, s_a: ArrayLike) -> torch.Tensor:
+        """Task A's labels by position for SNRs ``s_a`` (length R), shape ``(R, n_pool)`` int64:
+        ``argmax(s_a z + noise)``, or ``argmax(s_a z)`` at the clean positions."""
+        noisy = self.tasks.labels_a(s_a)[0].mT  # (R, n_pool) as drawn; checks s_a
+        s = torch.as_tensor(self.tasks._snrs_a(s_a), dtype=self.tasks.x_a.dtype, device=self.tasks.x_a.device)
+        clean = (s[:, None, None] * (self.tasks.x_a[0] @ self.tasks.teacher_a[0].mT)).argmax(-1)
+        return torch.where(self.clean_a, clean[:, self.order_a], noisy[:, self.order_a])
+
+    def labels_b(self, s_b: ArrayLike, r: ArrayLike) -> torch.Tensor:
+        """Task B's labels by position for pairs ``(s_b, r)`` (relatedness ``r``), shape
+        ``(R, n_pool)`` int64, noise-free at the clean positions as :meth:`labels_a`."""
+        noisy = self.tasks.labels_b(s_b, r)[0].mT  # checks s_b and r
+        s_b, r = self.tasks._pairs_b(s_b, r)
+        clean = torch.stack([(float(sb) * (self.tasks.x_b[0] @ self.tasks.teacher_b(float(rr))[0].mT)).argmax(-1)
+                             for sb, rr in zip(s_b.ravel(), r.ravel())])
+        return torch.where(self.clean_b, clean[:, self.order_b], noisy[:, self.order_b])
+
+
+def authors_pools(data: AuthorsData, *, n_features: int = 20, rank: int = 10, n_classes: int | None = None,
+                  dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu") -> AuthorsPools:
+    """Draw one sweep's pools of tasks A and B and shuffle them, by the authors' data protocol.
+
+    The teachers and their label law are those of :func:`gendyn.multitask_train.draw_tasks`
+    (with seed ``data.data_seed``): each task's ``data.n_pool`` inputs and label noise are drawn
+    once, the clean positions set (``data.clean_validation``), then each pool is shuffled
+    (module docstring).
+
+    Parameters
+    ----------
+    data : AuthorsData
+    n_features, rank, n_classes : int
+        ``N``, the teachers' rank and ``K`` (``n_classes = rank`` by default), as in
+        :func:`gendyn.multitask_train.draw_tasks`.
+    dtype, device
+        Of the inputs and the arithmetic of the labels.
+
+    Returns
+    -------
+    AuthorsPools
+    """
+    from .multitask_train import draw_tasks
+
+    _checks.instance(data, "data", AuthorsData, hint=" (the authors' data protocol)")
+    n_features = _checks.integer(n_features, "n_features", 2)
+    rank = _checks.integer(rank, "rank", 1)
+    k = rank if n_classes is None else _checks.integer(n_classes, "n_classes", 2)
+    n = data.n_pool
+    # inputs and noise of two tasks, and the logits of a few label sets at once
+    _checks.work_limit(8.0 * n * (n_features + k) * k, f"data.n_pool={n} with n_features={n_features}, n_classes={k}",
+                       memory=8.0 * 8 * n * (n_features + k))
+    tasks = draw_tasks([data.data_seed], n_train_a=n, n_train_b=n, n_val=1, n_features=n_features, rank=rank,
+                       n_classes=n_classes, dtype=dtype, device=device)
+    device = tasks.x_a.device
+    shuffles = _stream_generator(data.data_seed, 4)
+    order_a, order_b = _random.randperm(n, shuffles, device), _random.randperm(n, shuffles, device)
+    clean = torch.arange(n, device=device) >= (n // 2 if data.clean_validation else n)  # as drawn
+    return AuthorsPools(data, tasks, order_a, order_b, clean[order_a], clean[order_b])
+
+
+def _check_authors_sizes(data, parsed, n_val):
+    """Refuse training and validation sets larger than the halves of ``data``'s pools (the authors'
+    code truncates them silently)."""
+    _checks.instance(data, "data", AuthorsData, hint=" (the authors' data protocol) or None")
+    half = data.n_pool // 2
+    for i, (p_a, p_b, *_) in enumerate(parsed):
+        for key, p in (("n_train_a", p_a), ("n_train_b", p_b)):
+            if p > half:
+                raise ValueError(f"cells[{i}]['{key}'] must be at most data.n_pool // 2 = {half} (the training half "
+                                 f"of each pool; the authors' code would truncate it silently); got {p}")
+    if n_val is not None and n_val > half:
+        raise ValueError(f"n_val must be at most data.n_pool // 2 = {half} (the validation half of the pool) or None; "
+                         f"got {n_val}")
+
+
+def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, hidden, depth, activation, n_val, lr,
+                   epochs, batch_size, record_every, dtype, device):
+    """:func:`train_cells` with ``data``: the seeds permute the training halves of one pair of pools."""
+    pools = authors_pools(data, n_features=n_features, rank=rank, n_classes=n_classes, dtype=dtype, device=device)
+    k, n_seeds = pools.tasks.n_classes, len(seeds)
+    rows = torch.stack([pools.training_rows(seed) for seed in seeds])  # (S, n_half)
+    val = pools.validation_rows[: pools.n_half if n_val is None else n_val]
+    x_pool_a, x_pool_b = pools.x_a, pools.x_b
+    init = orthogonal_students(1, n_features, k, hidden=hidden, depth=depth, heads=2,
+                               generator=_stream_generator(data.model_seed, 3), dtype=dtype, device=device)
+    common = dict(lr=lr, epochs=epochs, batch_size=batch_size, activation=activation, record_every=record_every)
+
+    def students(params, m):  # m * S students, all from the one initialisation, with its minibatch shuffles
+        return dict(params=[p.repeat(m * n_seeds, *([1] * (p.ndim - 1))) for p in params],
+                    seeds=[data.model_seed] * (m * n_seeds))
+
+    def task_a(p_a, snrs):  # student j * S + s: SNR snrs[j], seed seeds[s]
+        m, idx = len(snrs), rows[:, :p_a]
+        labels = pools.labels_a(snrs)  # (m, n_pool)
+        return dict(x_a=x_pool_a[idx].repeat(m, 1, 1), y_a=labels[:, idx].reshape(m * n_seeds, p_a),
+                    x_val=x_pool_a[val].expand(m * n_seeds, -1, -1).contiguous(),
+                    y_val=labels[:, val].repeat_interleave(n_seeds, 0))
+
+    single, multi, record = {}, {}, None
+    for p_a in sorted({c[0] for c in parsed}):
+        snrs = sorted({c[2] for c in parsed if c[0] == p_a})
+        res = train_interleaved(**students(init[:-2], len(snrs)), **task_a(p_a, snrs), **common)
+        record = res.epochs
+        for j, s_a in enumerate(snrs):
+            single[p_a, s_a] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    groups = {}
+    for i, c in enumerate(parsed):
+        if c[1]:
+            groups.setdefault(c[:2], []).append(i)
+    for (p_a, p_b), members in sorted(groups.items()):
+        idx_b = rows[:, :p_b]
+        labels_b = pools.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members])
+        res = train_interleaved(**students(init, len(members)), **task_a(p_a, [parsed[i][2] for i in members]),
+                                x_b=x_pool_b[idx_b].repeat(len(members), 1, 1),
+                                y_b=labels_b[:, idx_b].reshape(len(members) * n_seeds, p_b), **common)
         for j, i in enumerate(members):
             multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
     blank = np.full((n_seeds, len(record)), np.nan)
