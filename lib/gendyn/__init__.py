@@ -45,6 +45,10 @@ Conventions
   ``gendyn.book.chapters`` module).
 - **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
+- **Specs.** A run with many settings takes small frozen dataclasses that say what it is (the
+  cells, the data, the students, the schedule, the precision, where it runs), checked when they are
+  made: ``multitask_train.run_grid(GridCells(n_train=(100,)), seeds, schedule=GridSchedule(lr=0.1))``.
+  An older call form stays for one release with a ``DeprecationWarning``.
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by
   default for speed); use float64 where rounding reaches the result (the book's deep ReLU
   grid of Lee & Ndirango: ``multitask_train.GridPrecision(draw_dtype=...)`` separates the draws
