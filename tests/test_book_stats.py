@@ -211,3 +211,14 @@ def test_thresholds_seeds_and_options_refuse_what_is_not_meant():
         stats.mean_se(np.ones((2, 5)), axis=2)
     with pytest.raises(ValueError, match=r"^cdf must map the 3 sorted samples"):
         stats.ks_distance([0.1, 0.2, 0.3], lambda x: x[:2])
+
+
+def test_mean_and_margin_is_the_bonferroni_t_margin_and_refuses_to_pass_an_unread_bound():
+    x = np.array([0.1, -0.3, 0.2, 0.05, -0.1])
+    m, margin = stats.mean_and_margin(x, "upper", comparisons=3)
+    assert m == pytest.approx(x.mean())
+    assert margin == pytest.approx(stats.t_margin(x, 1 - 0.01 / 3))
+    assert stats.mean_and_margin(np.append(x, np.inf), "upper") == (np.inf, 0.0)
+    assert stats.mean_and_margin(np.append(x, -np.inf), "lower") == (-np.inf, 0.0)
+    with pytest.raises(ValueError, match="values"):
+        stats.mean_and_margin([0.1, np.nan], "upper")

@@ -42,6 +42,10 @@ CASES = [
     Case(stats.rank_correlation, dict(x=[1.0, 2.0, 3.0, 4.0], y=[1.0, 3.0, 2.0, 4.0])),
     Case(stats.spearman_critical, dict(n=10, confidence=0.99)),
 ]
+CASES += [
+    # a value that is an unreadable bound is infinite: the extreme value and margin 0, a claim on it cannot pass
+    Case(stats.mean_and_margin, dict(values=_SAMPLES[0], side="upper", comparisons=2, level=0.01)),
+]
 
 
 def test_every_public_function_is_fuzzed():

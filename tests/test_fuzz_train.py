@@ -93,7 +93,9 @@ CASES = [
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
     others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
-    assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
+    others |= {"LeakyAndLinear", "MinimumTimeRatio", "OnsetComparison"}
+    functions = {c.func.__name__ for c in CASES if "." not in c.func.__qualname__}  # methods aside
+    assert functions | others == set(train.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -113,4 +115,25 @@ CASES += [
     Case(train.leaky_relu_transfer, dict(pairs=_PAIRS, points=_POINTS, sbar_a=[1.0], spec=_LEAKY_SPEC, device="cpu")),
     Case(train.two_headed_fan_weights, dict(n_joint=2, n_single=1, n1=4, hidden=2, n3=2)),
     Case(train.compare_initialisations, dict(pairs=_DIAG, spec=_LEAKY_SPEC, device="cpu")),
+]
+
+
+# leaky-ReLU and linear students on the same data (§3.5, Fig. 5): 2 teachers x 2 runs, N1 = 4, N2 = 2, N3 = 2;
+# readings of curves on synthetic records (minimum inside the horizon, doubled by its end)
+_TIME = np.array([0.0, 0.5, 1.0, 2.0, 4.0, 8.0])
+_RISING = np.array([[4.0, 2.0, 1.0, 1.2, 2.5, 4.0], [4.0, 1.8, 1.1, 1.0, 2.2, 3.0]])
+_CURVES = train.LeakyAndLinear(_TIME, *(np.stack([_RISING, _RISING * k]) for k in (1.0, 1.1, 0.9, 1.2)))
+CASES += [
+    # slope 0 is a ReLU, noise_std 0 noise-free data; generator: a torch.Generator or None
+    Case(train.train_leaky_and_linear, dict(teacher_svals=[[1.0, 0.0], [2.0, 1.0]], runs=2, spec=_LEAKY_SPEC,
+                                            n_layers=3, slope=0.2, noise_std=1.0, generator=_gen(), device="cpu"),
+         accepted={"slope": {"zero"}, "noise_std": {"zero"}, "generator": {"none"}, "device": {"none"}}),
+    Case(train.LeakyAndLinear.subset, dict(self=_CURVES, rows=[1, 0]), skip={"self"},
+         accepted={"rows": {"zero", "false"}}),  # teacher 0 (False: numpy reads it as 0)
+    Case(train.count_drops, dict(time=_TIME, curve=4.0 / (1.0 + _TIME), floor=0.1, dip=0.5),
+         accepted={"floor": {"zero"}}),  # every peak counts
+    Case(train.plateau_span, dict(time=_TIME, curve=_RISING[0], factor=1.5)),
+    Case(train.minimum_time_ratios, dict(results=[_CURVES], seed=0, n_boot=5), accepted={"seed": {"zero"}}),
+    Case(train.onset_log_ratio, dict(onset_leaky=[1.0, 2.0], onset_linear=[2.0, 3.0], horizon=8.0, bound="upper")),
+    Case(train.onset_comparison, dict(time=_TIME, leaky_test=_RISING, linear_test=_RISING * 1.1)),
 ]

@@ -594,3 +594,97 @@ def test_sweep_subset_keeps_the_data_sets_in_order():
         train.sweep_subset(sweep, [4])
     with pytest.raises(ValueError, match=r"^index must be a non-empty sequence"):
         train.sweep_subset(sweep, [])
+
+
+# ----------------------------------------------------------------------------------------
+# §3.5, Fig. 5: leaky-ReLU and linear students on the same data, and readings of their curves
+# ----------------------------------------------------------------------------------------
+
+def _leaky_spec(**kw):
+    return train.FullBatchSpec(**dict(dict(n1=8, n2=4, n3=4, lr=0.05, horizon=2.0, n_records=6, eps=1e-3), **kw))
+
+
+def test_leaky_and_linear_students_share_their_data_and_the_linear_ones_match_train_students():
+    svals = [[2.0, 0.0], [3.0, 1.0]]
+    res = train.train_leaky_and_linear(svals, 3, _leaky_spec(), slope=0.2, generator=gen(4))
+    assert res.leaky_train.shape == res.linear_test.shape == (2, 3, len(res.time))
+    assert np.all(np.isfinite(res.leaky_test)) and np.all(res.linear_train > 0)
+    # the same draws, made by hand: teachers, noise, then the leaky-ReLU and the linear initial weights
+    g = gen(4)
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 8, 4, generator=g)
+    sigma31 = teachers.noisy_training_covariance(teacher, generator=g)
+    kw = dict(hidden=4, lr=0.05, epochs=40, init="random", eps=1e-3, n_records=6, generator=g,
+              test_data=(torch.eye(8), teacher.matrix.float()), check_stability=False, desc=None)
+    leaky = train.train_students(sigma31.float(), activation="leaky_relu", **kw)
+    linear = train.train_students(sigma31.float(), activation="linear", **kw)
+    np.testing.assert_array_equal(res.leaky_test.reshape(6, -1), leaky.test_error)
+    np.testing.assert_array_equal(res.linear_train.reshape(6, -1), linear.train_error)
+    # a linear student's test error on the training inputs is eq. (4): the error of its composite map
+    sub = res.subset([1])
+    assert sub.linear_test.shape == (1, 3, len(res.time))
+    np.testing.assert_array_equal(sub.leaky_train[0], res.leaky_train[1])
+
+
+def test_leaky_and_linear_refuses_bad_input():
+    with pytest.raises(ValueError, match="teacher_svals"):
+        train.train_leaky_and_linear([[1.0] * 5], 2, _leaky_spec())  # rank 5 > n3 = 4
+    with pytest.raises(ValueError, match="spec"):
+        train.train_leaky_and_linear([[1.0]], 2, _leaky_spec(n3=10))  # n3 > n1
+    with pytest.raises(ValueError, match="rows"):
+        train.train_leaky_and_linear([[1.0]], 2, _leaky_spec(), generator=gen(0)).subset([1])
+
+
+def test_count_drops_counts_separated_stages_and_merges_close_ones():
+    t = np.concatenate([[0.0], np.geomspace(1e-2, 1e3, 200)])
+
+    def stages(times):  # a sum of sigmoidal drops in log time, one per stage
+        return 1e-3 + sum(1.0 / (1.0 + (t / ts) ** 4) for ts in times)
+
+    assert train.count_drops(t, stages([1.0])) == 1
+    assert train.count_drops(t, stages([0.1, 100.0])) == 2
+    assert train.count_drops(t, stages([1.0, 1.2])) == 1  # no plateau between them: one drop
+    with pytest.raises(ValueError, match="dip"):
+        train.count_drops(t, stages([1.0]), dip=0.0)
+
+
+def test_plateau_span_is_the_log_length_of_the_longest_stretch_near_the_minimum():
+    t = np.array([0.0, 1.0, 2.0, 4.0, 8.0, 16.0])
+    curve = np.array([5.0, 1.0, 1.2, 1.4, 3.0, 1.1])
+    assert train.plateau_span(t, curve) == pytest.approx(np.log(4.0))  # records 1..3, within 1.5 x 1.0
+    assert train.plateau_span(t, curve, factor=1.0) == 0.0  # one record: no span
+    with pytest.raises(ValueError, match="factor"):
+        train.plateau_span(t, curve, factor=0.5)
+
+
+def test_minimum_time_ratios_compare_the_times_of_the_minima():
+    t = np.array([0.0, 1.0, 2.0, 4.0, 8.0])
+    early = np.array([[3.0, 1.0, 2.0, 3.0, 4.0]] * 3)  # minimum at t = 1
+    late = np.array([[3.0, 2.0, 1.5, 1.0, 2.0]] * 3)  # minimum at t = 4
+    res = train.LeakyAndLinear(t, early[None], late[None], early[None], early[None])
+    (ratio,) = train.minimum_time_ratios([res], seed=0, n_boot=10)
+    assert ratio.log_ratio == pytest.approx(np.log(4.0)) and ratio.se == 0.0  # identical runs: no spread
+    edge = train.LeakyAndLinear(t, early[None], np.sort(early)[:, ::-1][None], early[None], early[None])
+    with pytest.raises(ValueError, match="horizon"):  # the leaky minimum at the last record
+        train.minimum_time_ratios([edge], seed=0)
+
+
+def test_onset_log_ratio_reads_undoubled_curves_as_bounds():
+    nl, lin = np.array([1.0, np.nan, 2.0]), np.array([2.0, 2.0, np.nan])
+    upper = train.onset_log_ratio(nl, lin, 8.0, bound="upper")
+    lower = train.onset_log_ratio(nl, lin, 8.0, bound="lower")
+    np.testing.assert_allclose(upper, [np.log(0.5), np.inf, np.log(2.0 / 8.0)])
+    np.testing.assert_allclose(lower, [np.log(0.5), np.log(8.0 / 2.0), -np.inf])
+    assert np.all(lower <= upper)
+    with pytest.raises(ValueError, match="onset_linear"):
+        train.onset_log_ratio(nl, [1.0, 2.0], 8.0)
+
+
+def test_onset_comparison_uses_overfitting_onset():
+    t = np.array([0.0, 1.0, 2.0, 3.0])
+    leaky = np.array([[3.0, 1.0, 2.0, 4.0], [3.0, 1.0, 1.5, 3.0]])
+    linear = np.array([[3.0, 1.0, 1.2, 1.5], [3.0, 1.0, 1.5, 2.0]])
+    o = train.onset_comparison(t, leaky, linear)
+    on_nl, on_lin = train.overfitting_onset(t, leaky), train.overfitting_onset(t, linear)
+    assert o.leaky == pytest.approx(on_nl.mean()) and o.linear == pytest.approx(np.nanmean(on_lin))
+    np.testing.assert_array_equal(o.upper, train.onset_log_ratio(on_nl, on_lin, 3.0, bound="upper"))
+    assert train.onset_comparison(t, linear[:1], linear[:1]).leaky == np.inf  # never doubled

@@ -1763,3 +1763,336 @@ def sweep_subset(sweep: SnrSweep, index: Sequence[int]) -> SnrSweep:
         raise ValueError(f"index must hold data sets in [0, {n_data}); got {index}")
     teacher = LowRankTeacher(*(x[index] for x in sweep.teacher))
     return SnrSweep(teacher, sweep.sigma31[index], sweep.rank[index], sweep.svm[index])
+
+
+# ----------------------------------------------------------------------------------------
+# §3.5, Fig. 5: leaky-ReLU students beside linear ones on the same data, and readings of their curves
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["LeakyAndLinear", "train_leaky_and_linear", "count_drops", "plateau_span", "MinimumTimeRatio",
+            "minimum_time_ratios", "onset_log_ratio", "OnsetComparison", "onset_comparison"]
+
+
+@dataclass(frozen=True)
+class LeakyAndLinear:
+    """Leaky-ReLU and linear students of one depth trained on the same data sets (:func:`train_leaky_and_linear`).
+
+    Every error array has shape ``(teachers, runs, T)``: one row per teacher, one data set per run.
+    """
+
+    time: np.ndarray  #: record times ``t / tau``, shape (T,)
+    leaky_train: np.ndarray  #: training error of the leaky-ReLU students, eq. (5)
+    leaky_test: np.ndarray  #: their test error on the training inputs against the noise-free teacher outputs
+    linear_train: np.ndarray  #: training error of the linear students (same data and initial scale)
+    linear_test: np.ndarray  #: their test error, eq. (4)
+
+    def subset(self, rows: Sequence[int]) -> LeakyAndLinear:
+        """The teachers ``rows`` (indices into the first axis, at least one), in that order.
+
+        Parameters
+        ----------
+        rows : sequence of int
+            Teachers to keep, each in ``[0, teachers)``.
+
+        Returns
+        -------
+        LeakyAndLinear
+        """
+        n = len(self.leaky_train)
+        rows = list(_checks.integers(rows, "rows", 0, meaning=f" (teachers in [0, {n}))"))
+        if max(rows) >= n:
+            raise ValueError(f"rows must hold teachers in [0, {n}); got {rows}")
+        return LeakyAndLinear(self.time, *(x[rows] for x in (self.leaky_train, self.leaky_test, self.linear_train,
+                                                             self.linear_test)))
+
+
+def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchSpec, *, n_layers: int = 3,
+                           slope: float = 0.2, noise_std: float = 1.0, generator: torch.Generator | None = None,
+                           device: str | torch.device = "cpu") -> LeakyAndLinear:
+    """Leaky-ReLU and linear students of one depth on the same noisy data sets of low-rank teachers (§3.5, Fig. 5).
+
+    For each teacher (a row of singular values) ``runs`` data sets are drawn: a random teacher of
+    those singular values, eq. (1) (:func:`gendyn.teachers.low_rank_teacher`), and noisy training data on
+    orthonormal inputs, eq. (3) (:func:`gendyn.teachers.noisy_training_covariance`), in that order, all
+    teachers first. On every data set a leaky-ReLU student (leak ``slope`` after every hidden layer,
+    linear output layer) and then a linear student train by full-batch gradient descent, eq. (8), from
+    balanced random weights of composite scale ``spec.eps`` (:func:`train_students`, one batched program
+    each). The test error compares the outputs on the training inputs with the noise-free teacher's
+    (the authors' script); for a linear student it is eq. (4).
+
+    Parameters
+    ----------
+    teacher_svals : array_like, shape (teachers, rank)
+        Singular values of each teacher (finite, ``>= 0``, ``rank <= spec.n3``); pad a lower-rank teacher with
+        zeros to share a batch.
+    runs : int
+        Data sets per teacher, ``>= 1``.
+    spec : FullBatchSpec
+        Sizes ``n1`` (inputs = examples), ``n2`` (hidden units), ``n3`` (outputs), learning rate, horizon in
+        ``tau``, recorded times and initial scale ``eps``.
+    n_layers : int
+        Layers of units ``N_l >= 3``: 3 for one hidden layer, 5 for three.
+    slope : float
+        Leak of the leaky ReLU, ``>= 0`` (TensorFlow's default 0.2; the authors' Fig. 5 script 0.1).
+    noise_std : float
+        Label noise: entries of variance ``noise_std**2 / n1``, ``>= 0``.
+    generator : torch.Generator, optional
+        Source of the teachers, the noise and the initial weights (``None``: torch's global one).
+    device : str
+        Torch device of the training.
+
+    Returns
+    -------
+    LeakyAndLinear
+    """
+    spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
+    svals = _teacher_profiles(teacher_svals, spec.n3)
+    runs = _checks.integer(runs, "runs")
+    n_layers = _check_n_layers(n_layers)
+    slope = _checks.real(slope, "slope")
+    noise_std = _checks.real(noise_std, "noise_std")
+    generator = _checks.torch_generator(generator)
+    device = _checks.torch_device(device)
+    if spec.n3 > spec.n1:
+        raise ValueError(f"spec must have n3 <= n1 (a teacher maps n1 inputs to n3 outputs); got n1={spec.n1}, "
+                         f"n3={spec.n3}")
+    sv = np.repeat(svals[:, None, :], runs, axis=1).reshape(-1, svals.shape[1])
+    teacher = low_rank_teacher(torch.tensor(sv), spec.n1, spec.n3, generator=generator)
+    sigma31 = _noisy(teacher, noise_std, generator)
+    errors = []
+    for activation in ("leaky_relu", "linear"):
+        res = train_students(sigma31.float(), hidden=spec.n2, n_layers=n_layers, lr=spec.lr, epochs=spec.epochs,
+                             init="random", eps=spec.eps, slope=slope,
+                             test_data=(torch.eye(spec.n1), teacher.matrix.float()), n_records=spec.n_records,
+                             activation=activation, device=device, generator=generator, check_stability=False,
+                             desc=f"{activation} students, {n_layers - 2} hidden layer(s)")
+        errors += [e.reshape(len(svals), runs, -1) for e in (res.train_error, res.test_error)]
+    return LeakyAndLinear(res.time, *errors)
+
+
+def _check_curve(time, curve, name):
+    """Increasing record times and one positive finite curve of the same length, at least 3 records."""
+    time, curve = _check_curves(time, curve, name, positive=True)
+    if curve.ndim != 1 or time.size < 3:
+        raise ValueError(f"{name} must be one curve of len(time) >= 3 records; got shape {curve.shape}")
+    return time, curve
+
+
+def count_drops(time: ArrayLike, curve: ArrayLike, *, floor: float = 0.1, dip: float = 0.5) -> int:
+    """Number of separate drops (stages) of a decreasing error curve on a log time grid (§3.5, Fig. 5).
+
+    Drops are peaks of the (3-point smoothed) log-slope ``-d ln curve / d ln t`` higher than ``floor``
+    times its largest; two peaks count as one unless the slope dips between them below ``dip`` times the
+    smaller (a plateau between the stages, as between the modes of eq. 14).
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times ``>= 0`` (``t = 0`` is left out), at least 3 of them after 0.
+    curve : array_like, shape (T,)
+        Positive finite errors at ``time``.
+    floor : float
+        Smallest peak counted, relative to the largest, in ``[0, 1)``.
+    dip : float
+        Dip that separates two peaks, relative to the smaller, in ``(0, 1]``.
+
+    Returns
+    -------
+    int
+    """
+    time, curve = _check_curve(time, curve, "curve")
+    floor = _checks.bounded(floor, "floor", 0.0, 1.0, open_upper=True)
+    dip = _checks.bounded(dip, "dip", 0.0, 1.0, open_lower=True)
+    keep = time > 0
+    if keep.sum() < 3:
+        raise ValueError(f"time must hold at least 3 records after t = 0; got {int(keep.sum())}")
+    slope = -np.gradient(np.log(curve[keep]), np.log(time[keep]))
+    slope = np.convolve(slope, np.ones(3) / 3, mode="same")
+    peaks = [k for k in range(1, slope.size - 1)
+             if slope[k] >= slope[k - 1] and slope[k] > slope[k + 1]
+             and slope[k] > floor * slope.max()]
+    stages = []
+    for k in peaks:  # merge peaks without a clear dip between them
+        if stages and slope[stages[-1]:k + 1].min() > dip * min(slope[stages[-1]], slope[k]):
+            stages[-1] = k if slope[k] > slope[stages[-1]] else stages[-1]
+        else:
+            stages.append(k)
+    return len(stages)
+
+
+def plateau_span(time: ArrayLike, curve: ArrayLike, factor: float = 1.5) -> float:
+    """Length in log time of an error curve's plateau near its minimum (§3.5, the plateau of eq. 15).
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times ``>= 0``.
+    curve : array_like, shape (T,)
+        Positive finite errors at ``time``.
+    factor : float
+        The plateau is where the curve stays within ``factor`` (``>= 1``) of its minimum.
+
+    Returns
+    -------
+    float
+        ``ln(t_end / t_start)`` of the longest run of records within ``factor`` of the minimum (a run
+        starting at ``t = 0`` is left out; 0 if none is left).
+    """
+    time, curve = _check_curve(time, curve, "curve")
+    factor = _checks.bounded(factor, "factor", 1.0)
+    inside = curve <= factor * curve.min()
+    best, start = 0.0, None
+    for k, flag in enumerate(inside):
+        if flag and start is None:
+            start = k
+        if start is not None and (not flag or k == len(inside) - 1):
+            end = k if flag else k - 1
+            if time[start] > 0:
+                best = max(best, np.log(time[end] / time[start]))
+            start = None
+    return best
+
+
+class MinimumTimeRatio(NamedTuple):
+    """``ln`` of the geometric-mean ratio of the times of minimal mean test error (:func:`minimum_time_ratios`)."""
+
+    log_ratio: float  #: mean over teachers of ``ln(t_opt leaky-ReLU / t_opt linear)``
+    se: float  #: its bootstrap standard error over runs
+
+
+def _log_minimum_ratio(time, leaky, linear, pick):
+    """Mean log ratio of the argmin times of the run-mean curves (runs chosen by ``pick``); NaN if none inside."""
+    vals = []
+    for i in range(len(leaky)):
+        nl = leaky[i][pick()].mean(0)
+        lin = linear[i][pick()].mean(0)
+        if nl.argmin() < len(time) - 1 and lin.argmin() < len(time) - 1:
+            vals.append(np.log(time[nl.argmin()] / time[lin.argmin()]))
+    return np.mean(vals) if vals else np.nan
+
+
+def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, seed: int, n_boot: int = 200
+                        ) -> tuple[MinimumTimeRatio, ...]:
+    """When the test error is minimal, leaky-ReLU over linear students: log geometric-mean ratio per result (§3.5).
+
+    For each result the times of minimal mean test error (over runs) of the two kinds of student are compared
+    per teacher, over the teachers whose two minima fall before the last record. The standard error comes
+    from ``n_boot`` bootstrap resamples of the runs, the leaky-ReLU and the linear runs resampled
+    independently, from one numpy generator (``numpy.random.default_rng(seed)``) drawn through the results in
+    order.
+
+    Parameters
+    ----------
+    results : sequence of LeakyAndLinear
+        Students of each depth (:func:`train_leaky_and_linear`), at least one, each with ``runs >= 2``.
+    seed : int
+        Seed of the bootstrap, ``>= 0``.
+    n_boot : int
+        Bootstrap resamples, ``>= 2``.
+
+    Returns
+    -------
+    tuple of MinimumTimeRatio
+        One per result.
+    """
+    results = list(_checks.instance(r, "results", LeakyAndLinear, hint=" (from train_leaky_and_linear)")
+                   for r in (results if isinstance(results, Sequence) else [results]))
+    if not results:
+        raise ValueError("results must hold at least one LeakyAndLinear; got none")
+    seed = _checks.integer(seed, "seed", 0)
+    n_boot = _checks.integer(n_boot, "n_boot", 2)
+    boot = np.random.default_rng(seed)
+    out = []
+    for k, res in enumerate(results):
+        runs = res.leaky_test.shape[1]
+        if runs < 2:
+            raise ValueError(f"results[{k}] must hold runs >= 2 per teacher (for a bootstrap); got {runs}")
+        t, nl, lin = res.time, res.leaky_test, res.linear_test
+        est = _log_minimum_ratio(t, nl, lin, lambda: slice(None))
+        draws = [_log_minimum_ratio(t, nl, lin, lambda: boot.integers(0, runs, runs)) for _ in range(n_boot)]
+        if not np.isfinite(est) or np.isnan(draws).all():
+            raise ValueError(f"results[{k}] has no teacher whose two minima fall inside the horizon (and after "
+                             "t = 0): no ratio to measure")
+        out.append(MinimumTimeRatio(float(est), float(np.nanstd(draws, ddof=1))))
+    return tuple(out)
+
+
+def onset_log_ratio(onset_leaky: ArrayLike, onset_linear: ArrayLike, horizon: float, *,
+                    bound: str = "upper") -> np.ndarray:
+    """Per run ``ln(onset leaky-ReLU / onset linear)`` of overfitting, read as a bound where a curve had not doubled.
+
+    The onsets come from :func:`overfitting_onset` (NaN: the test error had not doubled its minimum by the
+    horizon). An onset past the horizon is read so that the result bounds the ratio: ``bound="upper"``
+    counts a linear student at the horizon and a leaky-ReLU one as never (``+inf``); ``bound="lower"`` a
+    leaky-ReLU student at the horizon and a linear one as never (``-inf``). An infinite value is the
+    documented answer "no bound of this side can be read" (Lampinen & Ganguli §3.5: "begin to overfit").
+
+    Parameters
+    ----------
+    onset_leaky, onset_linear : array_like, shape (runs,)
+        Onsets ``> 0`` of the two kinds of student on the same data sets, NaN where not doubled.
+    horizon : float
+        Last record time ``> 0``.
+    bound : "upper" or "lower"
+        Which side the reading bounds.
+
+    Returns
+    -------
+    ndarray, shape (runs,)
+    """
+    bound = _checks.choice(bound, "bound", ("upper", "lower"))
+    horizon = _checks.positive(horizon, "horizon")
+    onsets = []
+    for value, name in ((onset_leaky, "onset_leaky"), (onset_linear, "onset_linear")):
+        x = _checks._as_reals(value)
+        if x is None or x.ndim != 1 or np.any(np.isinf(x)) or np.any(x[~np.isnan(x)] <= 0):
+            raise ValueError(f"{name} must be a 1-d array of onsets > 0 (NaN: not doubled); got {_checks._show(value)}")
+        onsets.append(x)
+    if onsets[0].shape != onsets[1].shape or onsets[0].size == 0:
+        raise ValueError(f"onset_leaky and onset_linear must have the same shape (runs >= 1,); got "
+                         f"{onsets[0].shape} and {onsets[1].shape}")
+    late = {"upper": (np.inf, horizon), "lower": (horizon, np.inf)}[bound]
+    with np.errstate(divide="ignore"):  # a never-doubled linear student gives ln 0 = -inf, on purpose
+        return np.log(np.where(np.isnan(onsets[0]), late[0], onsets[0])
+                      / np.where(np.isnan(onsets[1]), late[1], onsets[1]))
+
+
+class OnsetComparison(NamedTuple):
+    """Onsets of overfitting of leaky-ReLU and linear students on the same data sets (:func:`onset_comparison`)."""
+
+    leaky: float  #: mean onset of the leaky-ReLU students over the runs that doubled (inf: none did)
+    linear: float  #: the same for the linear students
+    upper: np.ndarray  #: per run ln(onset ratio), an upper bound (:func:`onset_log_ratio`), shape (runs,)
+    lower: np.ndarray  #: per run ln(onset ratio), a lower bound, shape (runs,)
+
+
+def onset_comparison(time: ArrayLike, leaky_test: ArrayLike, linear_test: ArrayLike) -> OnsetComparison:
+    """Onset of overfitting (test error doubled, :func:`overfitting_onset`) of the two kinds of student, and its
+    log ratio per run as an upper and a lower bound (:func:`onset_log_ratio`; §3.5).
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Increasing record times ``>= 0``, the last ``> 0`` (the horizon).
+    leaky_test, linear_test : array_like, shape (runs, T)
+        Positive test-error curves of the leaky-ReLU and the linear students, run by run on the same data.
+
+    Returns
+    -------
+    OnsetComparison
+    """
+    curves = []
+    for value, name in ((leaky_test, "leaky_test"), (linear_test, "linear_test")):
+        time, x = _check_curves(time, value, name, positive=True)
+        if x.ndim != 2 or len(x) < 1:
+            raise ValueError(f"{name} must have shape (runs >= 1, T); got shape {x.shape}")
+        curves.append(x)
+    if curves[0].shape != curves[1].shape:
+        raise ValueError(f"leaky_test and linear_test must have the same shape; got {curves[0].shape} and "
+                         f"{curves[1].shape}")
+    if time[-1] <= 0:
+        raise ValueError(f"time must end after t = 0 (its last record is the horizon); got {time.tolist()}")
+    onsets = [overfitting_onset(time, x) for x in curves]
+    horizon = float(time[-1])
+    mean = [np.inf if np.isnan(o).all() else float(np.nanmean(o)) for o in onsets]
+    return OnsetComparison(mean[0], mean[1], *(onset_log_ratio(*onsets, horizon, bound=b) for b in ("upper", "lower")))

@@ -327,3 +327,28 @@ def spearman_critical(n: int, confidence: float = 0.99) -> float:
     confidence = _checks.bounded(confidence, "confidence", 0.5, 1.0, open_upper=True)
     t_crit = stats.t.ppf(confidence, n - 2)
     return t_crit / math.sqrt(n - 2 + t_crit**2)
+
+
+__all__ += ["mean_and_margin"]
+
+
+def mean_and_margin(values: ArrayLike, side: str, comparisons: int = 1, level: float = 0.01
+                    ) -> tuple[float, float]:
+    """Mean of ``values`` (1-D, one per independent run) and its one-sided Student-t margin (:func:`t_margin`)
+    at family-wise ``level`` over ``comparisons`` (Bonferroni: the quantile ``1 - level / comparisons``).
+
+    A value that is a bound which could not be read is infinite (e.g. :func:`gendyn.train.onset_log_ratio`): if
+    any is, the result is the extreme value on ``side`` (the largest for ``"upper"``, the smallest for
+    ``"lower"``) with a margin of 0, so that a claim on it cannot pass; NaN is refused.
+
+    Returns
+    -------
+    (mean, margin) : tuple of float
+    """
+    x = _checks.real_array(values, "values", ndim=1, allow_inf=True)
+    side = _checks.choice(side, "side", ("lower", "upper"))
+    comparisons = _checks.integer(comparisons, "comparisons", 1)
+    level = _checks.bounded(level, "level", 0.0, 0.5, open_lower=True)
+    if not np.all(np.isfinite(x)):
+        return float(x.max() if side == "upper" else x.min()), 0.0
+    return float(x.mean()), t_margin(x, 1 - level / comparisons)
