@@ -93,6 +93,7 @@ CASES = [
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
     others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
+    others |= {"PairedCurves"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 
@@ -113,4 +114,11 @@ CASES += [
     Case(train.leaky_relu_transfer, dict(pairs=_PAIRS, points=_POINTS, sbar_a=[1.0], spec=_LEAKY_SPEC, device="cpu")),
     Case(train.two_headed_fan_weights, dict(n_joint=2, n_single=1, n1=4, hidden=2, n3=2)),
     Case(train.compare_initialisations, dict(pairs=_DIAG, spec=_LEAKY_SPEC, device="cpu")),
+]
+
+# students of lower rank (App. H): a TA and a random student of one rank on every data set of a sweep
+CASES += [
+    Case(train.train_paired_curves, dict(sweep=_SWEEP, hidden=1, lr=0.05, epochs=5, n_records=3, eps=1e-3,
+                                         generator=_gen(), device="cpu"),
+         accepted={"generator": {"none"}}),
 ]

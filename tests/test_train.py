@@ -594,3 +594,37 @@ def test_sweep_subset_keeps_the_data_sets_in_order():
         train.sweep_subset(sweep, [4])
     with pytest.raises(ValueError, match=r"^index must be a non-empty sequence"):
         train.sweep_subset(sweep, [])
+
+
+def test_train_paired_curves_is_one_batch_of_train_students():
+    sweep = train.snr_sweep([2.0, 4.0], [1], 2, 8, 6, generator=gen(0))
+    curves = train.train_paired_curves(sweep, hidden=3, lr=0.05, epochs=40, n_records=6, eps=1e-3, generator=gen(1))
+    data, teacher, init = train.ta_and_random(sweep)
+    res = train.train_students(data, hidden=3, lr=0.05, epochs=40, init=init, eps=1e-3, teacher=teacher,
+                               n_records=6, generator=gen(1))
+    assert isinstance(curves, train.PairedCurves) and curves.hidden == 3
+    assert np.array_equal(curves.time, res.time)
+    assert np.array_equal(curves.train_error, res.train_error) and np.array_equal(curves.test_error, res.test_error)
+    # the TA students are the first half; their errors after t = 0
+    assert np.array_equal(curves.ta_errors("train"), res.train_error[:4, 1:])
+    assert np.array_equal(curves.ta_errors("test"), res.test_error[:4, 1:])
+    stop, ref = curves.optimal_stopping(), train.paired_optimal_stopping(res.time[1:], res.test_error[:, 1:])
+    for name in ("TA", "random"):
+        assert all(np.array_equal(a, b) for a, b in zip(stop[name], ref[name]))
+    # a rank-3 TA student learns its top 3 modes only: its final training error is the rest of the data
+    shat = np.linalg.svd(sweep.sigma31.numpy(), compute_uv=False)
+    rest = (shat[:, 3:] ** 2).sum(-1) / (shat ** 2).sum(-1)
+    assert np.all(curves.ta_errors("train")[:, -1] >= rest * (1 - 1e-4))
+
+
+def test_train_paired_curves_refuses_bad_arguments():
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
+    with pytest.raises(ValueError, match=r"^sweep must be"):
+        train.train_paired_curves(sweep.sigma31, hidden=2, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^hidden must be an integer >= 1"):
+        train.train_paired_curves(sweep, hidden=0, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^n_records must be an integer >= 2"):
+        train.train_paired_curves(sweep, hidden=2, lr=0.05, epochs=5, n_records=1, eps=1e-3)
+    curves = train.train_paired_curves(sweep, hidden=2, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^kind must be one of"):
+        curves.ta_errors("validation")

@@ -1763,3 +1763,82 @@ def sweep_subset(sweep: SnrSweep, index: Sequence[int]) -> SnrSweep:
         raise ValueError(f"index must hold data sets in [0, {n_data}); got {index}")
     teacher = LowRankTeacher(*(x[index] for x in sweep.teacher))
     return SnrSweep(teacher, sweep.sigma31[index], sweep.rank[index], sweep.svm[index])
+
+
+# ----------------------------------------------------------------------------------------
+# App. H, Fig. 14: learning curves of TA and random students of one rank on every data set
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["PairedCurves", "train_paired_curves"]
+
+
+@dataclass(frozen=True)
+class PairedCurves:
+    """Learning curves of a TA and a random student on every data set of a sweep (:func:`train_paired_curves`).
+
+    The first ``B`` students are training aligned, the last ``B`` their random twins on the same data
+    (:func:`ta_and_random`).
+    """
+
+    time: np.ndarray  #: record times ``t / tau``, shape (T,), from 0
+    train_error: np.ndarray  #: training error, eq. (4), shape (2 B, T)
+    test_error: np.ndarray  #: test error, eq. (5), shape (2 B, T)
+    hidden: int  #: hidden units ``N2`` of every student (its rank)
+
+    def ta_errors(self, kind: str = "train") -> np.ndarray:
+        """The TA students' ``"train"`` or ``"test"`` errors after ``t = 0``, shape ``(B, T - 1)``."""
+        kind = _checks.choice(kind, "kind", ("train", "test"))
+        errors = self.train_error if kind == "train" else self.test_error
+        return errors[:len(errors) // 2, 1:]
+
+    def optimal_stopping(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each student's optimal stopping time and minimum test error, the record at ``t = 0`` left out.
+
+        ``{"TA": (t_opt, e_min), "random": (t_opt, e_min)}``, each of shape ``(B,)``
+        (:func:`paired_optimal_stopping`).
+        """
+        return paired_optimal_stopping(self.time[1:], self.test_error[:, 1:])
+
+
+def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int, n_records: int, eps: float,
+                        generator: torch.Generator | None = None, device: str | torch.device = "cpu"
+                        ) -> PairedCurves:
+    """Train a TA and a random student of one hidden layer on every data set of ``sweep``, eq. (8) (App. H).
+
+    One batch of :func:`train_students` on the data of :func:`ta_and_random` (``n_layers = 3``, float32),
+    recording the training error (4) and the test error (5) of every student. A student of
+    ``hidden < N3`` units has rank ``hidden``: a TA student learns the top ``hidden`` modes of its data
+    (eqs. 6-7 with eq. 9 for those modes; eqs. 14-15 with the rank-``N2`` region ``R_in``).
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), ``B`` of them.
+    hidden : int
+        Hidden units ``N2 >= 1``, the students' rank.
+    lr : float
+        Learning rate (``tau = 1 / lr``), below :func:`stability_limit`.
+    epochs : int
+        Full-batch steps, ``>= 1`` (``t / tau`` up to ``epochs * lr``).
+    n_records : int
+        Recorded epochs (:func:`log_epoch_grid`), ``>= 2``.
+    eps : float
+        Initial scale of every student (the singular values of its composite map), ``> 0``.
+    generator : torch.Generator, optional
+        Source of the random students' initial weights (``None``: torch's global one).
+    device : str or torch.device
+        Where to train.
+
+    Returns
+    -------
+    PairedCurves
+        The records, TA students first.
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    hidden = _checks.integer(hidden, "hidden", 1, " (hidden units, the students' rank)")
+    n_records = _checks.integer(n_records, "n_records", 2, " (recorded epochs)")
+    device = _checks.torch_device(device)
+    data, teacher, init = ta_and_random(sweep)
+    res = train_students(data, hidden=hidden, lr=lr, epochs=epochs, init=init, eps=eps, teacher=teacher,
+                         n_records=n_records, generator=generator, device=device, desc=f"rank-{hidden} students")
+    return PairedCurves(res.time, res.train_error, res.test_error, hidden)
