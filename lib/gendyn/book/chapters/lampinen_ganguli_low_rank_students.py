@@ -96,28 +96,12 @@ def check_ta_exact(ledger: Ledger, t: np.ndarray, students: Mapping[int, PairedC
                    eps: float) -> None:
     """Claims ``ta-exact-train`` and ``ta-exact-test``: TA students of every rank follow eqs. (6)-(7) with eq. (9).
 
-    The ``|log10|`` gap between each TA student's error and the exact TA theory on its own data (``exact``),
-    pointwise within the band of :func:`gendyn.book.checks.ta_band_gaps`: the change under each mode's
-    gradient-descent delay (``delayed``; :func:`gendyn.book.checks.ta_mode_spread`, the modes' moves summed),
-    times ``1 + rho``, and 1e-4 for float32.
-
-    Parameters
-    ----------
-    t : ndarray
-        Record times after ``t = 0``.
-    students : mapping of int to PairedCurves
-        Per student rank, the trained students.
-    sweep : SnrSweep
-        Their data sets.
-    exact, delayed : mapping of int to (ndarray, ndarray)
-        Per student rank, ``(train, test)`` of :func:`gendyn.deep_linear.sampled_ta_errors` on each data set,
-        without and with the delay ``lag``.
-    lag : ndarray
-        Each data mode's gradient-descent delay (:func:`gendyn.deep_linear.gd_lag`).
-    rho : float
-        ``lr max|f'|`` (:func:`gendyn.deep_linear.gd_lag_accuracy`).
-    lr, eps : float
-        The students' learning rate and initial scale.
+    The ``|log10|`` gap between each TA student's error (``students``, per rank, at the times ``t`` after 0) and
+    the exact TA theory on its own data (``exact``: per rank, ``(train, test)`` of
+    :func:`gendyn.deep_linear.sampled_ta_errors`), pointwise within the band of
+    :func:`gendyn.book.checks.ta_band_gaps`: the change under each mode's gradient-descent delay ``lag``
+    (``delayed``; :func:`gendyn.book.checks.ta_mode_spread`, the modes' moves summed), times ``1 + rho``
+    (``lr max|f'|``), and 1e-4 for float32.
     """
     spread = {n2: checks.ta_mode_spread(t, sweep.sigma31, sweep.teacher.matrix, lag, eps=eps, n2=n2)
               for n2 in students}
@@ -139,18 +123,9 @@ def figure_14(stop: Optimum, sweep: SnrSweep, *, svms: Sequence[float], svm_fine
     stopping time of the random and the TA students. The theory lines of all ranks nearly coincide
     (App. H): each rank has its own line style.
 
-    Parameters
-    ----------
-    stop : mapping
-        Per student rank, :meth:`gendyn.train.PairedCurves.optimal_stopping`.
-    sweep : SnrSweep
-        The students' data sets.
-    svms : sequence of float
-        The SNRs of the students.
-    svm_fine : ndarray
-        A fine grid of SNRs.
-    eq15_fine : mapping of int to ndarray
-        Per student rank, ``(time, error)`` of eq. (15) at each of ``svm_fine``, shape ``(len(svm_fine), 2)``.
+    ``stop``: per student rank, :meth:`gendyn.train.PairedCurves.optimal_stopping` of the students on the data
+    sets ``sweep`` (SNRs ``svms``); ``eq15_fine``: per student rank, ``(time, error)`` of eq. (15) at each SNR
+    of the fine grid ``svm_fine``, shape ``(len(svm_fine), 2)``.
     """
     styles = ["-", "--", "-.", ":", (0, (6, 2))]  # the theory lines of all ranks coincide (App. H)
     fig, axes = plotting.subplots(2, 2, height=5.6)
@@ -186,20 +161,10 @@ def check_optimum(ledger: Ledger, stop: Optimum, sweep: SnrSweep, reference: Opt
     Bonferroni over ranks and SNRs) times its standard error plus the finite-size allowance (Nbar2 + 1)/N3 of
     the exact TA theory's optimum on fresh data sets (``reference``; no term holds eq. 15).
 
-    Parameters
-    ----------
-    stop : mapping
-        Per student rank, the students' :meth:`~gendyn.train.PairedCurves.optimal_stopping`.
-    sweep : SnrSweep
-        The students' data sets.
-    reference : mapping
-        Per student rank, ``(t_opt, e_min)`` of the exact TA theory on each of the data sets ``mc``.
-    mc : SnrSweep
-        :data:`MC_DRAWS` fresh data sets per SNR.
-    eq15 : mapping of int to ndarray
-        Per student rank, ``(time, error)`` of eq. (15) at each of ``cfg.svms``, shape ``(len(svms), 2)``.
-    cfg : RunConfig
-        ``svms``, ``student_ranks``, ``runs``, ``n3``.
+    ``stop``: per student rank, the students' :meth:`~gendyn.train.PairedCurves.optimal_stopping` (data sets
+    ``sweep``); ``reference``: per student rank, ``(t_opt, e_min)`` of the exact TA theory on each of the
+    :data:`MC_DRAWS` fresh data sets per SNR ``mc``; ``eq15``: per student rank, ``(time, error)`` of
+    eq. (15) at each of ``cfg.svms``, shape ``(len(svms), 2)``.
     """
     z = t_quantile(len(cfg.svms) * len(cfg.student_ranks), cfg.runs - 1, level=1e-2)
     for q, name in ((1, "error"), (0, "time")):
@@ -233,10 +198,8 @@ def check_rank_effect(ledger: Ledger, stop: Optimum, sweep: SnrSweep, reference:
     Bonferroni over SNRs and initialisations) of its standard error, beyond the finite-size bias of the
     exact TA theory (``reference`` on the data sets ``mc``, as in :func:`check_optimum`).
 
-    Parameters
-    ----------
-    difference, relative : ndarray, shape (len(svms),)
-        Eq. (15)'s minimum error of the lowest rank minus the full rank's, and ``|difference|`` over the latter.
+    ``difference``: eq. (15)'s minimum error of the lowest rank minus the full rank's at each SNR; ``relative``:
+    ``|difference|`` over the latter.
     """
     low, full = min(cfg.student_ranks), max(cfg.student_ranks)
     z2 = t_quantile(len(cfg.svms) * 2, cfg.runs - 1, level=1e-2)
@@ -270,14 +233,8 @@ def check_lag(ledger: Ledger, stop: Optimum, sweep: SnrSweep, *, svms: Sequence[
     every rank and SNR, and their relative lag, averaged over SNRs, is larger for the lowest rank than for
     the full rank.
 
-    Parameters
-    ----------
-    stop : mapping
-        Per student rank, the students' :meth:`~gendyn.train.PairedCurves.optimal_stopping`.
-    sweep : SnrSweep
-        The data sets.
-    svms : sequence of float
-        The SNRs.
+    ``stop``: per student rank, the students' :meth:`~gendyn.train.PairedCurves.optimal_stopping` on the data
+    sets ``sweep`` of SNRs ``svms``.
     """
     lags = {n2: np.array([(found["random"][0][sweep.select(1, s)] - found["TA"][0][sweep.select(1, s)]).mean()
                           for s in svms])
@@ -316,22 +273,9 @@ def final_training_misses(students: Mapping[int, PairedCurves], sweep: SnrSweep,
                           ) -> dict[str, list[Miss]]:
     """How far eq. (14) at the end of training, with each reading of ``R_in``, misses the TA students' training error.
 
-    Parameters
-    ----------
-    students : mapping of int to PairedCurves
-        Per student rank, the trained students.
-    sweep : SnrSweep
-        Their data sets.
-    eq14_end : mapping
-        Per reading of ``R_in`` (``"corrected"``, ``"literal"``) and student rank, the training error of
-        eq. (14) at the end of training at each of ``svms``.
-    svms : sequence of float
-        The SNRs.
-
-    Returns
-    -------
-    dict
-        Per reading, one :class:`Miss` per rank of ``eq14_end`` and SNR (mean training error over runs).
+    ``eq14_end``: per reading of ``R_in`` (``"corrected"``, ``"literal"``) and student rank, the training error
+    of eq. (14) at the end of training at each SNR of ``svms``. Returns, per reading, one :class:`Miss` per
+    rank of ``eq14_end`` and SNR (against the mean over runs of ``students`` on the data sets ``sweep``).
     """
     miss = {reading: [] for reading in eq14_end}
     for n2 in eq14_end["corrected"]:
@@ -348,14 +292,7 @@ def check_literal_r_in(ledger: Ledger, misses: dict[str, list[Miss]], *, ranks: 
                        ) -> None:
     """Claim ``literal-r-in-rejected``: the literal ``R_in`` misses every setting by more than the corrected any.
 
-    Parameters
-    ----------
-    misses : dict
-        :func:`final_training_misses`.
-    ranks : sequence of int
-        Its student ranks.
-    t_end : float
-        The end of training (``t/tau``).
+    ``misses``: :func:`final_training_misses` of the student ``ranks`` at the end of training ``t_end``.
     """
     best_literal = min(misses["literal"])
     worst_corrected = max(misses["corrected"])
