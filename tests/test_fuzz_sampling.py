@@ -1,5 +1,6 @@
 """Fuzz: every public function of gendyn.sampling refuses bad arguments clearly."""
 
+import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
@@ -16,9 +17,21 @@ CASES = [
     Case(sampling.asymptotic_test_error, dict(**_TEACHER, eps=1e-3), accepted={"eps": {"zero"}}),
 ]
 
+# the grid of Fig. 13 and the fit of the speed-up: N1 = 8, P = 4, 8, 16, one SNR, two runs
+_GRID = sampling.theory_grid(8, [4, 8, 16], [3.0], 1e-3)
+_TIME = np.concatenate([[0.0], np.geomspace(0.01, 10.0, 60)])
+CASES += [
+    Case(sampling.theory_grid, dict(n1=8, n_train=[4, 8, 16], svms=[2.0, 3.0], eps=1e-3)),
+    # seed 0 is a seed
+    Case(sampling.speedup_exponent, dict(time=_TIME, curves=np.full((3, 1, 2, _TIME.size), 0.5), grid=_GRID, lr=0.02,
+                                         seed=0, n_boot=5),
+         accepted={"seed": {"zero"}}),
+]
+
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} == set(sampling.__all__)
+    others = {"TheoryGrid", "SpeedupFit"}  # result types
+    assert {c.func.__name__ for c in CASES} | others == set(sampling.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -94,6 +94,7 @@ def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
     others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
     others |= {"LeakyAndLinear", "MinimumTimeRatio", "OnsetComparison"}
+    others |= {"PairedCurves", "SampledStudents"}
     functions = {c.func.__name__ for c in CASES if "." not in c.func.__qualname__}  # methods aside
     assert functions | others == set(train.__all__)
 
@@ -136,4 +137,21 @@ CASES += [
     Case(train.minimum_time_ratios, dict(results=[_CURVES], seed=0, n_boot=5), accepted={"seed": {"zero"}}),
     Case(train.onset_log_ratio, dict(onset_leaky=[1.0, 2.0], onset_linear=[2.0, 3.0], horizon=8.0, bound="upper")),
     Case(train.onset_comparison, dict(time=_TIME, leaky_test=_RISING, linear_test=_RISING * 1.1)),
+]
+
+# students of lower rank (App. H): a TA and a random student of one rank on every data set of a sweep
+CASES += [
+    Case(train.train_paired_curves, dict(sweep=_SWEEP, hidden=1, lr=0.05, epochs=5, n_records=3, eps=1e-3,
+                                         generator=_gen(), device="cpu"),
+         accepted={"generator": {"none"}}),
+]
+
+# students of P examples (App. G): two data sets of P = 2 and 6 examples, N1 = N2 = N3 = 4
+_SAMPLED_SPEC = train.FullBatchSpec(n1=4, n2=4, n3=4, lr=0.05, horizon=0.25, n_records=3, eps=1e-3)
+_SQUARE = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 4, generator=_gen())
+_SAMPLED = [task_data.sampled_task(_SQUARE.matrix, p, "orthogonal", generator=_gen()) for p in (2, 6)]
+CASES += [
+    Case(train.train_sampled_students, dict(data=task_data.stack_examples(_SAMPLED),
+                                            teacher=torch.cat([_SQUARE.matrix] * 2), spec=_SAMPLED_SPEC,
+                                            check_stability=False, device="cpu")),
 ]

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from gendyn import deep_linear as dl
-from gendyn import sampling, task_data, teachers, train
+from gendyn import rmt, sampling, task_data, teachers, train
 
 EPS = 1e-5
 
@@ -104,3 +104,63 @@ def test_undersampled_theory_matches_exact_ta_on_sampled_data():
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_theory_grid_is_the_theory_at_every_point():
+    grid = sampling.theory_grid(20, [4, 20, 40], [2.0, 3.0], EPS)
+    assert grid.n_train == (4, 20, 40) and np.array_equal(grid.density, [0.2, 1.0, 2.0])
+    assert grid.optimum.shape == (2, 3, 2) and grid.asymptotic.shape == (2, 3)
+    for i, s in enumerate([2.0, 3.0]):
+        for j, p in enumerate([4, 20, 40]):
+            assert tuple(grid.optimum[i, j]) == sampling.optimal_test_error([s], 20, p, EPS)
+            assert grid.asymptotic[i, j] == sampling.asymptotic_test_error([s], 20, p, EPS)
+    with pytest.raises(ValueError, match=r"^n_train must be increasing"):
+        sampling.theory_grid(20, [20, 4], [2.0], EPS)
+    with pytest.raises(ValueError, match=r"^svms must"):
+        sampling.theory_grid(20, [4], [0.0], EPS)
+    with pytest.raises(ValueError, match=r"^svms must hold at least one"):
+        sampling.theory_grid(20, [4], [], EPS)
+
+
+def _boosted_curves(grid, t, lr, gamma, runs, seed=0):
+    """Curves of the oversampled model at exponent ``gamma`` (the undersampled P: the theory), with small noise."""
+    curves = np.empty((len(grid.n_train), len(grid.svms), runs, t.size))
+    rng = np.random.default_rng(seed)
+    for j, p in enumerate(grid.n_train):
+        d = p / grid.n1
+        for i, s in enumerate(grid.svms):
+            if p <= grid.n1:
+                curve = sampling.test_error(t, [s], grid.n1, p, EPS)
+            else:
+                shat = float(rmt.spike_singular_value(np.sqrt(d) * s, 1.0))
+                lag = float(dl.gd_lag(shat, np.sqrt(d) * EPS, lr * np.sqrt(d), s=shat / 2)) / np.sqrt(d)
+                curve = dl.theory_errors(d**gamma * np.maximum(t - lag, 0), np.sqrt(d) * np.array([s]), grid.n1,
+                                         grid.n1, grid.n1, np.sqrt(d) * EPS)[1]
+            curves[j, i] = curve * np.exp(0.01 * rng.standard_normal((runs, t.size)))
+    return curves
+
+
+@pytest.mark.parametrize("gamma", [0.5, 1.0])
+def test_speedup_exponent_recovers_the_exponent_of_its_model(gamma):
+    grid = sampling.theory_grid(40, [20, 40, 80], [2.0, 3.0], EPS)
+    t = np.concatenate([[0.0], np.geomspace(1e-2, 10, 200)])
+    fit = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, seed=0)
+    assert isinstance(fit, sampling.SpeedupFit)
+    assert fit.gamma == pytest.approx(gamma, abs=0.015) and 0 <= fit.se < 0.02
+    # the same seed, the same bootstrap
+    again = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, seed=0)
+    assert again == fit
+
+
+def test_speedup_exponent_refuses_bad_grids_and_curves():
+    t = np.concatenate([[0.0], np.geomspace(1e-2, 10, 50)])
+    under = sampling.theory_grid(40, [20, 40], [2.0], EPS)
+    with pytest.raises(ValueError, match=r"^grid must hold a number of examples P > N1"):
+        sampling.speedup_exponent(t, np.ones((2, 1, 2, t.size)), under, lr=0.02, seed=0)
+    grid = sampling.theory_grid(40, [20, 80], [2.0], EPS)
+    with pytest.raises(ValueError, match=r"^curves must have shape \(P, S, runs >= 2, T\)"):
+        sampling.speedup_exponent(t, np.ones((2, 1, 1, t.size)), grid, lr=0.02, seed=0)
+    with pytest.raises(ValueError, match=r"^time must reach into the drop"):
+        sampling.speedup_exponent(t[:2], np.ones((2, 1, 2, 2)), grid, lr=0.02, seed=0)
+    with pytest.raises(ValueError, match=r"^time must hold at least two increasing"):
+        sampling.speedup_exponent(t[::-1], np.ones((2, 1, 2, t.size)), grid, lr=0.02, seed=0)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from gendyn import teachers, train
+from gendyn import task_data, teachers, train
 
 EPS = 1e-5
 
@@ -688,3 +688,75 @@ def test_onset_comparison_uses_overfitting_onset():
     assert o.leaky == pytest.approx(on_nl.mean()) and o.linear == pytest.approx(np.nanmean(on_lin))
     np.testing.assert_array_equal(o.upper, train.onset_log_ratio(on_nl, on_lin, 3.0, bound="upper"))
     assert train.onset_comparison(t, linear[:1], linear[:1]).leaky == np.inf  # never doubled
+def test_train_paired_curves_is_one_batch_of_train_students():
+    sweep = train.snr_sweep([2.0, 4.0], [1], 2, 8, 6, generator=gen(0))
+    curves = train.train_paired_curves(sweep, hidden=3, lr=0.05, epochs=40, n_records=6, eps=1e-3, generator=gen(1))
+    data, teacher, init = train.ta_and_random(sweep)
+    res = train.train_students(data, hidden=3, lr=0.05, epochs=40, init=init, eps=1e-3, teacher=teacher,
+                               n_records=6, generator=gen(1))
+    assert isinstance(curves, train.PairedCurves) and curves.hidden == 3
+    assert np.array_equal(curves.time, res.time)
+    assert np.array_equal(curves.train_error, res.train_error) and np.array_equal(curves.test_error, res.test_error)
+    # the TA students are the first half; their errors after t = 0
+    assert np.array_equal(curves.ta_errors("train"), res.train_error[:4, 1:])
+    assert np.array_equal(curves.ta_errors("test"), res.test_error[:4, 1:])
+    stop, ref = curves.optimal_stopping(), train.paired_optimal_stopping(res.time[1:], res.test_error[:, 1:])
+    for name in ("TA", "random"):
+        assert all(np.array_equal(a, b) for a, b in zip(stop[name], ref[name]))
+    # a rank-3 TA student learns its top 3 modes only: its final training error is the rest of the data
+    shat = np.linalg.svd(sweep.sigma31.numpy(), compute_uv=False)
+    rest = (shat[:, 3:] ** 2).sum(-1) / (shat ** 2).sum(-1)
+    assert np.all(curves.ta_errors("train")[:, -1] >= rest * (1 - 1e-4))
+
+
+def test_train_paired_curves_refuses_bad_arguments():
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
+    with pytest.raises(ValueError, match=r"^sweep must be"):
+        train.train_paired_curves(sweep.sigma31, hidden=2, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^hidden must be an integer >= 1"):
+        train.train_paired_curves(sweep, hidden=0, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^n_records must be an integer >= 2"):
+        train.train_paired_curves(sweep, hidden=2, lr=0.05, epochs=5, n_records=1, eps=1e-3)
+    curves = train.train_paired_curves(sweep, hidden=2, lr=0.05, epochs=5, n_records=3, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^kind must be one of"):
+        curves.ta_errors("validation")
+
+
+def test_train_sampled_students_is_train_students_and_the_converged_map():
+    g = gen(0)
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 6, 6, generator=g)
+    sets = [task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g) for p in (3, 9)]
+    data, wbar = task_data.stack_examples(sets), torch.cat([teacher.matrix] * 2)
+    spec = train.FullBatchSpec(n1=6, n2=6, n3=6, lr=0.02, horizon=4.0, n_records=10, eps=1e-3)
+    students = train.train_sampled_students(data, wbar, spec, check_stability=False)
+    res = train.train_students((data[0].float(), data[1].float()), hidden=6, lr=0.02, epochs=200, init="aligned",
+                               eps=1e-3, teacher=wbar.float(), n_records=10, check_stability=False)
+    assert isinstance(students, train.SampledStudents)
+    assert np.array_equal(students.time, res.time) and np.array_equal(students.test_error, res.test_error)
+    assert np.array_equal(students.best, res.test_error.min(-1))
+    # P = 9 > N1: the converged map is the least-squares solution Sigma31 Sigma11^-1
+    x, y = data[0][2:], data[1][2:]
+    w_ls = (y @ x.mT) @ torch.linalg.inv(x @ x.mT)
+    assert np.allclose(students.converged_error[2:], dl_test_error(w_ls, wbar[2:]), rtol=1e-8)
+    sigma31 = data[1] @ data[0].mT
+    assert students.sigma31_norm == pytest.approx(float(torch.linalg.matrix_norm(sigma31, ord=2).max()))
+
+
+def dl_test_error(w, wbar):
+    return (((w - wbar) ** 2).sum((-2, -1)) / (wbar**2).sum((-2, -1))).numpy()
+
+
+def test_train_sampled_students_refuses_data_that_do_not_fit_the_spec():
+    g = gen(0)
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0]], dtype=torch.float64), 6, 6, generator=g)
+    data = task_data.sampled_task(teacher.matrix, 4, "orthogonal", generator=g)
+    spec = train.FullBatchSpec(n1=6, n2=6, n3=6, lr=0.02, horizon=1.0, n_records=5, eps=1e-3)
+    with pytest.raises(ValueError, match=r"^data and teacher must have shapes"):
+        train.train_sampled_students(data, teacher.matrix, train.FullBatchSpec(n1=5, n2=5, n3=5, lr=0.02,
+                                                                                horizon=1.0, n_records=5))
+    with pytest.raises(ValueError, match=r"^data must be a pair"):
+        train.train_sampled_students(data[0], teacher.matrix, spec)
+    with pytest.raises(ValueError, match=r"^spec must be"):
+        train.train_sampled_students(data, teacher.matrix, dict(n1=6))
+    with pytest.raises(ValueError, match=r"^check_stability must be True or False"):
+        train.train_sampled_students(data, teacher.matrix, spec, check_stability=None)

@@ -37,11 +37,16 @@ white as possible (eq. 26):
   never seen. ``as_printed=True`` evaluates the formula as printed, for comparison.
 
 Functions: :func:`test_error` (any ``P``), :func:`optimal_test_error`,
-:func:`asymptotic_test_error` (``t -> inf``: non-monotonic in ``P``, largest at ``P = N1``).
-Pure numpy.
+:func:`asymptotic_test_error` (``t -> inf``: non-monotonic in ``P``, largest at ``P = N1``), both on a
+grid of ``P`` and SNRs (:func:`theory_grid`), and the fit of the oversampled speed-up of learning
+(:func:`speedup_exponent`). Pure numpy.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -173,3 +178,150 @@ def asymptotic_test_error(teacher_svals: ArrayLike, n1: int, n_examples: int, ep
     shat, ovl = rmt.spike_singular_value(sig, d), rmt.spike_overlap(sig, d)
     spikes = ((shat - sb) ** 2 + 2 * shat * sb * (1 - np.sqrt(d) * ovl)).sum()
     return float(((n1 - p) * eps**2 + (p - sb.size) + spikes) / (sb**2).sum())
+
+
+# ----------------------------------------------------------------------------------------
+# the grid of Fig. 13, and the speed-up of learning in the oversampled regime
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["TheoryGrid", "theory_grid", "SpeedupFit", "speedup_exponent"]
+
+
+@dataclass(frozen=True)
+class TheoryGrid:
+    """The optimal and the converged test error of rank-1 teachers on a grid of ``P`` and SNRs (:func:`theory_grid`)."""
+
+    n1: int  #: inputs ``N1 = N2 = N3``
+    eps: float  #: initial scale of the TA students
+    n_train: tuple[int, ...]  #: numbers of examples ``P``, increasing
+    svms: np.ndarray  #: teacher singular values ``sbar``, shape (S,)
+    optimum: np.ndarray  #: optimal stopping time and minimum test error (:func:`optimal_test_error`), shape (S, P, 2)
+    asymptotic: np.ndarray  #: test error after convergence (:func:`asymptotic_test_error`), shape (S, P)
+
+    @property
+    def density(self) -> np.ndarray:
+        """The data density ``D = P / N1`` of each ``P``, shape (P,)."""
+        return np.array(self.n_train) / self.n1
+
+
+def theory_grid(n1: int, n_train: Sequence[int], svms: ArrayLike, eps: float) -> TheoryGrid:
+    """App. G on a grid (Fig. 13): the optimal and the converged test error of every ``P`` and SNR.
+
+    A rank-1 teacher of singular value ``sbar`` labels ``P`` examples of ``N1`` inputs (eq. 25); the full-rank
+    TA student's optimal early stopping is :func:`optimal_test_error` (the corrected eq. 27 for ``P < N1``, the
+    boosted ``D = 1`` problem for ``P > N1``) and its error after convergence :func:`asymptotic_test_error`.
+
+    Parameters
+    ----------
+    n1 : int
+        Inputs ``N1 = N2 = N3``.
+    n_train : sequence of int
+        Numbers of examples ``P >= 1``, increasing.
+    svms : array_like, shape (S,)
+        Teacher singular values ``sbar > 0``.
+    eps : float
+        Initial scale of the TA students, ``> 0``.
+
+    Returns
+    -------
+    TheoryGrid
+    """
+    n1 = _checks.integer(n1, "n1")
+    n_train = _checks.integers(n_train, "n_train", 1, meaning=" (numbers of examples P)")
+    if any(b <= a for a, b in zip(n_train, n_train[1:])):
+        raise ValueError(f"n_train must be increasing; got {list(n_train)}")
+    svms = _checks.real_array(svms, "svms", lower=0.0, open_lower=True, ndim=1, extra=" (teacher singular values)")
+    if svms.size == 0:
+        raise ValueError("svms must hold at least one teacher singular value")
+    eps = _checks.positive(eps, "eps")
+    optimum = np.array([[optimal_test_error([s], n1, p, eps) for p in n_train] for s in svms])
+    asymptotic = np.array([[asymptotic_test_error([s], n1, p, eps) for p in n_train] for s in svms])
+    return TheoryGrid(n1, eps, tuple(n_train), svms, optimum, asymptotic)
+
+
+class SpeedupFit(NamedTuple):
+    """The fitted exponent of the oversampled speed-up of learning (:func:`speedup_exponent`)."""
+
+    gamma: float  #: the least-squares exponent, on a grid of step 0.01 in [0, 1.5]
+    se: float  #: its bootstrap standard error over runs
+
+
+def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr: float, seed: int,
+                     n_boot: int = 100) -> SpeedupFit:
+    """Fit the exponent ``gamma`` of the speed-up of learning for ``P > N1``: time ``D^gamma t`` on top of the boost.
+
+    The model of each strictly oversampled setting is the boosted ``D = 1`` theory
+    (:func:`gendyn.deep_linear.theory_errors` at SNR and initial scale times ``sqrt(D)``) at the time
+    ``D^gamma t``, shifted by the gradient-descent lag (:func:`gendyn.deep_linear.gd_lag` of the boosted
+    mode, half grown). ``gamma`` on a grid of step 0.01 in [0, 1.5] minimises the squared log error of the
+    mean curves over the drop of the error (before the theory's optimum, errors between 1.5 times its
+    minimum and 0.9), jointly over the settings. The module's reading predicts ``gamma = 1/k`` (1/2 for one
+    hidden layer); App. G's "speed-up by D" on top of the boost would be 1.
+
+    Parameters
+    ----------
+    time : array_like, shape (T,)
+        Record times ``t / tau >= 0``, increasing.
+    curves : array_like, shape (P, S, runs, T)
+        Test errors of the students of every ``P`` and SNR of ``grid``, ``runs >= 2`` each.
+    grid : TheoryGrid
+        The theory of the grid (:func:`theory_grid`); at least one ``P > N1``.
+    lr : float
+        The students' learning rate (for the lag), ``> 0``.
+    seed : int
+        Seed of the bootstrap over runs, ``>= 0``.
+    n_boot : int
+        Bootstrap resamples, ``>= 2``.
+
+    Returns
+    -------
+    SpeedupFit
+    """
+    grid = _checks.instance(grid, "grid", TheoryGrid, hint=" (from theory_grid)")
+    t = _checks.real_array(time, "time", lower=0.0, ndim=1)
+    if t.size < 2 or np.any(np.diff(t) <= 0):
+        raise ValueError(f"time must hold at least two increasing record times; got {t.size}")
+    curves = _checks.real_array(curves, "curves", lower=0.0, open_lower=True, ndim=4)
+    n_p, n_s = len(grid.n_train), len(grid.svms)
+    if curves.shape[:2] != (n_p, n_s) or curves.shape[2] < 2 or curves.shape[3] != t.size:
+        raise ValueError(f"curves must have shape (P, S, runs >= 2, T) = ({n_p}, {n_s}, runs, {t.size}); "
+                         f"got {curves.shape}")
+    lr = _checks.positive(lr, "lr")
+    seed = _checks.integer(seed, "seed", 0)
+    n_boot = _checks.integer(n_boot, "n_boot", 2, " (bootstrap resamples)")
+    n1, eps, ps = grid.n1, grid.eps, grid.n_train
+    over = [j for j, p in enumerate(ps) if p > n1]
+    if not over:
+        raise ValueError(f"grid must hold a number of examples P > N1 = {n1}; got n_train = {list(ps)}")
+    runs = curves.shape[2]
+    gammas = np.linspace(0.0, 1.5, 151)
+    model = {}  # (j, i) -> (window mask, model log-curves for every gamma)
+    for j in over:
+        d = ps[j] / n1
+        for i, s in enumerate(grid.svms):
+            shat_boost = float(rmt.spike_singular_value(np.sqrt(d) * s, 1.0))
+            lag = float(deep_linear.gd_lag(shat_boost, np.sqrt(d) * eps, lr * np.sqrt(d),
+                                           s=shat_boost / 2)) / np.sqrt(d)
+            base = test_error(np.maximum(t - lag, 0), [s], n1, ps[j], eps)
+            window = (t < grid.optimum[i, j, 0]) & (base < 0.9) & (base > 1.5 * grid.optimum[i, j, 1])
+            boosted = np.stack([deep_linear.theory_errors(d**g * np.maximum(t[window] - lag, 0),
+                                                          np.sqrt(d) * np.array([s]), n1, n1, n1,
+                                                          np.sqrt(d) * eps)[1]
+                                for g in gammas])
+            model[j, i] = (window, np.log(boosted))
+    if not any(window.any() for window, _ in model.values()):
+        raise ValueError("time must reach into the drop of the error before the optimum of some P > N1; no record "
+                         "time falls in the fit window")
+
+    def fit_gamma(sample):
+        """Least-squares exponent for mean curves built from the runs chosen by sample(j, i)."""
+        cost = np.zeros(gammas.size)
+        for (j, i), (window, log_model) in model.items():
+            m = curves[j, i][sample(j, i)].mean(0)[window]
+            cost += ((np.log(m)[None, :] - log_model) ** 2).sum(-1)
+        return gammas[cost.argmin()]
+
+    boot = np.random.default_rng(seed)
+    gamma_hat = fit_gamma(lambda j, i: slice(None))
+    gamma_boot = [fit_gamma(lambda j, i: boot.integers(0, runs, runs)) for _ in range(n_boot)]
+    return SpeedupFit(float(gamma_hat), float(np.std(gamma_boot, ddof=1)))

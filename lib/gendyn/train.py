@@ -2096,3 +2096,158 @@ def onset_comparison(time: ArrayLike, leaky_test: ArrayLike, linear_test: ArrayL
     horizon = float(time[-1])
     mean = [np.inf if np.isnan(o).all() else float(np.nanmean(o)) for o in onsets]
     return OnsetComparison(mean[0], mean[1], *(onset_log_ratio(*onsets, horizon, bound=b) for b in ("upper", "lower")))
+# App. H, Fig. 14: learning curves of TA and random students of one rank on every data set
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["PairedCurves", "train_paired_curves"]
+
+
+@dataclass(frozen=True)
+class PairedCurves:
+    """Learning curves of a TA and a random student on every data set of a sweep (:func:`train_paired_curves`).
+
+    The first ``B`` students are training aligned, the last ``B`` their random twins on the same data
+    (:func:`ta_and_random`).
+    """
+
+    time: np.ndarray  #: record times ``t / tau``, shape (T,), from 0
+    train_error: np.ndarray  #: training error, eq. (4), shape (2 B, T)
+    test_error: np.ndarray  #: test error, eq. (5), shape (2 B, T)
+    hidden: int  #: hidden units ``N2`` of every student (its rank)
+
+    def ta_errors(self, kind: str = "train") -> np.ndarray:
+        """The TA students' ``"train"`` or ``"test"`` errors after ``t = 0``, shape ``(B, T - 1)``."""
+        kind = _checks.choice(kind, "kind", ("train", "test"))
+        errors = self.train_error if kind == "train" else self.test_error
+        return errors[:len(errors) // 2, 1:]
+
+    def optimal_stopping(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each student's optimal stopping time and minimum test error, the record at ``t = 0`` left out.
+
+        ``{"TA": (t_opt, e_min), "random": (t_opt, e_min)}``, each of shape ``(B,)``
+        (:func:`paired_optimal_stopping`).
+        """
+        return paired_optimal_stopping(self.time[1:], self.test_error[:, 1:])
+
+
+def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int, n_records: int, eps: float,
+                        generator: torch.Generator | None = None, device: str | torch.device = "cpu"
+                        ) -> PairedCurves:
+    """Train a TA and a random student of one hidden layer on every data set of ``sweep``, eq. (8) (App. H).
+
+    One batch of :func:`train_students` on the data of :func:`ta_and_random` (``n_layers = 3``, float32),
+    recording the training error (4) and the test error (5) of every student. A student of
+    ``hidden < N3`` units has rank ``hidden``: a TA student learns the top ``hidden`` modes of its data
+    (eqs. 6-7 with eq. 9 for those modes; eqs. 14-15 with the rank-``N2`` region ``R_in``).
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), ``B`` of them.
+    hidden : int
+        Hidden units ``N2 >= 1``, the students' rank.
+    lr : float
+        Learning rate (``tau = 1 / lr``), below :func:`stability_limit`.
+    epochs : int
+        Full-batch steps, ``>= 1`` (``t / tau`` up to ``epochs * lr``).
+    n_records : int
+        Recorded epochs (:func:`log_epoch_grid`), ``>= 2``.
+    eps : float
+        Initial scale of every student (the singular values of its composite map), ``> 0``.
+    generator : torch.Generator, optional
+        Source of the random students' initial weights (``None``: torch's global one).
+    device : str or torch.device
+        Where to train.
+
+    Returns
+    -------
+    PairedCurves
+        The records, TA students first.
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    hidden = _checks.integer(hidden, "hidden", 1, " (hidden units, the students' rank)")
+    n_records = _checks.integer(n_records, "n_records", 2, " (recorded epochs)")
+    device = _checks.torch_device(device)
+    data, teacher, init = ta_and_random(sweep)
+    res = train_students(data, hidden=hidden, lr=lr, epochs=epochs, init=init, eps=eps, teacher=teacher,
+                         n_records=n_records, generator=generator, device=device, desc=f"rank-{hidden} students")
+    return PairedCurves(res.time, res.train_error, res.test_error, hidden)
+
+
+# ----------------------------------------------------------------------------------------
+# App. G, Fig. 13: full-rank TA students of tasks with P examples, and where they converge
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["SampledStudents", "train_sampled_students"]
+
+
+@dataclass(frozen=True)
+class SampledStudents:
+    """Full-rank TA students of data sets of ``P`` examples, and the map each converges to (:func:`train_sampled_students`)."""
+
+    time: np.ndarray  #: record times ``t / tau``, shape (T,), from 0
+    test_error: np.ndarray  #: test error, eq. (5), shape (B, T)
+    converged_error: np.ndarray  #: test error of the map reached as ``t -> inf`` (App. G.3), shape (B,)
+    sigma31_norm: float  #: the largest ``||Sigma31||_2`` of the data sets (it bounds the curvature met in training)
+
+    @property
+    def best(self) -> np.ndarray:
+        """Each student's minimum test error over the records (its optimal early stopping), shape (B,)."""
+        return self.test_error.min(-1)
+
+
+def train_sampled_students(data: tuple[torch.Tensor, torch.Tensor], teacher: torch.Tensor, spec: FullBatchSpec, *,
+                           check_stability: bool = True, device: str | torch.device = "cpu") -> SampledStudents:
+    """Train TA students of one hidden layer on data sets of ``P`` examples each, eq. (8) (App. G, Fig. 13).
+
+    Every student starts from the aligned (TA) initialisation of scale ``spec.eps`` and follows full-batch
+    gradient descent in float32 (:func:`train_students`) for ``spec.epochs`` steps; its test error (5) is
+    exact against its teacher. The map it converges to is computed directly (in float64,
+    :func:`gendyn.task_data.converged_map`): the least-squares solution on the span of the inputs and the
+    initial map on the frozen directions no example touches.
+
+    Parameters
+    ----------
+    data : (Tensor, Tensor)
+        Inputs ``(B, N1, P)`` and targets ``(B, N3, P)`` (:func:`gendyn.task_data.sampled_task`; sets of
+        different ``P`` stacked with zero examples, :func:`gendyn.task_data.stack_examples`).
+    teacher : Tensor, shape (B, N3, N1)
+        The noise-free teacher ``Wbar`` of each data set.
+    spec : FullBatchSpec
+        ``n1``, ``n2`` (hidden units), ``n3`` of the data, and the training: ``lr``, ``horizon``, ``n_records``,
+        ``eps``.
+    check_stability : bool
+        Refuse an ``lr`` at or above :func:`stability_limit` of some data set. For Gaussian inputs with
+        ``P`` near ``N1`` that limit is set by the near-zero eigenvalues of ``Sigma11``, whose modes are
+        learned only long after the optimal stopping time; ``False`` skips it (``sigma31_norm`` then says how
+        close ``lr`` came to the curvature met along the way).
+    device : str or torch.device
+        Where to train.
+
+    Returns
+    -------
+    SampledStudents
+    """
+    from .deep_linear import linear_test_error
+
+    spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
+    if not (isinstance(data, (tuple, list)) and len(data) == 2):
+        raise ValueError(f"data must be a pair (inputs, targets) of tensors; got {type(data).__name__}")
+    inputs = _checks.tensor(data[0], "data[0] (inputs)", 3, finite=True)
+    targets = _checks.tensor(data[1], "data[1] (targets)", 3, finite=True)
+    teacher = _checks.tensor(teacher, "teacher", 3, finite=True)
+    b, n3, n1 = teacher.shape
+    if (n1, n3) != (spec.n1, spec.n3) or inputs.shape[:2] != (b, n1) or targets.shape != (b, n3, inputs.shape[2]):
+        raise ValueError(f"data and teacher must have shapes (B, N1, P), (B, N3, P) and (B, N3, N1) with N1 = "
+                         f"spec.n1 = {spec.n1}, N3 = spec.n3 = {spec.n3}; got {tuple(inputs.shape)}, "
+                         f"{tuple(targets.shape)} and {tuple(teacher.shape)}")
+    check_stability = _checks.flag(check_stability, "check_stability")
+    device = _checks.torch_device(device)
+    result = train_students((inputs.float(), targets.float()), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
+                            init="aligned", eps=spec.eps, teacher=teacher.float(), n_records=spec.n_records,
+                            check_stability=check_stability, device=device, desc=f"{b} students")
+    w0 = composite_map(init_weights((targets @ inputs.mT), spec.n2, 3, "aligned", spec.eps, dtype=torch.float64))
+    w_inf = task_data.converged_map(inputs, targets, w0)
+    converged = linear_test_error(w_inf, teacher)
+    sigma31_norm = torch.linalg.matrix_norm(targets @ inputs.mT, ord=2).max().item()
+    return SampledStudents(result.time, result.test_error, converged, sigma31_norm)

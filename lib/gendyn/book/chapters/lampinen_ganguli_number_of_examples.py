@@ -1,36 +1,38 @@
-"""Theory grid, runner, figures and claims of the chapter "The number of training examples".
+"""Sizes, figures and claims of the chapter "The number of training examples".
 
 Serves ``notebooks/lampinen-ganguli/number-of-examples.ipynb`` (Lampinen & Ganguli App. G, Fig. 13):
 a rank-1 teacher labels :math:`P` examples of :math:`N_1` inputs, full-rank TA students learn them,
 and their optimal and converged test errors are compared with :mod:`gendyn.sampling` (eq. 27 with
 the factor :math:`\\sqrt{\\mathcal D}`, and as printed) in the under- and oversampled regimes.
 
-Two dicts carry the chapter's results: the *theory* of :func:`theory_grid` (the grid of
-:math:`P` and SNRs and the theory on it) and the *simulation* of :func:`train_students`
-(learning curves and their optimal and converged errors, indexed kind of input, :math:`P`, SNR, run).
+The notebook evaluates the theory on its grid (:func:`gendyn.sampling.theory_grid`, a
+:class:`~gendyn.sampling.TheoryGrid`), draws the data sets, trains the students
+(:func:`gendyn.train.train_sampled_students`) and fits the speed-up exponent
+(:func:`gendyn.sampling.speedup_exponent`); the simulated errors reach this module as arrays indexed
+kind of input, :math:`P`, SNR, run (and time).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import matplotlib.pyplot as plt
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ... import deep_linear, rmt, sampling, task_data, teachers, train
+from ... import sampling
+from ...sampling import SpeedupFit, TheoryGrid
 from .. import plotting
 from ..claims import Ledger
 from ..mutation import Mutation
 from ..scales import RunConfig
 from ..stats import mean_se, weighted_mean_z, z_quantile
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "theory_grid", "figure_theory", "train_students", "figure_13", "check_optimal_error",
-           "fit_speedup_exponent", "check_speedup", "equal_snr_differences", "check_collapse_fails",
-           "check_asymptotic_error", "check_gaussian_inputs"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_theory", "figure_13", "check_optimal_error",
+           "check_speedup", "Difference", "equal_snr_differences", "check_collapse_fails", "check_asymptotic_error",
+           "InputComparison", "check_gaussian_inputs"]
 
 
 @dataclass(frozen=True)
@@ -85,48 +87,26 @@ MUTATIONS = (
 )
 
 
-def theory_grid(n1: int, densities: tuple[float, ...], svms: tuple[float, ...], *, eps: float,
-                horizon: float) -> dict:
-    """The chapter's grid of :math:`P` and SNRs, and the optimal and converged test errors of the theory on it.
-
-    Parameters
-    ----------
-    n1 : int
-        Number of inputs :math:`N_1` (also :math:`N_2 = N_3`).
-    densities : tuple of float
-        The ratios :math:`\\mathcal D = P/N_1` to run (rounded to whole numbers of examples).
-    svms : tuple of float
-        Teacher singular values :math:`\\bar s`.
-    eps : float
-        Initial singular value of the TA students.
-    horizon : float
-        Training time :math:`t/\\tau`; the theory curves are drawn up to it.
-
-    Returns
-    -------
-    dict
-        ``n1``, ``eps``, ``ps`` (sorted list of :math:`P`), ``svms``, ``dens`` (:math:`P/N_1`),
-        ``t_plot`` (times of the theory curves), ``opt`` (optimal stopping time and error,
-        SNR x :math:`P` x 2, :func:`gendyn.sampling.optimal_test_error`), ``asym`` (converged
-        error, SNR x :math:`P`, :func:`gendyn.sampling.asymptotic_test_error`) and ``mid`` (index
-        of the SNR nearest 3, drawn in the learning-curve panels).
-    """
-    ps = sorted({int(round(d * n1)) for d in densities})
-    svms = np.array(svms)
-    # optimal stopping (time, error): svm, P, 2
-    opt_th = np.array([[sampling.optimal_test_error([s], n1, p, eps) for p in ps] for s in svms])
-    asym_th = np.array([[sampling.asymptotic_test_error([s], n1, p, eps) for p in ps] for s in svms])
-    return dict(n1=n1, eps=eps, ps=ps, svms=svms, dens=np.array(ps) / n1, t_plot=np.geomspace(1e-2, horizon, 300),
-                opt=opt_th, asym=asym_th, mid=int(np.argmin(np.abs(svms - 3.0))))
+def _mid(theory: TheoryGrid) -> int:
+    """Index of the SNR nearest 3, drawn in the learning-curve panels."""
+    return int(np.argmin(np.abs(theory.svms - 3.0)))
 
 
-def figure_theory(theory: dict) -> Figure:
+def _regimes(theory: TheoryGrid) -> tuple[list[int], list[int]]:
+    """Indices of the :math:`P` below and at or above :math:`N_1`."""
+    ps, n1 = theory.n_train, theory.n1
+    return [i for i, p in enumerate(ps) if p < n1], [i for i, p in enumerate(ps) if p >= n1]
+
+
+def figure_theory(theory: TheoryGrid, *, horizon: float) -> Figure:
     """The theory of App. G: test error during training for several :math:`P`, optimal and converged error vs :math:`P`.
 
-    Dotted curves: eq. (27) as printed, for :math:`P < N_1`. ``theory`` is the dict of :func:`theory_grid`.
+    Dotted curves: eq. (27) as printed, for :math:`P < N_1`; the learning curves are those of the SNR nearest 3,
+    up to ``horizon`` (:math:`t/\\tau`).
     """
-    n1, eps, ps, svms, dens, t_plot = (theory[k] for k in ("n1", "eps", "ps", "svms", "dens", "t_plot"))
-    opt_th, asym_th, mid = theory["opt"], theory["asym"], theory["mid"]
+    n1, eps, ps, svms, dens = theory.n1, theory.eps, theory.n_train, theory.svms, theory.density
+    t_plot = np.geomspace(1e-2, horizon, 300)
+    opt_th, asym_th, mid = theory.optimum, theory.asymptotic, _mid(theory)
     fig, axes = plotting.subplots(1, 3, height=2.9)
     for k, p in enumerate(ps[:: max(1, len(ps) // 5)]):
         axes[0].plot(t_plot, sampling.test_error(t_plot, [svms[mid]], n1, p, eps),
@@ -149,76 +129,18 @@ def figure_theory(theory: dict) -> Figure:
     return fig
 
 
-def train_students(theory: dict, *, runs: int, lr: float, horizon: float, n_records: int, seed: int,
-                   device: str) -> dict:
-    """Train TA students on ``runs`` sampled tasks per (kind of input, :math:`P`, SNR) of the theory grid.
-
-    Teachers and training sets (:func:`gendyn.task_data.sampled_task`) are drawn in that order
-    from one generator seeded with ``seed``; all sets train in one batch, padded with zero
-    examples (:func:`gendyn.task_data.stack_examples`). The converged state is computed
-    directly (:func:`gendyn.task_data.converged_map`).
-
-    Parameters
-    ----------
-    theory : dict
-        The grid of :func:`theory_grid`.
-    runs : int
-        Number of tasks per setting.
-    lr, horizon : float
-        Learning rate and training time :math:`t/\\tau`.
-    n_records : int
-        Number of recorded times.
-    seed : int
-        Seed of the teachers and training sets.
-    device : str
-        Torch device of the training.
-
-    Returns
-    -------
-    dict
-        ``t`` (recorded times), ``curves`` (test error, kind x :math:`P` x SNR x run x time),
-        ``best`` (its minimum over time), ``asym`` (converged test error, kind x :math:`P` x SNR
-        x run) and ``sigma31_norm`` (the largest :math:`\\|\\Sigma^{31}\\|`, which bounds the curvature).
-    """
-    n1, eps, ps, svms = theory["n1"], theory["eps"], theory["ps"], theory["svms"]
-    gen = torch.Generator().manual_seed(seed)
-    kinds = task_data.INPUT_KINDS  # ("orthogonal", "gaussian")
-    index = [(kind, p, s) for kind in kinds for p in ps for s in svms]
-    datasets, teachers_all = [], []
-    for kind, p, s in index:
-        teacher = teachers.low_rank_teacher(torch.full((runs, 1), float(s), dtype=torch.float64), n1,
-                                            n1, generator=gen)
-        datasets.append(task_data.sampled_task(teacher.matrix, p, kind, generator=gen))
-        teachers_all.append(teacher.matrix)
-    inputs, targets = task_data.stack_examples(datasets)
-    wbar = torch.cat(teachers_all)
-    result = train.train_students(
-        (inputs.float(), targets.float()), hidden=n1, lr=lr,
-        epochs=int(round(horizon / lr)), init="aligned", eps=eps, teacher=wbar.float(),
-        n_records=n_records, check_stability=False, device=device,
-        desc=f"{len(wbar)} students, P = {ps[0]}..{ps[-1]}",
-    )
-    shape = (len(kinds), len(ps), len(svms), runs)
-    curves = result.test_error.reshape(*shape, -1)
-    w0 = train.composite_map(train.init_weights((targets @ inputs.mT), n1, 3, "aligned", eps,
-                                                dtype=torch.float64))
-    w_inf = task_data.converged_map(inputs, targets, w0)
-    asym = deep_linear.linear_test_error(w_inf, wbar).reshape(shape)
-    sigma31_norm = torch.linalg.matrix_norm(targets @ inputs.mT, ord=2).max().item()
-    return dict(t=result.time, curves=curves, best=curves.min(-1), asym=asym, sigma31_norm=sigma31_norm)
-
-
-def figure_13(theory: dict, sim: dict) -> Figure:
+def figure_13(theory: TheoryGrid, t: np.ndarray, curves: np.ndarray, asym: np.ndarray, *, horizon: float) -> Figure:
     """Fig. 13: theory (lines) and simulation of the test error against the number of examples.
 
     (a) learning curves at :math:`\\bar s \\approx 3` for each :math:`P` (orthogonalised inputs);
     (b, c) optimal early-stopping error against :math:`\\sqrt{P/N_1}` and SNR :math:`\\cdot\\sqrt{P/N_1}`;
-    (d) converged error; (e) Gaussian against orthogonalised inputs. Inputs: the dicts of
-    :func:`theory_grid` and :func:`train_students`.
+    (d) converged error; (e) Gaussian against orthogonalised inputs. ``curves`` (test errors at the record
+    times ``t``) and ``asym`` (converged errors) are indexed kind of input, :math:`P`, SNR, run (and time).
     """
-    n1, eps, ps, svms, dens, t_plot = (theory[k] for k in ("n1", "eps", "ps", "svms", "dens", "t_plot"))
-    opt_th, asym_th, mid = theory["opt"], theory["asym"], theory["mid"]
-    t, curves, best, asym = sim["t"], sim["curves"], sim["best"], sim["asym"]
+    n1, eps, ps, svms, dens = theory.n1, theory.eps, theory.n_train, theory.svms, theory.density
+    t_plot = np.geomspace(1e-2, horizon, 300)
+    opt_th, asym_th, mid = theory.optimum, theory.asymptotic, _mid(theory)
+    best = curves.min(-1)
     fig, axes = plotting.subplots(2, 3, height=5.4)
     ax_a, ax_b, ax_c, ax_d, ax_e, ax_key = axes.flat
     p_color = {p: plt.cm.viridis(k / max(len(ps) - 1, 1)) for k, p in enumerate(ps)}
@@ -260,22 +182,15 @@ def figure_13(theory: dict, sim: dict) -> Figure:
     return fig
 
 
-def _regimes(theory):
-    """Indices of the :math:`P` below and at or above :math:`N_1`."""
-    ps, n1 = theory["ps"], theory["n1"]
-    return [i for i, p in enumerate(ps) if p < n1], [i for i, p in enumerate(ps) if p >= n1]
-
-
-def check_optimal_error(ledger: Ledger, theory: dict, sim: dict) -> None:
+def check_optimal_error(ledger: Ledger, theory: TheoryGrid, best: np.ndarray) -> None:
     """Claims: the optimal test error agrees with eq. (27) corrected in both regimes, and rejects (27) as printed.
 
     Orthogonalised inputs; the deviation of the mean over runs is measured in units of
     :math:`z` standard errors (Bonferroni over the regime) plus :math:`\\varepsilon/N_1`, with
     :math:`\\varepsilon` the measured mean (so that the allowance does not grow with the theory it tests).
-    Inputs: the dicts of :func:`theory_grid` and :func:`train_students`.
+    ``best`` holds the students' minimum test errors, indexed kind of input, :math:`P`, SNR, run.
     """
-    n1, eps, ps, svms, opt_th = (theory[k] for k in ("n1", "eps", "ps", "svms", "opt"))
-    best = sim["best"]
+    n1, eps, ps, svms, opt_th = theory.n1, theory.eps, theory.n_train, theory.svms, theory.optimum
     runs = best.shape[-1]
     under, over = _regimes(theory)
     m_all, se_all = mean_se(best[0])
@@ -306,72 +221,13 @@ def check_optimal_error(ledger: Ledger, theory: dict, sim: dict) -> None:
     )
 
 
-def fit_speedup_exponent(theory: dict, sim: dict, *, lr: float, seed: int) -> dict:
-    """Fit the exponent :math:`\\gamma` of the oversampled speed-up: time :math:`\\mathcal D^\\gamma t` on top of the
-    SNR boost.
-
-    The model of each oversampled setting (:math:`P > N_1`) is the boosted :math:`\\mathcal D = 1`
-    theory (:func:`gendyn.deep_linear.theory_errors`) at time :math:`\\mathcal D^\\gamma t`, shifted
-    by the gradient-descent lag; :math:`\\gamma` on a grid of step 0.01 in [0, 1.5] minimises the
-    squared log error of the mean curves over the drop of the error (before the theory's
-    optimum, errors between 1.5 times the minimum and 0.9), jointly over the settings.
-
-    Parameters
-    ----------
-    theory, sim : dict
-        The dicts of :func:`theory_grid` and :func:`train_students`.
-    lr : float
-        The learning rate of the simulation (for the lag).
-    seed : int
-        Seed of the bootstrap over runs (100 resamples).
-
-    Returns
-    -------
-    dict
-        ``gamma`` (the fit), ``se`` (its bootstrap standard error) and ``tolerance`` (3 standard
-        errors plus :math:`1/(N_1\\ln\\mathcal D_{\\max})`, the shift of a relative bias :math:`1/N_1`).
-    """
-    n1, eps, ps, svms, opt_th = (theory[k] for k in ("n1", "eps", "ps", "svms", "opt"))
-    t, curves = sim["t"], sim["curves"]
-    runs = curves.shape[3]
-    gammas = np.linspace(0.0, 1.5, 151)
-    over_strict = [j for j in _regimes(theory)[1] if ps[j] > n1]
-    model = {}  # (j, i) -> (window mask, model log-curves for every gamma)
-    for j in over_strict:
-        d = ps[j] / n1
-        for i, s in enumerate(svms):
-            shat_boost = float(rmt.spike_singular_value(np.sqrt(d) * s, 1.0))
-            lag = float(deep_linear.gd_lag(shat_boost, np.sqrt(d) * eps, lr * np.sqrt(d),
-                                           s=shat_boost / 2)) / np.sqrt(d)
-            base = sampling.test_error(np.maximum(t - lag, 0), [s], n1, ps[j], eps)
-            window = (t < opt_th[i, j, 0]) & (base < 0.9) & (base > 1.5 * opt_th[i, j, 1])
-            boosted = np.stack([deep_linear.theory_errors(d**g * np.maximum(t[window] - lag, 0),
-                                                          np.sqrt(d) * np.array([s]), n1, n1, n1,
-                                                          np.sqrt(d) * eps)[1]
-                                for g in gammas])
-            model[j, i] = (window, np.log(boosted))
-
-    def fit_gamma(sample):
-        """Least-squares exponent for mean curves built from the runs chosen by sample(j, i)."""
-        cost = np.zeros(gammas.size)
-        for (j, i), (window, log_model) in model.items():
-            m = curves[0, j, i][sample(j, i)].mean(0)[window]
-            cost += ((np.log(m)[None, :] - log_model) ** 2).sum(-1)
-        return gammas[cost.argmin()]
-
-    boot = np.random.default_rng(seed)
-    gamma_hat = fit_gamma(lambda j, i: slice(None))
-    gamma_boot = [fit_gamma(lambda j, i: boot.integers(0, runs, runs)) for _ in range(100)]
-    gamma_tol = 3 * np.std(gamma_boot, ddof=1) + 1 / (n1 * np.log(max(ps) / n1))
-    return dict(gamma=gamma_hat, se=np.std(gamma_boot, ddof=1), tolerance=gamma_tol)
-
-
-def check_speedup(ledger: Ledger, fit: dict) -> None:
+def check_speedup(ledger: Ledger, fit: SpeedupFit, *, n1: int, n_train: list[int]) -> None:
     """Claims: the oversampled speed-up exponent is 1/2 (:math:`\\mathcal D^{1/k}`, :math:`k = 2`), not App. G's 1.
 
-    ``fit`` is the dict of :func:`fit_speedup_exponent`.
+    ``fit`` is :func:`gendyn.sampling.speedup_exponent`; the tolerance is 3 of its bootstrap standard errors
+    plus :math:`1/(N_1\\ln\\mathcal D_{\\max})`, the shift of a relative bias :math:`1/N_1` of the learning time.
     """
-    gamma_hat, gamma_tol = fit["gamma"], fit["tolerance"]
+    gamma_hat, gamma_tol = fit.gamma, 3 * fit.se + 1 / (n1 * np.log(max(n_train) / n1))
     ledger.check(
         "oversampled-speedup-exponent",
         "P > N1: fitted speed-up exponent gamma (time D^gamma t on top of the SNR boost) vs 1/2",
@@ -391,16 +247,24 @@ def check_speedup(ledger: Ledger, fit: dict) -> None:
     )
 
 
-def equal_snr_differences(theory: dict, sim: dict) -> list[tuple]:
+class Difference(NamedTuple):
+    """The difference of optimal errors between two settings of equal SNR :math:`\\cdot\\sqrt{\\mathcal D}`."""
+
+    measured: float  #: difference of the mean optimal errors
+    se: float  #: its standard error
+    predicted: float  #: the theory's difference
+    label: str  #: the two settings
+
+
+def equal_snr_differences(theory: TheoryGrid, best: np.ndarray) -> list[Difference]:
     """Differences of optimal errors between settings of equal :math:`\\bar s\\sqrt{\\mathcal D}`, measured and
     predicted.
 
     The pairs :math:`(\\bar s, \\mathcal D)` = (4, 0.2) vs (2, 0.8) and (4, 0.4) vs (2, 1.6), those
-    on the grid (orthogonalised inputs). Returns ``(measured mean, its standard error, theory,
-    label)`` per pair. Inputs: the dicts of :func:`theory_grid` and :func:`train_students`.
+    on the grid (orthogonalised inputs). ``best``: the students' minimum test errors, indexed kind of
+    input, :math:`P`, SNR, run.
     """
-    n1, ps, svms, opt_th = (theory[k] for k in ("n1", "ps", "svms", "opt"))
-    best = sim["best"]
+    n1, ps, svms, opt_th = theory.n1, list(theory.n_train), theory.svms, theory.optimum
     runs = best.shape[-1]
     pairs = [((4.0, 0.2), (2.0, 0.8)), ((4.0, 0.4), (2.0, 1.6))]
     diffs = []
@@ -412,11 +276,11 @@ def equal_snr_differences(theory: dict, sim: dict) -> list[tuple]:
         dm = best[0, j1, i1].mean() - best[0, j2, i2].mean()
         dse = np.sqrt(best[0, j1, i1].var(ddof=1) / runs + best[0, j2, i2].var(ddof=1) / runs)
         dth = opt_th[i1, j1, 1] - opt_th[i2, j2, 1]
-        diffs.append((dm, dse, dth, f"({s1:g}, {d1:g}) vs ({s2:g}, {d2:g})"))
+        diffs.append(Difference(dm, dse, dth, f"({s1:g}, {d1:g}) vs ({s2:g}, {d2:g})"))
     return diffs
 
 
-def check_collapse_fails(ledger: Ledger, diffs: list[tuple], *, n1: int, runs: int) -> None:
+def check_collapse_fails(ledger: Ledger, diffs: list[Difference], *, n1: int, runs: int) -> None:
     """Claims: below :math:`P = N_1` the SNR :math:`\\cdot\\sqrt{P/N_1}` collapse fails, as the theory predicts.
 
     The measured differences of :func:`equal_snr_differences` agree with the theory's (within
@@ -442,14 +306,13 @@ def check_collapse_fails(ledger: Ledger, diffs: list[tuple], *, n1: int, runs: i
     )
 
 
-def check_asymptotic_error(ledger: Ledger, theory: dict, sim: dict) -> None:
+def check_asymptotic_error(ledger: Ledger, theory: TheoryGrid, asym: np.ndarray) -> None:
     """Claims: the converged test error peaks at :math:`P = N_1` for every SNR and agrees with the theory.
 
     Orthogonalised inputs; tolerance :math:`z` standard errors plus a relative :math:`N_1^{-1/2}`.
-    Inputs: the dicts of :func:`theory_grid` and :func:`train_students`.
+    ``asym``: the converged test errors, indexed kind of input, :math:`P`, SNR, run.
     """
-    n1, ps, svms, asym_th = (theory[k] for k in ("n1", "ps", "svms", "asym"))
-    asym = sim["asym"]
+    n1, ps, svms, asym_th = theory.n1, list(theory.n_train), theory.svms, theory.asymptotic
     runs = asym.shape[-1]
     i_peak = ps.index(n1) if n1 in ps else None
     peaks = sum(int(np.argmax(asym[0, :, i].mean(-1)) == i_peak) for i in range(len(svms)))
@@ -473,15 +336,20 @@ def check_asymptotic_error(ledger: Ledger, theory: dict, sim: dict) -> None:
     )
 
 
-def check_gaussian_inputs(ledger: Ledger, sim: dict) -> dict:
+class InputComparison(NamedTuple):
+    """Gaussian against orthogonalised inputs (:func:`check_gaussian_inputs`)."""
+
+    r: float  #: Pearson correlation of the log mean optimal errors across (P, SNR)
+    ratio: float  #: geometric-mean ratio of the Gaussian to the orthogonalised optimal errors
+
+
+def check_gaussian_inputs(ledger: Ledger, best: np.ndarray) -> InputComparison:
     """Claims (Fig. 13e): Gaussian inputs track orthogonalised ones (Pearson r >= 0.95 of log errors), slightly worse.
 
     "Worse" is a one-sided test at level 1e-3 of the inverse-variance weighted mean of
-    log(Gaussian / orthogonalised optimal error) over the settings. ``sim`` is the dict of
-    :func:`train_students`. Returns ``r`` (the correlation) and ``ratio`` (the geometric-mean
-    ratio of the two kinds' optimal errors), for the text.
+    log(Gaussian / orthogonalised optimal error) over the settings. ``best``: the students' minimum test
+    errors, indexed kind of input, :math:`P`, SNR, run.
     """
-    best = sim["best"]
     runs = best.shape[-1]
     r = np.corrcoef(np.log(best[0].mean(-1)).ravel(), np.log(best[1].mean(-1)).ravel())[0, 1]
     ledger.check(
@@ -504,4 +372,4 @@ def check_gaussian_inputs(ledger: Ledger, sim: dict) -> dict:
         reason="One-sided test at level 1e-3 of 'slightly higher optimal stopping error' for Gaussian "
         "inputs.",
     )
-    return dict(r=float(r), ratio=float(np.exp(mean_d.mean())))
+    return InputComparison(float(r), float(np.exp(mean_d.mean())))
