@@ -634,3 +634,12 @@ def test_split_relaxation_is_frozen_without_noise_and_decays_with_it():
         cm.split_relaxation(cm.denoising_state(1, 2, 2.0), 2.0, lr, 0.0, times)  # equal copies stay equal
     with pytest.raises(ValueError, match="times must be > 0"):
         cm.split_relaxation(state, 2.0, lr, sigma, [0.0, 1.0])
+
+
+def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_theory():
+    state = cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
+    reading = cm.denoising_fixed_point(state, 2.0, 0.2, 0.01, 2e4)
+    ode = cm.integrate_odes(*state, [2.0], "erf", 0.2, 0.01, [0.0, 2e3, 2e4], train_second_layer=True)
+    assert reading.eg == ode.eg[-1] and reading.drift == abs(ode.eg[-1] - ode.eg[-2])
+    assert reading.theory == cm.asymptotic_error("erf", 1, 2, 0.2, 0.01, train_second_layer=True, v_star=2.0)
+    assert reading.eg == pytest.approx(reading.theory, abs=reading.drift + 1e-2 * reading.theory)

@@ -56,6 +56,10 @@ CASES = [
          dict(state=cm.denoising_state(1, 2, 2.0, split=0.5, jitter=0.01), v_star=2.0, lr=0.5, sigma=0.1,
               times=[1.0, 2.0]),
          accepted=dict(sigma={"zero"}, v_star={"negative"})),
+    Case(cm.denoising_fixed_point,
+         dict(state=cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05), v_star=2.0, lr=0.2, sigma=0.1,
+              alpha=10.0),
+         accepted=dict(sigma={"zero"}, v_star={"negative"})),
 ]
 
 

@@ -44,6 +44,8 @@ copies_per_teacher         the student units copying each teacher unit (§3, Fig
 copy_sums                  per teacher unit, the signed second-layer weights of its copies, summed (Fig. 3b)
 split_relaxation           the ODEs (9), both layers, from an unequal split of v* among copies: its relaxation
 SplitRelaxation            what split_relaxation reads
+denoising_fixed_point      the ODEs (9), both layers, from near the denoising state, against its theory (Fig. 3c)
+FixedPointReading          what denoising_fixed_point reads
 
 Conventions fixed here (the extracted paper text is ambiguous or silent on them):
 
@@ -95,6 +97,8 @@ __all__ = [
     "copy_sums",
     "SplitRelaxation",
     "split_relaxation",
+    "FixedPointReading",
+    "denoising_fixed_point",
 ]
 
 ACTIVATIONS = ("erf", "relu", "linear")
@@ -1560,3 +1564,54 @@ def split_relaxation(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike], v
     if not (np.all(np.isfinite(split)) and np.isfinite(distance2)):
         raise FloatingPointError(f"the split is zero or not finite at times[0] = {times[0]:g} (lr={lr}, sigma={sigma})")
     return SplitRelaxation(times, split, distance2)
+
+
+class FixedPointReading(NamedTuple):
+    """The ODEs (9) run towards a fixed point and the theory's value there (:func:`denoising_fixed_point`)."""
+
+    eg: float  # ``eps_g`` of the ODEs at the horizon
+    drift: float  # its change over the last decade of time, ``|eps_g(alpha) - eps_g(alpha / 10)|``
+    theory: float  # the denoising theory's ``eps_g*`` (:func:`asymptotic_error`)
+
+
+def denoising_fixed_point(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike], v_star: float, lr: float,
+                          sigma: float, alpha: float) -> FixedPointReading:
+    """The ODEs (9) with both layers trained, from near the denoising state, against the denoising theory.
+
+    Goldt et al. (2019) §3, Fig. 3c: the ODEs (eqs. 9, both layers at rate ``lr``, every teacher unit
+    ``v*``) are integrated from ``state`` to ``alpha``; their final ``eps_g``, its change over the last
+    decade (the distance to its own limit, for a geometric approach) and the perturbative ``eps_g*`` of
+    the denoising state (:func:`asymptotic_error` with ``train_second_layer=True``; its small-``eta``
+    limit is eq. 15).
+
+    Parameters
+    ----------
+    state : tuple of array_like
+        ``(Q, R, T, v)``, shapes (K, K), (K, M), (M, M), (K,) with ``K`` a multiple of ``M``, e.g.
+        :func:`denoising_state` with a jitter.
+    v_star : float
+        Teacher second-layer weight (all units), nonzero.
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``>= 0``.
+    alpha : float
+        The horizon ``> 0``.
+
+    Returns
+    -------
+    FixedPointReading
+    """
+    if not isinstance(state, (tuple, list)) or len(state) != 4:
+        raise ValueError(f"state must be a tuple (Q, R, T, v) (e.g. from denoising_state); got {type(state).__name__}")
+    K, M = _check_overlaps(state[1]).shape
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    alpha = _checks.real(alpha, "alpha", positive=True)
+    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
+    ode = integrate_odes(*state, np.full(M, v_star), "erf", lr, sigma, [0.0, alpha / 10, alpha],
+                         train_second_layer=True)
+    return FixedPointReading(ode.eg[-1], abs(ode.eg[-1] - ode.eg[-2]), theory)

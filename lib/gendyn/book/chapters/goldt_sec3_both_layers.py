@@ -353,11 +353,11 @@ def check_fig3b(ledger: Ledger, sums: np.ndarray, *, K: int, v_star: float) -> N
         )
 
 
-def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_star: float) -> Figure:
+def figure_3c(fig3c: dict[tuple[int, int], cm.FixedPointReading], *, lr: float, sigma: float, v_star: float) -> Figure:
     """Fig. 3c: ``eps_g* / sigma^2`` against ``K``: the denoising theory, the ODE fixed points, eq. (15).
 
-    ``fig3c``: ``(M, K) -> dict(ode, drift, theory)``, the ODEs' final ``eps_g``, its change over the last
-    decade and the denoising theory, at rate ``lr``, noise ``sigma``, teacher weight ``v_star``.
+    ``fig3c``: ``(M, K) ->`` :func:`gendyn.committee.denoising_fixed_point` at rate ``lr``, noise ``sigma``,
+    teacher weight ``v_star``.
     """
     fig, ax = plotting.subplots(1, 1, height=3.4)
     K_line = np.arange(1, max(K for _, K in fig3c) + 1)
@@ -366,7 +366,7 @@ def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_
         ax.plot(ks, [cm.asymptotic_error("erf", M_, int(K), lr, sigma, train_second_layer=True,
                                          v_star=v_star) / sigma**2 for K in ks],
                 "-", color=plotting.COLORS[j], label=f"theory, M = {M_}")
-        pts = [(K, d["ode"]) for (m_, K), d in fig3c.items() if m_ == M_]
+        pts = [(K, d.eg) for (m_, K), d in fig3c.items() if m_ == M_]
         ax.plot([p[0] for p in pts], [p[1] / sigma**2 for p in pts], "x", ms=8,
                 color=plotting.COLORS[j], label=f"ODE fixed point, M = {M_}")
     ax.plot(K_line, lr * v_star**2 / (2 * np.sqrt(3) * K_line * np.pi), ":", color=plotting.COLORS[0], lw=1,
@@ -377,8 +377,8 @@ def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_
     return fig
 
 
-def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha: float, lr: float, sigma: float,
-                v_star: float) -> None:
+def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], cm.FixedPointReading], *, ode_alpha: float, lr: float,
+                sigma: float, v_star: float) -> None:
     """Claims of Fig. 3c: each ODE fixed point equals the denoising theory (that eq. (15) is its small-``eta``
     limit and that it falls with ``K`` are properties of the formula, tested in ``tests/test_committee.py``).
 
@@ -389,7 +389,7 @@ def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha
             f"fig3c-M{M_}-K{K}",
             f"Both layers, M = {M_}, K = {K}: eps_g of the ODE (9) after alpha = {ode_alpha:g} vs "
             "the denoising theory",
-            measured=d["ode"], predicted=d["theory"], tolerance=d["drift"] + 1e-3 * d["theory"],
+            measured=d.eg, predicted=d.theory, tolerance=d.drift + 1e-3 * d.theory,
             kind="absolute",
             reason="Remaining drift of the ODE over its last decade + 1e-3 relative for the O(sigma^2) "
             "correction.",
