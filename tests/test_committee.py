@@ -598,3 +598,48 @@ def test_manifold_point_reads_an_outward_drift_and_an_error_below_eq10():
         cm.manifold_point(2, 1, 0.01, lr, sigma, window=window)
     with pytest.raises(ValueError, match="pair_q"):
         cm.manifold_point(2, 2, 0.0, lr, sigma, window=window)
+
+
+def test_copies_and_their_signed_sums_on_the_continuum_of_denoising_splits():
+    Q, R, T, v = cm.denoising_state(2, 6, 4.0, split=0.5)
+    assert cm.copies_per_teacher(R).tolist() == [3, 3]
+    np.testing.assert_allclose(cm.copy_sums(R, v), [4.0, 4.0])
+    # a unit anti-parallel to its teacher unit, with v of the opposite sign, computes the same function
+    R2, v2 = R.copy(), v.copy()
+    R2[0], v2[0] = -R2[0], -v2[0]
+    np.testing.assert_allclose(cm.copy_sums(R2, v2), [4.0, 4.0])
+    # a unit with no overlap above 1/2 copies no teacher unit
+    R2[1] = 0.3  # unit 1 copied teacher unit 1
+    assert cm.copies_per_teacher(R2).tolist() == [3, 2]
+    with pytest.raises(ValueError, match="v must have shape"):
+        cm.copy_sums(R, v[:-1])
+
+
+def test_split_relaxation_is_frozen_without_noise_and_decays_with_it():
+    state = cm.denoising_state(1, 2, 2.0, split=0.4, jitter=0.01, seed=3)
+    lr, sigma = 0.5, 0.1
+    times = 100.0 + np.array([0.0, 5.0, 10.0]) / (lr * sigma) ** 2
+    noisy = cm.split_relaxation(state, 2.0, lr, sigma, times)
+    frozen = cm.split_relaxation(state, 2.0, lr, 0.0, times)
+    assert noisy.split[0] == frozen.split[0] == 1.0
+    assert abs(frozen.split[-1] - 1) <= frozen.distance2  # moved only by the start's relaxation
+    assert noisy.split[2] < noisy.split[1] < 1 - frozen.distance2  # the noise equalises the copies
+    # the start's squared distance from the continuum: its units' from their teacher copies
+    Q, R, T, _ = state
+    assert noisy.distance2 == pytest.approx(Q[0, 0] + Q[1, 1] - 2 * R[0, 0] - 2 * R[1, 0] + 2 * T[0, 0])
+    np.testing.assert_array_equal(noisy.alpha, times)
+    with pytest.raises(ValueError, match="K >= 2 M"):
+        cm.split_relaxation(cm.denoising_state(1, 1, 2.0), 2.0, lr, sigma, times)
+    with pytest.raises(FloatingPointError, match="split is zero"):
+        cm.split_relaxation(cm.denoising_state(1, 2, 2.0), 2.0, lr, 0.0, times)  # equal copies stay equal
+    with pytest.raises(ValueError, match="times must be > 0"):
+        cm.split_relaxation(state, 2.0, lr, sigma, [0.0, 1.0])
+
+
+def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_theory():
+    state = cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
+    reading = cm.denoising_fixed_point(state, 2.0, 0.2, 0.01, 2e4)
+    ode = cm.integrate_odes(*state, [2.0], "erf", 0.2, 0.01, [0.0, 2e3, 2e4], train_second_layer=True)
+    assert reading.eg == ode.eg[-1] and reading.drift == abs(ode.eg[-1] - ode.eg[-2])
+    assert reading.theory == cm.asymptotic_error("erf", 1, 2, 0.2, 0.01, train_second_layer=True, v_star=2.0)
+    assert reading.eg == pytest.approx(reading.theory, abs=reading.drift + 1e-2 * reading.theory)

@@ -403,3 +403,53 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
         cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "erf"), 0.05, 0.1, 20.0)
     with pytest.raises(ValueError, match="alpha_max must be >= 200 / N"):
         cs.linear_stationary_runs(init, 0.05, 0.1, 1.0)
+
+
+def test_long_ode_runs_integrate_the_odes_from_near_the_fixed_point_and_from_each_start():
+    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, teacher="orthonormal", v="normal", v_star=2.0)
+              for s in range(2)]
+    near = cm.denoising_state(1, 2, 2.0, split=0.3, jitter=0.01)
+    long = cs.long_ode_runs(near, starts, 0.5, 0.1, 100.0, extra_times=[50.0], train_second_layer=True, v_star=2.0)
+    assert long.times[0] == 0.0 and long.long_alpha == 100.0 and 50.0 in long.times
+    assert np.all(np.diff(long.times) > 0) and long.K == 2 and len(long.starts) == 2
+    assert long.theory == cm.asymptotic_error("erf", 1, 2, 0.5, 0.1, train_second_layer=True, v_star=2.0)
+    direct = cm.integrate_odes(*near, [2.0], "erf", 0.5, 0.1, long.times, train_second_layer=True)
+    np.testing.assert_array_equal(long.near.eg, direct.eg)
+    Q, R, T = (x[0] for x in starts[1].order_parameters())
+    direct = cm.integrate_odes(Q, R, T, starts[1].v[0], [2.0], "erf", 0.5, 0.1, long.times, train_second_layer=True)
+    np.testing.assert_array_equal(long.starts[1].v, direct.v)
+    np.testing.assert_array_equal(long.final, [run.eg[-1] / long.theory for run in long.starts])
+    # second layer fixed: (Q, R, T) with v = v* = 1, the theory eq. (10)
+    scm = cs.long_ode_runs(cm.specialised_state(1, 1, jitter=0.01), [], 0.5, 0.1, 100.0)
+    assert scm.starts == () and scm.theory == cm.asymptotic_error("erf", 1, 2, 0.5, 0.1)
+    with pytest.raises(ValueError, match="starts must hold one erf run each"):
+        cs.long_ode_runs(near, starts, 0.5, 0.1, 100.0, train_second_layer=True, v_star=1.0)
+    with pytest.raises(ValueError, match="long_alpha must be"):
+        cs.long_ode_runs(near, [], 0.5, 0.1, 1.0, train_second_layer=True, v_star=2.0)
+
+
+def test_linear_student_starts_and_eq12_for_each_of_fig4s_students():
+    normalised = cs.linear_student_start(30, 3, 2, "both layers from the normalised SCM", runs=2, seed=1)
+    scm = cs.linear_student_start(30, 3, 2, "normalised SCM", runs=2, seed=1)
+    assert normalised.train_second_layer and not scm.train_second_layer
+    np.testing.assert_allclose(scm.initial.v, 1 / 3)
+    np.testing.assert_allclose(scm.initial.v_star, 1 / 2)
+    # the same draws, every unit moved by the teachers' mean
+    np.testing.assert_allclose(normalised.initial.w - scm.initial.w, np.repeat(scm.initial.w_star.mean(1, keepdims=True), 3, 1))
+    both = cs.linear_student_start(30, 3, 2, "both layers", runs=200, seed=1)
+    assert both.initial.v.var() == pytest.approx(1 / 3, rel=0.2)
+    runs = {}
+    for j, variant in enumerate(cs.LINEAR_VARIANTS):
+        start = cs.linear_student_start(30, 2, 1, variant, runs=2, seed=j)
+        runs[variant, 2] = cs.linear_stationary_runs(start.initial, 0.05, 0.1, 20.0, seed=j,
+                                                     train_second_layer=start.train_second_layer)
+    lin = cs.linear_networks(runs, 30, 0.05, 0.1, 1)
+    assert lin.ks == (2,) and lin.runs == 2
+    assert lin.theory["SCM", 2] == pytest.approx(cm.asymptotic_error("linear", 1, 2, 0.05, 0.1))
+    assert lin.theory["normalised SCM", 2] == pytest.approx(cm.linear_stationary_error(0.05 / 2, 0.1))
+    np.testing.assert_allclose(lin.theory["both layers", 2], cm.linear_stationary_error(runs["both layers", 2].eff, 0.1))
+    assert lin.eff_fixed_point[2] == pytest.approx(0.05 * (1 / 2 + 2 / 30))
+    with pytest.raises(ValueError, match="every variant"):
+        cs.linear_networks({k: r for k, r in runs.items() if k[0] != "SCM"}, 30, 0.05, 0.1, 1)
+    with pytest.raises(ValueError, match="variant must be one of"):
+        cs.linear_student_start(30, 2, 1, "deep")

@@ -49,6 +49,17 @@ CASES = [
     Case(cm.committee_odes, dict(state=(Q, R, T), activation="erf", lr=0.5, sigma=0.1, times=[0.0, 0.5, 1.0]),
          accepted=dict(lr={"zero"}, sigma={"zero"})),
     Case(cm.manifold_point, dict(M=1, L=2, pair_q=0.5, lr=0.5, sigma=0.1, window=0.05, relax=5.0, read=10.0)),
+    # the copies of teacher units and the split of v* among them (§3)
+    Case(cm.copies_per_teacher, dict(R=np.array([[0.9, 0.1], [-0.8, 0.0], [0.2, 0.3]]))),
+    Case(cm.copy_sums, dict(R=np.array([[0.9, 0.0], [-0.9, 0.1], [0.0, 1.0]]), v=np.array([1.0, -1.0, 2.0]))),
+    Case(cm.split_relaxation,
+         dict(state=cm.denoising_state(1, 2, 2.0, split=0.5, jitter=0.01), v_star=2.0, lr=0.5, sigma=0.1,
+              times=[1.0, 2.0]),
+         accepted=dict(sigma={"zero"}, v_star={"negative"})),
+    Case(cm.denoising_fixed_point,
+         dict(state=cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05), v_star=2.0, lr=0.2, sigma=0.1,
+              alpha=10.0),
+         accepted=dict(sigma={"zero"}, v_star={"negative"})),
 ]
 
 

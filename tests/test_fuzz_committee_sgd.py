@@ -4,10 +4,17 @@ import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
+from gendyn import committee as cm
 from gendyn import committee_sgd as cs
 
 INIT = cs.initial_weights(20, 2, 1, "erf", runs=2, seed=0)
 RESULT = cs.simulate(INIT, 0.5, 0.1, [0.0, 0.1, 0.2], block=64)
+# Fig. 4's four linear students (§3), one K, two runs each
+LINEAR = {}
+for j, variant in enumerate(cs.LINEAR_VARIANTS):
+    start = cs.linear_student_start(20, 1, 1, variant, runs=2, seed=j)
+    LINEAR[variant, 1] = cs.linear_stationary_runs(start.initial, 0.05, 0.1, 12.0, seed=j,
+                                                   train_second_layer=start.train_second_layer)
 
 CASES = [
     Case(cs.initial_weights,
@@ -49,6 +56,13 @@ CASES = [
          dict(initial=cs.initial_weights(20, 2, 1, "linear", runs=2, seed=0), lr=0.05, sigma=0.1, alpha_max=12.0,
               train_second_layer=False, seed=0),
          accepted=dict(sigma={"zero"}, seed={"zero"}, train_second_layer={"bool", "false"})),
+    Case(cs.linear_student_start, dict(N=20, K=2, M=1, variant="SCM", runs=1, seed=0), accepted=dict(seed={"zero"})),
+    Case(cs.linear_networks, dict(runs=LINEAR, N=20, lr=0.05, sigma=0.1, M=1), accepted=dict(sigma={"zero"})),
+    # the ODEs (9) to long times (§2-3)
+    Case(cs.long_ode_runs,
+         dict(near=cm.specialised_state(1, 1, jitter=0.01), starts=[cs.initial_weights(20, 2, 1, "erf", seed=0)],
+              lr=0.5, sigma=0.1, long_alpha=10.0, extra_times=[5.0], train_second_layer=False, v_star=1.0),
+         accepted=dict(sigma={"zero"}, train_second_layer={"bool", "false"})),
 ]
 
 

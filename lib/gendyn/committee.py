@@ -40,6 +40,12 @@ denoising_state            zero-error both-layer states: Z copies per teacher un
 committee_odes             the ODEs (9) of a soft committee machine (v = v* = 1) from (Q, R, T)
 manifold_point             a state on the slow manifold of anti-parallel pairs: its error and drift
 ManifoldPoint              what manifold_point reads
+copies_per_teacher         the student units copying each teacher unit (§3, Fig. 3)
+copy_sums                  per teacher unit, the signed second-layer weights of its copies, summed (Fig. 3b)
+split_relaxation           the ODEs (9), both layers, from an unequal split of v* among copies: its relaxation
+SplitRelaxation            what split_relaxation reads
+denoising_fixed_point      the ODEs (9), both layers, from near the denoising state, against its theory (Fig. 3c)
+FixedPointReading          what denoising_fixed_point reads
 
 Conventions fixed here (the extracted paper text is ambiguous or silent on them):
 
@@ -87,6 +93,12 @@ __all__ = [
     "committee_odes",
     "ManifoldPoint",
     "manifold_point",
+    "copies_per_teacher",
+    "copy_sums",
+    "SplitRelaxation",
+    "split_relaxation",
+    "FixedPointReading",
+    "denoising_fixed_point",
 ]
 
 ACTIVATIONS = ("erf", "relu", "linear")
@@ -1410,3 +1422,196 @@ def manifold_point(M: int, L: int, pair_q: float, lr: float, sigma: float, *, wi
     if not np.all(np.isfinite(point)):
         raise FloatingPointError(f"the manifold's read-out is not finite at pair_q={pair_q}, lr={lr}, sigma={sigma}")
     return point
+
+
+# ------------------------------------------------------------------- copies of teacher units (§3)
+
+
+def _check_overlaps(R):
+    R = _checks.real_array(R, "R", ndim=2, extra=", shape (K, M): student-teacher overlaps")
+    if R.shape[0] < 1 or R.shape[1] < 1:
+        raise ValueError(f"R must have shape (K, M) with K, M >= 1 (student-teacher overlaps); got shape {R.shape}")
+    return R
+
+
+def copies_per_teacher(R: ArrayLike) -> np.ndarray:
+    """How many student units copy each teacher unit: Goldt et al. (2019) §3, Figs. 3a-b.
+
+    Student unit ``k`` copies the teacher unit ``n`` of its largest ``|R_kn|`` if that overlap exceeds
+    ``0.5`` (a unit below it copies none; the erf is odd, so ``R_kn`` near ``-1`` is a copy too).
+    At the denoising state (:func:`denoising_state`) each teacher unit has ``Z = K / M`` copies.
+
+    Parameters
+    ----------
+    R : array_like (K, M)
+        Student-teacher overlaps ``R = w w*^T / N`` (eq. 5).
+
+    Returns
+    -------
+    ndarray (M,) of int
+        Copies per teacher unit.
+
+    Examples
+    --------
+    >>> copies_per_teacher([[0.9, 0.1], [-0.8, 0.0], [0.2, 0.3]]).tolist()
+    [2, 0]
+    """
+    R = _check_overlaps(R)
+    return np.bincount(np.argmax(np.abs(R), axis=1)[np.max(np.abs(R), axis=1) > 0.5], minlength=R.shape[1])
+
+
+def copy_sums(R: ArrayLike, v: ArrayLike) -> np.ndarray:
+    """Per teacher unit, the signed second-layer weights of the student units copying it, summed (§3, Fig. 3b).
+
+    Student unit ``k`` copies the teacher unit ``n(k)`` of its largest ``|R_kn|`` and enters with
+    ``v_k sign(R_k n(k))`` (the erf is odd: ``-w*`` with ``-v`` computes the same function). On the
+    continuum of zero-error splits of ``v*`` among copies (:func:`denoising_state`) every sum is ``v*``.
+
+    Parameters
+    ----------
+    R : array_like (K, M)
+        Student-teacher overlaps (eq. 5).
+    v : array_like (K,)
+        Student second-layer weights.
+
+    Returns
+    -------
+    ndarray (M,)
+        The sums, one per teacher unit.
+
+    Examples
+    --------
+    >>> copy_sums([[0.9, 0.0], [-0.9, 0.1], [0.0, 1.0]], [1.0, -1.0, 2.0]).tolist()
+    [2.0, 2.0]
+    """
+    R = _check_overlaps(R)
+    v = _checks.real_array(v, "v", ndim=1, extra=", shape (K,): second-layer weights")
+    if v.shape != R.shape[:1]:
+        raise ValueError(f"v must have shape ({R.shape[0]},) (one weight per row of R); got shape {v.shape}")
+    teacher_of = np.argmax(np.abs(R), axis=1)
+    signs = np.sign(R[np.arange(len(v)), teacher_of])
+    return np.array([np.sum((v * signs)[teacher_of == n]) for n in range(R.shape[1])])
+
+
+# ------------------------------------------------------------------- the copies' split of v* (§3)
+
+
+class SplitRelaxation(NamedTuple):
+    """How an unequal split of ``v*`` between two copies of a teacher unit relaxes (:func:`split_relaxation`)."""
+
+    alpha: np.ndarray  # the read-out times
+    split: np.ndarray  # the unequal split ``v_0 - v_M`` at each time over its value at the first
+    distance2: float  # the start's squared distance from the continuum of splits, ``sum_k |w_k - w*_{k mod M}|^2 / N``
+
+
+def split_relaxation(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike], v_star: float, lr: float, sigma: float,
+                     times: ArrayLike) -> SplitRelaxation:
+    """The ODEs (9) with both layers trained from a denoising state with an unequal split: how the split relaxes.
+
+    Goldt et al. (2019) §3 (found here, the paper does not discuss it): with both layers trained every
+    split of ``v*`` among the copies of a teacher unit is a zero-error fixed point at ``sigma = 0``
+    (:func:`denoising_state`); with noise the equal split is selected at a rate of order
+    ``eta^2 sigma^2``. The ODEs (eqs. 9, both layers at rate ``lr``, every teacher unit ``v*``) are
+    integrated from ``state`` (unit ``M`` the second copy of teacher unit 0) and the split
+    ``v_0 - v_M`` is read at ``times``, relative to its value at ``times[0]`` (after the start has
+    relaxed onto the continuum).
+
+    Parameters
+    ----------
+    state : tuple of array_like
+        ``(Q, R, T, v)``, shapes (K, K), (K, M), (M, M), (K,) with ``K >= 2 M``, e.g. from
+        :func:`denoising_state` with ``split``.
+    v_star : float
+        Teacher second-layer weight (all units), nonzero.
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``>= 0`` (at 0 the split is frozen, up to the start's relaxation).
+    times : array_like
+        Non-decreasing read-out times ``alpha > 0``.
+
+    Returns
+    -------
+    SplitRelaxation
+
+    Raises
+    ------
+    FloatingPointError
+        If the split at ``times[0]`` is zero or a read-out is not finite.
+    """
+    if not isinstance(state, (tuple, list)) or len(state) != 4:
+        raise ValueError(f"state must be a tuple (Q, R, T, v) (e.g. from denoising_state); got {type(state).__name__}")
+    Q, R, T, v = state
+    R = _check_overlaps(R)
+    K, M = R.shape
+    if K < 2 * M:
+        raise ValueError(f"state must hold two copies of teacher unit 0 (K >= 2 M); got K={K}, M={M}")
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    times = _check_times(times)
+    if times[0] <= 0:
+        raise ValueError(f"times must be > 0 (the split is read after the start); got {times[:5].tolist()}")
+    ode = integrate_odes(Q, R, T, v, np.full(M, v_star), "erf", lr, sigma, np.r_[0.0, times], train_second_layer=True)
+    imbalance = ode.v[:, 0] - ode.v[:, M]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        split = imbalance[1:] / imbalance[1]
+    Q0, T0 = (np.asarray(x, dtype=float) for x in (Q, T))  # integrate_odes has checked them
+    copy_of = np.arange(K) % M
+    distance2 = float(np.sum(np.diag(Q0) - 2 * R[np.arange(K), copy_of] + T0[copy_of, copy_of]))
+    if not (np.all(np.isfinite(split)) and np.isfinite(distance2)):
+        raise FloatingPointError(f"the split is zero or not finite at times[0] = {times[0]:g} (lr={lr}, sigma={sigma})")
+    return SplitRelaxation(times, split, distance2)
+
+
+class FixedPointReading(NamedTuple):
+    """The ODEs (9) run towards a fixed point and the theory's value there (:func:`denoising_fixed_point`)."""
+
+    eg: float  # ``eps_g`` of the ODEs at the horizon
+    drift: float  # its change over the last decade of time, ``|eps_g(alpha) - eps_g(alpha / 10)|``
+    theory: float  # the denoising theory's ``eps_g*`` (:func:`asymptotic_error`)
+
+
+def denoising_fixed_point(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike], v_star: float, lr: float,
+                          sigma: float, alpha: float) -> FixedPointReading:
+    """The ODEs (9) with both layers trained, from near the denoising state, against the denoising theory.
+
+    Goldt et al. (2019) §3, Fig. 3c: the ODEs (eqs. 9, both layers at rate ``lr``, every teacher unit
+    ``v*``) are integrated from ``state`` to ``alpha``; their final ``eps_g``, its change over the last
+    decade (the distance to its own limit, for a geometric approach) and the perturbative ``eps_g*`` of
+    the denoising state (:func:`asymptotic_error` with ``train_second_layer=True``; its small-``eta``
+    limit is eq. 15).
+
+    Parameters
+    ----------
+    state : tuple of array_like
+        ``(Q, R, T, v)``, shapes (K, K), (K, M), (M, M), (K,) with ``K`` a multiple of ``M``, e.g.
+        :func:`denoising_state` with a jitter.
+    v_star : float
+        Teacher second-layer weight (all units), nonzero.
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``>= 0``.
+    alpha : float
+        The horizon ``> 0``.
+
+    Returns
+    -------
+    FixedPointReading
+    """
+    if not isinstance(state, (tuple, list)) or len(state) != 4:
+        raise ValueError(f"state must be a tuple (Q, R, T, v) (e.g. from denoising_state); got {type(state).__name__}")
+    K, M = _check_overlaps(state[1]).shape
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    alpha = _checks.real(alpha, "alpha", positive=True)
+    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
+    ode = integrate_odes(*state, np.full(M, v_star), "erf", lr, sigma, [0.0, alpha / 10, alpha],
+                         train_second_layer=True)
+    return FixedPointReading(ode.eg[-1], abs(ode.eg[-1] - ode.eg[-2]), theory)

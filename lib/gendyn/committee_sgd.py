@@ -85,6 +85,10 @@ ODEDistance           those runs and their distances
 escape_time           the escape from the plateau: first crossing of eps_g below a threshold
 linear_stationary_runs long runs of linear students: batch means of the stationary error, eta' (§3, Fig. 4)
 LinearStationaryRuns  those runs, batch means and effective rates
+long_ode_runs         the ODEs (9) to long times from near a fixed point and from random starts (§2-3)
+LongODERuns           those runs and the fixed point's eps_g*
+linear_student_start  the four linear students of Fig. 4 (LINEAR_VARIANTS): initial weights (§3)
+linear_networks       eq. (12) for each of them, with their runs' batch means (LinearNetworks)
 """
 
 from __future__ import annotations
@@ -125,6 +129,8 @@ __all__ = [
     "escape_time",
     "LinearStationaryRuns",
     "linear_stationary_runs",
+    "LongODERuns", "long_ode_runs",
+    "LINEAR_VARIANTS", "LinearStart", "linear_student_start", "LinearNetworks", "linear_networks",
 ]
 
 ENGINES = ("weights", "order-parameters")
@@ -1258,3 +1264,272 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     Q = res.Q[:, late] if train2 else None
     eff = cm.linear_effective_rate(res.settings["lr"], res.v[:, late], Q, N if train2 else None).mean(1)
     return LinearStationaryRuns(res, batches, eff)
+
+
+# ------------------------------------------------------ the ODEs (9) to long times (§2-3)
+
+
+@dataclass(frozen=True)
+class LongODERuns:
+    """The ODEs (9) of one erf student to a long horizon, from near its fixed point and from random starts
+    (:func:`long_ode_runs`).
+
+    Attributes
+    ----------
+    times : ndarray
+        The recorded times ``alpha``: a log grid to the horizon and the extra times asked for.
+    theory : float
+        The fixed point's ``eps_g*`` (:func:`gendyn.committee.asymptotic_error`): eq. (10), or the denoising
+        fixed point with both layers trained.
+    near : gendyn.committee.ODEResult
+        The run from near the fixed point.
+    starts : tuple of gendyn.committee.ODEResult
+        The runs from the random starts, in their order.
+    """
+
+    times: np.ndarray
+    theory: float
+    near: cm.ODEResult
+    starts: tuple[cm.ODEResult, ...]
+
+    @property
+    def long_alpha(self) -> float:
+        """The horizon."""
+        return float(self.times[-1])
+
+    @property
+    def K(self) -> int:
+        """Student hidden units."""
+        return self.near.Q.shape[-1]
+
+    @property
+    def final(self) -> np.ndarray:
+        """``eps_g`` over :attr:`theory` at the horizon, one per random start."""
+        return np.array([run.eg[-1] / self.theory for run in self.starts])
+
+
+def long_ode_runs(near: tuple[ArrayLike, ...], starts: list[InitialWeights], lr: float, sigma: float,
+                  long_alpha: float, *, extra_times: ArrayLike = (), train_second_layer: bool = False,
+                  v_star: float = 1.0) -> LongODERuns:
+    """The ODEs (9) of an erf student to long times, from near its fixed point and from SGD's random starts.
+
+    Goldt et al. (2019) §2-3: the fixed points that eq. (10) (second layer fixed) and the denoising
+    theory (both layers trained) perturb sit on continua of zero-error states, along which the noise
+    moves a student on times of order ``1 / (eta^2 sigma^2)``, far beyond an SGD run. Both runs follow
+    the ODEs (eqs. 9, ``v* = v_star`` for every teacher unit) to ``long_alpha``, recorded on a log grid
+    (8 points per decade from ``alpha = 1``, and 0) and at ``extra_times``.
+
+    Parameters
+    ----------
+    near : tuple of array_like
+        ``(Q, R, T)`` (student ``v = v_star``; e.g. :func:`gendyn.committee.specialised_state`) or
+        ``(Q, R, T, v)`` (e.g. :func:`gendyn.committee.denoising_state`), shapes (K, K), (K, M), (M, M), (K,).
+    starts : list of InitialWeights
+        Random starts of one run each, erf students of the same ``K, M`` and teacher weight ``v_star``
+        (:func:`initial_weights`; may be empty): each is integrated from its order parameters and ``v``.
+    lr : float
+        Learning rate ``eta > 0``.
+    sigma : float
+        Output noise ``>= 0``.
+    long_alpha : float
+        The horizon ``alpha > 1``.
+    extra_times : array_like
+        More times to record, in ``[0, long_alpha]``.
+    train_second_layer : bool
+        Train ``v`` too (eqs. 2-3), at the rate ``lr``; the theory is then the denoising fixed point
+        (``K`` a multiple of ``M``).
+    v_star : float
+        Teacher second-layer weight, nonzero.
+
+    Returns
+    -------
+    LongODERuns
+    """
+    if not isinstance(near, (tuple, list)) or len(near) not in (3, 4):
+        raise ValueError(f"near must be a tuple (Q, R, T) or (Q, R, T, v) of order parameters; got "
+                         f"{type(near).__name__}")
+    if not isinstance(starts, (tuple, list)):
+        raise ValueError(f"starts must be a list of InitialWeights (one run each); got {type(starts).__name__}")
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    long_alpha = _checks.real(long_alpha, "long_alpha", positive=True)
+    if long_alpha <= 1:
+        raise ValueError(f"long_alpha must be a finite number > 1 (the log grid starts at alpha = 1); got {long_alpha!r}")
+    extra = _checks.real_array(extra_times, "extra_times", lower=0, upper=long_alpha, ndim=1,
+                               extra=f", times in [0, long_alpha = {long_alpha:g}]")
+    R = _checks.real_array(near[1], "near", ndim=2, extra=": R of shape (K, M)")
+    K, M = R.shape
+    v_teacher = np.full(M, v_star)
+    for s in starts:
+        _checks.instance(s, "starts", InitialWeights, hint=" (a list of them, from initial_weights)")
+        if s.runs != 1 or s.activation != "erf" or s.shape[1:] != (K, M) or np.any(s.v_star != v_star):
+            raise ValueError(f"starts must hold one erf run each with K={K}, M={M} (those of near) and v_star="
+                             f"{v_star:g}; got {s.runs} {s.activation} runs with (K, M)={s.shape[1:]}")
+    times = np.union1d(np.r_[0.0, np.geomspace(1.0, long_alpha, 8 * round(np.log10(long_alpha)) + 1)], extra)
+    theory = cm.asymptotic_error("erf", M, K, lr, sigma, train_second_layer=train2, v_star=v_star)
+    v_near = near[3] if len(near) == 4 else np.full(K, v_star)
+    near_run = cm.integrate_odes(*near[:3], v_near, v_teacher, "erf", lr, sigma, times, train_second_layer=train2)
+    runs = []
+    for s in starts:
+        Q0, R0, T0 = (x[0] for x in s.order_parameters())
+        runs.append(cm.integrate_odes(Q0, R0, T0, s.v[0], v_teacher, "erf", lr, sigma, times,
+                                      train_second_layer=train2))
+    return LongODERuns(times, theory, near_run, tuple(runs))
+
+
+# --------------------------------------------------------- linear networks, Fig. 4 (§3)
+
+#: The four linear students of Fig. 4: second layer fixed (SCM: ``v = v* = 1``; normalised SCM:
+#: ``v = 1/K``, ``v* = 1/M``), both layers trained (from ``v ~ N(0, 1/K)``; from the normalised SCM's solution).
+LINEAR_VARIANTS = ("SCM", "normalised SCM", "both layers", "both layers from the normalised SCM")
+
+
+class LinearStart(NamedTuple):
+    """The initial weights of one of Fig. 4's linear students (:func:`linear_student_start`)."""
+
+    initial: InitialWeights  # teachers and students, ``runs`` networks
+    train_second_layer: bool  # whether the variant trains ``v``
+
+
+def _check_variant(variant):
+    return _checks.choice(variant, "variant", LINEAR_VARIANTS)
+
+
+def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1, seed: int = 0) -> LinearStart:
+    """The initial weights of one of the four linear students of Goldt et al. (2019) Fig. 4 (§3).
+
+    :data:`LINEAR_VARIANTS`: SCM, ``v = v* = 1`` fixed; normalised SCM, ``v = 1/K`` and ``v* = 1/M``
+    fixed; both layers trained from ``v ~ N(0, 1/K)`` (``v* = 1``); both layers trained from the
+    normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the teachers' mean plus its
+    small initial weights (``sum_k w_k / K = sum_n w*_n / M``, the normalised SCM's zero-error state).
+    Drawn by :func:`initial_weights` (orthonormal teachers, linear networks).
+
+    Parameters
+    ----------
+    N, K, M : int
+        Input dimension, student and teacher hidden units (``N > K + M``).
+    variant : str
+        One of :data:`LINEAR_VARIANTS`.
+    runs : int
+        Independent networks.
+    seed : int
+        Seed (:func:`initial_weights`).
+
+    Returns
+    -------
+    LinearStart
+    """
+    variant = _check_variant(variant)
+    K = _checks.integer(K, "K", 1)
+    M = _checks.integer(M, "M", 1)
+    if variant == "SCM":
+        kw, v, v_star, train2 = {}, 1.0, 1.0, False
+    elif variant == "normalised SCM":
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, False
+    elif variant == "both layers":
+        kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
+    else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, True
+    init = initial_weights(N, K, M, "linear", runs=runs, seed=seed, teacher="orthonormal", v=v, v_star=v_star, **kw)
+    if variant == LINEAR_VARIANTS[3]:
+        # every unit the teachers' mean plus its small initial weights
+        w = init.w + init.w_star.mean(axis=1, keepdims=True)
+        init = InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
+    return LinearStart(init, train2)
+
+
+@dataclass(frozen=True)
+class LinearNetworks:
+    """Fig. 4's runs of the linear students and eq. (12) for each (:func:`linear_networks`).
+
+    Attributes
+    ----------
+    ks : tuple of int
+        Student sizes ``K``, in the runs' order.
+    N, runs, M : int
+        Input dimension, runs per point, teacher units.
+    lr, sigma : float
+        Learning rate and output noise.
+    batches : dict
+        ``(variant, K) ->`` batch means (runs, 10) of the stationary ``eps_g`` (:data:`LINEAR_VARIANTS`).
+    eff : dict
+        ``(variant, K) ->`` each run's effective rate ``eta'`` over the same times.
+    theory : dict
+        Eq. (12): ``(variant, K) ->`` a value for the SCMs (``eta' = eta K v^2``), one per run at its own
+        ``eta'`` when both layers are trained.
+    eff_fixed_point, theory_fixed_point : dict
+        ``K ->`` ``eta' = eta (1/K + K/(M N))`` of the normalised SCM's solution as a state of both-layer
+        SGD (``v_k = 1/K``, every ``Q_kl = 1/M``), and eq. (12) there.
+    """
+
+    ks: tuple[int, ...]
+    N: int
+    runs: int
+    lr: float
+    sigma: float
+    M: int
+    batches: dict
+    eff: dict
+    theory: dict
+    eff_fixed_point: dict
+    theory_fixed_point: dict
+
+
+def linear_networks(runs: dict[tuple[str, int], LinearStationaryRuns], N: int, lr: float, sigma: float,
+                    M: int) -> LinearNetworks:
+    """Eq. (12) for each of Fig. 4's linear students (Goldt et al. 2019 §3), with their runs' stationary errors.
+
+    Second layer fixed: eq. (12) at ``eta' = eta K v^2`` (:func:`gendyn.committee.linear_effective_rate`,
+    :func:`gendyn.committee.linear_stationary_error`). Both layers trained: eq. (12) at each run's own
+    ``eta' = eta (sum_k v_k^2 + tr Q / N)`` averaged over the times of its batch means, and at the
+    normalised SCM's solution.
+
+    Parameters
+    ----------
+    runs : dict
+        ``(variant, K) ->`` :func:`linear_stationary_runs` of the students of :func:`linear_student_start`,
+        every variant of :data:`LINEAR_VARIANTS` for every ``K``, the same number of runs each.
+    N : int
+        Input dimension.
+    lr : float
+        The runs' learning rate ``eta > 0``.
+    sigma : float
+        Their output noise ``>= 0``.
+    M : int
+        Teacher units.
+
+    Returns
+    -------
+    LinearNetworks
+    """
+    if not isinstance(runs, dict) or not runs:
+        raise ValueError(f"runs must be a non-empty dict (variant, K) -> LinearStationaryRuns; got {runs!r:.60}")
+    for key, r in runs.items():
+        if not (isinstance(key, tuple) and len(key) == 2 and key[0] in LINEAR_VARIANTS):
+            raise ValueError(f"runs must have keys (variant, K), variant one of {LINEAR_VARIANTS}; got {key!r}")
+        _checks.instance(r, "runs", LinearStationaryRuns, hint=" (values from linear_stationary_runs)")
+        if r.K != key[1]:
+            raise ValueError(f"runs[{key!r}] has K = {r.K}, not {key[1]!r}")
+    ks = tuple(dict.fromkeys(K for _, K in runs))
+    if any((var, K) not in runs for var in LINEAR_VARIANTS for K in ks):
+        raise ValueError(f"runs must hold every variant of {LINEAR_VARIANTS} for every K in {ks}")
+    n_runs = next(iter(runs.values())).batches.shape[0]
+    if any(r.batches.shape[0] != n_runs for r in runs.values()):
+        raise ValueError("runs must hold the same number of runs for every (variant, K)")
+    N = _checks.integer(N, "N", 1)
+    M = _checks.integer(M, "M", 1)
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma")
+    batches = {key: r.batches for key, r in runs.items()}
+    eff = {key: r.eff for key, r in runs.items()}
+    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in LINEAR_VARIANTS[2:] for K in ks}
+    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / M), N) for K in ks}
+    theory_fixed_point = {K: cm.linear_stationary_error(e, sigma) for K, e in eff_fixed_point.items()}
+    for var, v in (("SCM", lambda K: 1.0), ("normalised SCM", lambda K: 1.0 / K)):
+        theory |= {(var, K): cm.linear_stationary_error(cm.linear_effective_rate(lr, np.full(K, v(K))), sigma)
+                   for K in ks}
+    return LinearNetworks(ks, N, n_runs, lr, sigma, M, batches, eff, theory, eff_fixed_point, theory_fixed_point)

@@ -1,7 +1,8 @@
 """Companion of the chapter ``notebooks/goldt-et-al/sec2-asymptotic-error.ipynb``: the asymptotic error of SCMs.
 
 Goldt et al. (2019), §2, Fig. 2 and the supplementary Figs. S2 and S3. The experiments are science
-(:func:`gendyn.committee_sgd.stationary_run`, :func:`gendyn.committee.manifold_point`) and the notebook
+(:func:`gendyn.committee_sgd.stationary_run`, :func:`gendyn.committee_sgd.long_ode_runs`,
+:func:`gendyn.committee.manifold_point`) and the notebook
 shows their protocol; here are the chapter's sizes, its figures (Figs. 2a, 2b, S2, S3, the scaling with
 ``eta`` and ``sigma``, the long times) and its claims (eqs. (10)-(14), weight decay, the slow manifold).
 A series is a dict ``L -> StationaryRun`` (``L = K - M`` superfluous units).
@@ -349,12 +350,13 @@ class LongTimes:
 
     Attributes
     ----------
-    m, lr, sigma, long_alpha, erf_alpha
-        Teacher units, the chapter's rate and noise, the horizon of the runs and that of Fig. 2a's SGD.
+    m, lr, sigma, erf_alpha
+        Teacher units, the chapter's rate and noise, the horizon of Fig. 2a's SGD.
     eq10 : dict
         ``L -> eq. (10)`` for ``L = 0 .. max(ls)``.
-    near, starts : dict
-        ``L ->`` the ODE run from near the specialised state, and the list of those from the SGD runs' starts.
+    runs : dict
+        ``L ->`` :func:`gendyn.committee_sgd.long_ode_runs`: from near the specialised state and from the SGD
+        runs' starts.
     qs : ndarray
         Squared norms ``c`` of an anti-parallel pair on the manifold.
     manifold : dict
@@ -370,16 +372,19 @@ class LongTimes:
     m: int
     lr: float
     sigma: float
-    long_alpha: float
     erf_alpha: float
     eq10: dict
-    near: dict
-    starts: dict
+    runs: dict
     qs: np.ndarray
     manifold: dict
     pairs: dict
     frozen: cm.ODEResult
     window: float
+
+    @property
+    def long_alpha(self) -> float:
+        """The horizon of the long runs."""
+        return next(iter(self.runs.values())).long_alpha
 
     @property
     def drift(self) -> dict:
@@ -389,14 +394,14 @@ class LongTimes:
     @property
     def final(self) -> dict:
         """``L -> eps_g / eq. (10)`` at ``long_alpha`` of every run (near start first)."""
-        return {L: [run.eg[-1] / self.eq10[L] for run in [self.near[L], *self.starts[L]]] for L in self.near}
+        return {L: [run.eg[-1] / self.eq10[L] for run in [r.near, *r.starts]] for L, r in self.runs.items()}
 
     @property
     def crossings(self) -> list:
         """Last time above (10) of each start that is above it after ``alpha = 1e3``."""
         out = []
-        for L, runs in self.starts.items():
-            for run in runs:
+        for L, r in self.runs.items():
+            for run in r.starts:
                 above = (run.eg > np.array([self.eq10[L]])) & (run.alpha >= 1e3)
                 if above.any():
                     out.append(run.alpha[min(np.nonzero(above)[0].max() + 1, len(run.alpha) - 1)])
@@ -437,9 +442,10 @@ def figure_long_times(long: LongTimes) -> Figure:
     qs, eq10 = long.qs, long.eq10
     fig, axes = plotting.subplots(1, 3, height=3.2)
     ax = axes[0]
-    for j, (L, near) in enumerate(long.near.items()):
+    for j, (L, r) in enumerate(long.runs.items()):
+        near = r.near
         color = plotting.COLORS[j]
-        for s, run in enumerate(long.starts[L]):
+        for s, run in enumerate(r.starts):
             ax.loglog(run.alpha[1:], run.eg[1:] / eq10[L], color=color, lw=1, alpha=0.8,
                       label=f"L = {L}" if s == 0 else None)
         ax.loglog(near.alpha[1:], near.eg[1:] / eq10[L], "--", color=color, lw=1)
@@ -476,7 +482,7 @@ def check_long_times(ledger: Ledger, long: LongTimes) -> None:
     """
     m, LR, SIGMA, LONG, qs, eq10 = long.m, long.lr, long.sigma, long.long_alpha, long.qs, long.eq10
     manifold, drift, pairs, final = long.manifold, long.drift, long.pairs, long.final
-    for L, near in long.near.items():
+    for L, near in ((L, r.near) for L, r in long.runs.items()):
         slope = abs(1 - manifold[L][0].ratio) / qs[0]  # the manifold's slope (a size: it sets a tolerance)
         offset = np.trace(near.Q[0, m:, m:]) / 2 * slope * np.exp(drift[LR, SIGMA][0] * (LR * SIGMA) ** 2 * SETTLE)
         at = np.searchsorted(near.alpha, SETTLE)

@@ -1,13 +1,13 @@
 """Companion of the chapter ``notebooks/goldt-et-al/sec3-both-layers.ipynb``: training both layers.
 
-Goldt et al. (2019), §3, Figs. 3 and 4. The runs of Fig. 3a (:func:`gendyn.committee_sgd.stationary_run`
-with ``train_second_layer=True``) and the ODEs of Fig. 3c are science and the notebook shows their
-protocol; this module holds the runners of the long ODE runs along the continuum of splits of ``v*``
-among copies and of the linear networks, the figures (Figs. 3a, 3b,
-3c, 4 and the long times) and the claims (the denoising theory and eq. (15); eq. (12) at each
-linear network's effective rate).
-
-A long run is recorded at :func:`gendyn.committee_sgd.log_and_late_times`, as in the previous chapter.
+Goldt et al. (2019), §3, Figs. 3 and 4. The experiments are science and the notebook shows their
+protocol: the runs of Fig. 3a (:func:`gendyn.committee_sgd.stationary_run` with
+``train_second_layer=True``), the long ODE runs (:func:`gendyn.committee_sgd.long_ode_runs`) and the
+split's relaxation (:func:`gendyn.committee.split_relaxation`), the ODEs of Fig. 3c and the linear
+networks of Fig. 4 (:func:`gendyn.committee_sgd.linear_student_start`,
+:func:`gendyn.committee_sgd.linear_networks`). This module holds the chapter's sizes, its figures
+(Figs. 3a, 3b, 3c, 4 and the long times) and its claims (the denoising theory and eq. (15); eq. (12)
+at each linear network's effective rate).
 """
 
 from __future__ import annotations
@@ -25,13 +25,10 @@ from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import batch_means_interval, t_quantile
-from gendyn.progress import track
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "figure_3a", "copies_per_teacher", "check_fig3a", "LongTimes",
-           "run_long_times", "long_time_numbers", "figure_long_times", "check_long_times", "copy_sums", "figure_3b",
-           "check_fig3b", "figure_3c", "check_fig3c", "VARIANTS", "LinearNetworks", "linear_theory",
-           "linear_start", "linear_networks", "figure_4", "check_fig4"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_3a", "check_fig3a", "long_time_numbers",
+           "figure_long_times", "check_long_times", "figure_3b", "check_fig3b", "figure_3c", "check_fig3c", "VARIANTS",
+           "figure_4", "check_fig4"]
 
 
 @dataclass(frozen=True)
@@ -136,11 +133,6 @@ def figure_3a(fig3: dict[int, sgd.StationaryRun], *, n: int, m: int, lr: float, 
     return fig
 
 
-def copies_per_teacher(R: np.ndarray) -> np.ndarray:
-    """Number of student units copying each teacher unit: rows of ``R`` (K, M) with ``max |R_in| > 0.5``."""
-    return np.bincount(np.argmax(np.abs(R), axis=1)[np.max(np.abs(R), axis=1) > 0.5], minlength=R.shape[1])
-
-
 def check_fig3a(ledger: Ledger, fig3: dict[int, sgd.StationaryRun], *, n: int, m: int) -> None:
     """Claims of Fig. 3a: SGD reaches the theory for ``K = m``, is not below it for ``K = Z m``, and the
     largest student's error is below that of the smallest by more than 3 standard errors.
@@ -151,7 +143,7 @@ def check_fig3a(ledger: Ledger, fig3: dict[int, sgd.StationaryRun], *, n: int, m
     """
     for K, row in fig3.items():
         res = row.run
-        print(f"K = {K}: student units per teacher unit {copies_per_teacher(res.R[0, -1])}, final v = "
+        print(f"K = {K}: student units per teacher unit {cm.copies_per_teacher(res.R[0, -1])}, final v = "
               f"{np.round(res.v[0, -1], 3)}, eps_g* = {row.sgd:.3e} +- {row.se:.1e}, "
               f"theory {np.nan if row.theory is None else row.theory:.3e}")
         if K % m:
@@ -191,192 +183,81 @@ def check_fig3a(ledger: Ledger, fig3: dict[int, sgd.StationaryRun], *, n: int, m
     )
 
 
-SPLIT, JITTER = 0.5, 0.01  # v moved between two copies of teacher unit 0; jitter of the first-layer weights
-RELAX = 1e3  # by then the jittered start has relaxed onto the continuum
-TAU = np.linspace(0.0, 10.0, 21)  # rescaled time eta^2 sigma^2 (alpha - RELAX) of the split's relaxation
+Long = dict[int, sgd.LongODERuns]  # K -> the long ODE runs (gendyn.committee_sgd.long_ode_runs)
+Relax = dict[tuple[float, float], cm.SplitRelaxation]  # (eta, sigma) -> the split's relaxation
 
 
-def _both_layers_ode(state, m, v_star, lr, sigma, times):
-    """The ODEs (9) with both layers trained, from (Q, R, T, v); every teacher unit has v* = v_star."""
-    return cm.integrate_odes(*state, np.full(m, v_star), "erf", lr, sigma, times, train_second_layer=True)
+def _lost_units(ode: cm.ODEResult, v_star: float) -> int:
+    """Units switched off at the end of ``ode``: ``|v_k|`` below a tenth of the smallest share ``v*/K``."""
+    return int(np.sum(np.abs(ode.v[-1]) < 0.1 * v_star / ode.v.shape[1]))
 
 
-def _imbalance(ode, m):
-    """The unequal split: v of unit 0 minus v of unit m, two copies of teacher unit 0."""
-    return ode.v[:, 0] - ode.v[:, m]
+def _stuck(long: Long) -> list[cm.ODEResult]:
+    """Random starts levelled off above the theory: more than 1% above it, changing by < 1e-3 over the last
+    doubling of alpha."""
+    return [run for r in long.values() for run in r.starts
+            if run.eg[-1] > 1.01 * r.theory
+            and abs(1 - run.eg[np.searchsorted(r.times, r.long_alpha / 2)] / run.eg[-1]) < 1e-3]
 
 
-@dataclass
-class LongTimes:
-    """The long ODE runs of students trained on both layers (results of :func:`run_long_times`).
-
-    Attributes
-    ----------
-    m, lr, sigma, v_star, long_alpha, alpha_max
-        Teacher units, rate, noise and ``v*`` of Fig. 3a, the horizon, that of Fig. 3a's SGD runs.
-    times : ndarray
-        Recorded times of :attr:`runs`.
-    theory : dict
-        ``K ->`` the denoising theory.
-    runs : dict
-        ``K -> dict(split, starts)``: from near the denoising state with an unequal split, and from
-        random starts (the first that of Fig. 3a's SGD run).
-    rates, relax : tuple, dict
-        The ``(eta, sigma)`` of the relaxation runs (K = 4) and the split relative to its value at
-        :data:`RELAX`, at the rescaled times :data:`TAU`.
-    frozen : ODEResult
-        The same at ``sigma = 0`` over the ``alpha`` of the chapter's ``(eta, sigma)`` (first and last ``TAU``).
-    frozen_shift, start_distance2 : float
-        The relative change of the split at ``sigma = 0``; the start's squared distance from the continuum.
-    split_rate : dict
-        ``(eta, sigma) ->`` decay rate of the split in units of ``eta^2 sigma^2`` (``TAU`` from 0.5 to 5).
-    random_end : dict
-        ``K -> eps_g / theory`` at the end of each random start.
-    stuck : list
-        Random starts levelled off more than 1% above the theory.
-    """
-
-    m: int
-    lr: float
-    sigma: float
-    v_star: float
-    long_alpha: float
-    alpha_max: float
-    times: np.ndarray
-    theory: dict
-    runs: dict
-    rates: tuple
-    relax: dict
-    frozen: cm.ODEResult
-    frozen_shift: float
-    start_distance2: float
-    split_rate: dict
-    random_end: dict
-    stuck: list
-
-    def lost_units(self, ode: cm.ODEResult) -> int:
-        """Units switched off at the end of ``ode``: ``|v_k|`` below a tenth of the smallest share ``v*/Z``."""
-        K = ode.v.shape[1]
-        return int(np.sum(np.abs(ode.v[-1]) < 0.1 * self.v_star / K))
-
-
-def run_long_times(cfg: RunConfig, *, m: int, lr: float, sigma: float, v_star: float) -> LongTimes:
-    """The long-time ODE runs: how the copies share the second layer.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        ``long_alpha`` (horizon), ``long_ks``, ``long_seeds`` (random starts drawn as Fig. 3a's),
-        ``n``, ``seed``, ``alpha_max``.
-    m, lr, sigma, v_star
-        Teacher units, rate, noise and teacher second-layer weight of Fig. 3a.
-
-    Returns
-    -------
-    LongTimes
-    """
-    LONG = cfg.long_alpha
-    long_times = np.union1d(np.r_[0.0, np.geomspace(1.0, LONG, 8 * round(np.log10(LONG)) + 1)], [LONG / 10, LONG / 2])
-    theory = {K: cm.asymptotic_error("erf", m, K, lr, sigma, train_second_layer=True, v_star=v_star)
-              for K in cfg.long_ks}
-
-    def split_state(K):
-        return cm.denoising_state(m, K, v_star, split=SPLIT, jitter=JITTER, seed=cfg.seed * 1000 + K)
-
-    long3 = {}
-    for K in track(cfg.long_ks, desc="long ODE runs"):
-        starts = []  # s = 0 is the start of the SGD run of Fig. 3a
-        for s in range(cfg.long_seeds):
-            init = sgd.initial_weights(cfg.n, K, m, "erf", seed=cfg.seed * 1000 + K + 10000 * s,
-                                       teacher="orthonormal", v="normal", v_star=v_star)
-            Q0, R0, T0 = (x[0] for x in init.order_parameters())
-            starts.append(_both_layers_ode((Q0, R0, T0, init.v[0]), m, v_star, lr, sigma, long_times))
-        long3[K] = dict(split=_both_layers_ode(split_state(K), m, v_star, lr, sigma, long_times), starts=starts)
-
-    # the split's relaxation against the rescaled time tau = eta^2 sigma^2 (alpha - RELAX), K = 4
-    rates = ((lr, sigma), (lr, 2 * sigma), (2 * lr, sigma), (lr / 2, sigma))  # (eta, sigma)
-    relax = {}
-    for rate, s in track(rates, desc="split relaxation"):
-        ode = _both_layers_ode(split_state(4), m, v_star, rate, s, np.r_[0.0, RELAX + TAU / (rate * s) ** 2])
-        relax[rate, s] = _imbalance(ode, m)[1:] / _imbalance(ode, m)[1]
-    # at sigma = 0, over the alpha of the paper's (eta, sigma) window
-    frozen = _both_layers_ode(split_state(4), m, v_star, lr, 0.0, np.r_[0.0, RELAX + TAU[[0, -1]] / (lr * sigma) ** 2])
-    frozen_shift = _imbalance(frozen, m)[2] / _imbalance(frozen, m)[1] - 1
-    # squared distance of that start from the continuum (unit k copies teacher unit k mod M): relaxing onto it
-    # moves the split by an amount of this order, second order in the jitter
-    Q0, R0, T0, _ = split_state(4)
-    copy_of = np.arange(4) % m
-    start_distance2 = float(np.sum(np.diag(Q0) - 2 * R0[np.arange(4), copy_of] + T0[copy_of, copy_of]))
-    i0, i1 = np.searchsorted(TAU, [0.5, 5.0])
-    split_rate = {rs: np.log(r[i0] / r[i1]) / (TAU[i1] - TAU[i0]) for rs, r in relax.items()}  # units eta^2 sigma^2
-
-    random_end = {K: [run.eg[-1] / theory[K] for run in r["starts"]] for K, r in long3.items()}
-    # runs that have levelled off above the theory: more than 1% above it, changing by < 1e-3 over the last
-    # doubling of alpha
-    last_doubling = np.searchsorted(long_times, LONG / 2)
-    stuck = [run for r in long3.values() for run in r["starts"]
-             if run.eg[-1] > 1.01 * theory[len(run.v[0])] and abs(1 - run.eg[last_doubling] / run.eg[-1]) < 1e-3]
-    return LongTimes(m, lr, sigma, v_star, LONG, cfg.alpha_max, long_times, theory, long3, rates, relax, frozen,
-                     frozen_shift, start_distance2, split_rate, random_end, stuck)
-
-
-def long_time_numbers(long: LongTimes) -> dict[str, str | int]:
+def long_time_numbers(long: Long, split_rate: dict[tuple[float, float], float], frozen: cm.SplitRelaxation, *,
+                      lr: float, sigma: float, v_star: float, alpha_max: float) -> dict[str, str | int]:
     """The numbers of the long-time section's text, formatted: glue name -> text (or count).
 
-    The horizon, the start's split and jitter, the split's decay rate (at the chapter's and all four
-    ``(eta, sigma)``, the span of ``eta^2 sigma^2``, its e-folding time, also over Fig. 3a's horizon),
-    its shift at ``sigma = 0``, and the random starts' final errors, lost units, number and stuck runs.
+    The horizon, the split's decay rate (``split_rate``: per ``(eta, sigma)``, in units of
+    ``eta^2 sigma^2``; at the chapter's ``lr, sigma`` and all, the span of ``eta^2 sigma^2``, its
+    e-folding time, also over Fig. 3a's horizon ``alpha_max``), its shift at ``sigma = 0`` (``frozen``),
+    and the random starts' final errors, lost units, number and stuck runs.
     """
-    lr, sigma, split_rate, rates = long.lr, long.sigma, long.split_rate, long.rates
-    ends = [f"{x:.2f}" for x in sorted(x for v in long.random_end.values() for x in v)]
+    ends = [f"{x:.2f}" for x in sorted(x for r in long.values() for x in r.final)]
     efold = 1 / (split_rate[lr, sigma] * (lr * sigma) ** 2)
+    rates = list(split_rate)
     return {
-        "goldt-sec3-long-alpha": f"{long.long_alpha:.0e}".replace("e+0", "e"),
-        "goldt-sec3-long-split": f"{SPLIT:g}",
-        "goldt-sec3-long-jitter": f"{JITTER:g}",
+        "goldt-sec3-long-alpha": f"{next(iter(long.values())).long_alpha:.0e}".replace("e+0", "e"),
         "goldt-sec3-split-rate": f"{split_rate[lr, sigma]:.2f}",
         "goldt-sec3-split-rates": f"{min(split_rate.values()):.2f}–{max(split_rate.values()):.2f}",
         "goldt-sec3-split-rate-span": f"{max(r * s for r, s in rates) ** 2 / min(r * s for r, s in rates) ** 2:.0f}",
         "goldt-sec3-split-efold": f"{efold:.1e}".replace("e+0", "e"),
-        "goldt-sec3-split-horizon": f"{efold / long.alpha_max:.0f}",
-        "goldt-sec3-frozen-shift": f"{abs(long.frozen_shift):.1e}",
+        "goldt-sec3-split-horizon": f"{efold / alpha_max:.0f}",
+        "goldt-sec3-frozen-shift": f"{abs(frozen.split[-1] - 1):.1e}",
         "goldt-sec3-random-range": f"{ends[0]}–{ends[-1]}" if ends[0] != ends[-1] else ends[0],
-        "goldt-sec3-random-lost": ", ".join(str(long.lost_units(run)) for r in long.runs.values()
-                                            for run in r["starts"]),
-        "goldt-sec3-random-runs": sum(len(r["starts"]) for r in long.runs.values()),
-        "goldt-sec3-random-stuck": len(long.stuck),
+        "goldt-sec3-random-lost": ", ".join(str(_lost_units(run, v_star)) for r in long.values() for run in r.starts),
+        "goldt-sec3-random-runs": sum(len(r.starts) for r in long.values()),
+        "goldt-sec3-random-stuck": len(_stuck(long)),
     }
 
 
-def figure_long_times(long: LongTimes) -> Figure:
+def figure_long_times(long: Long, relax: Relax, frozen: cm.SplitRelaxation, tau: np.ndarray, *, lr: float,
+                      sigma: float, alpha_max: float) -> Figure:
     """The long times: ``eps_g`` / theory of the long ODE runs (left) and the split's relaxation (right).
 
-    ``long`` from :func:`run_long_times`. Right: the unequal split against ``eta^2 sigma^2 (alpha - 10^3)``
-    at four ``(eta, sigma)``, and at ``sigma = 0``.
+    ``long``: ``K ->`` :func:`gendyn.committee_sgd.long_ode_runs`, with Fig. 3a's horizon ``alpha_max``
+    marked. Right: the unequal split (``relax``: ``(eta, sigma) ->``
+    :func:`gendyn.committee.split_relaxation`) against the rescaled time ``tau = eta^2 sigma^2 (alpha - 10^3)``,
+    and at ``sigma = 0`` (``frozen``, over the ``alpha`` of the first and last ``tau`` at ``lr, sigma``).
     """
-    m, lr, sigma = long.m, long.lr, long.sigma
     fig, axes = plotting.subplots(1, 2, height=3.2)
     ax = axes[0]
-    for j, (K, r) in enumerate(long.runs.items()):
+    for j, (K, r) in enumerate(long.items()):
         color = plotting.COLORS[j]
-        for s, run in enumerate(r["starts"]):
-            ax.loglog(run.alpha[1:], run.eg[1:] / long.theory[K], color=color, lw=1, alpha=0.8,
+        for s, run in enumerate(r.starts):
+            ax.loglog(run.alpha[1:], run.eg[1:] / r.theory, color=color, lw=1, alpha=0.8,
                       label=f"K = {K}" if s == 0 else None)
-        ax.loglog(r["split"].alpha[1:], r["split"].eg[1:] / long.theory[K], "--", color=color, lw=1)
+        ax.loglog(r.near.alpha[1:], r.near.eg[1:] / r.theory, "--", color=color, lw=1)
     ax.plot([], [], "k-", lw=1, label="random starts")
     ax.plot([], [], "k--", lw=1, label="near denoising, unequal split")
     ax.axhline(1.0, color="k", lw=0.6)
-    ax.axvline(long.alpha_max, color="0.6", lw=0.8)
-    ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$ / denoising theory", xlim=(1e2, long.long_alpha), ylim=(0.8, 4),
-           title="ODE, long runs")
+    ax.axvline(alpha_max, color="0.6", lw=0.8)
+    ax.set(xlabel=r"$\alpha$", ylabel=r"$\epsilon_g$ / denoising theory",
+           xlim=(1e2, next(iter(long.values())).long_alpha), ylim=(0.8, 4), title="ODE, long runs")
     ax.set_yticks([1, 2, 3, 4], ["1", "2", "3", "4"])
     ax.yaxis.set_minor_formatter(plt.NullFormatter())
     ax.legend(fontsize=6, loc="center left")
     ax = axes[1]
-    for j, (rate, s) in enumerate(long.rates):
-        ax.semilogy(TAU, long.relax[rate, s], "os^v"[j] + "-", ms=3, lw=0.8, color=plotting.COLORS[j],
+    for j, ((rate, s), r) in enumerate(relax.items()):
+        ax.semilogy(tau, r.split, "os^v"[j] + "-", ms=3, lw=0.8, color=plotting.COLORS[j],
                     label=f"$\\eta$ = {rate:g}, $\\sigma$ = {s:g}")
-    ax.semilogy(TAU[[0, -1]], _imbalance(long.frozen, m)[1:] / _imbalance(long.frozen, m)[1], "k-", lw=1,
+    ax.semilogy(tau[[0, -1]], frozen.split, "k-", lw=1,
                 label=f"$\\sigma$ = 0 (same $\\alpha$ as $\\eta$ = {lr:g}, $\\sigma$ = {sigma:g})")
     ax.set(xlabel=r"$\eta^2\sigma^2(\alpha - 10^3)$", ylabel="unequal split, relative",
            title="the copies equalise, K = 4")
@@ -384,67 +265,55 @@ def figure_long_times(long: LongTimes) -> Figure:
     return fig
 
 
-def check_long_times(ledger: Ledger, long: LongTimes) -> None:
+def check_long_times(ledger: Ledger, long: Long, relax: Relax, frozen: cm.SplitRelaxation, *, lr: float,
+                     sigma: float, jitter: float) -> None:
     """Claims of the long-time section: a continuum of splits at ``sigma = 0``, the noise selects equal
     copies, the theory is reached from near the denoising state and not undercut from random starts.
 
-    ``long`` from :func:`run_long_times`. Prints the final ``v`` and ``eps_g`` / theory of each random start.
+    ``long``, ``relax``, ``frozen`` as for :func:`figure_long_times`, at the chapter's ``lr, sigma``;
+    ``jitter``: that of the split's start. Prints the final ``v`` and ``eps_g`` / theory of each random start.
     """
-    LR, SIGMA, LONG, theory = long.lr, long.sigma, long.long_alpha, long.theory
-    for K, r in long.runs.items():
-        for s, run in enumerate(r["starts"]):
+    for K, r in long.items():
+        for s, run in enumerate(r.starts):
             print(f"K = {K}, random start {s}: final v = {np.round(run.v[-1], 2)}, "
-                  f"eps_g / theory = {run.eg[-1] / theory[K]:.3f}")
+                  f"eps_g / theory = {run.eg[-1] / r.theory:.3f}")
     ledger.check(
         "long-split-frozen-sigma0",
-        f"Both layers, K = 4, sigma = 0: unequal split at alpha = {RELAX + TAU[-1] / (LR * SIGMA) ** 2:.2g} "
-        f"over that at {RELAX:g}",
-        measured=1 + long.frozen_shift, predicted=1.0, tolerance=long.start_distance2, kind="absolute",
+        f"Both layers, K = 4, sigma = 0: unequal split at alpha = {frozen.alpha[-1]:.2g} over that at {frozen.alpha[0]:g}",
+        measured=1 + (frozen.split[-1] - 1), predicted=1.0, tolerance=frozen.distance2, kind="absolute",
         reason=f"A finding (ours, derived in the text): a continuum of fixed points; the split moves only as the start "
         f"relaxes onto it, a displacement of the order of the start's squared distance from the continuum "
-        f"({long.start_distance2:.1e}, jitter {JITTER:g}).",
+        f"({frozen.distance2:.1e}, jitter {jitter:g}).",
         category="finding",
     )
     ledger.check(
         "long-split-selected-by-noise",
-        f"Both layers, K = 4, eta = {LR}, sigma = {SIGMA}: fall of the log unequal split over the same alpha",
-        measured=-np.log(long.relax[LR, SIGMA][-1]), predicted=long.start_distance2, tolerance=0.0, kind="lower",
+        f"Both layers, K = 4, eta = {lr}, sigma = {sigma}: fall of the log unequal split over the same alpha",
+        measured=-np.log(relax[lr, sigma].split[-1]), predicted=frozen.distance2, tolerance=0.0, kind="lower",
         reason="A finding (ours): more than the split can move without noise (claim above): the noise drives the "
         "copies to equal v.",
         category="finding",
     )
-    for K, r in long.runs.items():
-        eg = r["split"].eg
-        drift = abs(eg[-1] - eg[np.searchsorted(long.times, LONG / 10)])
+    for K, r in long.items():
+        eg = r.near.eg
+        drift = abs(eg[-1] - eg[np.searchsorted(r.times, r.long_alpha / 10)])
         ledger.check(
             f"long-reaches-theory-K{K}",
-            f"Both layers, K = {K}, from near the denoising state with an unequal split: eps_g at alpha = {LONG:g} "
-            "vs the denoising theory",
-            measured=eg[-1], predicted=theory[K], tolerance=drift + 1e-3 * theory[K], kind="absolute",
+            f"Both layers, K = {K}, from near the denoising state with an unequal split: eps_g at "
+            f"alpha = {r.long_alpha:g} vs the denoising theory",
+            measured=eg[-1], predicted=r.theory, tolerance=drift + 1e-3 * r.theory, kind="absolute",
             reason="Remaining drift of the ODE over its last decade + 1e-3 relative for the O(sigma^2) correction.",
             theory=(THEORY, ODE),
         )
         ledger.check(
             f"long-random-not-below-K{K}",
-            f"Both layers, K = {K}: smallest eps_g / theory at alpha = {LONG:g} over {len(r['starts'])} ODE runs "
+            f"Both layers, K = {K}: smallest eps_g / theory at alpha = {r.long_alpha:g} over {len(r.starts)} ODE runs "
             "from random starts",
-            measured=min(long.random_end[K]), predicted=1.0, tolerance=1e-3, kind="lower",
+            measured=min(r.final), predicted=1.0, tolerance=1e-3, kind="lower",
             reason="A finding (ours): the denoising state with equal copies is the end point the theory describes, "
             "and no random start undercuts it; 1e-3 relative for its O(sigma^2) correction.",
             category="finding",
         )
-
-
-def copy_sums(res: sgd.SGDResult) -> np.ndarray:
-    """Per teacher unit, the signed second-layer weights of the student units copying it, summed (Fig. 3b).
-
-    A student unit copies the teacher unit of its largest ``|R_in|`` at the end of ``res`` (first run),
-    with the sign of that overlap (the erf is odd).
-    """
-    Rb, vb = res.R[0, -1], res.v[0, -1]
-    teacher_of = np.argmax(np.abs(Rb), axis=1)
-    signs = np.sign(Rb[np.arange(len(vb)), teacher_of])
-    return np.array([np.sum((vb * signs)[teacher_of == n]) for n in range(Rb.shape[1])])
 
 
 def figure_3b(res: sgd.SGDResult) -> Figure:
@@ -484,11 +353,11 @@ def check_fig3b(ledger: Ledger, sums: np.ndarray, *, K: int, v_star: float) -> N
         )
 
 
-def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_star: float) -> Figure:
+def figure_3c(fig3c: dict[tuple[int, int], cm.FixedPointReading], *, lr: float, sigma: float, v_star: float) -> Figure:
     """Fig. 3c: ``eps_g* / sigma^2`` against ``K``: the denoising theory, the ODE fixed points, eq. (15).
 
-    ``fig3c``: ``(M, K) -> dict(ode, drift, theory)``, the ODEs' final ``eps_g``, its change over the last
-    decade and the denoising theory, at rate ``lr``, noise ``sigma``, teacher weight ``v_star``.
+    ``fig3c``: ``(M, K) ->`` :func:`gendyn.committee.denoising_fixed_point` at rate ``lr``, noise ``sigma``,
+    teacher weight ``v_star``.
     """
     fig, ax = plotting.subplots(1, 1, height=3.4)
     K_line = np.arange(1, max(K for _, K in fig3c) + 1)
@@ -497,7 +366,7 @@ def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_
         ax.plot(ks, [cm.asymptotic_error("erf", M_, int(K), lr, sigma, train_second_layer=True,
                                          v_star=v_star) / sigma**2 for K in ks],
                 "-", color=plotting.COLORS[j], label=f"theory, M = {M_}")
-        pts = [(K, d["ode"]) for (m_, K), d in fig3c.items() if m_ == M_]
+        pts = [(K, d.eg) for (m_, K), d in fig3c.items() if m_ == M_]
         ax.plot([p[0] for p in pts], [p[1] / sigma**2 for p in pts], "x", ms=8,
                 color=plotting.COLORS[j], label=f"ODE fixed point, M = {M_}")
     ax.plot(K_line, lr * v_star**2 / (2 * np.sqrt(3) * K_line * np.pi), ":", color=plotting.COLORS[0], lw=1,
@@ -508,8 +377,8 @@ def figure_3c(fig3c: dict[tuple[int, int], dict], *, lr: float, sigma: float, v_
     return fig
 
 
-def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha: float, lr: float, sigma: float,
-                v_star: float) -> None:
+def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], cm.FixedPointReading], *, ode_alpha: float, lr: float,
+                sigma: float, v_star: float) -> None:
     """Claims of Fig. 3c: each ODE fixed point equals the denoising theory (that eq. (15) is its small-``eta``
     limit and that it falls with ``K`` are properties of the formula, tested in ``tests/test_committee.py``).
 
@@ -520,7 +389,7 @@ def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha
             f"fig3c-M{M_}-K{K}",
             f"Both layers, M = {M_}, K = {K}: eps_g of the ODE (9) after alpha = {ode_alpha:g} vs "
             "the denoising theory",
-            measured=d["ode"], predicted=d["theory"], tolerance=d["drift"] + 1e-3 * d["theory"],
+            measured=d.eg, predicted=d.theory, tolerance=d.drift + 1e-3 * d.theory,
             kind="absolute",
             reason="Remaining drift of the ODE over its last decade + 1e-3 relative for the O(sigma^2) "
             "correction.",
@@ -528,100 +397,15 @@ def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], dict], *, ode_alpha
         )
 
 
-NORMALISED_START = "both layers from the normalised SCM"
-#: The four linear students of Fig. 4; the last two train both layers.
-VARIANTS = ("SCM", "normalised SCM", "both layers", NORMALISED_START)
-BOTH = ("both layers", NORMALISED_START)
+VARIANTS = sgd.LINEAR_VARIANTS  # the four linear students of Fig. 4; the last two train both layers
+BOTH, NORMALISED_START = VARIANTS[2:], VARIANTS[3]
 
 
-def linear_start(K: int, variant: str, *, n: int, runs: int, m: int, seed: int) -> tuple[sgd.InitialWeights, bool]:
-    """The initial weights of one of Fig. 4's linear students (:data:`VARIANTS`), and whether it trains ``v``.
-
-    SCM: ``v = v* = 1``; normalised SCM: ``v = 1/K``, ``v* = 1/m``; both layers: ``v ~ N(0, 1/K)``; both layers
-    from the normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the teachers' mean plus its small
-    initial weights. ``runs`` independent networks (orthonormal teachers) drawn with ``seed``.
-    """
-    if variant == "SCM":
-        kw, v, v_star, train2 = {}, 1.0, 1.0, False
-    elif variant == "normalised SCM":
-        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / m, False
-    elif variant == "both layers":
-        kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
-    else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
-        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / m, True
-    init = sgd.initial_weights(n, K, m, "linear", runs=runs, seed=seed, teacher="orthonormal", v=v, v_star=v_star,
-                               **kw)
-    if variant == NORMALISED_START:
-        # every unit the teachers' mean plus its small initial weights: sum_k w_k / K = sum_m w*_m / M, the
-        # normalised SCM's zero-error state
-        w = init.w + init.w_star.mean(axis=1, keepdims=True)
-        init = sgd.InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    return init, train2
-
-
-def linear_theory(K: int, v: float, *, lr: float, sigma: float) -> float:
-    """Eq. (12) for the linear student ``sum_k v w_k`` with ``v`` fixed: ``eta' = eta K v^2`` (any ``K``)."""
-    return cm.linear_stationary_error(cm.linear_effective_rate(lr, np.full(K, v)), sigma)
-
-
-@dataclass
-class LinearNetworks:
-    """Fig. 4's runs and predictions (results of :func:`linear_networks`).
-
-    Attributes
-    ----------
-    ks, n, runs, lr, sigma, m
-        Student sizes, input dimension, runs per point, rate, noise, teacher units.
-    batches : dict
-        ``(variant, K) ->`` batch means (runs, 10) of the stationary ``eps_g`` (variants: :data:`VARIANTS`).
-    eff : dict
-        ``(variant, K) ->`` each run's effective rate ``eta'`` over the same times.
-    theory : dict
-        Eq. (12): ``(variant, K) ->`` a value for the SCMs, one per run (at its own ``eta'``) when both
-        layers are trained.
-    eff_fixed_point, theory_fixed_point : dict
-        ``K ->`` ``eta' = eta (1/K + K/(M N))`` of the normalised SCM's solution and eq. (12) there.
-    """
-
-    ks: tuple
-    n: int
-    runs: int
-    lr: float
-    sigma: float
-    m: int
-    batches: dict
-    eff: dict
-    theory: dict
-    eff_fixed_point: dict
-    theory_fixed_point: dict
-
-
-def linear_networks(runs: dict[tuple[str, int], sgd.LinearStationaryRuns], *, n: int, lr: float, sigma: float,
-                    m: int) -> LinearNetworks:
-    """Fig. 4's runs and eq. (12) for each (:class:`LinearNetworks`).
-
-    ``runs``: ``(variant, K) ->`` :func:`gendyn.committee_sgd.linear_stationary_runs` of the students of
-    :func:`linear_start` at input dimension ``n``, rate ``lr``, noise ``sigma``, ``m`` teacher units.
-    """
-    ks = tuple(dict.fromkeys(K for _, K in runs))
-    batches = {key: r.batches for key, r in runs.items()}
-    eff = {key: r.eff for key, r in runs.items()}
-    n_runs = next(iter(runs.values())).batches.shape[0]
-    # both layers trained: eq. (12) at each run's eta' = eta (sum_k v_k^2 + tr Q / N) (derived in the text)
-    theory = {(var, K): cm.linear_stationary_error(eff[var, K], sigma) for var in BOTH for K in ks}
-    # the normalised SCM's solution as a state of both-layer SGD: v_k = 1/K, every Q_kl = 1/M
-    eff_fixed_point = {K: cm.linear_effective_rate(lr, np.full(K, 1 / K), np.full((K, K), 1 / m), n) for K in ks}
-    theory_fixed_point = {K: cm.linear_stationary_error(e, sigma) for K, e in eff_fixed_point.items()}
-    theory |= {("SCM", K): linear_theory(K, 1.0, lr=lr, sigma=sigma) for K in ks}
-    theory |= {("normalised SCM", K): linear_theory(K, 1.0 / K, lr=lr, sigma=sigma) for K in ks}
-    return LinearNetworks(ks, n, n_runs, lr, sigma, m, batches, eff, theory, eff_fixed_point, theory_fixed_point)
-
-
-def figure_4(lin: LinearNetworks) -> Figure:
+def figure_4(lin: sgd.LinearNetworks) -> Figure:
     """Fig. 4: ``eps_g* / sigma^2`` of the four linear students against ``K``: SGD (mean and spread of the
     runs) and eq. (12) (lines for the SCMs, at each run's ``eta'`` when both layers are trained).
 
-    ``lin`` from :func:`linear_networks`.
+    ``lin`` from :func:`gendyn.committee_sgd.linear_networks`.
     """
     ks, s2 = lin.ks, lin.sigma**2
     fig, ax = plotting.subplots(1, 1, height=3.4)
@@ -635,25 +419,27 @@ def figure_4(lin: LinearNetworks) -> Figure:
         else:
             k_line = np.arange(1, max(ks) + 1)
             vv = (lambda K: 1.0) if var == "SCM" else (lambda K: 1.0 / K)
-            ax.plot(k_line, [linear_theory(K, vv(K), lr=lin.lr, sigma=lin.sigma) / s2 for K in k_line], "-",
+            eq12 = [cm.linear_stationary_error(cm.linear_effective_rate(lin.lr, np.full(K, vv(K))), lin.sigma)
+                    for K in k_line]
+            ax.plot(k_line, np.array(eq12) / s2, "-",
                     color=plotting.COLORS[j], lw=1, label=f"{var}, eq. (12)")
     ax.set(xscale="log", yscale="log", xlabel="K", ylabel=r"$\epsilon_g^*/\sigma^2$",
-           title=f"linear networks, N = {lin.n}, M = {lin.m}, $\\eta$ = {lin.lr}, $\\sigma$ = {lin.sigma}")
+           title=f"linear networks, N = {lin.N}, M = {lin.M}, $\\eta$ = {lin.lr}, $\\sigma$ = {lin.sigma}")
     ax.set_xticks(ks, [str(k) for k in ks])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.legend(fontsize=7)
     return fig
 
 
-def check_fig4(ledger: Ledger, lin: LinearNetworks) -> None:
+def check_fig4(ledger: Ledger, lin: sgd.LinearNetworks) -> None:
     """Claims of Fig. 4: each linear student's stationary error equals eq. (12) (at each run's ``eta'`` when
     both layers are trained, at the normalised SCM's solution for the start there); training both layers
     the error does not grow with ``K`` like the SCM's; the normalised SCM beats both layers for ``K > 1``.
 
-    ``lin`` from :func:`linear_networks`. Tolerances: the t-interval (99.9%) of the batch means plus the
+    ``lin`` from :func:`gendyn.committee_sgd.linear_networks`. Tolerances: the t-interval (99.9%) of the batch means plus the
     finite-N correction ``4 eta' / N`` relative.
     """
-    LR_L, n, ks, fig4 = lin.lr, lin.n, lin.ks, lin.batches
+    LR_L, n, ks, fig4 = lin.lr, lin.N, lin.ks, lin.batches
     for var in ("SCM", "normalised SCM"):
         for K in ks:
             mean, half, rho = batch_means_interval(fig4[var, K])
