@@ -666,6 +666,24 @@ def test_minimum_time_ratios_compare_the_times_of_the_minima():
     edge = train.LeakyAndLinear(t, early[None], np.sort(early)[:, ::-1][None], early[None], early[None])
     with pytest.raises(ValueError, match="horizon"):  # the leaky minimum at the last record
         train.minimum_time_ratios([edge], seed=0)
+    # a minimum at t = 0 is not a time to compare (its log ratio would be -inf): that teacher is left out
+    start = np.array([[1.0, 3.0, 4.0, 5.0, 6.0]] * 3)
+    both = np.stack([early, early])  # (teacher, run, time)
+    two = train.LeakyAndLinear(t, both, np.stack([start, late]), both, both)  # fields: time, then train, test
+    (ratio,) = train.minimum_time_ratios([two], seed=0, n_boot=10)
+    assert ratio.log_ratio == pytest.approx(np.log(4.0)) and ratio.se == 0.0  # teacher 1 alone
+    with pytest.raises(ValueError, match="after t = 0"):
+        train.minimum_time_ratios([train.LeakyAndLinear(t, early[None], start[None], early[None], early[None])],
+                                  seed=0)
+
+
+def test_minimum_time_ratios_resample_the_two_kinds_of_student_in_pairs():
+    # runs that differ, the same in both kinds: a paired resample keeps their ratio, so no spread
+    t = np.array([0.0, 1.0, 2.0, 4.0, 8.0])
+    runs = np.array([[3.0, 1.0, 2.0, 3.0, 4.0], [3.0, 2.0, 1.0, 3.0, 4.0], [3.0, 2.5, 2.0, 1.0, 4.0]])
+    res = train.LeakyAndLinear(t, runs[None], runs[None], runs[None], runs[None])
+    (ratio,) = train.minimum_time_ratios([res], seed=0, n_boot=50)
+    assert ratio.log_ratio == 0.0 and ratio.se == 0.0
 
 
 def test_onset_log_ratio_reads_undoubled_curves_as_bounds():

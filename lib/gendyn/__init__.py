@@ -126,7 +126,8 @@ learning rate, time
 seeds, generators
     ``seed``: an integer ``>= 0`` that seeds the library's own CPU generators; ``seeds``: one per
     independent run, whose draws depend on its seed alone (:mod:`~gendyn.multitask_train`,
-    :mod:`~gendyn.interleaved_sgd`); ``generator``: a ``torch.Generator`` (``None``: torch's global
+    :mod:`~gendyn.interleaved_sgd`; under the authors' data protocol, ``train_cells(data=...)``, the
+    seeds are train seeds that permute one shared draw); ``generator``: a ``torch.Generator`` (``None``: torch's global
     one). Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
     :mod:`~gendyn.linear_experiments`, :mod:`~gendyn.random_features`) or ``runs``
     (:mod:`~gendyn.train`, :mod:`~gendyn.task_data`, :mod:`~gendyn.committee_sgd`).
@@ -134,7 +135,7 @@ devices, dtypes
     ``device``: ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (below). ``dtype``: the torch dtype of the
     arithmetic, float32 by default where speed matters (the trainers of :mod:`~gendyn.train` and
     :mod:`~gendyn.multitask_train`, ``teachers.measure_spikes``), float64 elsewhere; ``draw_dtype`` that of the random draws where the two may differ
-    (``multitask_train.run_grid``).
+    (``multitask_train.GridPrecision``).
 
 Devices and random numbers
 --------------------------

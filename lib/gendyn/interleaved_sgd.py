@@ -373,6 +373,10 @@ class CellRuns:
     single_task : ndarray, shape (C, S, E)
         Task A's validation loss of the single-task student with the same task-A data, initial
         trunk and head A, and task-A minibatches (the paired baseline).
+    data : AuthorsData or None
+        The authors' data protocol the runs followed (``train_cells(data=...)``), or ``None``: independent
+        draws per seed. With a protocol, the seeds are the authors' train seeds of *one* draw of teachers,
+        pools, validation set and initial students, so a spread over them is conditional on that draw.
     """
 
     cells: tuple
@@ -380,6 +384,7 @@ class CellRuns:
     epochs: np.ndarray
     multitask: np.ndarray
     single_task: np.ndarray
+    data: AuthorsData | None = None
 
     @property
     def multitask_min(self) -> np.ndarray:
@@ -387,7 +392,8 @@ class CellRuns:
         (epoch 0 left out), shape ``(C, S)``; NaN for a single-task cell.
 
         The value the authors recorded (the minimum over epochs of the per-epoch validation loss,
-        module docstring) when every epoch is scored (``record_every=1``).
+        module docstring) only when every epoch is scored (``train_cells(record_every=1)``); with
+        ``record_every=k`` it is the minimum over every ``k``-th epoch, an upper bound of it.
         """
         return self.multitask[..., self.epochs >= 1].min(-1)
 
@@ -403,10 +409,13 @@ class CellRuns:
         parts = list(parts)
         if not parts or any(not isinstance(p, cls) for p in parts):
             raise ValueError("parts must be a non-empty sequence of CellRuns")
-        if any(p.cells != parts[0].cells or not np.array_equal(p.epochs, parts[0].epochs) for p in parts):
-            raise ValueError("parts must hold the same cells and record epochs (they differ in seeds only)")
+        if any(p.cells != parts[0].cells or not np.array_equal(p.epochs, parts[0].epochs) or p.data != parts[0].data
+               for p in parts):
+            raise ValueError("parts must hold the same cells, record epochs and data protocol (they differ in seeds "
+                             "only)")
         return cls(parts[0].cells, tuple(s for p in parts for s in p.seeds), parts[0].epochs,
-                   np.concatenate([p.multitask for p in parts], 1), np.concatenate([p.single_task for p in parts], 1))
+                   np.concatenate([p.multitask for p in parts], 1), np.concatenate([p.single_task for p in parts], 1),
+                   parts[0].data)
 
 
 _CELL_KEYS = ("n_train_a", "s_a", "n_train_b", "s_b", "relatedness")
@@ -498,7 +507,7 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     depth = _depth(depth, n_layers)
     seeds = _checks.integers(seeds, "seeds", 0)
     if len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct (each is an independent run); got {list(seeds)}")
+        raise ValueError(f"seeds must be distinct (each is a run of its own); got {list(seeds)}")
     n_val = (1000 if data is None else None) if n_val is None else _checks.integer(n_val, "n_val", 1)
     if data is not None:
         _check_authors_sizes(data, parsed, n_val)
@@ -786,4 +795,4 @@ def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, h
     blank = np.full((n_seeds, len(record)), np.nan)
     return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
                     np.stack([multi.get(i, blank) for i in range(len(parsed))]),
-                    np.stack([single[c[0], c[2]] for c in parsed]))
+                    np.stack([single[c[0], c[2]] for c in parsed]), data)

@@ -1344,6 +1344,10 @@ def run_grid(cells: GridCells | None = None, seeds: Sequence[int] | None = None,
     GridResult
     """
     if flat:
+        known = {f for _, fields in _GRID_SPECS.values() for f in fields}
+        if set(flat) - known:
+            raise ValueError(f"unknown grid keyword(s) {sorted(set(flat) - known)}; allowed: "
+                             f"{', '.join(sorted(known | {'keep_curves', 'seeds'}))}")
         given = dict(task=task, students=students, schedule=schedule, precision=precision, execution=execution)
         defaults = dict(task=GridTask(), students=GridStudents(), schedule=GridSchedule(),
                         precision=GridPrecision(), execution=GridExecution())
@@ -1363,7 +1367,7 @@ def run_grid(cells: GridCells | None = None, seeds: Sequence[int] | None = None,
         raise ValueError("seeds is required: a sequence of distinct ints, one teacher pair and data set each")
     seeds = _seeds(seeds)
     keep_curves = _checks.flag(keep_curves, "keep_curves")
-    n_train, aux = list(cells.n_train), None if cells.n_train_aux is None else list(cells.n_train_aux)
+    n_train, aux = cells.n_train, cells.n_train_aux
     s_a, s_b, rel = cells.s_a, cells.s_b, cells.relatedness
     dtype, draw_dtype, device = precision.dtype, precision.draw_dtype, precision.device
     depth, activation, steps = students.depth, students.activation, schedule.steps

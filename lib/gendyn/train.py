@@ -1961,13 +1961,15 @@ class MinimumTimeRatio(NamedTuple):
 
 
 def _log_minimum_ratio(time, leaky, linear, pick):
-    """Mean log ratio of the argmin times of the run-mean curves (runs chosen by ``pick``); NaN if none inside."""
+    """Mean log ratio of the argmin times of the run-mean curves, the same runs (``pick``) of both kinds of
+    student for each teacher; NaN if no teacher has both minima strictly inside ``(0, horizon)``."""
     vals = []
+    last = len(time) - 1
     for i in range(len(leaky)):
-        nl = leaky[i][pick()].mean(0)
-        lin = linear[i][pick()].mean(0)
-        if nl.argmin() < len(time) - 1 and lin.argmin() < len(time) - 1:
-            vals.append(np.log(time[nl.argmin()] / time[lin.argmin()]))
+        runs = pick()  # paired: the two kinds of student were trained on the same data sets
+        nl, lin = leaky[i][runs].mean(0).argmin(), linear[i][runs].mean(0).argmin()
+        if 0 < nl < last and 0 < lin < last:
+            vals.append(np.log(time[nl] / time[lin]))
     return np.mean(vals) if vals else np.nan
 
 
@@ -1976,10 +1978,11 @@ def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, seed: int, n_boot:
     """When the test error is minimal, leaky-ReLU over linear students: log geometric-mean ratio per result (§3.5).
 
     For each result the times of minimal mean test error (over runs) of the two kinds of student are compared
-    per teacher, over the teachers whose two minima fall before the last record. The standard error comes
-    from ``n_boot`` bootstrap resamples of the runs, the leaky-ReLU and the linear runs resampled
-    independently, from one numpy generator (``numpy.random.default_rng(seed)``) drawn through the results in
-    order.
+    per teacher, over the teachers whose two minima fall strictly between the first and the last record. The
+    standard error comes from ``n_boot`` bootstrap resamples of the runs, paired: one resample of a teacher's
+    runs serves both kinds of student, which were trained on the same data sets, so that what the two share
+    cancels in the ratio. The resamples come from one numpy generator (``numpy.random.default_rng(seed)``)
+    drawn through the results in order.
 
     Parameters
     ----------
@@ -2010,9 +2013,9 @@ def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, seed: int, n_boot:
         t, nl, lin = res.time, res.leaky_test, res.linear_test
         est = _log_minimum_ratio(t, nl, lin, lambda: slice(None))
         draws = [_log_minimum_ratio(t, nl, lin, lambda: boot.integers(0, runs, runs)) for _ in range(n_boot)]
-        if not np.isfinite(est) or np.isnan(draws).all():
+        if not np.isfinite(est) or np.isfinite(draws).sum() < 2:
             raise ValueError(f"results[{k}] has no teacher whose two minima fall inside the horizon (and after "
-                             "t = 0): no ratio to measure")
+                             "t = 0), in the runs or in at least two bootstrap resamples: no ratio to measure")
         out.append(MinimumTimeRatio(float(est), float(np.nanstd(draws, ddof=1))))
     return tuple(out)
 
