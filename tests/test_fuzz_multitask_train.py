@@ -70,8 +70,8 @@ CASES = [
          accepted=dict(depth={"none"})),
     # the methods of the data and of the grid's result
     Case(DATA.teacher_b, dict(r=0.5), accepted=dict(r={"zero"})),
-    Case(DATA.labels_a, dict(s_a=[1.0, 2.0])),
-    Case(DATA.labels_b, dict(s_b=[1.0, 2.0], r=[0.5, 1.0]),
+    Case(DATA.labels_a, dict(s_a=[1.0, 2.0], noise=True)),
+    Case(DATA.labels_b, dict(s_b=[1.0, 2.0], r=[0.5, 1.0], noise=True),
          accepted=dict(s_b={"zero"}, r={"zero"})),  # one value for every run; SNR 0: labels of the noise alone
     Case(DATA.regression_targets_a, dict(s_a=[1.0, 2.0])),
     Case(DATA.regression_targets_b, dict(s_b=[1.0, 2.0], r=[0.5, 1.0]), accepted=dict(s_b={"zero"}, r={"zero"})),

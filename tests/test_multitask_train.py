@@ -197,3 +197,12 @@ def test_run_grid_refuses_specs_mixed_with_flat_keywords_and_unknown_keywords():
         mt.run_grid(None, [0])
     with pytest.raises(ValueError, match="seeds is required"):
         mt.run_grid(specs["cells"])
+
+
+def test_noise_free_labels_are_the_teachers_argmax():
+    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=5, n_features=6, rank=2, dtype=torch.float64)
+    clean = data.labels_a([0.5, 2.0], noise=False)
+    z = data.x_a @ data.teacher_a.mT
+    assert torch.equal(clean, z.argmax(-1)[..., None].expand_as(clean))  # any SNR > 0: the teacher's argmax
+    assert not torch.equal(clean, data.labels_a([0.5, 2.0]))  # the noise flips some labels at these SNRs
+    assert torch.equal(data.labels_b([1.0], [1.0], noise=False)[..., 0], (data.x_b @ data.teacher_b(1.0).mT).argmax(-1))

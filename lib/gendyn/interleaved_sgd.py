@@ -680,17 +680,14 @@ class AuthorsPools:
         """Task A's labels by position for SNRs ``s_a`` (length R), shape ``(R, n_pool)`` int64:
         ``argmax(s_a z + noise)``, or ``argmax(s_a z)`` at the clean positions."""
         noisy = self.tasks.labels_a(s_a)[0].mT  # (R, n_pool) as drawn; checks s_a
-        s = torch.as_tensor(self.tasks._snrs_a(s_a), dtype=self.tasks.x_a.dtype, device=self.tasks.x_a.device)
-        clean = (s[:, None, None] * (self.tasks.x_a[0] @ self.tasks.teacher_a[0].mT)).argmax(-1)
+        clean = self.tasks.labels_a(s_a, noise=False)[0].mT
         return torch.where(self.clean_a, clean[:, self.order_a], noisy[:, self.order_a])
 
     def labels_b(self, s_b: ArrayLike, r: ArrayLike) -> torch.Tensor:
         """Task B's labels by position for pairs ``(s_b, r)`` (relatedness ``r``), shape
         ``(R, n_pool)`` int64, noise-free at the clean positions as :meth:`labels_a`."""
         noisy = self.tasks.labels_b(s_b, r)[0].mT  # checks s_b and r
-        s_b, r = self.tasks._pairs_b(s_b, r)
-        clean = torch.stack([(float(sb) * (self.tasks.x_b[0] @ self.tasks.teacher_b(float(rr))[0].mT)).argmax(-1)
-                             for sb, rr in zip(s_b.ravel(), r.ravel())])
+        clean = self.tasks.labels_b(s_b, r, noise=False)[0].mT
         return torch.where(self.clean_b, clean[:, self.order_b], noisy[:, self.order_b])
 
 

@@ -220,19 +220,22 @@ class TaskBatch:
             raise ValueError(f"s_b and r must broadcast (one pair per run); got shapes {s_b.shape} and "
                              f"{r.shape}") from None
 
-    def labels_a(self, s_a: ArrayLike) -> torch.Tensor:
-        """Noisy training labels of task A for SNRs ``s_a`` (length R): ``(S, P_a, R)``."""
+    def labels_a(self, s_a: ArrayLike, noise: bool = True) -> torch.Tensor:
+        """Training labels of task A for SNRs ``s_a`` (length R): ``(S, P_a, R)``, ``argmax(s_a z + xi)``
+        (``noise=False``: ``argmax(s_a z)``, the noise-free teacher's)."""
         s = torch.as_tensor(self._snrs_a(s_a), dtype=self.x_a.dtype, device=self.x_a.device)
-        z = self.x_a @ self.teacher_a.mT  # (S, P, K)
-        return (s[None, None, :, None] * z[:, :, None, :] + self.noise_a[:, :, None, :]).argmax(-1)
+        z = s[None, None, :, None] * (self.x_a @ self.teacher_a.mT)[:, :, None, :]  # (S, P, R, K)
+        return (z + self.noise_a[:, :, None, :] if _checks.flag(noise, "noise") else z).argmax(-1)
 
-    def labels_b(self, s_b: ArrayLike, r: ArrayLike) -> torch.Tensor:
-        """Noisy training labels of task B for pairs ``(s_b, r)``: ``(S, P_b, R)``."""
+    def labels_b(self, s_b: ArrayLike, r: ArrayLike, noise: bool = True) -> torch.Tensor:
+        """Training labels of task B for pairs ``(s_b, r)``: ``(S, P_b, R)``, noisy unless ``noise=False``
+        (as :meth:`labels_a`)."""
         s_b, r = self._pairs_b(s_b, r)
+        noise = _checks.flag(noise, "noise")
         out = []
         for sb, rr in zip(s_b.ravel(), r.ravel()):
-            z = self.x_b @ self.teacher_b(float(rr)).mT
-            out.append((float(sb) * z + self.noise_b).argmax(-1))
+            z = float(sb) * (self.x_b @ self.teacher_b(float(rr)).mT)
+            out.append((z + self.noise_b if noise else z).argmax(-1))
         return torch.stack(out, -1)
 
     def labels_val(self) -> torch.Tensor:
