@@ -37,6 +37,9 @@ CASES = [
          infinite=dict(times={"+inf"})),  # t = inf (converged): the result's times hold it
     Case(le.early_stopping_vs_ridge, dict(alphas=[0.5, 1.0], n_features=6, repeats=2, snr=4.0, seed=0),
          accepted=dict(seed={"zero"})),
+    Case(le.per_mode_stopping_gd, dict(alpha=2.0, n_features=6, teachers=200, snr=4.0, lr=0.02, steps=300,
+                                       **TORCH),
+         accepted=dict(seed={"zero"})),
     Case(le.random_feature_relu,
          dict(n_in=5, n_samples=6, hidden=[4, 8], repeats=1, times=[0.0, 1.0, np.inf], snr=10.0, n_test=10,
               teachers=1, block=4, **TORCH),

@@ -52,6 +52,11 @@ CASES = [
          accepted=dict(alpha=ANY, snr={"+inf"} | ANY, lam={"none"} | ANY)),
     Case(ls.single_dataset_ridge_error, dict(eigvals=LAM, snr=10.0, lam=0.1),
          accepted=dict(eigvals=ANY, snr={"+inf"} | ANY, lam={"none"} | ANY)),
+    Case(ls.per_mode_stopping_time, dict(eigvals=LAM, snr=10.0, tau=1.0),
+         accepted=dict(eigvals={"zero"} | ANY, snr={"+inf"} | ANY)),  # lambda = 0: the limit tau SNR
+    Case(ls.per_mode_stopped_shrinkage, dict(eigvals=LAM, snr=10.0),
+         accepted=dict(eigvals={"zero"} | ANY, snr={"+inf"} | ANY)),
+    Case(ls.per_mode_stopped_error, dict(eigvals=LAM, snr=10.0), accepted=dict(eigvals=ANY, snr=ANY)),
     Case(ls.frozen_subspace_error, dict(alpha=0.5, inr=0.1), accepted=dict(alpha=ANY, inr={"zero"} | ANY)),
     Case(ls.generalization_gap_bound, dict(rademacher=0.1, n_samples=100, delta=0.05),
          accepted=dict(rademacher={"zero"} | ANY, n_samples=ANY, delta=ANY)),
@@ -81,6 +86,7 @@ INFINITE = {
     "linear_student.asymptotic_error": {"alpha": {"wrong-shape"}},
     "linear_student.eigengap": {"alpha": {"wrong-shape"}},
     "linear_student.optimal_stopping_error": {"snr": {"+inf"}},
+    "linear_student.per_mode_stopping_time": {"snr": {"+inf"}},
 }
 for _case in CASES:
     _case.infinite = INFINITE.get(_case.name, {})

@@ -392,3 +392,31 @@ def test_condition_errors_refuses_bad_input():
         le.condition_errors(eg, eg, times[:2], [[1.0], [1.0]])
     with pytest.raises(ValueError, match="frozen"):
         le.condition_errors(eg, eg[..., :2], times, [[1.0], [1.0]])
+
+
+def test_per_mode_stopping_gd_finds_the_per_mode_formula():
+    torch.set_num_threads(1)
+    out = le.per_mode_stopping_gd(2.0, 40, 1000, snr=4.0, lr=0.02, steps=220, seed=1)
+    assert isinstance(out, le.PerModeStopping)
+    T = 221
+    assert out.mode_error.shape == (T, 40) and out.test_error.shape == (T,) and out.times[-1] == pytest.approx(4.4)
+    # at step 0 (w = 0) every mode's error is the teacher's mean square, the test error 1 + 1/SNR
+    assert out.test_error[0] == pytest.approx(1.25, abs=0.02)
+    assert out.train_error[0] > out.train_error[-1]
+    th = ls.per_mode_stopping_time(out.cov_eigvals, 4.0)
+    ratio = np.log(out.t_stop / th)
+    assert not np.any(np.isnan(ratio))  # alpha = 2: a gap, every mode learns and stops inside the run
+    assert abs(ratio.mean()) < 0.03 and np.std(ratio) < 0.1  # 2000 draws: a few % per mode
+    # the mean errors follow eq. (5') of the dataset, exact for gradient descent
+    theory = ls.single_dataset_gd_error(np.arange(T), 0.02, out.cov_eigvals, 4.0, 0.0)
+    assert np.max(np.abs(out.test_error - theory)) < 0.03
+
+
+def test_per_mode_stopping_gd_marks_unresolved_modes_and_refuses_bad_arguments():
+    out = le.per_mode_stopping_gd(0.5, 20, 50, snr=4.0, lr=0.02, steps=10, seed=0)
+    assert np.all(np.isnan(out.t_stop[out.cov_eigvals == 0]))  # frozen modes never move
+    assert np.isnan(out.t_stop[out.cov_eigvals > 0][0])  # the slowest mode still falls at step 10
+    with pytest.raises(ValueError, match="lr"):
+        le.per_mode_stopping_gd(2.0, 20, 5, snr=4.0, lr=0.5, steps=10)
+    with pytest.raises(ValueError, match="snr"):
+        le.per_mode_stopping_gd(2.0, 20, 5, snr=np.inf, lr=0.02, steps=10)

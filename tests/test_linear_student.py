@@ -744,3 +744,94 @@ def test_finite_size_gap_refuses_bad_input(kwargs, name):
                 inr=INR) | kwargs
     with pytest.raises(ValueError, match=name):
         ls.finite_size_gap(**call)
+
+
+# ----------------------------------------------------------------------------- per-mode early stopping = ridge
+
+
+@pytest.mark.parametrize("snr", [0.01, 4.0, 1e3])
+@pytest.mark.parametrize("lam", [0.05, 1.0, 6.0])
+def test_per_mode_stopping_time_minimises_the_mode_term_of_eq5(lam, snr):
+    from scipy.optimize import minimize_scalar
+    t_opt = float(ls.per_mode_stopping_time(lam, snr, TAU))
+    # eq. (5) of a one-mode dataset is that mode's term plus 1/SNR; minimise it numerically in log t
+    res = minimize_scalar(lambda u: float(ls.single_dataset_error(np.exp(u), [lam], snr, 0.0, TAU)),
+                          bracket=(np.log(t_opt) - 1, np.log(t_opt) + 1), tol=1e-12)
+    assert np.exp(res.x) == pytest.approx(t_opt, rel=1e-4)
+    assert t_opt == pytest.approx(TAU * np.log(1 + snr * lam) / lam, rel=1e-12)
+
+
+def test_per_mode_stopping_time_limits_and_growth():
+    snr = np.array([0.1, 4.0, 1e4])
+    # lambda -> 0: tau SNR, reached continuously and without 0/0 at lambda = 0
+    assert np.all(ls.per_mode_stopping_time(0.0, snr, TAU) == TAU * snr)
+    assert ls.per_mode_stopping_time(1e-14, snr, TAU) == pytest.approx(TAU * snr, rel=1e-9)
+    # logarithmic in SNR for a fixed mode: t(e^2 S) - t(S) -> 2 tau / lambda
+    big = np.array([1e8, 1e8 * np.e**2])
+    t = ls.per_mode_stopping_time(0.5, big, TAU)
+    assert t[1] - t[0] == pytest.approx(2 * TAU / 0.5, rel=1e-6)
+    assert ls.per_mode_stopping_time(2.0, np.inf) == np.inf
+    assert ls.per_mode_stopping_time(0.0, np.inf) == np.inf
+    assert ls.per_mode_stopping_time(1e-300, 1e300) == pytest.approx(np.log(2.0) * 1e300, rel=1e-12)  # no overflow
+    lam = np.geomspace(1e-6, 1e3, 50)
+    assert np.all(np.diff(ls.per_mode_stopping_time(lam, 4.0)) < 0)  # slow modes want long training
+
+
+@pytest.mark.parametrize("bad, name", [(-0.1, "eigvals"), (np.nan, "eigvals"), (np.inf, "eigvals")])
+def test_per_mode_stopping_time_refuses_bad_eigenvalues(bad, name):
+    with pytest.raises(ValueError, match=name):
+        ls.per_mode_stopping_time([1.0, bad], 4.0)
+    with pytest.raises(ValueError, match="snr"):
+        ls.per_mode_stopping_time(1.0, 0.0)
+    with pytest.raises(ValueError, match="broadcast"):
+        ls.per_mode_stopping_time([1.0, 2.0], [1.0, 2.0, 3.0])
+
+
+def test_per_mode_stopped_shrinkage_is_the_ridge_shrinkage_at_one_over_snr():
+    lam = np.r_[0.0, np.geomspace(1e-8, 1e4, 200)]
+    for snr in (0.01, 1.0, 4.0, 1e6):
+        assert ls.per_mode_stopped_shrinkage(lam, snr) == pytest.approx(lam / (lam + 1.0 / snr), rel=1e-12, abs=0)
+    assert np.all(ls.per_mode_stopped_shrinkage(lam, np.inf) == (lam > 0))
+
+
+def test_per_mode_stopped_weights_equal_the_ridge_weights():
+    """Gradient flow from zero, each eigenmode read at its own t_opt, gives w = y X^T (X X^T + I/SNR)^{-1}."""
+    rng = np.random.default_rng(3)
+    for n, p in ((40, 20), (30, 60)):
+        X = _sample_X(rng, n, p)
+        wbar, eps = rng.standard_normal(n), rng.standard_normal(p) / np.sqrt(SNR)
+        y = wbar @ X + eps
+        ridge = y @ X.T @ np.linalg.inv(X @ X.T + np.eye(n) / SNR)
+        V, s, Ut = np.linalg.svd(X, full_matrices=True)
+        lam = np.zeros(n)
+        lam[: s.size] = s**2
+        eps_t = np.zeros(n)
+        eps_t[: s.size] = eps @ Ut[: s.size].T
+        t_modes = ls.per_mode_stopping_time(lam, SNR, TAU)
+        z = np.diagonal(ls.mode_dynamics(t_modes, lam, wbar @ V, np.zeros(n), eps_t, TAU))  # mode i at t_i
+        assert z @ V.T == pytest.approx(ridge, rel=1e-9, abs=1e-12)
+        # and the same through the shrinkage of each mode's least-squares solution
+        g = ls.per_mode_stopped_shrinkage(lam, SNR)
+        z_ls = np.where(lam > 0, wbar @ V + eps_t / np.sqrt(np.where(lam > 0, lam, 1.0)), 0.0)
+        assert (g * z_ls) @ V.T == pytest.approx(ridge, rel=1e-9, abs=1e-12)
+
+
+def test_per_mode_stopped_error_is_the_optimal_ridge_error_and_beats_one_stopping_time():
+    rng = np.random.default_rng(4)
+    for n, p in ((60, 30), (50, 50), (40, 80)):
+        X = _sample_X(rng, n, p, (3,))
+        ev, _ = ls.data_spectrum(X)
+        for snr in (0.3, 4.0, 100.0):
+            per_mode = ls.per_mode_stopped_error(ev, snr)
+            assert per_mode == pytest.approx(ls.single_dataset_ridge_error(ev, snr), rel=1e-12)
+            ts = np.geomspace(1e-3, 1e4, 600)
+            one_time = ls.single_dataset_error(ts[:, None], ev[None], snr, 0.0).min(0)
+            assert np.all(one_time >= per_mode * (1 - 1e-12))
+    # MP average: the per-mode stopped error of typical datasets tends to ridge_error(alpha, snr)
+    X = _sample_X(rng, 300, 600, (4,))
+    assert ls.per_mode_stopped_error(ls.data_spectrum(X)[0], 4.0).mean() == \
+        pytest.approx(float(ls.ridge_error(2.0, 4.0)), rel=5e-3)
+    with pytest.raises(ValueError, match="snr"):
+        ls.per_mode_stopped_error(ev, np.inf)
+    with pytest.raises(ValueError, match="eigvals"):
+        ls.per_mode_stopped_error([1.0, -1.0], 4.0)

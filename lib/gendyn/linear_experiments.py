@@ -85,6 +85,8 @@ __all__ = [
     "gd_versus_flow",
     "StoppingVsRidge",
     "early_stopping_vs_ridge",
+    "PerModeStopping",
+    "per_mode_stopping_gd",
     "RandomFeatureSweep",
     "random_feature_relu",
     "RandomFeatureBounds",
@@ -803,6 +805,153 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
             _, early[i, r] = stopping.minimum_over_time(
                 lambda t: ls.single_dataset_error(t[:, None], lam[None], snr, 0.0), 1e-2, 1e4, points=2001)
     return StoppingVsRidge(alphas=alphas, n_features=n_features, snr=snr, ridge=ridge, early_stopped=early)
+
+
+# ----------------------------------------------------------------------------- per-mode stopping times
+
+
+@dataclass(frozen=True)
+class PerModeStopping:
+    """Gradient descent on one dataset, measured mode by mode (:func:`per_mode_stopping_gd`).
+
+    ``T = steps + 1`` measurements (every step from 0), ``N`` modes; errors are means over the ``K``
+    teacher and noise draws, in units of ``sigma_w^2``.
+
+    Attributes
+    ----------
+    alpha : float
+        Load ``P/N``.
+    n_features : int
+        Input dimension ``N``.
+    snr : float
+        ``sigma_w^2 / sigma_eps^2``.
+    lr : float
+        Learning rate; step ``k`` is time ``t = k lr`` (units of tau).
+    teachers : int
+        Draws ``K`` of teacher and label noise.
+    cov_eigvals : ndarray (N,)
+        Spectrum of ``X X^T``, ascending (frozen modes set to 0).
+    mode_error : ndarray (T, N)
+        Mean over draws of ``(zbar_i - z_i)^2`` after each step, mode ``i`` of ``cov_eigvals``.
+    test_error, train_error : ndarray (T,)
+        Mean over draws of ``|wbar - w|^2/N + 1/SNR`` and ``|y - wX|^2/P`` after each step.
+    t_stop : ndarray (N,)
+        Each mode's best stopping time: the minimum of its ``mode_error`` over the steps (refined by a
+        parabola through the best step and its neighbours), converted to gradient-flow time by the exact
+        map of the mode, ``t = k log(1/(1 - lr lambda_i)) / lambda_i`` (``(1 - lr lambda)^k = e^{-lambda t}``).
+        NaN on frozen modes and where the minimum is the first or last step.
+    """
+
+    alpha: float
+    n_features: int
+    snr: float
+    lr: float
+    teachers: int
+    cov_eigvals: np.ndarray
+    mode_error: np.ndarray
+    test_error: np.ndarray
+    train_error: np.ndarray
+    t_stop: np.ndarray
+
+    @property
+    def times(self) -> np.ndarray:
+        """``k lr`` for the ``T`` measurements (units of tau)."""
+        return np.arange(self.mode_error.shape[0]) * self.lr
+
+
+def _best_steps(err):
+    """Per column of ``err`` ``(T, N)``: the minimising step, refined by a parabola; NaN at the ends."""
+    k0 = np.argmin(err, axis=0)
+    inner = (k0 > 0) & (k0 < err.shape[0] - 1)
+    k = np.clip(k0, 1, err.shape[0] - 2)
+    cols = np.arange(err.shape[1])
+    lo, mid, hi = err[k - 1, cols], err[k, cols], err[k + 1, cols]
+    curv = lo - 2.0 * mid + hi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shift = np.where(curv > 0, 0.5 * (lo - hi) / curv, 0.0)
+    return np.where(inner, k + np.clip(shift, -0.5, 0.5), np.nan)
+
+
+def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: float, lr: float, steps: int,
+                         seed: int = 0, device: str | torch.device = "cpu",
+                         dtype: torch.dtype = torch.float64) -> PerModeStopping:
+    """Each eigenmode's optimal stopping time, found by gradient descent on one sampled dataset.
+
+    One data matrix ``X`` (``N x round(alpha N)``, entries ``N(0, 1/N)``) and ``K = teachers`` draws of
+    teacher ``wbar ~ N(0, 1)`` and label noise ``eps ~ N(0, 1/SNR)`` (:func:`draw_linear_student`); each
+    student is trained from zero weights by full-batch gradient descent ``w <- w + lr (y - w X) X^T`` on its
+    raw weights (not mode by mode), and after every step the weights are rotated onto the eigenvectors of
+    ``X X^T`` to measure each mode's squared distance to the teacher, averaged over the draws. Its minimum
+    over the steps is the mode's simulated optimal stopping time (:attr:`PerModeStopping.t_stop`); the
+    paper's per-mode formula is :func:`gendyn.linear_student.per_mode_stopping_time`.
+
+    Parameters
+    ----------
+    alpha : float
+        Load ``P/N > 0``.
+    n_features : int
+        Input dimension ``N``.
+    teachers : int
+        Teacher and noise draws ``K`` on the dataset.
+    snr : float
+        ``SNR > 0``, finite.
+    lr : float
+        Learning rate, ``lr lambda_max < 1`` (each mode decays monotonically).
+    steps : int
+        Gradient-descent steps; ``steps lr`` should exceed the slowest mode's optimal time
+        (``<= SNR`` in units of tau), or that mode's ``t_stop`` is NaN.
+    seed : int
+        Seed of the draws.
+    device, dtype
+        Where and in what precision the students are trained.
+
+    Returns
+    -------
+    PerModeStopping
+    """
+    alpha = _checks.real(alpha, "alpha", positive=True, extra=" (the load P/N)")
+    alphas, _ = _check_alphas_n([alpha], n_features, "n_features")
+    n = int(n_features)
+    teachers = _checks.integer(teachers, "teachers")
+    snr = _checks.real(snr, "snr", positive=True, extra=" (finite)")
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True)
+    steps = _checks.integer(steps, "steps")
+    device, dtype = _check_torch(device, dtype)
+    p = int(round(alpha * n))
+    _checks.work_limit(4.0 * (steps + 1) * teachers * n * max(n, p), f"steps={steps} with teachers={teachers} "
+                       f"and n_features={n}", memory=8.0 * (steps + 1) * n + 8.0 * teachers * (n + p),
+                       iterations=float(steps + 1))
+    batch = draw_linear_student(alphas, n, 1, teachers=teachers, teacher_var=1.0, init_var=0.0,
+                                noise_var=1.0 / snr, generator=_generator(seed, device), device=device, dtype=dtype)
+    wbar, _, eps = batch.weights()
+    X, wbar, eps = batch.X[0], wbar[0, 0], eps[0, 0]
+    sigma = X @ X.mT
+    flow = EigenFlow.of(sigma)
+    lam = torch.where(flow.active, flow.eigvals, torch.zeros_like(flow.eigvals))
+    lam_max = float(lam.amax())
+    if lr * lam_max >= 1.0:
+        raise ValueError(f"lr = {lr} is too large: lr * lambda_max = {lr * lam_max:.3g} >= 1")
+    V = flow.eigvecs
+    y = wbar @ X + eps
+    b = y @ X.mT
+    zbar = wbar @ V
+    w = torch.zeros_like(wbar)
+    modes, test, train = [], [], []
+    for k in track(range(steps + 1), desc="gradient descent, mode by mode"):
+        if k:
+            w += lr * (b - w @ sigma)
+        modes.append(((zbar - w @ V) ** 2).mean(0))
+        test.append(((wbar - w) ** 2).sum(-1).mean() / n)
+        train.append(((y - w @ X) ** 2).sum(-1).mean() / p)
+    lam_np = lam.cpu().numpy()
+    mode_error = torch.stack(modes).cpu().numpy()
+    k_best = _best_steps(mode_error)
+    active = lam_np > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_step = np.where(active, -np.log1p(-lr * lam_np) / np.where(active, lam_np, 1.0), np.nan)
+    return PerModeStopping(alpha=alpha, n_features=n, snr=snr, lr=lr, teachers=teachers, cov_eigvals=lam_np,
+                           mode_error=mode_error, test_error=torch.stack(test).cpu().numpy() + 1.0 / snr,
+                           train_error=torch.stack(train).cpu().numpy(), t_stop=k_best * per_step)
 
 
 # ----------------------------------------------------------------------------- random features

@@ -36,7 +36,9 @@ Results (eqs. (5), (6) and what follows from them)
   :func:`training_error` (derived here, below); long-time limit :func:`asymptotic_error`;
   early stopping :func:`optimal_stopping_error`; :func:`eigengap`;
   :func:`frozen_subspace_error`; L2 regularisation (ridge) :func:`ridge_error`,
-  :func:`single_dataset_ridge_error`, through the MP Stieltjes transform :func:`mp_stieltjes`.
+  :func:`single_dataset_ridge_error`, through the MP Stieltjes transform :func:`mp_stieltjes`;
+  each mode's own optimal stopping time :func:`per_mode_stopping_time`, and stopping every mode at it
+  (:func:`per_mode_stopped_shrinkage`, :func:`per_mode_stopped_error`), which equals optimal ridge.
 * The generalisation-bound argument, eqs. (7)-(12): :func:`generalization_gap_bound`,
   :func:`rademacher_bound`, :func:`dynamics_weight_norm_bound`, :func:`dynamics_bound`,
   and the mode solution eqs. (4)/(9) with the norm eq. (10): :func:`mode_dynamics`,
@@ -118,6 +120,9 @@ __all__ = [
     "mp_stieltjes",
     "ridge_error",
     "single_dataset_ridge_error",
+    "per_mode_stopping_time",
+    "per_mode_stopped_shrinkage",
+    "per_mode_stopped_error",
     "eigengap",
     "sampled_eigengap",
     "frozen_subspace_error",
@@ -1124,6 +1129,137 @@ def single_dataset_ridge_error(eigvals: ArrayLike, snr: ArrayLike, lam: ArrayLik
     per_mode = (lam_b**2 + lam_i * np.asarray(inv)[..., None]) / (lam_i + lam_b) ** 2
     return _finite_or_raise(per_mode.mean(-1) + inv, np.zeros(np.shape(per_mode)[:-1], bool),
                             "single_dataset_ridge_error")
+
+
+# ----------------------------------------------------------------------------- per-mode early stopping = ridge
+
+
+def _check_modes_snr(eigvals, snr):
+    """Eigenvalues ``>= 0`` (finite, elementwise) and SNR, broadcast together."""
+    lam = _checks.real_array(eigvals, "eigvals", lower=0, extra=" (eigenvalues of X X^T)")
+    snr = _check_snr(snr)
+    try:
+        lam, snr = np.broadcast_arrays(lam, snr)
+    except ValueError:
+        raise ValueError(f"eigvals and snr must broadcast together; got shapes {np.shape(lam)} and "
+                         f"{np.shape(snr)}") from None
+    return lam, snr
+
+
+def per_mode_stopping_time(eigvals: ArrayLike, snr: ArrayLike, tau: float = 1.0) -> np.ndarray:
+    """Optimal early-stopping time of each eigenmode of the data covariance.
+
+    Advani, Saxe & Sompolinsky state that each mode ``lambda`` of ``Sigma = X X^T`` has its own
+    optimal stopping time ``t_opt = (tau / lambda) ln(1 + SNR lambda)``: the time at which the
+    mode's term of eq. (5), ``e^{-2 lambda t/tau} + (1 - e^{-lambda t/tau})^2 / (lambda SNR)``
+    (gradient flow from zero weights), is smallest. It grows logarithmically with SNR for a mode
+    of fixed ``lambda`` and tends to ``tau SNR`` (linear in SNR) as ``lambda -> 0``.
+
+    Parameters
+    ----------
+    eigvals : array_like
+        Mode eigenvalues ``lambda >= 0`` (finite); broadcast against ``snr``. A frozen mode
+        (``lambda = 0``) does not move under gradient flow, so every time is optimal for it; it
+        gets the continuous limit ``tau SNR``.
+    snr : array_like
+        ``sigma_w^2 / sigma_eps^2 > 0``; ``np.inf`` (noiseless labels) gives ``t_opt = inf``:
+        never stop.
+    tau : float
+        Time constant of the flow ``> 0``.
+
+    Returns
+    -------
+    ndarray
+        ``t_opt``, broadcast over ``eigvals`` and ``snr``. Computed as ``tau SNR log1p(x)/x`` with
+        ``x = SNR lambda`` (``= tau SNR`` at ``x = 0``, no ``0/0``) and, for ``x >= 1``, as
+        ``tau log(1 + x) / lambda`` with ``log(1 + x)`` from ``log SNR + log lambda`` (no overflow
+        of ``x``).
+
+    See Also
+    --------
+    per_mode_stopped_shrinkage : the fraction of each mode's least-squares solution kept at this
+        time, equal to the ridge shrinkage at penalty ``1/SNR``.
+    optimal_stopping_error : one stopping time for all modes.
+    """
+    lam, snr = _check_modes_snr(eigvals, snr)
+    tau = _check_tau(tau)
+    finite = np.isfinite(snr)
+    sf = np.where(finite, snr, 1.0)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        x = sf * lam
+        small = x < 1.0
+        ratio = np.where(x > 0, np.log1p(x) / np.where(x > 0, x, 1.0), 1.0)  # log1p(x)/x, 1 at x = 0
+        log_1px = np.logaddexp(0.0, np.log(sf) + np.log(np.where(small, 1.0, lam)))
+        t = np.where(small, tau * sf * ratio, tau * log_1px / np.where(small, 1.0, lam))
+    out = np.where(finite, t, np.inf)
+    return _finite_or_raise(out, ~finite, "per_mode_stopping_time")
+
+
+def per_mode_stopped_shrinkage(eigvals: ArrayLike, snr: ArrayLike) -> np.ndarray:
+    """Fraction of each mode's least-squares solution that gradient flow from zero keeps at its own optimal time.
+
+    From zero weights mode ``lambda`` of the student is ``z(t) = (1 - e^{-lambda t/tau}) z_LS`` with
+    ``z_LS = zbar + epstilde / sqrt(lambda)`` (eq. (4)); stopped at :func:`per_mode_stopping_time`
+    the factor is ``1 - e^{-lambda t_opt/tau} = SNR lambda / (1 + SNR lambda) = lambda / (lambda + 1/SNR)``,
+    the shrinkage of ridge regression ``w = y X^T (X X^T + gamma I)^{-1}`` at ``gamma = 1/SNR``
+    (:func:`ridge_error`): stopping every mode at its own time *is* optimal ridge. This function
+    evaluates the gradient-flow side, ``-expm1(-lambda t_opt/tau)`` with ``t_opt`` from
+    :func:`per_mode_stopping_time`, so that the identity can be tested.
+
+    Parameters
+    ----------
+    eigvals : array_like
+        Mode eigenvalues ``lambda >= 0`` (finite); broadcast against ``snr``. Frozen modes
+        (``lambda = 0``) keep nothing: 0.
+    snr : array_like
+        ``SNR > 0``; ``np.inf`` keeps every nonzero mode whole (factor 1).
+
+    Returns
+    -------
+    ndarray
+        Factors in ``[0, 1]``, broadcast over ``eigvals`` and ``snr`` (``tau`` cancels).
+    """
+    lam, snr = _check_modes_snr(eigvals, snr)
+    t = per_mode_stopping_time(lam, snr)  # tau = 1
+    with np.errstate(invalid="ignore"):
+        decay = np.where(lam > 0, lam * np.where(lam > 0, t, 0.0), 0.0)  # lambda t_opt / tau (inf * 0 avoided)
+    return -np.expm1(-decay)
+
+
+def per_mode_stopped_error(eigvals: ArrayLike, snr: ArrayLike) -> np.ndarray:
+    """Test error of one dataset when gradient flow from zero is stopped in each mode at its own optimal time.
+
+    Eq. (5) with mode ``i`` read at its own :func:`per_mode_stopping_time`: with ``g_i`` the kept
+    fraction (:func:`per_mode_stopped_shrinkage`),
+    ``E_g / sigma_w^2 = (1/N) sum_i [(1 - g_i)^2 + g_i^2 / (lambda_i SNR)] + 1/SNR``. Since
+    ``g_i = lambda_i / (lambda_i + 1/SNR)`` this equals :func:`single_dataset_ridge_error` at the
+    optimal penalty ``1/SNR`` (per-mode early stopping and optimal L2 regularisation coincide), and
+    it is a lower bound of ``min_t`` :func:`single_dataset_error` (``INR = 0``), which stops every
+    mode at one common time.
+
+    Parameters
+    ----------
+    eigvals : array_like, shape (..., N)
+        The ``N`` eigenvalues of the dataset's ``Sigma = X X^T``, zeros of the frozen modes included
+        (:func:`data_spectrum`; round-off of exact zeros is accepted).
+    snr : float or array_like
+        ``SNR > 0``, finite (the noiseless limit is :func:`single_dataset_error` at ``t = inf``);
+        broadcast against ``eigvals[..., 0]``.
+
+    Returns
+    -------
+    ndarray
+        Shape ``np.broadcast(eigvals[..., 0], snr)``.
+    """
+    lam = _check_eigvals(eigvals)
+    snr = _check_snr(snr)
+    if np.any(np.isinf(snr)):
+        raise ValueError("snr must be finite (the noiseless limit is single_dataset_error at t = inf)")
+    inv = (1.0 / snr)[..., None]
+    g = per_mode_stopped_shrinkage(lam, snr[..., None])
+    noise = np.where(lam > 0, g * g / np.where(lam > 0, lam, 1.0), 0.0) * inv
+    out = ((1.0 - g) ** 2 + noise).mean(-1) + inv[..., 0]
+    return _finite_or_raise(out, np.zeros(np.shape(out), bool), "per_mode_stopped_error")
 
 
 # ----------------------------------------------------------------------------- bounds, eqs. (7)-(12)

@@ -16,13 +16,14 @@ from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
 from gendyn import linear_student as ls
-from gendyn.linear_experiments import StoppingVsRidge
+from gendyn.linear_experiments import PerModeStopping, StoppingVsRidge
 from gendyn.book import plotting, stats
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_maps", "figure_snr_dependence", "check_per_dataset"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_maps", "figure_snr_dependence", "check_per_dataset",
+           "check_per_mode", "figure_per_mode"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,11 @@ class Sizes:
     datasets: int  #: finite-N datasets per load
     sim_alphas: tuple[float, ...]  #: loads of the finite-N datasets
     sim_snr: float  #: SNR of the finite-N datasets
+    mode_alpha: float  #: load of the per-mode stopping-time experiment (gapped, so every mode stops)
+    mode_n: int  #: its dimension N
+    mode_teachers: int  #: its teacher and noise draws on the one dataset
+    mode_lr: float  #: its gradient-descent step (time k lr in units of tau; lr lambda_max < 1)
+    mode_steps: int  #: its steps (mode_steps * mode_lr beyond the slowest mode's stopping time, <= SNR)
 
 
 #: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
@@ -59,6 +65,11 @@ SIZES = {
         datasets=24,
         sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
         sim_snr=4.0,
+        mode_alpha=2.0,  # per-mode stopping times: one dataset, gradient descent on many teachers
+        mode_n=200,
+        mode_teachers=512,
+        mode_lr=0.02,
+        mode_steps=300,
     ),
     "smoke": Sizes(
         map_points=9,
@@ -71,6 +82,11 @@ SIZES = {
         datasets=8,
         sim_alphas=(0.5, 2.0, 1.0),  # alpha = 1 last: the earlier loads keep their draws
         sim_snr=4.0,
+        mode_alpha=2.0,
+        mode_n=100,
+        mode_teachers=256,
+        mode_lr=0.04,
+        mode_steps=150,
     ),
 }
 
@@ -83,7 +99,7 @@ EXCESS_LIMIT = 2.0 * np.sqrt(2.0 * (np.sqrt(2.0) - 1.0) / np.pi)
 def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs (one per finite-data load)."""
     return [f"{kind}-a{a:g}" for kind in ("ridge-mp-average", "early-stopped-mp-average", "excess-over-ridge")
-            for a in cfg.sim_alphas]
+            for a in cfg.sim_alphas] + [f"per-mode-stopping-time-{half}" for half in MODE_HALVES]
 
 
 #: The theory the claims test, and the error each should see at smoke scale: the finite-data means carry a
@@ -94,7 +110,13 @@ MUTATIONS = (
     Mutation("gendyn.linear_student.ridge_error", 0.05, why="5 % of an error of 0.2-0.6 is 2-6 allowances of 1/N"),
     Mutation("gendyn.linear_student.optimal_stopping_error", 0.05, output=1,
              why="the MP-averaged early-stopped error, eq. (6) at t_opt: 5 % is 2-6 allowances"),
+    Mutation("gendyn.linear_student.per_mode_stopping_time", 0.1,
+             why="the geometric mean of the simulated per-mode times over half a spectrum is known to about 1 % "
+                 "(50 modes of 256 draws); 10 % is over twice the tolerance"),
 )
+
+#: The two halves of the spectrum the per-mode stopping-time claims compare separately (slow, then fast modes).
+MODE_HALVES = ("slow-modes", "fast-modes")
 
 
 def _index_of_alpha_1(alphas):
@@ -195,3 +217,93 @@ def check_per_dataset(ledger: Ledger, sim: StoppingVsRidge) -> None:
                 reason=f"Sampling error of {datasets} datasets (z = {z:.2f}, se = {se:.2g}) plus {bias:.2g}, the "
                 f"O(1/N) bias of a mean over the spectrum at N = {n}.",
             )
+
+
+def _mode_halves(pm: PerModeStopping):
+    """Masks of the modes below and above the median eigenvalue, among those that learn and stop in the run."""
+    lam = pm.cov_eigvals
+    ok = (lam > 0) & np.isfinite(pm.t_stop)
+    median = np.median(lam[ok])
+    return {"slow-modes": ok & (lam < median), "fast-modes": ok & (lam >= median)}
+
+
+def check_per_mode(ledger: Ledger, pm: PerModeStopping) -> dict[str, np.ndarray]:
+    """Claims: over each half of one dataset's spectrum, the stopping times gradient descent finds per mode match
+    the paper's formula ``(tau/lambda) ln(1 + SNR lambda)``.
+
+    ``pm`` is :func:`gendyn.linear_experiments.per_mode_stopping_gd`; the theory is
+    :func:`gendyn.linear_student.per_mode_stopping_time`. The comparison is of geometric means (the mean over
+    the modes of ``ln t``): the modes of one dataset are independent given its spectrum (the rotated teacher and
+    noise are independent Gaussians), so the mean of ``ln(t_sim/t_formula)`` has the standard error of the modes'
+    spread over their number; the tolerance is ``z`` of these (Student t, Bonferroni over the two halves, level
+    1e-3) plus ``2/K``, the order of the bias of a minimiser estimated from ``K`` draws (the best time is a ratio
+    of the draws' mean squares). Returns the log-ratios of every mode used (``{half: ndarray}``).
+    """
+    th = ls.per_mode_stopping_time(pm.cov_eigvals, pm.snr)
+    halves = _mode_halves(pm)
+    out = {}
+    for half in MODE_HALVES:
+        mask = halves[half]
+        log_sim, log_th = np.log(pm.t_stop[mask]), np.log(th[mask])
+        diff = log_sim - log_th
+        _, se = stats.mean_se(diff)
+        z = stats.t_quantile(len(MODE_HALVES), int(mask.sum()) - 1)
+        bias = 2.0 / pm.teachers
+        lam = pm.cov_eigvals[mask]
+        ledger.check(
+            f"per-mode-stopping-time-{half}",
+            f"One dataset (N = {pm.n_features}, alpha = {pm.alpha:g}, SNR = {pm.snr:g}), {int(mask.sum())} modes with "
+            f"lambda in [{lam.min():.2g}, {lam.max():.2g}]: geometric mean of the per-mode optimal stopping times "
+            f"found by gradient descent vs (tau/lambda) ln(1 + SNR lambda)",
+            measured=float(np.exp(log_sim.mean())), predicted=float(np.exp(log_th.mean())), tolerance=z * se + bias,
+            kind="relative", theory=("gendyn.linear_student.per_mode_stopping_time",),
+            reason=f"Sampling error of the {pm.teachers} teacher and noise draws, seen as the spread of ln(t_sim/t) "
+            f"over the {int(mask.sum())} independent modes (z = {z:.2f}, se = {se:.2g}), plus 2/K = {bias:.2g} for "
+            "the O(1/K) bias of a minimiser estimated from K draws; each mode's step count is mapped exactly to "
+            "flow time (no discretisation error) and refined by a parabola (sub-step resolution).",
+        )
+        out[half] = diff
+    return out
+
+
+def figure_per_mode(pm: PerModeStopping, theory_test: np.ndarray, t_star: float, mode_times: np.ndarray) -> Figure:
+    """Fig. 1C-like dynamics of one dataset with its optimal stopping time (left), and each mode's own time (right).
+
+    Parameters
+    ----------
+    pm : PerModeStopping
+        The gradient-descent run (:func:`gendyn.linear_experiments.per_mode_stopping_gd`).
+    theory_test : ndarray
+        The dataset's exact test error after each step, eq. (5) for gradient descent
+        (:func:`gendyn.linear_student.single_dataset_gd_error`).
+    t_star : float
+        The time minimising ``theory_test`` (one stopping time for all modes), marked on both panels.
+    mode_times : ndarray
+        :func:`gendyn.linear_student.per_mode_stopping_time` of the dataset's modes.
+    """
+    fig, axes = plotting.subplots(1, 2, height=3.2)
+    ax = axes[0]
+    t = pm.times
+    ax.plot(t, pm.train_error, "-", color=plotting.COLORS[0], label="training error (simulation)")
+    ax.plot(t, pm.test_error, "-", color=plotting.COLORS[1], label="test error (simulation)")
+    ax.plot(t, theory_test, "k--", lw=0.8, label="test error, eq. (5) of the dataset")
+    ax.axhline(1.0 / pm.snr, color=plotting.COLORS[2], lw=1, label="oracle $1/\\mathrm{SNR}$")
+    ax.axvline(t_star, color="k", ls=":", lw=1)
+    ax.annotate("$t^*$", (t_star, ax.get_ylim()[1]), xytext=(3, -12), textcoords="offset points", fontsize=8)
+    ax.set(xlabel="time $t/\\tau$ (gradient-descent steps $\\times$ lr)", ylabel="error / $\\sigma_w^2$",
+           title=f"one dataset, $\\alpha$ = {pm.alpha:g}, SNR = {pm.snr:g}")
+    ax.legend(fontsize=6.5)
+    ax = axes[1]
+    lam = pm.cov_eigvals
+    ok = lam > 0
+    order = np.argsort(lam[ok])
+    ax.plot(lam[ok], pm.t_stop[ok], "o", ms=2.5, color=plotting.COLORS[0], label="gradient descent, per mode")
+    ax.plot(lam[ok][order], mode_times[ok][order], "k-", lw=1,
+            label="$(\\tau/\\lambda)\\ln(1 + \\mathrm{SNR}\\,\\lambda)$")
+    ax.axhline(t_star, color="k", ls=":", lw=1, label="$t^*$: one time for all modes")
+    ax.set(xscale="log", yscale="log", xlabel="eigenvalue $\\lambda$ of $XX^T$", ylabel="optimal stopping time $t/\\tau$",
+           title="each mode's own stopping time")
+    plotting.plain_log_ticks(ax.xaxis, (1.0, 2.0, 5.0))
+    plotting.plain_log_ticks(ax.yaxis, (1.0, 2.0, 5.0))
+    ax.legend(fontsize=6.5)
+    return fig

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from gendyn import linear_experiments as le
@@ -21,11 +22,11 @@ from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import z_quantile, z_score
+from gendyn.book.stats import dkw_bound, ks_distance, z_quantile, z_score
 
 __all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_theory", "figure_dynamics", "check_eq5",
            "check_gd_vs_flow", "figure_gd_vs_flow", "figure_components", "check_eq6", "check_finite_size",
-           "figure_finite_size"]
+           "figure_finite_size", "check_fig2", "figure_fig2"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,13 @@ class Sizes:
     finite_size_n: tuple[int, ...]  #: input dimensions N of the finite-size check
     finite_size_repeats: int  #: datasets per N (spectra only; the t = inf claim's standard error)
     finite_size_sim_repeats: int  #: datasets per N for the raw simulation
+    fig2_n: int  #: input dimension N of the Fig. 2 simulation
+    fig2_alphas: tuple[float, ...]  #: its loads (panel C); panels A and B show 0.5, 1 and 2 of them
+    fig2_repeats: int  #: its datasets per load
+    fig2_teachers: int  #: its teacher and noise draws per dataset (zero initial weights)
+    fig2_snr: float  #: its SNR
+    fig2_t_max: float  #: its longest time (units of tau; a linear grid of 81 times from 0)
+    fig2_times: tuple[float, ...]  #: the training times of panel C (on the grid)
 
 
 #: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
@@ -67,6 +75,13 @@ SIZES = {
         finite_size_n=(100, 200, 400, 800),
         finite_size_repeats=256,
         finite_size_sim_repeats=6,
+        fig2_n=400,  # Fig. 2: exact flow from zero weights on sampled datasets
+        fig2_alphas=(0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5),
+        fig2_repeats=8,
+        fig2_teachers=16,
+        fig2_snr=4.0,
+        fig2_t_max=20.0,
+        fig2_times=(0.5, 2.0, 5.0, 20.0),
     ),
     "smoke": Sizes(
         n=100,
@@ -82,6 +97,13 @@ SIZES = {
         finite_size_n=(50, 100, 200),
         finite_size_repeats=128,
         finite_size_sim_repeats=2,
+        fig2_n=100,
+        fig2_alphas=(0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5),
+        fig2_repeats=4,
+        fig2_teachers=32,
+        fig2_snr=4.0,
+        fig2_t_max=20.0,
+        fig2_times=(0.5, 2.0, 5.0, 20.0),
     ),
 }
 
@@ -90,7 +112,9 @@ def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs."""
     ids = [f"eq5-{err}-a{a:g}" for a in cfg.alphas for err in ("test", "train")]
     ids += [f"gd-flow-a{a:g}" for a in cfg.alphas] + [f"eq6-a{a:g}" for a in cfg.alphas]
-    return ids + [f"finite-size-a{a:g}" for a in cfg.alphas if a != 1]
+    ids += [f"finite-size-a{a:g}" for a in cfg.alphas if a != 1]
+    ids += [f"fig2-mp-a{a:g}" for a in FIG2_LOADS] + [f"fig2-{err}-a{a:g}" for a in FIG2_LOADS for err in ("test", "train")]
+    return ids + ["fig2-eg-vs-alpha"]
 
 
 #: The theory the claims test, and the error each should see at smoke scale (the claims' resolutions, measured
@@ -107,7 +131,16 @@ MUTATIONS = (
              why="eq. (6), the MP average: 15 % against a resolution of about 9 % (z SE + 3/N)"),
     Mutation("gendyn.linear_student.finite_size_asymptotic_error", 0.01,
              why="the exact finite-N E_g(inf): 1 % of it is about one whole 1/N gap"),
+    Mutation("gendyn.linear_student.training_error", 0.15,
+             why="Fig. 2B's training error, compared relative to its value at t = 0 (where 15 % is 0.15): "
+                 "tolerance 0.09-0.11 at smoke (z SE + 3/N, N = 100)"),
+    Mutation("gendyn.linear_student.mp_eigenvalue_cdf", 0.2,
+             why="Fig. 2A: 20 % of the MP distribution function moves the KS distance to 0.16-0.34 at smoke, "
+                 "against DKW bounds of 0.10-0.14 (200-400 eigenvalues)"),
 )
+
+#: The loads of Fig. 2's panels A and B (panel C shows all of ``fig2_alphas``).
+FIG2_LOADS = (0.5, 1.0, 2.0)
 
 
 def figure_theory(alphas: np.ndarray, *, snr: float, inr: float, t_max: float) -> Figure:
@@ -388,5 +421,159 @@ def figure_finite_size(ns: Sequence[int], gaps: dict[float, list[ls.FiniteSizeGa
     ax.loglog(ns, first.gap * (ns / ns[0]) ** -1.0, "k:", lw=1, label="$\\propto N^{-1}$")
     ax.loglog(ns, first.gap_sim * (ns / ns[0]) ** -0.5, "k-.", lw=1, label="$\\propto N^{-1/2}$")
     ax.set(xlabel="$N$", ylabel="time-averaged |relative gap| to eq. (6)", title="finite-size convergence to eq. (6)")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def _continuous_cdf(lam, alpha):
+    """The MP distribution function of the nonzero eigenvalues (the point mass at 0 taken out), in [0, 1]."""
+    mass = float(ls.mp_point_mass(alpha))
+    f = (np.asarray(ls.mp_eigenvalue_cdf(lam, alpha), float) - mass) / (1.0 - mass)
+    return np.clip(f, 0.0, 1.0)
+
+
+def check_fig2(ledger: Ledger, sim: dict, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float],
+               *, snr: float) -> dict[str, float]:
+    """Claims of Fig. 2: each panel against the exact (Marchenko-Pastur) theory.
+
+    ``sim`` is :func:`gendyn.linear_experiments.simulate_linear_student` at ``alphas``, ``times`` (one SNR, INR 0).
+
+    * A, per load of :data:`FIG2_LOADS`: the nonzero eigenvalues of the sampled ``X X^T`` against the MP law
+      (:func:`gendyn.linear_student.mp_eigenvalue_cdf`, the point mass taken out): Kolmogorov-Smirnov distance
+      within the DKW bound of as many independent samples (level 1e-3; eigenvalues of one matrix repel, so they
+      fluctuate less than independent ones).
+    * B, per load: the mean test and training errors over the datasets and draws against
+      :func:`gendyn.linear_student.generalization_error` and :func:`gendyn.linear_student.training_error`: the
+      largest deviation over the times (``t = 0`` included), relative to the theory (test error) or to its value at ``t = 0``
+      (training error, which falls to 0 when ``alpha <= 1``), within ``z`` standard errors on the same scale
+      (Bonferroni over the times, level 1e-3) plus ``3/N`` (finite-size bias of a Wishart linear spectral
+      statistic), as eq. (6)'s claims above.
+    * C: the mean test error at every load and every time of ``panel_times`` against eq. (6), in the same way
+      (Bonferroni over loads and times).
+
+    Returns the largest relative deviation of each claim of panels B and C.
+    """
+    n = sim["cov_eigvals"].shape[-1]
+    test, train = sim["test_error"][:, :, 0], sim["train_error"][:, :, 0]  # (A, S, K, T)
+    draws = test.shape[1] * test.shape[2]
+    out = {}
+    keep = times >= 0  # every time, t = 0 included (the draws' own initial errors)
+    for a in FIG2_LOADS:
+        i = list(alphas).index(a)
+        lam = sim["cov_eigvals"][i].ravel()
+        lam = lam[lam > 1e-9 * lam.max()]
+        bound = dkw_bound(lam.size)
+        ledger.check(
+            f"fig2-mp-a{a:g}", f"Fig. 2A, alpha = {a:g}: Kolmogorov-Smirnov distance of the {lam.size} nonzero "
+            f"eigenvalues of {sim['cov_eigvals'].shape[1]} sampled X X^T (N = {n}) from the MP law",
+            measured=ks_distance(lam, lambda v: _continuous_cdf(v, a)), predicted=0.0, tolerance=bound,
+            kind="upper", theory="gendyn.linear_student.mp_eigenvalue_cdf", reference=1.0,
+            reason=f"DKW bound of {lam.size} samples at level 1e-3 (eigenvalues of one matrix repel, so they "
+            "fluctuate less than independent samples; the finite-N shift of the bulk, O(1/N), and of the edges, "
+            "O(N^-2/3) in lambda, move the distribution function by far less).")
+        for err, values, theory_fn, name in (
+                ("test", test, ls.generalization_error, "gendyn.linear_student.generalization_error"),
+                ("train", train, ls.training_error, "gendyn.linear_student.training_error")):
+            flat = values[i].reshape(draws, -1)
+            th = np.asarray(theory_fn(times, a, snr, 0.0), float)
+            scale = th[keep] if err == "test" else th[0]  # the training error of alpha <= 1 falls to 0
+            dev = np.abs(flat.mean(0) - th)[keep] / scale
+            se = flat.std(0, ddof=1)[keep] / np.sqrt(draws) / scale
+            z = z_quantile(int(keep.sum()))
+            ledger.check(
+                f"fig2-{err}-a{a:g}",
+                f"Fig. 2B, alpha = {a:g}, SNR = {snr:g}, zero initial weights: mean simulated {err} error vs its MP "
+                f"average, max deviation over t in [0, {times[-1]:g}] relative to "
+                + ("the theory" if err == "test" else "its value at t = 0"),
+                measured=dev.max(), predicted=0.0, tolerance=z * se.max() + 3 / n, kind="absolute", theory=name,
+                reference=1.0,
+                reason=f"z = {z:.2f} (Bonferroni over the times, level 1e-3) x largest relative standard error over "
+                f"{draws} draws + 3/N finite-size bias of a Wishart linear spectral statistic.")
+            out[f"{err}-a{a:g}"] = float(dev.max())
+    cols = [int(np.argmin(np.abs(times - t))) for t in panel_times]
+    flat = test[..., cols].reshape(len(alphas), draws, len(cols))
+    th = np.asarray(ls.generalization_error(times[cols][None, :], np.asarray(alphas)[:, None], snr, 0.0), float)
+    dev = np.abs(flat.mean(1) - th) / th
+    se = flat.std(1, ddof=1) / np.sqrt(draws) / th
+    z = z_quantile(dev.size)
+    ledger.check(
+        "fig2-eg-vs-alpha",
+        f"Fig. 2C: mean simulated test error at {len(alphas)} loads and t = {', '.join(f'{t:g}' for t in panel_times)} "
+        "vs eq. (6), max relative deviation",
+        measured=dev.max(), predicted=0.0, tolerance=z * se.max() + 3 / n, kind="absolute",
+        theory="gendyn.linear_student.generalization_error", reference=1.0,
+        reason=f"z = {z:.2f} (Bonferroni over loads and times, level 1e-3) x largest relative standard error over "
+        f"{draws} draws + 3/N finite-size bias of a Wishart linear spectral statistic.")
+    out["eg-vs-alpha"] = float(dev.max())
+    return out
+
+
+def figure_fig2(sim: dict, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float], *,
+                snr: float) -> Figure:
+    """The paper's Fig. 2 (our parameters): (A) the MP densities at alpha = 1/2, 1, 2 with the sampled spectra,
+    (B) training and test error against time at those loads, (C) the test error against alpha at growing times.
+
+    Points are simulation means (``sim`` from :func:`gendyn.linear_experiments.simulate_linear_student`, zero
+    initial weights); lines are the exact theory: :func:`gendyn.linear_student.mp_eigenvalue_density` with the
+    point mass ``1 - alpha`` drawn as an arrow, eq. (6) (:func:`gendyn.linear_student.generalization_error`) and
+    its training error (:func:`gendyn.linear_student.training_error`).
+    """
+    fig, axes = plotting.subplots(3, 3, height=6.6)
+    test, train = sim["test_error"][:, :, 0], sim["train_error"][:, :, 0]
+    for k, a in enumerate(FIG2_LOADS):
+        i = list(alphas).index(a)
+        color = plotting.COLORS[k]
+        ax = axes[0, k]
+        lo, hi = (float(v) for v in ls.mp_eigenvalue_edges(a))
+        lam = sim["cov_eigvals"][i].ravel()
+        lam = lam[lam > 1e-9 * lam.max()]
+        mass = float(ls.mp_point_mass(a))
+        weights = np.full(lam.size, (1.0 - mass) / lam.size)
+        ax.hist(lam, bins=30, weights=weights * 30 / (lam.max() - lam.min()), color=color, alpha=0.35,
+                label="sampled $XX^T$")
+        grid = np.linspace(max(lo, 1e-3), hi, 400)
+        ax.plot(grid, ls.mp_eigenvalue_density(grid, a), "k-", lw=1, label="MP density")
+        top = 1.2 * float(np.max(ls.mp_eigenvalue_density(grid[grid > 0.02 * hi], a)))
+        if mass > 0:
+            ax.annotate("", xy=(0.0, top * 0.9), xytext=(0.0, 0.0),
+                        arrowprops=dict(arrowstyle="-|>", color="k", lw=1.2))
+            ax.text(0.06 * hi, 0.9 * top, f"mass {mass:g} at 0", fontsize=6.5, va="top")
+        ax.set(xlim=(-0.05 * hi, 1.05 * hi), ylim=(0, top), xlabel="$\\lambda$",
+               title=f"A: $\\alpha$ = {a:g}")
+        if k == 0:
+            ax.set_ylabel("density $\\rho^{\\rm MP}(\\lambda)$")
+            ax.legend(fontsize=6, loc="center right")
+        ax = axes[1, k]
+        draws = test.shape[1] * test.shape[2]
+        for values, theory_fn, c, label in ((train, ls.training_error, plotting.COLORS[0], "train"),
+                                            (test, ls.generalization_error, plotting.COLORS[1], "test")):
+            flat = values[i].reshape(draws, -1)
+            ax.plot(times[::4], flat.mean(0)[::4], "o", ms=2.5, color=c, label=f"{label} (simulation)")
+            ax.plot(times, theory_fn(times, a, snr, 0.0), "-", lw=1, color=c, label=f"{label}, theory")
+        ax.axhline(1.0 / snr, color="k", ls=":", lw=0.8)
+        ax.set(xlabel="$t/\\tau$", title=f"B: $\\alpha$ = {a:g}")
+        if k == 0:
+            ax.set_ylabel("error / $\\sigma_w^2$")
+            ax.legend(fontsize=6.5)
+    gs = axes[2, 0].get_gridspec()
+    for ax in axes[2]:
+        ax.remove()
+    ax = fig.add_subplot(gs[2, :])
+    a_fine = np.linspace(0.02, max(alphas), 500)
+    a_fine = a_fine[np.abs(a_fine - 1) > 2e-3]
+    cols = [int(np.argmin(np.abs(times - t))) for t in panel_times]
+    draws = test.shape[1] * test.shape[2]
+    for m, (t, col) in enumerate(zip(panel_times, cols)):
+        shade = colormaps["Reds"](0.35 + 0.6 * m / max(1, len(panel_times) - 1))
+        ax.plot(a_fine, ls.generalization_error(t, a_fine, snr, 0.0), "-", lw=1.2, color=shade,
+                label=f"$t/\\tau$ = {t:g}")
+        means = test[..., col].reshape(len(alphas), draws).mean(1)
+        ax.plot(alphas, means, "o", ms=3, color=shade)
+    t_late = 10 * panel_times[-1]  # a later time, theory only: the peak keeps growing (to infinity as t -> inf)
+    ax.plot(a_fine, ls.generalization_error(t_late, a_fine, snr, 0.0), "--", lw=1, color="k",
+            label=f"$t/\\tau$ = {t_late:g} (theory only)")
+    ax.axvline(1.0, color="k", ls=":", lw=0.8)
+    ax.set(xlabel="load $\\alpha = P/N$", ylabel="test error $E_g/\\sigma_w^2$",
+           title="C: test error against the load at growing training times")
     ax.legend(fontsize=7)
     return fig
