@@ -609,6 +609,34 @@ def _ln_published(cfg):
     return terms
 
 
+@floor_of("ln-authors-settings")
+def _ln_authors_settings(cfg):
+    """The authors' protocol (interleaved minibatch SGD, float32) of every searched setting on the calibration
+    cells (settings that differ only in epochs share one run, to the longest), then the best setting on the
+    held-out cells (counted at the grid's largest trunk and epochs); the label-entropy floors (Monte Carlo)."""
+    hidden, k, seeds = 64, 10, cfg.seeds
+
+    def fwd(n_features, depth):  # one example through the trunk and a head, with biases
+        return mm(1, n_features, hidden) + (depth - 1) * mm(1, hidden, hidden) + mm(1, hidden, k)
+
+    def cells(examples, n_cells, n_features, depth, epochs):
+        per_example = 3 * fwd(n_features, depth) - mm(1, n_features, hidden)
+        return seeds * epochs * (per_example * examples + n_cells * cfg.n_val * fwd(n_features, depth))
+
+    lrs = {lr for _, lr in cfg.schedules}
+    epochs = max(e for e, _ in cfg.schedules)
+    cal = sum(p for p, _ in cfg.calibration)
+    search = sum(cells(cal, len(cfg.calibration), n, d, epochs) for n in cfg.n_features for d in cfg.depths)
+    search *= len(cfg.clean_validation) * len(cfg.activations) * len(lrs)
+    n_big, d_big = max(cfg.n_features), max(cfg.depths)
+    held = sum(p for p, _ in cfg.held_out_single) + sum(pa + pb for pa, pb, *_ in cfg.held_out_benefits)
+    held_cells = len(cfg.held_out_single) + 2 * len(cfg.held_out_benefits)
+    return [Term("the search: every setting on the calibration cells", search, F32),
+            Term("the best setting on the held-out cells", cells(held, held_cells, n_big, d_big, epochs), F32),
+            Term("label-entropy floors, default and inferred law (Monte Carlo, ~100 K^2 operations per sample)",
+                 2 * 100.0 * k * k * cfg.floor_samples * 6, F64)]
+
+
 @floor_of("ln-single-task")
 def _ln_single_task(cfg):
     """Fig. 1: TA students (K = 10 and 2) and random students of one hidden layer, float64, on P = n_train; the

@@ -107,7 +107,7 @@ def _minimum(name, default):
 
 
 #: Sizes that are a choice among words rather than a number, and their allowed values.
-CHOICES = {"authors_cells": ("subset", "all")}
+CHOICES = {"authors_cells": ("subset", "all"), "search": ("coarse", "wide")}
 
 
 def _check_size(chapter, name, value, default, *, item_of=None):

@@ -53,6 +53,7 @@ CHAPTERS = {
     "lg-randomised": ("lampinen-ganguli/randomised-data.ipynb", "lampinen_ganguli_randomised_data"),
     "lg-rmt": ("lampinen-ganguli/rmt-teacher-in-data.ipynb", "lampinen_ganguli_rmt_teacher_in_data"),
     "lg-transfer": ("lampinen-ganguli/transfer.ipynb", "lampinen_ganguli_transfer"),
+    "ln-authors-settings": ("lee-ndirango/authors-settings.ipynb", "lee_ndirango_authors_settings"),
     "ln-aux-depth": ("lee-ndirango/aux-data-and-depth.ipynb", "lee_ndirango_aux_data_and_depth"),
     "ln-multitask": ("lee-ndirango/multitask-benefit.ipynb", "lee_ndirango_multitask_benefit"),
     "ln-published": ("lee-ndirango/published-data.ipynb", "lee_ndirango_published_data"),
