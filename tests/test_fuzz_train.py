@@ -93,6 +93,7 @@ CASES = [
 def test_every_public_function_is_fuzzed():
     others = {"TrainResult", "SnrSweep", "TwoHeadedStudents", "INITS", "ACTIVATIONS", "ModeDynamics"}
     others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
+    others |= {"OptimalStopping", "AsymptoticGap", "RandomExcess"}
     assert {c.func.__name__ for c in CASES} | others == set(train.__all__)
 
 
@@ -113,4 +114,27 @@ CASES += [
     Case(train.leaky_relu_transfer, dict(pairs=_PAIRS, points=_POINTS, sbar_a=[1.0], spec=_LEAKY_SPEC, device="cpu")),
     Case(train.two_headed_fan_weights, dict(n_joint=2, n_single=1, n1=4, hidden=2, n3=2)),
     Case(train.compare_initialisations, dict(pairs=_DIAG, spec=_LEAKY_SPEC, device="cpu")),
+]
+
+
+# §3.3-3.4: the exact TA optimum and the gap to eqs. (14)-(15) of a sweep's data sets
+_FINE = np.geomspace(0.1, 3.0, 12)
+CASES += [
+    # n2 and lr are optional (None: full rank, the gradient flow)
+    Case(train.exact_ta_optimum, dict(t=_FINE, sigma31=_SWEEP.sigma31, teacher=_SWEEP.teacher.matrix, eps=1e-3,
+                                      n_layers=3, n2=2, lr=0.05),
+         accepted={"n2": {"none"}, "lr": {"none"}}),
+    Case(train.asymptotic_gap, dict(sweep=_SWEEP, t=_FINE, t_fine=_FINE, eps=1e-3, n_layers=3)),
+]
+
+
+# §3.4, Fig. 4: the records of deep students and the random students' excess (2 data sets, N1 = 4)
+_EXCESS_SPEC = train.FullBatchSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=1.0, n_records=3, eps=1e-2)
+CASES += [
+    # the dense records may start at t = 0
+    Case(train.dense_epoch_grid, dict(epochs=20, n_records=4, lr=0.05, dense_from=0.5, dense_dt=0.1),
+         accepted={"dense_from": {"zero"}}),
+    Case(train.random_excess, dict(spec=_EXCESS_SPEC, svms=[2.0], ranks=[1], runs=2, n_layers=3, generator=_gen(),
+                                   device="cpu"),
+         accepted={"generator": {"none"}}),
 ]
