@@ -698,3 +698,19 @@ def test_gd_band_brackets_the_flow_and_refuses_large_rates():
         dl.gd_band(t, shat, 1e-3, 0.3, n_layers=3)
     with pytest.raises(ValueError, match="s_hat"):
         dl.gd_band(t, [0.0, 1.0], 1e-3, 0.01)
+
+
+def test_teacher_learned_time_is_the_weakest_modes_passage_through_sbar_overlap():
+    aspect, eps = 0.5, 1e-5
+    t = dl.teacher_learned_time([6.0, 4.0, 2.0], aspect, eps, n_layers=5)
+    weakest = 2.0
+    target = weakest * rmt.spike_overlap(weakest, aspect)
+    assert dl.mode_strength(t, rmt.spike_singular_value(weakest, aspect), eps, n_layers=5) == pytest.approx(target)
+    # stronger teachers are learned sooner; a mode below the threshold A^(1/4) is never learned and is ignored
+    assert dl.teacher_learned_time([4.0], aspect, eps, n_layers=5) < t
+    assert dl.teacher_learned_time([2.0, 0.5], aspect, eps, n_layers=5) == pytest.approx(t)
+    assert dl.teacher_learned_time([0.5, 0.0], aspect, eps, n_layers=5) == float("inf")
+    with pytest.raises(ValueError, match=r"^teacher_svals"):
+        dl.teacher_learned_time([], aspect, eps)
+    with pytest.raises(ValueError, match=r"^aspect"):
+        dl.teacher_learned_time([2.0], 1.5, eps)

@@ -45,6 +45,9 @@ CASES = [
          accepted={"s_hat": ANY_SHAPE, "lr": {"none"}}),
     Case(dl.gd_band, dict(t=[0.0, 1.0, 5.0], s_hat=[0.5, 2.0], eps=1e-3, lr=0.01, n_layers=4),
          accepted={"t": {"zero"}}),
+    # a teacher with no detectable mode (zeros) is learned never: inf, by design
+    Case(dl.teacher_learned_time, dict(teacher_svals=[4.0, 2.0], aspect=0.5, eps=1e-5, n_layers=5),
+         accepted={"teacher_svals": {"zero", "wrong-shape"}}, infinite={"teacher_svals": {"zero"}}),
 ]
 
 

@@ -47,6 +47,9 @@ CASES = [
          accepted={"breaks": {"wrong-shape"}}),
     Case(rmt.mp_rule, dict(breaks=[-3.0, 0.0, 1.0], alpha=2.0, order=12, log=True),
          accepted={"breaks": {"wrong-shape"}}),
+    # any number of teacher modes, of any shape: a yes or no for all of them
+    Case(rmt.near_detection_threshold, dict(sbar=[2.0, 0.8], n1=100, aspect=0.5),
+         accepted={"sbar": {"zero", "wrong-shape"}}),
 ]
 
 

@@ -95,6 +95,7 @@ def test_every_public_function_is_fuzzed():
     others |= {"FullBatchSpec", "LeakyTransfer", "InitialisationComparison", "ModeCrossings", "PairedStudents"}
     others |= {"LeakyAndLinear", "MinimumTimeRatio", "OnsetComparison"}
     others |= {"PairedCurves", "SampledStudents"}
+    others |= {"OptimalStopping", "AsymptoticGap", "RandomExcess"}
     functions = {c.func.__name__ for c in CASES if "." not in c.func.__qualname__}  # methods aside
     assert functions | others == set(train.__all__)
 
@@ -154,4 +155,26 @@ CASES += [
     Case(train.train_sampled_students, dict(data=task_data.stack_examples(_SAMPLED),
                                             teacher=torch.cat([_SQUARE.matrix] * 2), spec=_SAMPLED_SPEC,
                                             check_stability=False, device="cpu")),
+]
+
+# §3.3-3.4: the exact TA optimum and the gap to eqs. (14)-(15) of a sweep's data sets
+_FINE = np.geomspace(0.1, 3.0, 12)
+CASES += [
+    # n2 and lr are optional (None: full rank, the gradient flow)
+    Case(train.exact_ta_optimum, dict(t=_FINE, sigma31=_SWEEP.sigma31, teacher=_SWEEP.teacher.matrix, eps=1e-3,
+                                      n_layers=3, n2=2, lr=0.05),
+         accepted={"n2": {"none"}, "lr": {"none"}}),
+    Case(train.asymptotic_gap, dict(sweep=_SWEEP, t=_FINE, t_fine=_FINE, eps=1e-3, n_layers=3)),
+]
+
+
+# §3.4, Fig. 4: the records of deep students and the random students' excess (2 data sets, N1 = 4)
+_EXCESS_SPEC = train.FullBatchSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=1.0, n_records=3, eps=1e-2)
+CASES += [
+    # the dense records may start at t = 0
+    Case(train.dense_epoch_grid, dict(epochs=20, n_records=4, lr=0.05, dense_from=0.5, dense_dt=0.1),
+         accepted={"dense_from": {"zero"}}),
+    Case(train.random_excess, dict(spec=_EXCESS_SPEC, svms=[2.0], ranks=[1], runs=2, n_layers=3, generator=_gen(),
+                                   device="cpu"),
+         accepted={"generator": {"none"}}),
 ]

@@ -287,3 +287,17 @@ def test_tracy_widom_edges_match_monte_carlo_wishart_extremes():
     # and fluctuate on those scales (TW1 sd 1.27), within 25 %
     assert low.std() / lo_scale == pytest.approx(rmt.TW1_SD, rel=0.25)
     assert high.std() / hi_scale == pytest.approx(rmt.TW1_SD, rel=0.25)
+
+
+def test_near_detection_threshold_is_the_n1_to_the_minus_third_window():
+    aspect, n1 = 0.5, 100
+    threshold, window = 0.5 ** 0.25, 100 ** (-1 / 3)
+    assert rmt.near_detection_threshold([0.84], n1, aspect)  # the paper's svm = 0.84 by design
+    assert not rmt.near_detection_threshold([threshold + 1.01 * window], n1, aspect)
+    assert rmt.near_detection_threshold([6.0, threshold - 0.99 * window], n1, aspect)  # any mode
+    assert not rmt.near_detection_threshold([6.0, 4.0, 2.0], n1, aspect)
+    assert rmt.near_detection_threshold([threshold + 1.01 * window], 10 * n1, aspect) is False
+    with pytest.raises(ValueError, match=r"^sbar"):
+        rmt.near_detection_threshold([], n1, aspect)
+    with pytest.raises(ValueError, match=r"aspect"):
+        rmt.near_detection_threshold([1.0], n1, 2.0)

@@ -556,6 +556,7 @@ def test_train_ta_and_random_is_one_batch_of_train_students():
     assert np.array_equal(paired.strength, res.mode_strength / shat[:, None, :])
     assert np.array_equal(paired.svals, res.svals / shat[:, None, :])
     assert np.array_equal(paired.shat, shat)
+    assert np.array_equal(paired.train_error, res.train_error) and np.array_equal(paired.data_svals, res.data_svals)
     # optimal stopping of each half, the record at t = 0 left out
     stop, ref = paired.optimal_stopping(), train.paired_optimal_stopping(res.time[1:], res.test_error[:, 1:])
     for name in ("TA", "random"):
@@ -778,3 +779,93 @@ def test_train_sampled_students_refuses_data_that_do_not_fit_the_spec():
         train.train_sampled_students(data, teacher.matrix, dict(n1=6))
     with pytest.raises(ValueError, match=r"^check_stability must be True or False"):
         train.train_sampled_students(data, teacher.matrix, spec, check_stability=None)
+def test_exact_ta_optimum_reads_the_exact_theory_as_the_records_are():
+    from gendyn import deep_linear as dl
+    sweep = train.snr_sweep([3.0], [1, 2], 3, 12, 6, generator=gen(0))
+    t = np.geomspace(0.05, 8.0, 200)
+    found = train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3)
+    assert isinstance(found, train.OptimalStopping) and found.time.shape == found.error.shape == (6,)
+    test = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3)[1]
+    ref = train.empirical_optimal_stopping(t, test)
+    assert np.array_equal(found.time, ref[0]) and np.array_equal(found.error, ref[1])
+    # the minimum is no higher than any point of the exact curve, and inside the grid
+    assert np.all(found.error <= test.min(-1)) and np.all((found.time >= t[0]) & (found.time <= t[-1]))
+    # gradient descent lags the flow: with the delay the optimum comes later, at about the same error
+    delayed = train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3, lr=0.05)
+    ref = train.empirical_optimal_stopping(t, dl.delayed_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, 1e-4,
+                                                                   n_layers=3, lr=0.05)[1])
+    assert np.array_equal(delayed.time, ref[0]) and np.all(delayed.time >= found.time - 1e-9)
+    assert delayed.error == pytest.approx(found.error, rel=0.02)
+
+
+def test_asymptotic_gap_per_condition_and_its_closing_with_size():
+    from gendyn import deep_linear as dl
+    t = np.geomspace(0.05, 6.0, 40)
+    t_fine = np.geomspace(0.05, 6.0, 300)
+    means = []
+    for n1 in (40, 160):
+        sweep = train.snr_sweep([2.0, 4.0], [1], 12, n1, n1 // 2, generator=gen(n1))
+        found = train.asymptotic_gap(sweep, t, t_fine, eps=1e-4, n_layers=3)
+        assert isinstance(found, train.AsymptoticGap)
+        assert found.conditions == ((1, 2.0), (1, 4.0))
+        assert found.train.shape == found.test.shape == (2,) and np.all(found.test >= 0)
+        assert found.exact.time.shape == found.exact.error.shape == (2, 12)
+        # eq. (15)'s optimum at this size, N2 = N3
+        assert found.theory.error[1] == dl.optimal_early_stopping([4.0], n1, n1 // 2, n1 // 2, 1e-4)[1]
+        # the exact optimum of a data set is the exact theory's on its own
+        mask = sweep.select(1, 4.0)
+        ref = train.exact_ta_optimum(t_fine, sweep.sigma31[mask], sweep.teacher.matrix[mask], 1e-4, n_layers=3)
+        assert np.array_equal(found.exact.error[1], ref.error)
+        means.append(found.test.mean())
+    assert means[1] < means[0]  # the finite-size gap closes as N1 grows
+
+
+def test_asymptotic_gap_and_exact_optimum_refuse_bad_input():
+    sweep = train.snr_sweep([2.0], [1], 2, 8, 4, generator=gen(0))
+    t = np.geomspace(0.1, 2.0, 10)
+    with pytest.raises(ValueError, match=r"^sweep must be"):
+        train.asymptotic_gap(sweep.sigma31, t, t, eps=1e-3, n_layers=3)
+    with pytest.raises(ValueError, match=r"eps"):
+        train.asymptotic_gap(sweep, t, t, eps=-1.0, n_layers=3)
+    with pytest.raises(ValueError, match=r"n_layers"):
+        train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-3, n_layers=1)
+    with pytest.raises(ValueError, match=r"lr"):
+        train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-3, n_layers=3, lr=0.0)
+
+
+def test_dense_epoch_grid_adds_dense_records_to_the_log_grid():
+    grid = train.dense_epoch_grid(1000, 20, lr=0.01, dense_from=5.0, dense_dt=0.02)
+    log = train.log_epoch_grid(1000, 20)
+    assert np.all(np.isin(log, grid)) and np.all(np.diff(grid) > 0) and grid[0] == 0 and grid[-1] == 1000
+    dense = grid[grid >= 500]
+    assert np.all(np.isin(np.arange(500, 1001, 2), dense))  # every 0.02 tau = 2 epochs from 5 tau
+    # a spacing below one epoch records every epoch
+    assert np.array_equal(train.dense_epoch_grid(10, 2, lr=0.5, dense_from=0.0, dense_dt=0.1), np.arange(11))
+    with pytest.raises(ValueError, match=r"^dense_dt must"):
+        train.dense_epoch_grid(10, 4, lr=0.5, dense_from=0.0, dense_dt=0.0)
+    with pytest.raises(ValueError, match=r"^dense_from must"):
+        train.dense_epoch_grid(10, 4, lr=0.5, dense_from=-1.0)
+
+
+def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
+    spec = train.FullBatchSpec(n1=12, n2=6, n3=6, lr=0.05, horizon=12.0, n_records=30, eps=1e-3)
+    found = train.random_excess(spec, svms=[3.0], ranks=[1, 2], runs=3, n_layers=3, generator=gen(0))
+    assert isinstance(found, train.RandomExcess) and found.excess.shape == found.at_end.shape == (6,)
+    assert list(found.rank) == [1, 1, 1, 2, 2, 2] and found.select(2, 3.0).sum() == 3
+    # the same draws by hand: data, then the random students, then the exact TA minimum on the same records
+    g = gen(0)
+    data = train.snr_sweep([3.0], [1, 2], 3, 12, 6, generator=g)
+    rec = train.dense_epoch_grid(spec.epochs, 30, lr=0.05, dense_from=0.6)
+    res = train.train_students(data.sigma31.float(), hidden=6, n_layers=3, lr=0.05, epochs=spec.epochs,
+                               init="random", eps=1e-3, teacher=data.teacher.matrix.float(), record_at=rec,
+                               generator=g, desc=None)
+    e_rand = train.empirical_optimal_stopping(res.time[1:], res.test_error[:, 1:])[1]
+    e_ta = train.exact_ta_optimum(res.time[1:], data.sigma31, data.teacher.matrix, 1e-3, n2=6, n_layers=3,
+                                  lr=0.05).error
+    assert np.array_equal(found.excess, e_rand / e_ta - 1)
+    # with one hidden layer a random student aligns early and reaches about the TA minimum
+    assert np.all(np.abs(found.excess) < 0.1) and not found.at_end.any()
+    with pytest.raises(ValueError, match=r"^spec must be"):
+        train.random_excess(dict(n1=12), svms=[3.0], ranks=[1], runs=3, n_layers=3)
+    with pytest.raises(ValueError, match=r"^runs must"):
+        train.random_excess(spec, svms=[3.0], ranks=[1], runs=1, n_layers=3)

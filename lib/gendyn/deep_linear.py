@@ -1240,3 +1240,42 @@ def gd_band(t: ArrayLike, s_hat: ArrayLike, eps: float, lr: float, n_layers: int
     late = mode_strength(np.maximum(tt - lag, 0.0), shat, eps, n_layers=n_layers)
     early = mode_strength(faster * tt + lag, shat, eps, n_layers=n_layers)
     return GdBand(flow, (1 + rho) * np.abs(flow - late), (1 + rho) * np.abs(early - flow), lag, faster, rho)
+
+
+__all__ += ["teacher_learned_time"]
+
+
+def teacher_learned_time(teacher_svals: ArrayLike, aspect: float, eps: float, n_layers: int = 3) -> float:
+    """When a TA student has learned a teacher: its weakest detectable mode reaches ``sbar O(sbar)`` (App. A).
+
+    A TA mode grows from ``eps`` towards its data singular value ``shat(sbar)`` (eq. 11, :func:`mode_time`);
+    its own term of eq. (15) is smallest where it passes ``sbar O(sbar)`` (eq. 12's overlap): for a deep
+    TA student, whose modes rise in near steps, the weakest teacher mode's passage there is the optimal
+    stopping time of the teacher's part of the error. Known from the sizes alone, before any run.
+
+    Parameters
+    ----------
+    teacher_svals : array_like
+        Teacher singular values ``sbar >= 0`` (at least one).
+    aspect : float
+        Aspect ratio ``A = N3/N1`` in ``(0, 1]``.
+    eps : float
+        Composite initial singular value, ``> 0`` and below the weakest detectable mode's ``sbar O(sbar)``.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+
+    Returns
+    -------
+    float
+        The time in units of ``tau``; ``inf`` if no mode is above the detection threshold ``A^(1/4)``.
+    """
+    sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, extra=" (teacher singular values)").ravel()
+    if sb.size == 0:
+        raise ValueError("teacher_svals must hold at least one teacher singular value; got an empty array")
+    aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True)
+    up = sb[sb > rmt.detection_threshold(aspect)]
+    if not up.size:
+        return float("inf")
+    weakest = up.min()
+    return float(mode_time(weakest * rmt.spike_overlap(weakest, aspect), rmt.spike_singular_value(weakest, aspect),
+                           eps, n_layers=n_layers))

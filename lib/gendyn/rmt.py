@@ -696,3 +696,36 @@ def _overlap_brackets(sbar, aspect):
     ``R = gap / right_den``, in powers of ``1/sbar^2`` (no overflow, no cancellation)."""
     _, a, above, inv2 = _supercritical(sbar, aspect)
     return above, 1.0 - a * inv2**2, 1.0 + a * inv2, 1.0 + inv2
+
+
+__all__ += ["near_detection_threshold"]
+
+
+def near_detection_threshold(sbar: ArrayLike, n1: int, aspect: float) -> bool:
+    """Whether a teacher mode lies in the detection transition at this size, ``|sbar - A^(1/4)| < N1^(-1/3)``.
+
+    Eqs. (11)-(12) are the ``N1 -> inf`` limit; at finite ``N1`` a teacher singular value within the
+    ``O(N1^(-1/3))`` window around the detection threshold :func:`detection_threshold` is not asymptotic
+    yet (its outlier still mixes with the edge of the MP sea), so Lampinen & Ganguli's eq. (15) does not
+    apply to it (§3.3; the paper's svm = 0.84 ~ 0.5^(1/4) is such a mode by design).
+
+    Parameters
+    ----------
+    sbar : array_like
+        Teacher singular values (``>= 0``, at least one).
+    n1 : int
+        Inputs ``N1``.
+    aspect : float
+        One aspect ratio ``A = N3/N1`` in ``(0, 1]``.
+
+    Returns
+    -------
+    bool
+        True if any of ``sbar`` is inside the window.
+    """
+    sb = _check_nonnegative(sbar, "sbar (teacher singular values)")
+    if sb.size == 0:
+        raise ValueError("sbar must hold at least one teacher singular value; got an empty array")
+    n1 = _checks.integer(n1, "n1")
+    window = n1 ** (-1 / 3)  # width of the detection transition at this size
+    return bool(np.any(np.abs(sb - detection_threshold(_scalar_aspect(aspect))) < window))

@@ -1657,6 +1657,11 @@ class PairedStudents:
         Normalised test error, eq. (5).
     lr : float
         The learning rate.
+    train_error : ndarray, shape (2 B, T)
+        Normalised training error, eq. (4).
+    data_svals : ndarray, shape (2 B, min(N1, N3))
+        All singular values of each student's training covariance, descending (e.g. for
+        :func:`gendyn.deep_linear.gd_lag`).
     """
 
     time: np.ndarray
@@ -1666,6 +1671,8 @@ class PairedStudents:
     shat: np.ndarray
     test_error: np.ndarray
     lr: float
+    train_error: np.ndarray
+    data_svals: np.ndarray
 
     def crossings(self, align_level: float = 0.9, grow_level: float = 0.5) -> ModeCrossings:
         """Alignment and growth times of every mode, read off the records by :func:`first_crossing`.
@@ -1739,7 +1746,8 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
                          device=device, desc=f"TA and random students, N_l = {n_layers}")
     shat = res.data_svals[:, :modes]
     return PairedStudents(res.time, res.alignment, res.mode_strength / shat[:, None, :],
-                          res.svals / shat[:, None, :], shat, res.test_error, float(res.lr))
+                          res.svals / shat[:, None, :], shat, res.test_error, float(res.lr), res.train_error,
+                          res.data_svals)
 
 
 def sweep_subset(sweep: SnrSweep, index: Sequence[int]) -> SnrSweep:
@@ -2254,3 +2262,234 @@ def train_sampled_students(data: tuple[torch.Tensor, torch.Tensor], teacher: tor
     converged = linear_test_error(w_inf, teacher)
     sigma31_norm = torch.linalg.matrix_norm(targets @ inputs.mT, ord=2).max().item()
     return SampledStudents(result.time, result.test_error, converged, sigma31_norm)
+
+
+# ----------------------------------------------------------------------------------------
+# §3.3-3.4, Figs. 3 and 4: the exact optimum of TA students, and how the exact errors
+# approach the asymptotic eqs. (14)-(15) as N1 grows
+# ----------------------------------------------------------------------------------------
+
+from . import deep_linear  # noqa: E402  (here, not at the top, to keep this section self-contained)
+
+__all__ += ["OptimalStopping", "exact_ta_optimum", "AsymptoticGap", "asymptotic_gap"]
+
+
+class OptimalStopping(NamedTuple):
+    """Optimal early stopping of each data set (:func:`exact_ta_optimum`)."""
+
+    #: optimal stopping time ``t_opt / tau`` of each data set
+    time: np.ndarray
+    #: minimum test error of each data set
+    error: np.ndarray
+
+
+def exact_ta_optimum(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, *, n_layers: int,
+                     n2: int | None = None, lr: float | None = None) -> OptimalStopping:
+    """The optimum of the exact test error of a TA student on each data set, read off the times ``t``.
+
+    The test error of eqs. (6)-(7) with each data mode's own dynamics (eq. 9, App. A:
+    :func:`gendyn.deep_linear.sampled_ta_errors`; with ``lr``, delayed by gradient descent:
+    :func:`gendyn.deep_linear.delayed_ta_errors`), minimised over ``t`` as a student's records are
+    (:func:`empirical_optimal_stopping`): the finite-size truth of the optimum on these data sets,
+    without a student. On a fine grid the read-out is exact to well below a per cent.
+
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Increasing times ``t / tau >= 0``.
+    sigma31, teacher : array_like, shape (B, N3, N1)
+        Training covariances and noise-free teachers ``Wbar`` (numpy or torch).
+    eps : float
+        Composite initial singular value of the students, ``> 0``.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+    n2 : int, optional
+        Student rank (hidden width); default ``min(N1, N3)``.
+    lr : float, optional
+        Learning rate of gradient descent; ``None``: the gradient flow.
+
+    Returns
+    -------
+    OptimalStopping
+        ``time`` and ``error``, each of shape ``(B,)``.
+    """
+    if lr is None:
+        test = deep_linear.sampled_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers)[1]
+    else:
+        test = deep_linear.delayed_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers, lr=lr)[1]
+    return OptimalStopping(*empirical_optimal_stopping(t, test))
+
+
+class AsymptoticGap(NamedTuple):
+    """The exact TA theory of the data sets of one sweep against eqs. (14)-(15) (:func:`asymptotic_gap`).
+
+    One entry per condition (teacher rank and SNR multiplier) of the sweep, in its order.
+    """
+
+    #: the conditions ``(rank, svm)``
+    conditions: tuple[tuple[int, float], ...]
+    #: mean over the times of ``|log10 <eps_train> - log10 eq. (14)|``, ``<.>`` the mean over the data sets
+    train: np.ndarray
+    #: the same for the test error and eq. (15)
+    test: np.ndarray
+    #: optimum of the exact TA test error of each data set on the fine grid, shape (conditions, runs)
+    exact: OptimalStopping
+    #: optimum of eq. (15) at this size (:func:`gendyn.deep_linear.optimal_early_stopping`), shape (conditions,)
+    theory: OptimalStopping
+
+
+def asymptotic_gap(sweep: SnrSweep, t: ArrayLike, t_fine: ArrayLike, *, eps: float,
+                   n_layers: int) -> AsymptoticGap:
+    """How far the exact TA errors of a sweep's data sets are from their ``N1 -> inf`` limit, eqs. (14)-(15).
+
+    Full-rank TA students (``N2 = N3``). Per condition of ``sweep``: the exact errors (eqs. 6-7,
+    :func:`gendyn.deep_linear.sampled_ta_errors`) averaged over its data sets, against the asymptotic
+    ones (:func:`gendyn.deep_linear.theory_errors`) at the times ``t``; and the exact optimum of each data
+    set (:func:`exact_ta_optimum` on ``t_fine``) beside eq. (15)'s. Drawing sweeps of growing ``N1`` at
+    fixed ``A = N3/N1`` shows the finite-size gap closing (Lampinen & Ganguli §3.3).
+
+    Parameters
+    ----------
+    sweep : SnrSweep
+        The data sets (:func:`snr_sweep`), the same number per condition.
+    t : array_like, shape (T,)
+        Times ``t / tau > 0`` of the error curves.
+    t_fine : array_like, shape (T',)
+        Increasing times ``>= 0`` on which the optimum is read.
+    eps : float
+        Composite initial singular value, ``> 0``.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+
+    Returns
+    -------
+    AsymptoticGap
+    """
+    sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
+    fine = _checks.real_array(t_fine, "t_fine", lower=0.0, ndim=1, extra=" (times of the optimum)")
+    if fine.size < 1 or np.any(np.diff(fine) <= 0):
+        raise ValueError("t_fine must be a non-empty, increasing 1-d array of times >= 0; got "
+                         + (f"{fine.size} times, not increasing" if fine.size else "an empty array"))
+    n3, n1 = (int(x) for x in sweep.sigma31.shape[-2:])
+    conditions = tuple(dict.fromkeys((int(r), float(s)) for r, s in zip(sweep.rank, sweep.svm)))
+    errs = deep_linear.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n_layers=n_layers)
+    gaps = [[np.abs(np.log10(errs[k][sweep.select(*c)].mean(0))
+                    - np.log10(deep_linear.theory_errors(t, sweep.sbar(*c), n1, n3, n3, eps, n_layers=n_layers)[k]))
+             .mean() for c in conditions] for k in (0, 1)]
+    exact = [exact_ta_optimum(fine, sweep.sigma31[sweep.select(*c)], sweep.teacher.matrix[sweep.select(*c)], eps,
+                              n_layers=n_layers) for c in conditions]
+    theory = [deep_linear.optimal_early_stopping(sweep.sbar(*c), n1, n3, n3, eps, n_layers=n_layers)
+              for c in conditions]
+    return AsymptoticGap(conditions, np.array(gaps[0]), np.array(gaps[1]),
+                         OptimalStopping(*(np.stack([x[q] for x in exact]) for q in (0, 1))),
+                         OptimalStopping(*(np.array([x[q] for x in theory], dtype=float) for q in (0, 1))))
+
+
+# ----------------------------------------------------------------------------------------
+# §3.4, App. A, Fig. 4: records that resolve a deep student's optimum, and the random
+# students' excess over the exact TA optimum on the same data sets
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["dense_epoch_grid", "RandomExcess", "random_excess"]
+
+
+def dense_epoch_grid(epochs: int, n_records: int, *, lr: float, dense_from: float, dense_dt: float = 0.02
+                     ) -> np.ndarray:
+    """Epochs to record: a log grid of about ``n_records`` points, and every ``dense_dt`` tau from ``dense_from`` tau.
+
+    A deep TA student's test error dips for only ~0.1 tau as a teacher mode rises through ``sbar O(sbar)``
+    (the minimum of its term in eq. 15, App. A): the dense part resolves that optimum.
+
+    Parameters
+    ----------
+    epochs : int
+        Full-batch steps of the run, ``>= 1``.
+    n_records : int
+        Points of the log grid (:func:`log_epoch_grid`), ``>= 2``.
+    lr : float
+        Learning rate (``t / tau = epochs x lr``), ``> 0``.
+    dense_from : float
+        Start of the dense records in units of tau, ``>= 0``.
+    dense_dt : float
+        Spacing of the dense records in units of tau, ``> 0`` (at least one epoch).
+
+    Returns
+    -------
+    ndarray of int
+        Sorted unique epochs in ``[0, epochs]``, 0 included.
+    """
+    epochs = _checks.integer(epochs, "epochs", 1)
+    n_records = _checks.integer(n_records, "n_records", 2)
+    lr = _checks.positive(lr, "lr", " (the learning rate)")
+    dense_from = _checks.real(dense_from, "dense_from", extra=" (in units of tau)")
+    dense_dt = _checks.positive(dense_dt, "dense_dt")
+    dense = np.arange(int(round(dense_from / lr)), epochs + 1, max(1, int(round(dense_dt / lr))))
+    return np.union1d(log_epoch_grid(epochs, n_records), dense)
+
+
+class RandomExcess(NamedTuple):
+    """Random students' minimum test error over the exact TA minimum on the same data sets (:func:`random_excess`).
+
+    One entry per data set, in the order of its sweep (:func:`snr_sweep`: rank-major, then SNR).
+    """
+
+    #: teacher rank of each data set
+    rank: np.ndarray
+    #: SNR multiplier of each data set
+    svm: np.ndarray
+    #: paired relative excess ``e_min(random) / e_min(TA) - 1``
+    excess: np.ndarray
+    #: whether the random student's minimum is at its last record (cut off by the horizon)
+    at_end: np.ndarray
+
+    def select(self, rank: int, svm: float) -> np.ndarray:
+        """Boolean mask of the data sets of one condition."""
+        return (self.rank == rank) & np.isclose(self.svm, svm)
+
+
+def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int], runs: int, n_layers: int,
+                  generator: torch.Generator | None = None, device: str | torch.device = "cpu") -> RandomExcess:
+    """How much higher a randomly initialised student's minimum test error is than a TA student's (App. B, Fig. 4).
+
+    Draws ``runs`` fresh data sets per rank and SNR (:func:`snr_sweep`, sizes of ``spec``) and trains only
+    random students on them (composite initial scale ``spec.eps``, ``spec.horizon`` tau at ``spec.lr``,
+    recorded on :func:`dense_epoch_grid` from 5 % of the horizon); a TA student's error on each data set is
+    known exactly with the gradient-descent delay (eqs. 6-7 with eq. 9 / App. A,
+    :func:`gendyn.deep_linear.delayed_ta_errors`), so its minimum is read off the same record times
+    (:func:`exact_ta_optimum`) and the two minima are paired.
+
+    Parameters
+    ----------
+    spec : FullBatchSpec
+        Sizes ``n1``, ``n2`` (hidden units), ``n3`` (``n3 <= n1``), learning rate, horizon, log-grid points
+        and initial scale.
+    svms : array_like
+        SNR multipliers of the teachers (:func:`snr_sweep`).
+    ranks : sequence of int
+        Teacher ranks.
+    runs : int
+        Data sets per rank and SNR, ``>= 2``.
+    n_layers : int
+        Layers of units ``N_l >= 3``.
+    generator : torch.Generator, optional
+        Source of the data sets, then of the random initial weights (``None``: torch's global one).
+    device : str or torch.device
+        Where to train.
+
+    Returns
+    -------
+    RandomExcess
+    """
+    spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (see FullBatchSpec)")
+    runs = _checks.integer(runs, "runs", 2)
+    device = _checks.torch_device(device)
+    data = snr_sweep(svms, ranks, runs, spec.n1, spec.n3, generator=generator)
+    rec = dense_epoch_grid(spec.epochs, spec.n_records, lr=spec.lr, dense_from=0.05 * spec.horizon)
+    res = train_students(data.sigma31.float(), hidden=spec.n2, n_layers=n_layers, lr=spec.lr, epochs=spec.epochs,
+                         init="random", eps=spec.eps, teacher=data.teacher.matrix.float(), record_at=rec,
+                         generator=generator, device=device, desc=f"random students, eps = {spec.eps:g}")
+    t_rec = res.time[1:]
+    t_rand, e_rand = empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
+    e_ta = exact_ta_optimum(t_rec, data.sigma31, data.teacher.matrix, spec.eps, n2=spec.n2, n_layers=n_layers,
+                            lr=spec.lr).error
+    return RandomExcess(data.rank, data.svm, e_rand / e_ta - 1, t_rand >= t_rec[-1])

@@ -1,13 +1,15 @@
 """Figures and claims of the chapter *Generalisation dynamics of deeper networks*
 (``notebooks/lampinen-ganguli/generalisation-deep.ipynb``, Lampinen & Ganguli §3.4, App. A, Fig. 4).
 
-What is particular to three hidden layers: the record grid that resolves a deep network's brief dip,
-the side-by-side run at a smaller learning rate, the finite-size expectation of the optimum, the claims
-on random vs TA students (which split at the noise's learning time) and the measurement of the random
-students' excess. This chapter and the one on one hidden layer are two halves of one paper section
-(§3.3-3.4, Figs. 3 and 4): the pieces of the pair (runner, curves and stopping figures, TA claims, the
-optimum and alignment-lag claims) are those of :mod:`gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics`,
-which this module also uses; the science they share is the library's.
+What is particular to three hidden layers: the figures and claims of the side-by-side run at a smaller
+learning rate, of random vs TA students (which split at the noise's learning time) and of the random
+students' measured excess. The experiment is the library's and the notebook shows it (TA and random
+students, :func:`gendyn.train.train_ta_and_random`; their records, :func:`gendyn.train.dense_epoch_grid`;
+the teacher's learning time, :func:`gendyn.deep_linear.teacher_learned_time`; the exact optimum,
+:func:`gendyn.train.exact_ta_optimum`; the excess, :func:`gendyn.train.random_excess`). This chapter and the
+one on one hidden layer are two halves of one paper section (§3.3-3.4, Figs. 3 and 4): the curves and
+stopping figures, TA claims, the optimum and alignment-lag claims are those of
+:mod:`gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics`.
 """
 
 from __future__ import annotations
@@ -16,12 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from scipy import stats
 
-from gendyn import deep_linear as dl
-from gendyn import rmt, train
+from gendyn import train
 from gendyn.book import plotting
 from gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics import (Condition, Simulations,
                                                                          check_alignment_lag, check_optimum,
@@ -32,9 +32,8 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, t_quantile
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "teacher_time", "SideBySide", "record_epochs", "train_side_by_side", "figure_side_by_side",
-           "check_side_by_side", "expected_optimum", "check_stopping", "stopping_values", "random_excess",
-           "excess_table", "figure_excess", "check_excess", "excess_values"]
+           "claim_ids", "MUTATIONS", "figure_side_by_side", "check_side_by_side", "check_stopping",
+           "stopping_values", "excess_table", "figure_excess", "check_excess", "excess_values"]
 
 
 @dataclass(frozen=True)
@@ -89,8 +88,12 @@ SIZES = {
 #: teacher mode rises through sbar (the minimum of its term in eq. 15), so the optimum must be resolved.
 DENSE_DT = 0.02
 
-#: ``excess[(rank, svm)] = (paired relative excess per data set, minimum at the last record?)``.
-Excess = Mapping[Condition, tuple[np.ndarray, np.ndarray]]
+#: The students of two data sets trained at each learning rate: ``side[lr]``
+#: (:func:`gendyn.train.train_ta_and_random`: their TA students, then their random twins).
+SideBySide = Mapping[float, train.PairedStudents]
+
+#: The random students' measured excess over TA (:func:`gendyn.train.random_excess`).
+Excess = train.RandomExcess
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:
@@ -121,96 +124,19 @@ MUTATIONS = (
 )
 
 
-def teacher_time(sbar: np.ndarray, *, aspect: float, eps: float, n_layers: int) -> float:
-    """When the weakest detectable teacher mode of ``sbar`` reaches ``sbar O(sbar)`` (App. A), in tau; inf if none.
-
-    Where its own term of eq. (15) is minimal: for a deep TA student this is the optimal stopping time. It
-    decides which conditions learn the teacher before the noise from the configuration alone, so that which
-    claims a run checks does not depend on the theory under test.
-    """
-    up = np.asarray(sbar, dtype=float)
-    up = up[up > rmt.detection_threshold(aspect)]
-    if not up.size:
-        return float("inf")
-    weakest = up.min()
-    return float(dl.mode_time(weakest * rmt.spike_overlap(weakest, aspect), rmt.spike_singular_value(weakest, aspect),
-                              eps, n_layers=n_layers))
-
-
-def record_epochs(epochs: int, n_records: int, *, lr: float, dense_from: float) -> np.ndarray:
-    """Epochs to record: a log grid of ``n_records`` points, and every :data:`DENSE_DT` tau from ``dense_from`` tau."""
-    dense = np.arange(int(round(dense_from / lr)), epochs + 1, max(1, int(round(DENSE_DT / lr))))
-    return np.union1d(train.log_epoch_grid(epochs, n_records), dense)
-
-
-@dataclass(frozen=True)
-class SideBySide:
-    """Students of two data sets retrained at the main and at a smaller learning rate (:func:`train_side_by_side`).
-
-    ``picks``: the two data sets (networks of the main batch); ``nets``: their TA students, then their
-    random twins; ``runs[lr]``: the training at each rate; ``predicted``: the delay difference
-    ``gd_lag(lr) - gd_lag(lr')`` of each student's top mode; ``shifts``: the measured delay of the
-    main-rate test error where it falls through 1/2 and 1/10, shape (levels, students).
-    """
-
-    picks: list[int]
-    nets: list[int]
-    runs: dict[float, train.TrainResult]
-    predicted: np.ndarray
-    shifts: np.ndarray
-
-
-def train_side_by_side(sweep: train.SnrSweep, data_svals: np.ndarray, *, low_svm: float, ranks: Sequence[int],
-                       svms: Sequence[float], hidden: int, n_layers: int, eps: float, lr: float, side_lr: float,
-                       horizon: float, seed: int, device: str) -> SideBySide:
-    """Retrain the TA and random students of two data sets at ``lr`` and ``side_lr`` from the same weights.
-
-    Parameters
-    ----------
-    sweep, data_svals
-        The main run's data sets and their singular values (``TrainResult.data_svals``, TA then random).
-    low_svm, ranks, svms
-        The data sets: the stiffest (largest rank and svm) and the lowest rank at ``low_svm``.
-    hidden, n_layers, eps
-        The students, initialised from a generator seeded with ``seed + 1``.
-    lr, side_lr, horizon, device
-        The two learning rates and the common horizon in tau; every step (every other at ``side_lr``)
-        is recorded.
-    """
-    n_data = len(sweep.rank)
-    data, wbar, init = train.ta_and_random(sweep)
-    picks = [int(np.flatnonzero(sweep.select(max(ranks), max(svms)))[0]),
-             int(np.flatnonzero(sweep.select(min(ranks), low_svm))[0])]
-    nets = picks + [n_data + p for p in picks]  # TA students, then their random twins
-    w0 = train.init_weights(data[nets], hidden, n_layers, [init[i] for i in nets], eps,
-                            generator=torch.Generator().manual_seed(seed + 1))
-    runs = {}
-    for rate in (lr, side_lr):
-        n = int(round(horizon / rate))
-        runs[rate] = train.train_students(data[nets], hidden=hidden, n_layers=n_layers, lr=rate, epochs=n, weights=w0,
-                                          teacher=wbar[nets], record_at=np.arange(0, n + 1, 1 if rate == lr else 2),
-                                          device=device, desc=f"side-by-side, lr = {rate:g}")
-    top = data_svals[nets, 0]
-    predicted = dl.gd_lag(top, eps, lr, n_layers) - dl.gd_lag(top, eps, side_lr, n_layers)
-    shifts = np.array([train.first_crossing(runs[lr].time, runs[lr].test_error, level, "down")
-                       - train.first_crossing(runs[side_lr].time, runs[side_lr].test_error, level, "down")
-                       for level in (0.5, 0.1)])  # (levels, networks)
-    return SideBySide(picks, nets, runs, predicted, shifts)
-
-
-def figure_side_by_side(side: SideBySide, sweep: train.SnrSweep, *, lr: float, side_lr: float,
+def figure_side_by_side(side: SideBySide, pairs: train.SnrSweep, *, lr: float, side_lr: float,
                         horizon: float) -> Figure:
-    """Test errors of the side-by-side students at both learning rates (wide: ``side_lr``; thin: ``lr``)."""
+    """Test errors of the side-by-side students of the data sets ``pairs`` at both learning rates (wide:
+    ``side_lr``; thin: ``lr``)."""
     fig, ax = plotting.subplots(1, 1, height=3.4, width=5.5)
-    n_picks = len(side.picks)
-    for i, net in enumerate(side.nets):
+    n_picks = len(pairs.rank)
+    for i in range(2 * n_picks):
         color, style = plotting.COLORS[i % n_picks], "-" if i < n_picks else "--"
-        pick = side.picks[i % n_picks]
         kind = "TA" if i < n_picks else "random"
-        label = f"{kind}, rank {sweep.rank[pick]}, svm {sweep.svm[pick]:g}"
-        ax.plot(side.runs[side_lr].time[1:], side.runs[side_lr].test_error[i, 1:], style, color=color,
+        label = f"{kind}, rank {pairs.rank[i % n_picks]}, svm {pairs.svm[i % n_picks]:g}"
+        ax.plot(side[side_lr].time[1:], side[side_lr].test_error[i, 1:], style, color=color,
                 lw=3, alpha=0.35)
-        ax.plot(side.runs[lr].time[1:], side.runs[lr].test_error[i, 1:], style, color=color, lw=1,
+        ax.plot(side[lr].time[1:], side[lr].test_error[i, 1:], style, color=color, lw=1,
                 label=label)
     ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel="$\\varepsilon_{\\rm test}$",
            xlim=(1, horizon), title=f"wide: $\\lambda'$ = {side_lr:g}; thin: $\\lambda$ = {lr:g}")
@@ -218,15 +144,20 @@ def figure_side_by_side(side: SideBySide, sweep: train.SnrSweep, *, lr: float, s
     return fig
 
 
-def check_side_by_side(ledger: Ledger, side: SideBySide, *, lr: float, side_lr: float, horizon: float) -> None:
+def check_side_by_side(ledger: Ledger, side: SideBySide, predicted: np.ndarray, *, lr: float, side_lr: float,
+                       horizon: float) -> None:
     """Claims ``side-by-side*``: the main rate traces the gradient flow (prints the delays and minima).
 
     ``side-by-side-minimum``: the two rates' minimum test errors agree to 1%; ``side-by-side``: the
-    main-rate curves are late by at most twice the predicted forward-Euler delay difference.
+    main-rate curves (where each test error falls through 1/2 and 1/10) are late by at most twice the
+    ``predicted`` forward-Euler delay difference of each student, ``gd_lag(lr) - gd_lag(side_lr)``.
     """
-    print("measured shifts (tau), rows = levels 1/2, 1/10:\n", np.round(side.shifts, 4), "\npredicted:",
-          np.round(side.predicted, 4))
-    side_min = {rate: train.empirical_optimal_stopping(run.time, run.test_error)[1] for rate, run in side.runs.items()}
+    shifts = np.array([train.first_crossing(side[lr].time, side[lr].test_error, level, "down")
+                       - train.first_crossing(side[side_lr].time, side[side_lr].test_error, level, "down")
+                       for level in (0.5, 0.1)])  # (levels, students)
+    print("measured shifts (tau), rows = levels 1/2, 1/10:\n", np.round(shifts, 4), "\npredicted:",
+          np.round(predicted, 4))
+    side_min = {rate: train.empirical_optimal_stopping(run.time, run.test_error)[1] for rate, run in side.items()}
     print("minimum test errors:", dict((f"lr={rate:g}", np.round(v, 4)) for rate, v in side_min.items()))
     ledger.check(
         "side-by-side-minimum",
@@ -240,36 +171,12 @@ def check_side_by_side(ledger: Ledger, side: SideBySide, *, lr: float, side_lr: 
         "side-by-side",
         f"lr = {lr:g} vs lr' = {side_lr:g}: largest delay of the main-rate test error "
         "(crossing 1/2 and 1/10, TA and random students of the stiffest data sets), in tau",
-        measured=np.nanmax(side.shifts), predicted=side.predicted.max(), tolerance=side.predicted.max(),
+        measured=np.nanmax(shifts), predicted=predicted.max(), tolerance=predicted.max(),
         kind="upper", category="finding",
         reason="A check of the protocol (the learning rate), not of the paper's theory: an upper bound that any "
         "smaller delay also passes. First-order forward-Euler delay difference gd_lag(lr) - gd_lag(lr') of the stiffest "
         "mode; the same again for the random students' alignment, which the TA formula does not "
         "contain.")
-
-
-def expected_optimum(mc_sweep: train.SnrSweep, conditions: Sequence[Condition],
-                     t_teacher: Mapping[Condition, float], t_claim: np.ndarray, *, eps: float, n2: int,
-                     n_layers: int, lr: float | None) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
-    """The finite-size expectation of the TA optimum: ``(t_opt, e_min)`` of the exact TA theory (with the GD delay).
-
-    Read off the Monte Carlo data sets ``mc_sweep`` on the log grid ``t_claim`` plus dense times
-    (:data:`DENSE_DT`) around ``t_teacher[c]`` (:func:`teacher_time`), as the students' optimum is read;
-    ``lr=None``: the gradient flow (no delay).
-    """
-    mc_stop = {}
-    for c in conditions:
-        sel = mc_sweep.select(*c)
-        centre = t_teacher[c] if np.isfinite(t_teacher[c]) else 3.0
-        t_c = np.union1d(t_claim, max(centre, 3.0) + np.arange(-2.0, 2.0, DENSE_DT))
-        if lr is None:
-            errs = dl.sampled_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
-                                        n_layers=n_layers)[1]
-        else:
-            errs = dl.delayed_ta_errors(t_c, mc_sweep.sigma31[sel], mc_sweep.teacher.matrix[sel], eps, n2=n2,
-                                        n_layers=n_layers, lr=lr)[1]
-        mc_stop[c] = train.empirical_optimal_stopping(t_c, errs)
-    return mc_stop
 
 
 def check_stopping(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]],
@@ -282,9 +189,9 @@ def check_stopping(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarr
 
     The TA optimum vs eq. (15), directly, for every condition
     (:func:`~gendyn.book.chapters.lampinen_ganguli_generalisation_dynamics.check_optimum`; ``mc_stop`` and
-    ``mc_flow``: :func:`expected_optimum` with and without the GD delay, whose difference is the learning
-    rate's systematic shift); where the teacher is learned well before the noise (``separated``, from the
-    configuration: :func:`teacher_time`) the random students' minimum matches the TA's within one standard
+    ``mc_flow``: :func:`gendyn.train.exact_ta_optimum` of the Monte Carlo data sets with and without the GD
+    delay, whose difference is the learning rate's systematic shift); where the teacher is learned well before
+    the noise (``separated``, from the configuration: :func:`gendyn.deep_linear.teacher_learned_time`) the random students' minimum matches the TA's within one standard
     error of the TA mean (``random-minimum-rank*``), elsewhere outside the detection window it is higher
     (``random-minimum-excess-rank*``); either is recorded as not applicable for a rank without such
     conditions; the random students stop later (``alignment-lag-rank*``). ``stop[init] = (t_opt, e_min)``.
@@ -348,44 +255,20 @@ def stopping_values(sim: Simulations, sweep: train.SnrSweep, t: np.ndarray, cond
     return values
 
 
-def random_excess(cfg: RunConfig, *, svms: Sequence[float], runs: int, eps: float, horizon: float, n_layers: int,
-                  generator: torch.Generator) -> dict[Condition, tuple[np.ndarray, np.ndarray]]:
-    """Random students' minimum test error over the exact TA minimum on the same fresh data sets.
-
-    Trains only random students (initial scale ``eps``, to ``horizon`` tau, ``runs`` data sets per rank of
-    ``cfg.ranks`` and svm of ``svms``, sizes and learning rate of ``cfg``); a TA student's error on each data
-    set is known exactly (:func:`gendyn.deep_linear.delayed_ta_errors`),
-    so its minimum is read off the same records.
-
-    Returns
-    -------
-    dict
-        ``{(rank, svm): (paired relative excess per data set, random students' minimum at the last record?)}``.
-    """
-    data = train.snr_sweep(svms, cfg.ranks, runs, cfg.n1, cfg.n3, generator=generator)
-    n_epochs = int(round(horizon / cfg.lr))
-    rec = record_epochs(n_epochs, cfg.n_records, lr=cfg.lr, dense_from=0.05 * horizon)
-    res = train.train_students(data.sigma31.float(), hidden=cfg.n2, n_layers=n_layers, lr=cfg.lr, epochs=n_epochs,
-                               init="random", eps=eps, teacher=data.teacher.matrix.float(), record_at=rec,
-                               generator=generator, device=cfg.device, desc=f"random students, eps = {eps:g}")
-    t_rec = res.time[1:]
-    t_rand, e_rand = train.empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
-    ta_err = dl.delayed_ta_errors(t_rec, data.sigma31, data.teacher.matrix, eps, n2=cfg.n2, n_layers=n_layers,
-                                  lr=cfg.lr)[1]
-    e_ta = train.empirical_optimal_stopping(t_rec, ta_err)[1]
-    return {(r, s): (e_rand[data.select(r, s)] / e_ta[data.select(r, s)] - 1,
-                     t_rand[data.select(r, s)] >= t_rec[-1]) for r in cfg.ranks for s in svms}
+def _conditions(found: Excess) -> list[Condition]:
+    """The conditions of a measured excess, in the order of its data sets."""
+    return list(dict.fromkeys((int(r), float(s)) for r, s in zip(found.rank, found.svm)))
 
 
 def excess_table(excess_main: Excess, excess_eps: Mapping[float, Excess], eps: float) -> str:
     """One line per condition: the measured excess (mean +- standard error) at ``eps`` and at the other scales."""
     lines = []
-    for (r, s), (x, _) in excess_main.items():
-        m, se = mean_se(x)
+    for (r, s) in _conditions(excess_main):
+        m, se = mean_se(excess_main.excess[excess_main.select(r, s)])
         line = f"rank {r}, svm {s:g}: excess {m:+.2%} +- {se:.2%} (eps = {eps:g})"
         for e, found in excess_eps.items():
-            if (r, s) in found:
-                m2, se2 = mean_se(found[r, s][0])
+            if (r, s) in _conditions(found):
+                m2, se2 = mean_se(found.excess[found.select(r, s)])
                 line += f"; {m2:+.2%} +- {se2:.2%} (eps = {e:g})"
         lines.append(line)
     return "\n".join(lines)
@@ -395,12 +278,12 @@ def figure_excess(excess_main: Excess, excess_eps: Mapping[float, Excess], *, ra
                   eps: float, n_layers: int) -> Figure:
     """The random students' excess of the minimum test error at svm = ``low`` against the initial scale.
 
-    ``excess_main`` at the chapter's ``eps``, ``excess_eps[e]`` at the larger scales (:func:`random_excess`).
+    ``excess_main`` at the chapter's ``eps``, ``excess_eps[e]`` at the larger scales (:func:`gendyn.train.random_excess`).
     """
     fig, ax = plotting.subplots(1, 1, height=3.0, width=4.6)
     eps_all = [eps] + list(excess_eps)
     for k, rank in enumerate(ranks):
-        found = [excess_main[rank, low][0]] + [excess_eps[e][rank, low][0] for e in excess_eps]
+        found = [x.excess[x.select(rank, low)] for x in [excess_main, *excess_eps.values()]]
         ms, ses = zip(*(mean_se(x) for x in found))
         ax.errorbar(eps_all, 100 * np.array(ms), yerr=100 * np.array(ses), fmt="o-", ms=4, capsize=2,
                     color=plotting.COLORS[k], label=f"rank-{rank} teacher")
@@ -422,13 +305,13 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
     exceeds that at ``eps`` by the 99 % one-sided t margin; ``random-optimum-inside-horizon``: no random
     student's minimum is at its last record.
     """
-    both = [c for c in excess_main if c in conditions]
+    both = [c for c in _conditions(excess_main) if c in conditions]
     z_rep = t_quantile(len(both), runs - 1, level=1e-2)
     replication = []
     for c in both:
         mask = sweep.select(*c)
         main_x = stop["random"][1][mask] / stop["TA"][1][mask] - 1
-        (m1, se1), (m2, se2) = mean_se(main_x), mean_se(excess_main[c][0])
+        (m1, se1), (m2, se2) = mean_se(main_x), mean_se(excess_main.excess[excess_main.select(*c)])
         replication.append(abs(m1 - m2) / np.hypot(se1, se2))
     ledger.check(
         "random-excess-replicates",
@@ -440,7 +323,8 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
     )
     top = max(excess_eps)
     for rank in ranks:
-        a, b = excess_eps[top][rank, low][0], excess_main[rank, low][0]
+        a = excess_eps[top].excess[excess_eps[top].select(rank, low)]
+        b = excess_main.excess[excess_main.select(rank, low)]
         (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
         margin = stats.t.ppf(0.99, min(a.size, b.size) - 1) * np.hypot(sa, sb)
         ledger.check(
@@ -452,7 +336,7 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
             "scale leaves less time to align before the mode grows and so must cost more (one-sided Student-t, "
             "Welch's standard error, the smaller sample's degrees of freedom).",
         )
-    at_end = sum(int(v[1].sum()) for found in [excess_main, *excess_eps.values()] for v in found.values())
+    at_end = sum(int(found.at_end.sum()) for found in [excess_main, *excess_eps.values()])
     ledger.check(
         "random-optimum-inside-horizon",
         "Random students of the excess measurement whose minimum test error is at the last record",
@@ -464,7 +348,8 @@ def check_excess(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray
 def excess_values(cfg: RunConfig, excess_main: Excess, excess_eps: Mapping[float, Excess]) -> dict[str, object]:
     """The excess measurement's setting and results as glued in the text (``cfg``: the chapter's configuration)."""
     def table(found, label):
-        return "; ".join(f"{label(r, s)}: {x.mean():+.1%} ± {mean_se(x)[1]:.1%}" for (r, s), (x, _) in found.items())
+        return "; ".join(f"{label(r, s)}: {x.mean():+.1%} ± {mean_se(x)[1]:.1%}"
+                         for (r, s) in _conditions(found) for x in [found.excess[found.select(r, s)]])
 
     top = max(cfg.excess_eps)
     return {"lg-generalisation-deep-excess-runs": cfg.excess_runs,

@@ -1,14 +1,13 @@
 """Figures and claims of the chapter *Generalisation dynamics: theory, aligned and random students*
 (``notebooks/lampinen-ganguli/generalisation-dynamics.ipynb``, Lampinen & Ganguli §3.3-3.4, Fig. 3).
 
-It holds the runner that trains TA and random students on the same data sets
-(:func:`gendyn.train.ta_and_random`), the read-outs of the exact TA theory, the Fig. 3 figures (error
-curves, finite-size gaps, optimal stopping) and the claims. The chapter on deeper networks
-(``generalisation-deep``, Fig. 4) is the other half of the same paper section: it repeats the experiment
-with three hidden layers and uses the pieces of the pair from here (the runner, the detection window, the
-curves and stopping figures, and the claims on the TA students and the optimum); the science they share
-(data, exact theory with the gradient-descent delay, :func:`gendyn.deep_linear.delayed_ta_errors`) is the
-library's.
+It holds the chapter's sizes, the Fig. 3 figures (error curves, finite-size gaps, optimal stopping) and
+the claims; the experiment is the library's (TA and random students on the same data sets,
+:func:`gendyn.train.train_ta_and_random`; the exact optimum, :func:`gendyn.train.exact_ta_optimum`; the
+approach of the exact theory to eqs. (14)-(15), :func:`gendyn.train.asymptotic_gap`; the detection window,
+:func:`gendyn.rmt.near_detection_threshold`) and the notebook shows it. The chapter on deeper networks
+(``generalisation-deep``, Fig. 4) is the other half of the same paper section: it uses the curves and
+stopping figures and the claims on the TA students and the optimum from here.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import torch
 from matplotlib.figure import Figure
 
 from gendyn import deep_linear as dl
-from gendyn import rmt, train
+from gendyn import train
 from gendyn.book import checks, plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
@@ -29,8 +28,7 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, z_quantile
 
 __all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "train_ta_and_random",
-           "inside_detection_window", "exact_optimum", "finite_size_gaps", "figure_curves", "figure_finite_size",
+           "claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "figure_curves", "figure_finite_size",
            "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size", "check_optimum",
            "check_optimum_finite_size", "check_alignment_lag", "check_random_minimum", "check_stopping"]
 
@@ -134,90 +132,6 @@ def setting_values(cfg: RunConfig) -> dict[str, object]:
             "lg-generalisation-lr": f"{cfg.lr:g}", "lg-generalisation-epochs": int(round(cfg.horizon / cfg.lr))}
 
 
-def train_ta_and_random(sweep: train.SnrSweep, *, hidden: int, n_layers: int, lr: float, epochs: int, eps: float,
-                        generator: torch.Generator, device: str, desc: str, record_at: np.ndarray | None = None,
-                        n_records: int = 100) -> tuple[train.TrainResult, dict[str, dict[str, np.ndarray]]]:
-    """Train a TA and a randomly initialised student on every data set of ``sweep``, as one batched program.
-
-    Parameters
-    ----------
-    sweep : SnrSweep
-        The data sets (Figs. 3 and 4): ranks x SNRs x runs.
-    hidden, n_layers, lr, epochs, eps, generator, device, desc, record_at, n_records
-        As in :func:`gendyn.train.train_students`; the first half of the batch is TA, the second random
-        (:func:`gendyn.train.ta_and_random`).
-
-    Returns
-    -------
-    res : TrainResult
-        The whole batch.
-    sim : dict
-        ``sim[init][kind]``, the records after ``t = 0`` (for log axes) of the TA and the random students.
-    """
-    n_data = len(sweep.rank)
-    data, wbar, init = train.ta_and_random(sweep)
-    res = train.train_students(data, hidden=hidden, n_layers=n_layers, lr=lr, epochs=epochs, init=init, eps=eps,
-                               teacher=wbar, record_at=record_at, n_records=n_records, generator=generator,
-                               device=device, desc=desc)
-    sim = {name: {"train": res.train_error[sl, 1:], "test": res.test_error[sl, 1:]}
-           for name, sl in (("TA", slice(0, n_data)), ("random", slice(n_data, 2 * n_data)))}
-    return res, sim
-
-
-def inside_detection_window(sweep: train.SnrSweep, conditions: Sequence[Condition], *, n1: int,
-                            aspect: float) -> dict[Condition, bool]:
-    """Whether a teacher mode of each condition lies in the detection transition, ``|sbar - A^(1/4)| < N1^(-1/3)``.
-
-    Such a mode is not asymptotic yet at this size (eqs. 11-12 do not apply), so its optimum is not claimed.
-    """
-    window = n1 ** (-1 / 3)  # width of the detection transition at this size
-    return {c: bool(np.any(np.abs(sweep.sbar(*c) - rmt.detection_threshold(aspect)) < window)) for c in conditions}
-
-
-def exact_optimum(t_fine: np.ndarray, sigma31: np.ndarray | torch.Tensor, teacher: np.ndarray | torch.Tensor,
-                  eps: float, *, n_layers: int,
-                  n2: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(t_opt, e_min)`` of the exact TA test error (eqs. 6-7, gradient flow) of each data set, on the fine grid ``t_fine``.
-
-    The finite-size truth of the optimum on these data sets, free of any read-out grid (the minimum is
-    refined by :func:`gendyn.train.empirical_optimal_stopping` on a grid fine enough that the refinement
-    is exact to well below a per cent).
-    """
-    test = dl.sampled_ta_errors(t_fine, sigma31, teacher, eps, n2=n2, n_layers=n_layers)[1]
-    return train.empirical_optimal_stopping(t_fine, test)
-
-
-def finite_size_gaps(t: np.ndarray, conditions: Sequence[Condition], *, svms: Sequence[float], ranks: Sequence[int],
-                     n1s: Sequence[int], draws: int, aspect: float, eps: float, n_layers: int,
-                     generator: torch.Generator, t_fine: np.ndarray | None = None) -> dict[str, list]:
-    """Mean absolute log10 gap between the exact TA errors averaged over data sets and eqs. (14)-(15), per size ``N1``.
-
-    At each ``N1`` in ``n1s`` (``N2 = N3 = aspect N1``) ``draws`` fresh data sets per condition; the gap is
-    averaged over the times ``t`` and then over the conditions. Returns ``{"train": [...], "test": [...]}``;
-    with ``t_fine``, also ``"optima"``: per size, ``{condition: ((t_opt, e_min) of the exact TA theory on each
-    data set (:func:`exact_optimum`), (t_opt, e_opt) of eq. (15) at this size)}`` (the same data sets).
-    """
-    fs_gap = {"train": [], "test": []}
-    if t_fine is not None:
-        fs_gap["optima"] = []
-    for n1 in n1s:
-        n3 = int(round(aspect * n1))
-        fs = train.snr_sweep(svms, ranks, draws, n1, n3, generator=generator)
-        errs = dl.sampled_ta_errors(t, fs.sigma31, fs.teacher.matrix, eps, n_layers=n_layers)
-        for k, kind in enumerate(("train", "test")):
-            gaps = [np.abs(np.log10(errs[k][fs.select(*c)].mean(0))
-                           - np.log10(dl.theory_errors(t, fs.sbar(*c), n1, n3, n3, eps, n_layers=n_layers)[k])).mean()
-                    for c in conditions]
-            fs_gap[kind].append(np.mean(gaps))
-        if t_fine is not None:
-            fs_gap["optima"].append({
-                c: (exact_optimum(t_fine, fs.sigma31[fs.select(*c)], fs.teacher.matrix[fs.select(*c)], eps,
-                                  n_layers=n_layers),
-                    dl.optimal_early_stopping(fs.sbar(*c), n1, n3, n3, eps, n_layers=n_layers))
-                for c in conditions})
-    return fs_gap
-
-
 def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condition, tuple], t_records: np.ndarray,
                   *, ranks: Sequence[int], svms: Sequence[float], records: slice | np.ndarray = slice(None),
                   marker_step: int = 4, depth: str = "", xlim: tuple[float, float] | None = None) -> Figure:
@@ -226,7 +140,7 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
     Parameters
     ----------
     sweep, sim
-        The data sets and the students' records (:func:`train_ta_and_random`).
+        The data sets and the students' records ``sim[init][kind]`` (:data:`Simulations`).
     theory : dict
         ``theory[(rank, svm)] = (times, (train, test))``: eqs. (14)-(15) on their own time grid.
     t_records : ndarray
@@ -261,7 +175,10 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
 
 def figure_finite_size(n1s: np.ndarray, fs_gap: Mapping[str, Sequence[float]], fs_slope: Mapping[str, float], *,
                        aspect: float) -> Figure:
-    """The mean absolute log10 gap to eqs. (14)-(15) against ``N1`` (:func:`finite_size_gaps`), beside ``N1^(-1/3)``."""
+    """The mean absolute log10 gap to eqs. (14)-(15) against ``N1`` beside ``N1^(-1/3)``.
+
+    ``fs_gap[kind]``: per size, the mean over conditions of :func:`gendyn.train.asymptotic_gap`'s gaps.
+    """
     fig, ax = plotting.subplots(1, 1, height=3.3, width=4.8)
     for kind in ("train", "test"):
         ax.loglog(n1s, fs_gap[kind], "o-", label=f"{kind}: slope {fs_slope[kind]:.2f}")
@@ -465,27 +382,29 @@ def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
                 f"({systematic[(rank, svm)][q]:.2g}); no term holds eq. (15).")
 
 
-def check_optimum_finite_size(ledger: Ledger, n1s: Sequence[int], optima: Sequence[Mapping],
+def check_optimum_finite_size(ledger: Ledger, n1s: Sequence[int], gaps: Sequence[train.AsymptoticGap],
                               near_threshold: Mapping[Condition, bool], *, aspect: float, draws: int) -> None:
-    """Claims ``optimum-finite-size-{error,time}``: the finite-size allowance of :func:`check_optimum` holds and shrinks.
+    """Claims ``optimum-finite-size-{error,time}``: :func:`check_optimum`'s finite-size allowance holds and shrinks.
 
-    At each ``N1`` of ``n1s`` (``optima``: :func:`finite_size_gaps` with ``t_fine``) the exact TA optimum,
+    At each ``N1`` of ``n1s`` (``gaps``: :func:`gendyn.train.asymptotic_gap` at that size) the exact TA optimum,
     averaged over ``draws`` data sets per condition, is within ``(Nbar2 + 1)/N3`` of itself plus z standard
     errors from eq. (15) at that size; as the allowance falls as 1/N1, passing at every size shows the gap
     closing at least that fast. ``measured``: the largest gap in units of its allowance.
     """
-    conditions = [c for c in optima[0] if not near_threshold[c]]
+    conditions = [c for c in gaps[0].conditions if not near_threshold[c]]
     z = z_quantile(max(1, len(conditions) * len(n1s)), level=1e-3)
     for q, name in ((1, "error"), (0, "time")):
         worst, finest = 0.0, np.inf
-        for n1, found in zip(n1s, optima):
+        for n1, found in zip(n1s, gaps):
             n3 = int(round(aspect * n1))
-            for c in conditions:
-                (exact, theory) = found[c]
-                mean, se = mean_se(exact[q])
+            for i, c in enumerate(found.conditions):
+                if near_threshold[c]:
+                    continue
+                mean, se = mean_se(found.exact[q][i])
+                theory = found.theory[q][i]
                 allowance = _finite_size_allowance(c[0], n3) * abs(mean) + z * se
-                worst = max(worst, abs(mean - theory[q]) / allowance)
-                finest = min(finest, allowance / abs(theory[q]))
+                worst = max(worst, abs(mean - theory) / allowance)
+                finest = min(finest, allowance / abs(theory))
         ledger.check(
             f"optimum-finite-size-{name}",
             f"Exact TA {'minimum test error' if q else 'optimal stopping time'} averaged over data sets vs eq. (15) "
