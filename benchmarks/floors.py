@@ -335,11 +335,11 @@ def _lg_generalisation(cfg):
 def _lg_generalisation_deep(cfg):
     """Fig. 4: the 200 three-hidden-layer students over 150 tau (dense records), the random students' excess runs,
     the side-by-side rates."""
-    from gendyn.book.chapters import lampinen_ganguli_generalisation_deep as deep
+    from gendyn import train
     n_layers = 5
     epochs = int(round(cfg.horizon / cfg.lr))
     batch = _ta_and_random_sweep(cfg, cfg.ranks, cfg.svms, cfg.runs)
-    records = len(deep.record_epochs(epochs, cfg.n_records, lr=cfg.lr, dense_from=5.0))
+    records = len(train.dense_epoch_grid(epochs, cfg.n_records, lr=cfg.lr, dense_from=5.0))
     terms = _train_students(batch, cfg.n1, cfg.n2, cfg.n3, n_layers, epochs, records, what="Fig. 4 students")
     for rate, every in ((cfg.lr, 1), (cfg.side_lr, 2)):  # side by side: 2 TA and 2 random networks
         n = int(round(cfg.side_horizon / rate))
@@ -351,7 +351,7 @@ def _lg_generalisation_deep(cfg):
     def excess(svms, horizon, what):
         nets = len(svms) * len(cfg.ranks) * cfg.excess_runs
         n = int(round(horizon / cfg.lr))
-        rec = len(deep.record_epochs(n, cfg.n_records, lr=cfg.lr, dense_from=0.05 * horizon))
+        rec = len(train.dense_epoch_grid(n, cfg.n_records, lr=cfg.lr, dense_from=0.05 * horizon))
         return (_train_students(nets, cfg.n1, cfg.n2, cfg.n3, n_layers, n, rec, what=what)
                 + [_sampled_ta(nets, cfg.n1, cfg.n3, svds=2, what=f"{what}, TA theory")])
 
