@@ -84,7 +84,7 @@ CASES = [
     Case(train.ta_mode_dynamics, dict(sigma31=_DATA[0], n_layers=3, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu")),
     Case(train.train_ta_and_random, dict(sweep=_SWEEP, hidden=2, n_layers=3, lr=0.05, record_at=[0, 2, 5], eps=1e-3,
-                                         generator=_gen(), device="cpu"),
+                                         generator=_gen(), device="cpu", modes=True),
          accepted={"generator": {"none"}, "device": {"none"}}),
     Case(train.sweep_subset, dict(sweep=_SWEEP, index=[1, 0])),
 ]

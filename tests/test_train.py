@@ -869,3 +869,13 @@ def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
         train.random_excess(dict(n1=12), svms=[3.0], ranks=[1], runs=3, n_layers=3)
     with pytest.raises(ValueError, match=r"^runs must"):
         train.random_excess(spec, svms=[3.0], ranks=[1], runs=1, n_layers=3)
+
+
+def test_train_ta_and_random_without_modes_trains_the_same_students():
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, generator=torch.Generator().manual_seed(0))
+    kw = dict(hidden=3, n_layers=3, lr=0.05, record_at=[0, 3, 10], eps=1e-3)
+    full = train.train_ta_and_random(sweep, **kw, generator=torch.Generator().manual_seed(1))
+    lean = train.train_ta_and_random(sweep, **kw, generator=torch.Generator().manual_seed(1), modes=False)
+    assert np.array_equal(full.test_error, lean.test_error) and np.array_equal(full.train_error, lean.train_error)
+    assert np.array_equal(full.shat, lean.shat) and np.array_equal(full.data_svals, lean.data_svals)
+    assert full.alignment.shape[-1] == 2 and lean.alignment.shape == lean.strength.shape == full.test_error.shape + (0,)

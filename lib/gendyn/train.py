@@ -1705,11 +1705,11 @@ class PairedStudents:
 
 def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: float, record_at: ArrayLike,
                         eps: float, generator: torch.Generator | None = None,
-                        device: str | torch.device = "cpu") -> PairedStudents:
+                        device: str | torch.device = "cpu", modes: bool = True) -> PairedStudents:
     """Train a TA and a random student on every data set of ``sweep`` by gradient descent, eq. (8) (App. B).
 
     One batch of :func:`train_students` on the data of :func:`ta_and_random`, for ``max(record_at)``
-    epochs, recording the top ``modes = max(sweep.rank)`` modes of each student against the data's.
+    epochs, recording the top ``max(sweep.rank)`` modes of each student against the data's (``modes``).
 
     Parameters
     ----------
@@ -1729,6 +1729,10 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
         Source of the random students' initial weights (``None``: torch's global one).
     device : str
         Torch device of the training.
+    modes : bool
+        Record the modes (``alignment``, ``strength``, ``svals``). ``False``: those fields are empty,
+        shape ``(2 B, T, 0)``, and the training costs less: a singular value decomposition of every
+        student at every record (2-3x the training's own time with dense records) is skipped.
 
     Returns
     -------
@@ -1739,14 +1743,18 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
     record_at = _checks.integer_array(record_at, "record_at", 0, ndim=1)
     if record_at.size == 0:
         raise ValueError("record_at must hold at least one epoch; got an empty array")
-    modes = int(sweep.rank.max())
+    rank = int(sweep.rank.max())
+    recorded = rank if _checks.flag(modes, "modes") else 0
     data, teacher, init = ta_and_random(sweep)
     res = train_students(data, hidden=hidden, n_layers=n_layers, lr=lr, epochs=int(record_at.max()), init=init,
-                         eps=eps, teacher=teacher, record_at=record_at, modes=modes, generator=generator,
+                         eps=eps, teacher=teacher, record_at=record_at, modes=recorded, generator=generator,
                          device=device, desc=f"TA and random students, N_l = {n_layers}")
-    shat = res.data_svals[:, :modes]
-    return PairedStudents(res.time, res.alignment, res.mode_strength / shat[:, None, :],
-                          res.svals / shat[:, None, :], shat, res.test_error, float(res.lr), res.train_error,
+    shat = res.data_svals[:, :rank]
+    if recorded:
+        alignment, strength, svals = res.alignment, res.mode_strength / shat[:, None, :], res.svals / shat[:, None, :]
+    else:
+        alignment = strength = svals = np.empty(res.test_error.shape + (0,))
+    return PairedStudents(res.time, alignment, strength, svals, shat, res.test_error, float(res.lr), res.train_error,
                           res.data_svals)
 
 
