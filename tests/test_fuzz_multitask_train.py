@@ -85,6 +85,8 @@ CASES = [
          accepted=dict(seed={"zero"})),
     Case(mt.sampled_loss_gradient, dict(w=np.ones((2, 3)) / 2, sigma=None, n_samples=16, seed=0),
          accepted=dict(sigma={"none"}, seed={"zero"})),
+    Case(mt.bayes_cross_entropy, dict(s_a=[0.1, 1.0], n_test=20, seed=0, rank=2, n_features=4),
+         accepted=dict(seed={"zero"})),
 ]
 
 

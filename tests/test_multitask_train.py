@@ -206,3 +206,20 @@ def test_noise_free_labels_are_the_teachers_argmax():
     assert torch.equal(clean, z.argmax(-1)[..., None].expand_as(clean))  # any SNR > 0: the teacher's argmax
     assert not torch.equal(clean, data.labels_a([0.5, 2.0]))  # the noise flips some labels at these SNRs
     assert torch.equal(data.labels_b([1.0], [1.0], noise=False)[..., 0], (data.x_b @ data.teacher_b(1.0).mT).argmax(-1))
+# ----------------------------------------------------------------------------------------
+# bayes_cross_entropy: the published-data chapter's sampled side of the label-entropy floor
+# ----------------------------------------------------------------------------------------
+
+
+def test_bayes_cross_entropy_scores_the_labels_of_draw_tasks_and_meets_the_floor():
+    snrs = [0.04, 0.63, 2.51]
+    sampled = mt.bayes_cross_entropy(snrs, n_test=3000, seed=2, rank=4, n_features=20)
+    assert sampled.n_test == 3000 and np.array_equal(sampled.s_a, snrs)
+    assert np.all(np.isfinite(sampled.mean)) and np.all(sampled.stderr > 0)
+    floor, floor_se = sm.noisy_label_entropy(snrs, 4, 20**-0.5, n_samples=2**12, seed=0, return_stderr=True)
+    assert np.all(np.abs(sampled.mean - floor) < 5 * np.hypot(sampled.stderr, floor_se))
+    assert sampled.mean[0] > sampled.mean[1] > sampled.mean[2]  # more signal, less label entropy
+    again = mt.bayes_cross_entropy(snrs[:1], n_test=3000, seed=2, rank=4)  # one SNR's labels: not on the others
+    assert again.mean[0] == pytest.approx(sampled.mean[0], rel=1e-13)
+    with pytest.raises(ValueError, match="n_test"):
+        mt.bayes_cross_entropy(snrs, n_test=1, seed=0)

@@ -1,6 +1,7 @@
 """The published runs of Lee & Ndirango (2019) are carried in the project and read correctly."""
 
 import shutil
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -172,3 +173,77 @@ def test_select_refuses_a_flag_for_a_number_and_a_number_for_a_flag():
     assert published_runs.select(st, single_task=True).sum() == st["single_task"].sum()
     with pytest.raises(ValueError, match=r"\btable\b must be a non-empty dict"):
         published_runs.select({}, s_a=1.0)
+
+
+# ----------------------------------------------------------------------------------------
+# the published cells against other runs (the published-data chapter)
+# ----------------------------------------------------------------------------------------
+
+
+def _grid_of(ref):
+    """A grid (cells and benefits, as multitask_train.GridResult has them) holding the published runs themselves."""
+    cells = [dict(n_train=p, n_train_aux=a, s_a=sa, s_b=sb, relatedness=r)
+             for p, a, sa, sb, r in zip(ref["main_train_pts"], ref["aux_train_pts"], ref["s_a"], ref["s_b"],
+                                        ref["relatedness"])]
+    return SimpleNamespace(cells=cells, benefit=ref["benefit"])
+
+
+def test_cell_key_is_the_same_for_printed_and_computed_snrs():
+    computed = published_runs.cell_key(1, 100, 100, mt.SNR_GRID[3], mt.SNR_GRID[0], 0.25)
+    printed = published_runs.cell_key(1.0, 100.0, 100.0, 0.630957, 0.01, 0.25)
+    assert computed == printed == (1, 100, 100, -0.2, -2.0, 0.25)
+    with pytest.raises(ValueError, match="n_train must be a whole number"):
+        published_runs.cell_key(1, 100.5, 100, 0.1, 0.1, 0.0)
+    with pytest.raises(ValueError, match="s_b"):
+        published_runs.cell_key(1, 100, 100, 0.1, 0.0, 0.0)
+
+
+def test_match_cells_of_the_published_runs_with_themselves_agree_exactly():
+    ref = published_runs.benefits("rank-3")
+    match = published_runs.match_cells({"rank-3": {1: _grid_of(ref)}}, {"rank-3": ref})
+    assert match.names == ("rank-3",) and match.counts() == {"rank-3": len(ref["benefit"]) // 5}  # five seeds a cell
+    assert np.array_equal(match.ref_m, match.our_m) and np.array_equal(match.ref_se, match.our_se)
+    assert set(match.sizes) == set(ref["main_train_pts"].astype(int))
+    one = {k: v[:1] for k, v in ref.items()}  # one run: no standard error
+    with pytest.raises(ValueError, match="at least 2"):
+        published_runs.match_cells({"rank-3": {1: _grid_of(one)}}, {"rank-3": ref})
+    with pytest.raises(ValueError, match="refs must hold every file"):
+        published_runs.match_cells({"rank-3": {1: _grid_of(ref)}}, {})
+
+
+def test_single_task_cells_hold_the_seeds_of_each_cell():
+    cells = published_runs.single_task_cells("rank-3")
+    st = published_runs.single_task("rank-3")
+    assert sum(len(c.losses) for c in cells) == len(st["loss"]) and all(len(c.losses) == 5 for c in cells)
+    assert cells == tuple(sorted(cells, key=lambda c: (c.depth, c.n_train, c.s_a)))
+
+
+def test_label_entropy_floor_falls_from_ln_k_and_inverts():
+    floor = published_runs.label_entropy_floor(seed=0, n_samples=256, files=("rank-3", "rank-10"))
+    for name, k in (("rank-3", 3), ("rank-10", 10)):
+        h = np.array([floor.at(name, s)[0] for s in floor.snrs])
+        assert np.all(np.diff(h) < 0) and np.log(k) - 0.01 < h[0] <= np.log(k)
+    loss = floor.at("rank-10", floor.snrs[3])[0]
+    q = floor.smallest_snr(loss, 10)  # at most the SNR that gives this floor (the table is lowered by 3 SE)
+    assert 0.8 * floor.snrs[3] / floor.noise_std < q <= 1.01 * floor.snrs[3] / floor.noise_std
+    with pytest.raises(ValueError, match="s must be one of"):
+        floor.at("rank-3", 0.5)
+    with pytest.raises(ValueError, match="n_samples"):
+        published_runs.label_entropy_floor(seed=0, n_samples=100)
+
+
+def test_authors_plan_lists_single_task_then_multitask_cells_of_each_group():
+    refs = {name: published_runs.benefits(name) for name in published_runs.FILES}
+    snr = np.array(mt.SNR_GRID)
+    subset = [(sa, sb, r) for sa in snr[[3, 5]] for sb in snr[[0, 5]] for r in (0.0, 1.0)]
+    (group,) = published_runs.authors_plan(refs, snr, [("deep-nonlinear", 200, 200, 3)], subset)
+    assert group.key == ("deep-nonlinear", 200, 200, 3) and group.activation == "relu" and group.rank == 10
+    assert [c["s_a"] for c in group.cells[:6]] == list(snr) and all("s_b" not in c for c in group.cells[:6])
+    assert [(c["s_a"], c["s_b"], c["relatedness"]) for c in group.cells[6:]] == sorted(subset)
+    every = published_runs.authors_plan(refs, snr)
+    assert ("rank-10", 100, 100, 1) in [g.key for g in every]
+    assert sum(len(g.cells) - 6 for g in every) == sum(
+        len(set(zip(r["main_train_pts"], r["aux_train_pts"], r["nlayers"], r["s_a"], r["s_b"], r["relatedness"])))
+        for r in refs.values())
+    with pytest.raises(ValueError, match="groups"):
+        published_runs.authors_plan(refs, snr, [("rank-10", 101, 100, 1)], subset)

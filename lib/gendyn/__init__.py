@@ -28,7 +28,8 @@ module                             contents
 :mod:`~gendyn.interleaved_sgd`     their authors' protocol: interleaved minibatch SGD of two-headed students,
                                    batched; grid cells with paired single-task baselines (``train_cells``)
 :mod:`~gendyn.published_runs`      the per-run results Lee & Ndirango published (carried in
-                                   ``data/lee-ndirango-2019``)
+                                   ``data/lee-ndirango-2019``); their cells matched with other runs, the
+                                   label-entropy floor under their losses, the plan of a rerun
 :mod:`~gendyn.allocator`           keep freed memory in the process (glibc): no page-fault churn in batched
                                    trainers
 :mod:`~gendyn.progress`            terminal progress bars that stay out of rendered notebooks

@@ -63,7 +63,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, published_runs
+from . import _checks, _random, published_runs, softmax_multitask
 from .allocator import retain_freed_memory
 
 from .progress import track
@@ -104,6 +104,7 @@ __all__ = [
     "SampledGradient",
     "sampled_loss_gradient",
 ]
+__all__ += ["BayesCrossEntropy", "bayes_cross_entropy"]
 
 #: The SNR grid of the published results: ``logspace(-2, 1, 6)``.
 SNR_GRID = tuple(float(v) for v in np.logspace(-2, 1, 6))
@@ -1683,3 +1684,60 @@ def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_sam
     p = torch.softmax(x @ w_t.detach().T, -1)
     stderr = (p[:, :, None] * x[:, None, :]).std(0).cpu().numpy() / math.sqrt(n_samples)
     return SampledGradient(grad, stderr, n_samples)
+
+
+@dataclass(frozen=True)
+class BayesCrossEntropy:
+    """The cross-entropy of the Bayes predictor on sampled noisy labels (:func:`bayes_cross_entropy`)."""
+
+    s_a: np.ndarray  #: teacher SNRs, ``(R,)``
+    mean: np.ndarray  #: mean cross-entropy over the labelled inputs at each SNR, ``(R,)``
+    stderr: np.ndarray  #: its standard error, ``(R,)``
+    n_test: int  #: labelled inputs per SNR
+
+
+def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 10, n_features: int = 20
+                        ) -> BayesCrossEntropy:
+    """The cross-entropy of the Bayes predictor on labels drawn by the experiments' code.
+
+    One teacher of rank ``rank`` and ``n_test`` inputs (:func:`draw_tasks`, seed ``seed``, float64)
+    are labelled at every SNR of ``s_a`` with the training labels' noise (:meth:`TaskBatch.labels_a`);
+    each label is scored by the exact label law ``p_k(x)`` of the noisy argmax
+    (:func:`gendyn.softmax_multitask.noisy_argmax_probabilities`). The mean of ``-ln p_y(x)`` estimates
+    the conditional entropy ``H(y | x)``, the floor under any validation loss on such labels
+    (:func:`gendyn.softmax_multitask.noisy_label_entropy`), by an independent route.
+
+    Parameters
+    ----------
+    s_a : array_like of float
+        Teacher SNRs (singular values ``> 0``).
+    n_test : int
+        Labelled inputs per SNR (``>= 2``).
+    seed : int
+        Seed of the teacher, inputs and noise.
+    rank : int
+        The teacher's rank and number of classes.
+    n_features : int
+        Input dimension ``N`` (logit noise ``1/sqrt(N)``).
+
+    Returns
+    -------
+    BayesCrossEntropy
+    """
+    s_a = np.asarray(_rates(s_a, "s_a"), dtype=float)
+    n_test = _checks.integer(n_test, "n_test", 2)
+    seed = _checks.integer(seed, "seed", 0)
+    rank = _checks.integer(rank, "rank", 2)
+    n_features = _checks.integer(n_features, "n_features", 1)
+    _checks.work_limit(float(n_test) * len(s_a) * rank * rank * 64, f"n_test={n_test} with {len(s_a)} SNRs")
+    data = draw_tasks([seed], n_train_a=n_test, n_val=1, n_features=n_features, rank=rank, dtype=torch.float64)
+    y = data.labels_a(s_a)[0].cpu().numpy()  # (P, R)
+    z = (data.x_a[0] @ data.teacher_a[0].T).cpu().numpy()  # unit-SNR logits
+    nll = np.empty((n_test, len(s_a)))
+    for j, s in enumerate(s_a):
+        for lo in range(0, n_test, 1000):
+            p = softmax_multitask.noisy_argmax_probabilities(s * z[lo:lo + 1000], data.noise_std)
+            nll[lo:lo + 1000, j] = -np.log(p[np.arange(len(p)), y[lo:lo + 1000, j]])
+    if not np.all(np.isfinite(nll)):
+        raise ValueError("s_a is too large for the labels' noise: a sampled label has probability 0 under its law")
+    return BayesCrossEntropy(s_a, nll.mean(0), nll.std(0, ddof=1) / math.sqrt(n_test), n_test)

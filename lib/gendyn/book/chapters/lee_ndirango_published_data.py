@@ -1,27 +1,27 @@
-"""Comparison, runner, figures and claims of the chapter ``notebooks/lee-ndirango/published-data.ipynb``.
+"""Tables, figures and claims of the chapter ``notebooks/lee-ndirango/published-data.ipynb``.
 
-Lee & Ndirango's published per-run losses (Figs. 2, 3, A1-A4; :mod:`gendyn.published_runs`)
-against the book's grids: the cell-by-cell match of the benefits (:func:`match_cells`) and its
-planned test, the tables of where the two differ, the label-entropy floor under any validation
-loss (:func:`label_entropy_floor`), and a rerun of a subset of cells with the authors' own
-protocol, interleaved minibatch SGD (:func:`run_authors_protocol`, :func:`compare_authors`).
+Lee & Ndirango's published per-run losses (Figs. 2, 3, A1-A4) against the book's grids. The science is in
+:mod:`gendyn.published_runs` (the cell-by-cell match :func:`~gendyn.published_runs.match_cells`, the
+label-entropy floor :func:`~gendyn.published_runs.label_entropy_floor`, the plan of the authors'-protocol
+rerun :func:`~gendyn.published_runs.authors_plan`), :mod:`gendyn.multitask_train` and
+:mod:`gendyn.interleaved_sgd`; here are the planned tests on them (:func:`compare`, :func:`below_floor`,
+:func:`compare_authors`), the tables and the figures.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import matplotlib.pyplot as plt
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 from scipy import stats
 
 from gendyn import interleaved_sgd, published_runs
 from gendyn import multitask_train as mt
-from gendyn import softmax_multitask as sm
-from gendyn.book import grids, plotting, threads
+from gendyn.book import plotting
 from gendyn.book import stats as book_stats
 # The grids compared here are those of the multitask and aux-depth chapters, at their sizes (their SIZES, which
 # the notebook configures): importing their modules puts those sizes in this chapter's run identity.
@@ -32,11 +32,11 @@ from gendyn.book.scales import RunConfig
 
 __all__ = ["Sizes", "SIZES",
            "claim_ids", "MUTATIONS", "FLOOR_CHECK_SNRS", "check_floor_against_labels",
-           "our_grids", "Matched", "match_cells", "compare", "check_comparison", "print_by_file",
+           "compare", "check_comparison", "print_by_file",
            "figure_scatter", "print_single_task_losses", "print_by_size", "print_sign_disagreements",
-           "figure_vs_r", "Floor", "label_entropy_floor", "print_below_floor", "check_below_floor", "figure_floor",
-           "run_authors_protocol", "AuthorsComparison", "compare_authors", "print_authors_tables",
-           "rank10_loss_glue", "check_authors_above_floor", "check_defaults_miss_losses", "authors_glue",
+           "figure_vs_r", "FloorTest", "below_floor", "print_below_floor", "check_below_floor", "figure_floor",
+           "AuthorsComparison", "compare_authors", "print_authors_tables",
+           "check_authors_above_floor", "check_defaults_miss_losses", "authors_glue",
            "figure_authors"]
 
 
@@ -90,26 +90,14 @@ MUTATIONS = (
 )
 
 
-def check_floor_against_labels(ledger: Ledger, *, seed: int, samples: int, floor_samples: int) -> None:
-    """Claim: the label-entropy floor H(y|x) (:func:`gendyn.softmax_multitask.noisy_label_entropy`) equals the
-    cross-entropy of the Bayes predictor p(x) (:func:`gendyn.softmax_multitask.noisy_argmax_probabilities`) on
-    labels drawn by the experiments' code (rank-10 teacher, N = 20), at each SNR of :data:`FLOOR_CHECK_SNRS`.
-
-    ``samples`` labelled inputs (seed ``seed``) per SNR; the floor from ``floor_samples`` draws (seed ``seed``).
-    Prints both sides.
-    """
-    sigma = published_runs.NOISE_STD
-    snrs = np.array(FLOOR_CHECK_SNRS)
-    data = mt.draw_tasks([seed], n_train_a=samples, n_val=1, rank=10, dtype=torch.float64)
-    y = data.labels_a(snrs)[0].cpu().numpy()  # (P, S)
-    z = (data.x_a[0] @ data.teacher_a[0].T).cpu().numpy()  # unit-SNR logits
-    nll = np.empty((samples, len(snrs)))
-    for j, s in enumerate(snrs):
-        for lo in range(0, samples, 1000):
-            p = sm.noisy_argmax_probabilities(s * z[lo:lo + 1000], sigma)
-            nll[lo:lo + 1000, j] = -np.log(p[np.arange(len(p)), y[lo:lo + 1000, j]])
-    measured, measured_se = nll.mean(0), nll.std(0, ddof=1) / math.sqrt(samples)
-    floor, floor_se = sm.noisy_label_entropy(snrs, 10, sigma, n_samples=floor_samples, seed=seed, return_stderr=True)
+def check_floor_against_labels(ledger: Ledger, labels: mt.BayesCrossEntropy, floor: np.ndarray,
+                               floor_se: np.ndarray, *, floor_samples: int) -> None:
+    """Claim: the label-entropy floor ``floor`` (its Monte Carlo SE ``floor_se``, ``floor_samples`` draws;
+    :func:`gendyn.softmax_multitask.noisy_label_entropy`) equals the cross-entropy of the Bayes predictor on
+    labels of the experiments' code at the same SNRs (``labels``, :func:`gendyn.multitask_train.bayes_cross_entropy`).
+    Prints both sides."""
+    snrs, samples = labels.s_a, labels.n_test
+    measured, measured_se = labels.mean, labels.stderr
     combined = np.sqrt(measured_se**2 + floor_se**2)
     z_scores = np.abs(measured - floor) / combined
     ledger.check(
@@ -128,84 +116,7 @@ def check_floor_against_labels(ledger: Ledger, *, seed: int, samples: int, floor
                                                                                          combined)))
 
 
-def our_grids(scale: str, cfg_mt: RunConfig, cfg_aux: RunConfig) -> dict[str, dict[int, mt.GridResult]]:
-    """The book's grids of the four published files, by file and trunk depth (cached, shared with the
-    multitask chapter, configuration ``cfg_mt``, and the aux-data-and-depth chapter, ``cfg_aux``)."""
-    return {
-        "rank-10": {1: grids.cached_grid("rank-10", scale, **grids.book_grid("rank-10", cfg_mt))},
-        "rank-3": {1: grids.cached_grid("rank-3", scale, **grids.book_grid("rank-3", cfg_mt))},
-        "aux-train-pts": {1: grids.cached_grid("aux-train-pts", scale, **grids.book_grid("aux-train-pts", cfg_aux))},
-        "deep-nonlinear": {d: grids.cached_grid(f"deep-nonlinear-d{d}", scale,
-                                                **grids.book_grid("deep-nonlinear", cfg_aux, depth=d))
-                           for d in cfg_aux.deep_depths},
-    }
-
-
-def _cell_key(depth: float, p: float, aux: float, sa: float, sb: float, r: float) -> tuple:
-    """Key of a grid cell common to the published files and the book's grids (SNRs as rounded log10)."""
-    return (int(depth), int(p), int(aux), round(math.log10(sa), 3), round(math.log10(sb), 3), round(float(r), 3))
-
-
-def _reference_cells(ref):
-    groups = {}
-    for i in range(len(ref["benefit"])):
-        k = _cell_key(ref["nlayers"][i], ref["main_train_pts"][i], ref["aux_train_pts"][i], ref["s_a"][i],
-                     ref["s_b"][i], ref["relatedness"][i])
-        groups.setdefault(k, []).append(ref["benefit"][i])
-    return {k: np.array(v) for k, v in groups.items()}
-
-
-def _our_cells(by_depth):
-    groups = {}
-    for depth, g in by_depth.items():
-        for c, b in zip(g.cells, g.benefit):
-            k = _cell_key(depth, c["n_train"], c["n_train_aux"], c["s_a"], c["s_b"], c["relatedness"])
-            groups.setdefault(k, []).append(b)
-    return {k: np.array(v) for k, v in groups.items()}
-
-
-@dataclass(frozen=True)
-class Matched:
-    """The cells both sides contain: per cell its file (``files``), its key (``keys``: trunk depth, P_A,
-    P_B, rounded log10 s_A and s_B, r) and the mean benefit over seeds and its standard error on each
-    side; ``names``: the files in order."""
-
-    names: tuple
-    files: np.ndarray
-    keys: list
-    ref_m: np.ndarray
-    ref_se: np.ndarray
-    our_m: np.ndarray
-    our_se: np.ndarray
-
-    def counts(self) -> dict[str, int]:
-        """Number of matched cells per file."""
-        return {n: int((self.files == n).sum()) for n in self.names}
-
-
-def match_cells(ours: dict[str, dict[int, mt.GridResult]], refs: dict[str, dict[str, np.ndarray]]) -> Matched:
-    """Match the published per-run benefits ``refs`` with the grids ``ours``, cell by cell, per file.
-
-    Parameters
-    ----------
-    ours : dict
-        :func:`our_grids`.
-    refs : dict
-        :func:`gendyn.published_runs.benefits` of each file.
-    """
-    rows = []  # (file, key, ref mean, ref se, our mean, our se)
-    for name in ours:
-        rc, oc = _reference_cells(refs[name]), _our_cells(ours[name])
-        for k in sorted(set(rc) & set(oc)):
-            r_, o_ = rc[k], oc[k]  # means and SE in each side's precision (float32 grids stay float32)
-            rows.append((name, k, r_.mean(), r_.std(ddof=1) / math.sqrt(len(r_)), o_.mean(),
-                         o_.std(ddof=1) / math.sqrt(len(o_))))
-    ref_m, ref_se, our_m, our_se = (np.array([row[i] for row in rows]) for i in (2, 3, 4, 5))
-    return Matched(tuple(ours), np.array([row[0] for row in rows]), [row[1] for row in rows], ref_m, ref_se, our_m,
-                   our_se)
-
-
-def compare(match: Matched, mask: np.ndarray | None = None) -> tuple[float, float, int]:
+def compare(match: published_runs.MatchedCells, mask: np.ndarray | None = None) -> tuple[float, float, int]:
     """The planned test on the cells of ``mask`` (default: all): Spearman's rho of the cell means, and
     the fraction of same signs among the cells significant on both sides with their number."""
     mask = np.ones(len(match.files), dtype=bool) if mask is None else mask
@@ -213,7 +124,7 @@ def compare(match: Matched, mask: np.ndarray | None = None) -> tuple[float, floa
             *book_stats.sign_agreement(match.ref_m[mask], match.ref_se[mask], match.our_m[mask], match.our_se[mask]))
 
 
-def check_comparison(ledger: Ledger, match: Matched, *, seed: int, n_boot: int) -> None:
+def check_comparison(ledger: Ledger, match: published_runs.MatchedCells, *, seed: int, n_boot: int) -> None:
     """Claims of the planned test over all matched cells: rank correlation >= 0.5 (with a bootstrap
     interval of ``n_boot`` resamples, generator seeded by ``seed``) and sign agreement >= 0.75."""
     rho_all, agree_all, n_both = compare(match)
@@ -237,7 +148,7 @@ def check_comparison(ledger: Ledger, match: Matched, *, seed: int, n_boot: int) 
                  category="reproduction")
 
 
-def print_by_file(match: Matched) -> None:
+def print_by_file(match: published_runs.MatchedCells) -> None:
     """Print the planned test per file, with the median ratio of the benefits' sizes."""
     print(f"{'file':16s} {'cells':>6s} {'Spearman':>9s} {'sign agr.':>10s} {'both sig.':>10s} "
           f"{'median |ours|/|theirs|':>23s}")
@@ -248,7 +159,7 @@ def print_by_file(match: Matched) -> None:
         print(f"{name:16s} {m.sum():6d} {rho:9.2f} {agree:10.2f} {nb:10d} {ratio:23.2f}")
 
 
-def figure_scatter(match: Matched) -> Figure:
+def figure_scatter(match: published_runs.MatchedCells) -> Figure:
     """Reproduced against published mean benefit of every matched cell, one panel per file."""
     fig, axes = plotting.subplots(2, 2, height=6.4)
     for ax, name in zip(axes.ravel(), match.names):
@@ -302,15 +213,10 @@ def print_single_task_losses(g10: mt.GridResult) -> None:
           f"{100 * np.mean(above > initial.max()):.0f}% of {len(above)} unique runs")
 
 
-def _sizes(match):
-    """Main-task training-set size of every matched cell."""
-    return np.array([k[1] for k in match.keys])
-
-
-def print_by_size(match: Matched) -> None:
+def print_by_size(match: published_runs.MatchedCells) -> None:
     """Print, for the rank-10 file and each training-set size, the rank correlation and the median
     size of the benefit on each side."""
-    p_all, files, ref_m, our_m = _sizes(match), match.files, match.ref_m, match.our_m
+    p_all, files, ref_m, our_m = match.sizes, match.files, match.ref_m, match.our_m
     print(f"{'P':>6s} {'cells':>6s} {'Spearman':>9s} {'median |published|':>19s} "
           f"{'median |reproduced|':>20s}")
     for p in sorted(set(p_all[files == "rank-10"])):
@@ -319,7 +225,7 @@ def print_by_size(match: Matched) -> None:
               f"{np.median(np.abs(ref_m[m])):19.4f} {np.median(np.abs(our_m[m])):20.4f}")
 
 
-def print_sign_disagreements(match: Matched) -> None:
+def print_sign_disagreements(match: published_runs.MatchedCells) -> None:
     """Print the cells significant on both sides with opposite signs, by file, P and s_A."""
     ref_m, ref_se, our_m, our_se = match.ref_m, match.ref_se, match.our_m, match.our_se
     both = (np.abs(ref_m) > 2 * ref_se) & (np.abs(our_m) > 2 * our_se)
@@ -335,11 +241,11 @@ def print_sign_disagreements(match: Matched) -> None:
               f"e.g. (s_b, r) = {cells[:3]}")
 
 
-def figure_vs_r(match: Matched) -> Figure:
+def figure_vs_r(match: published_runs.MatchedCells) -> Figure:
     """Benefit of a clean related or unrelated auxiliary task to a clean main task against r, rank-10
     file, one line per training-set size: published (left) and reproduced (right)."""
     sel = match.files == "rank-10"
-    p_col = _sizes(match)
+    p_col = match.sizes
     rr, sb, sa = (np.array([k[i] for k in match.keys]) for i in (5, 4, 3))
     fig, axes = plotting.subplots(1, 2, height=3.4)
     for ax, (label, m) in zip(axes, (("published", match.ref_m), ("reproduced", match.our_m))):
@@ -355,34 +261,13 @@ def figure_vs_r(match: Matched) -> Figure:
     return fig
 
 
-@dataclass(frozen=True)
-class Floor:
-    """The label-entropy floor H(y|x) of the authors' default labels and the published cells below it.
+class FloorTest(NamedTuple):
+    """The published single-task cells tested against the label-entropy floor (:func:`below_floor`)."""
 
-    ``cells``: every published single-task cell ``(file, depth, P, s_A, one loss per seed)``;
-    ``by_file[file][s_A]``: the floor and its Monte Carlo SE at the cells' SNRs; ``floor_of_q[K]``:
-    the floor against ``q_grid`` = s / sigma, lowered by three SE and made non-increasing;
-    ``confidence``: the one-sided level of the t bounds (Bonferroni over the cells); ``below``:
-    ``(file, depth, P, s_A, mean, upper bound, floor, SNR factor)`` of the cells below the floor.
-    """
-
-    cells: list
-    snr_grid: np.ndarray
-    by_file: dict
-    q_grid: np.ndarray
-    floor_of_q: dict
-    confidence: float
-    below: list = ()
-
-    sigma = published_runs.NOISE_STD
-
-    def at(self, name: str, s: float) -> tuple[float, float]:
-        """(floor, its Monte Carlo SE) of a file's labels at SNR ``s``."""
-        return next(v for k, v in self.by_file[name].items() if np.isclose(k, s, rtol=1e-9, atol=0.0))
-
-    def smallest_snr(self, loss: float, k: int) -> float:
-        """The smallest s / sigma whose (lowered) floor for ``k`` classes is at most ``loss``."""
-        return float(np.exp(np.interp(-loss, -self.floor_of_q[k], np.log(self.q_grid))))
+    cells: list  #: the cells tested (:class:`gendyn.published_runs.SingleTaskCell`)
+    confidence: float  #: one-sided level of the t bounds (Bonferroni over the cells)
+    #: ``(file, depth, P, s_A, mean, upper bound, floor, SNR factor)`` of the cells below the floor
+    below: list
 
     @property
     def min_features(self) -> float:
@@ -390,51 +275,22 @@ class Floor:
         return float(20 * max(b[7] for b in self.below) ** 2) if self.below else 0.0
 
 
-def label_entropy_floor(*, seed: int, samples: int) -> Floor:
-    """The floor H(y|x) under any validation loss on labels of the authors' default law, and the
-    published single-task cells whose upper t bound lies below it minus three Monte Carlo SE.
-
-    Parameters
-    ----------
-    seed : int
-        Seed of the Monte Carlo estimates of the floor.
-    samples : int
-        Monte Carlo inputs at the cells' SNRs (a quarter of them for the coarser inversion table).
-    """
-    tested = [name for name in published_runs.FILES if name != "aux-train-pts"]  # its baselines = rank-10, P = 100
-    st_cells = []  # (file, depth, P, s_a, one loss per seed)
-    for name in tested:
-        st = published_runs.single_task(name)
-        for d, p, s in sorted(set(zip(st["nlayers"], st["main_train_pts"], st["s_a"]))):
-            pick = published_runs.select(st, nlayers=d, main_train_pts=p, s_a=s)
-            st_cells.append((name, int(d), int(p), float(s), st["loss"][pick]))
-    sigma = published_runs.NOISE_STD
-    snr_grid = np.unique([c[3] for c in st_cells])
-    floor = {}
-    for name in tested:
-        h, h_se = sm.noisy_label_entropy(snr_grid, published_runs.N_CLASSES[name], sigma,
-                                         n_samples=samples, seed=seed, return_stderr=True)
-        floor[name] = dict(zip(snr_grid, zip(h, h_se)))
-    # the floor depends on s_a / sigma only: invert it to get the smallest SNR a loss allows. The
-    # table is lowered by three Monte Carlo SE and made non-increasing, so the inverse errs low
-    # (a coarser table than above suffices for the bounds printed below).
-    q_grid = np.logspace(-2, 1.7, 40)
-    floor_of_q = {}
-    for k in set(published_runs.N_CLASSES.values()):
-        h, h_se = sm.noisy_label_entropy(q_grid, k, 1.0, n_samples=samples // 4, seed=seed, return_stderr=True)
-        floor_of_q[k] = np.minimum.accumulate(h - 3 * h_se)
-    result = Floor(st_cells, snr_grid, floor, q_grid, floor_of_q, 1 - 1e-3 / len(st_cells))
+def below_floor(floor: published_runs.LabelEntropyFloor, cells: list) -> FloorTest:
+    """The planned test: the cells whose one-sided t upper bound on the mean loss (family-wise level 1e-3 over the
+    cells, Bonferroni) lies below the floor minus three Monte Carlo SE, with the factor by which the teacher's SNR
+    must exceed the recorded one at least (:meth:`gendyn.published_runs.LabelEntropyFloor.smallest_snr`)."""
+    confidence = 1 - 1e-3 / len(cells)
     below = []
-    for name, d, p, s, losses in st_cells:
-        h, h_se = result.at(name, s)
-        upper = book_stats.t_bound(losses, "upper", result.confidence)
+    for c in cells:
+        h, h_se = floor.at(c.file, c.s_a)
+        upper = book_stats.t_bound(c.losses, "upper", confidence)
         if upper < h - 3 * h_se:
-            k = published_runs.N_CLASSES[name]
-            below.append((name, d, p, s, losses.mean(), upper, h, result.smallest_snr(upper, k) * sigma / s))
-    return replace(result, below=below)
+            factor = floor.smallest_snr(upper, published_runs.N_CLASSES[c.file]) * floor.noise_std / c.s_a
+            below.append((c.file, c.depth, c.n_train, c.s_a, c.losses.mean(), upper, h, factor))
+    return FloorTest(list(cells), confidence, below)
 
 
-def print_below_floor(floor: Floor) -> None:
+def print_below_floor(floor: FloorTest) -> None:
     """Print the number of cells tested and each cell below the floor, with its margin, the SNR factor
     it needs at least and the input features that factor would mean."""
     print(f"{len(floor.cells)} single-task cells tested; t bound at one-sided confidence {floor.confidence:.6f}")
@@ -446,7 +302,7 @@ def print_below_floor(floor: Floor) -> None:
               f"{factor:10.2f} {20 * factor ** 2:8.0f}")
 
 
-def check_below_floor(ledger: Ledger, floor: Floor) -> None:
+def check_below_floor(ledger: Ledger, floor: FloorTest) -> None:
     """Claim: at least one published single-task cell lies below the label-entropy floor (Gibbs' inequality)."""
     ledger.check("published-below-label-entropy",
                  "Disagreement of the published files with the authors' default data law (20 input features, "
@@ -459,18 +315,18 @@ def check_below_floor(ledger: Ledger, floor: Floor) -> None:
                  category="finding", theory=f"{_SM}.noisy_label_entropy")
 
 
-def figure_floor(floor: Floor) -> Figure:
-    """Published single-task losses of the rank-10 and rank-3 files against s_A, one line per P, over
+def figure_floor(floor: published_runs.LabelEntropyFloor, cells: list) -> Figure:
+    """Published single-task losses (``cells``) of the rank-10 and rank-3 files against s_A, one line per P, over
     the floor of the default labels."""
     fig, axes = plotting.subplots(1, 2, height=3.4)
     for ax, name in zip(axes, ("rank-10", "rank-3")):
         k = published_runs.N_CLASSES[name]
-        dense = floor.q_grid * floor.sigma
-        keep = (dense >= floor.snr_grid.min() / 2) & (dense <= floor.snr_grid.max() * 2)
+        dense = floor.q_grid * floor.noise_std
+        keep = (dense >= floor.snrs.min() / 2) & (dense <= floor.snrs.max() * 2)
         ax.plot(dense[keep], floor.floor_of_q[k][keep], "k-", lw=1.2, label="floor $H(y|x)$ (defaults)")
-        sizes = sorted({c[2] for c in floor.cells if c[0] == name})
+        sizes = sorted({c[2] for c in cells if c[0] == name})
         for j, p in enumerate(sizes):
-            rows_p = [c for c in floor.cells if c[0] == name and c[2] == p]
+            rows_p = [c for c in cells if c[0] == name and c[2] == p]
             m_se = np.array([book_stats.mean_se(c[4]) for c in rows_p])
             ax.errorbar([c[3] for c in rows_p], m_se[:, 0], yerr=m_se[:, 1], fmt="o-", ms=3, lw=0.8,
                         color=plotting.COLORS[j % 8], label=f"P = {p}")
@@ -479,60 +335,6 @@ def figure_floor(floor: Floor) -> Figure:
     axes[0].set_ylabel("published single-task loss (nats)")
     axes[0].legend(fontsize=6, ncol=2)
     return fig
-
-
-def _file_groups(refs, name):
-    """(file, P_A, P_B, depth) of every group of a published file, and its multitask cells."""
-    ref = refs[name]
-    groups = {}
-    for i in range(len(ref["benefit"])):
-        g = (name, int(ref["main_train_pts"][i]), int(ref["aux_train_pts"][i]), int(ref["nlayers"][i]))
-        groups.setdefault(g, set()).add((ref["s_a"][i], ref["s_b"][i], ref["relatedness"][i]))
-    return groups
-
-
-def run_authors_protocol(cfg: RunConfig, refs: dict[str, dict[str, np.ndarray]]
-                         ) -> dict[tuple, interleaved_sgd.CellRuns]:
-    """Rerun cells of the published files with the authors' protocol (interleaved minibatch SGD, their
-    code's defaults), one job per group (file, P_A, P_B, depth) and seed.
-
-    Each group gets its six single-task cells and, for ``cfg.authors_cells == "subset"`` (the groups
-    ``cfg.authors_groups``), the multitask cells s_A in {0.63, 10}, s_B in {0.01, 10}, r in {0, 1};
-    for ``"all"``, every multitask cell of every group of the four files.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        The chapter's configuration.
-    refs : dict
-        :func:`gendyn.published_runs.benefits` of each file.
-    """
-    snr = np.array(mt.SNR_GRID)
-    all_groups = {g: cells for name in published_runs.FILES for g, cells in _file_groups(refs, name).items()}
-    # SNRs the full-batch grids have at every scale, so that both protocols meet on these cells
-    subset_cells = {(sa, sb, r) for sa in snr[[3, 5]] for sb in snr[[0, 5]] for r in (0.0, 1.0)}
-    if cfg.authors_cells == "all":  # every cell of the four files
-        plan = all_groups
-    else:
-        unknown = [g for g in cfg.authors_groups if g not in all_groups]
-        if unknown:
-            raise ValueError(f"AUTHORS_GROUPS {unknown} are not groups (file, P_A, P_B, depth) of the published files")
-        plan = {g: subset_cells for g in cfg.authors_groups}
-    seeds = range(cfg.seed, cfg.seed + cfg.authors_seeds)
-    # small students: one process per core of the chapter's share beats one process on all cores (paper scale)
-    workers = (min(threads.workers(), len(plan) * len(seeds)) if cfg.scale == "paper" and cfg.device == "cpu"
-               else 1)
-    with grids.job_executor(cfg.scheduler, workers) as executor:  # one job per group and seed
-        jobs = {(group, seed): executor.submit(
-            interleaved_sgd.train_cells,
-            [dict(n_train_a=group[1], s_a=s) for s in snr] + [
-                dict(n_train_a=group[1], n_train_b=group[2], s_a=sa, s_b=sb, relatedness=r)
-                for sa, sb, r in sorted(mt_cells)],
-            [seed], rank=published_runs.N_CLASSES[group[0]], depth=group[3],
-            activation="relu" if group[0] == "deep-nonlinear" else "linear", epochs=cfg.authors_epochs,
-            device=cfg.device) for group, mt_cells in plan.items() for seed in seeds}
-        done = {key_: job.result() for key_, job in jobs.items()}
-    return {group: interleaved_sgd.CellRuns.join(done[group, seed] for seed in seeds) for group in plan}
 
 
 @dataclass(frozen=True)
@@ -580,18 +382,19 @@ def _within(rows, statistic):
 
 
 def compare_authors(runs_by_group: dict[tuple, interleaved_sgd.CellRuns], refs: dict[str, dict[str, np.ndarray]],
-                    match: Matched) -> AuthorsComparison:
+                    match: published_runs.MatchedCells) -> AuthorsComparison:
     """Pair each authors'-protocol cell with the published runs of the same cell (and with our
     full-batch benefit of ``match`` where it exists), and summarise per group.
 
     Parameters
     ----------
     runs_by_group : dict
-        :func:`run_authors_protocol`.
+        ``{group: gendyn.interleaved_sgd.train_cells(...)}`` of the groups of
+        :func:`gendyn.published_runs.authors_plan`.
     refs : dict
         :func:`gendyn.published_runs.benefits` of each file.
-    match : Matched
-        :func:`match_cells`.
+    match : MatchedCells
+        :func:`gendyn.published_runs.match_cells`.
     """
     # per file and cell: files share cell keys (the rank-10, rank-3 and aux-train-pts grids hold the same
     # (depth, P, s_A, s_B, r) with different teachers), so a key alone would mix the files
@@ -614,7 +417,7 @@ def compare_authors(runs_by_group: dict[tuple, interleaved_sgd.CellRuns], refs: 
                                              s_a=cell["s_a"], s_b=cell["s_b"], relatedness=cell["relatedness"])
                 ours_ = {k: book_stats.mean_se(f(runs.single_task[i]) - f(runs.multitask[i]))
                          for k, f in read.items()}
-                key = _cell_key(depth, p_a, p_b, cell["s_a"], cell["s_b"], cell["relatedness"])
+                key = published_runs.cell_key(depth, p_a, p_b, cell["s_a"], cell["s_b"], cell["relatedness"])
                 fb = full_batch.get((name, key), (np.nan,))[0]
                 authors.append(((name, p_a, p_b, depth), "benefit", cell["s_a"],
                                 *book_stats.mean_se(refs[name]["benefit"][pick]), ours_, fb, cell["s_b"],
@@ -661,20 +464,8 @@ def print_authors_tables(authors: AuthorsComparison, *, seeds: int, epochs: int)
         print(f"P = {p_a:<5d}" + "".join(f"  s_A={s:<6.3g} {m:5.3f}/{o:5.3f}" for s, m, o in vals))
 
 
-def rank10_loss_glue(authors: AuthorsComparison) -> dict[str, float | int]:
-    """Published minus authors'-protocol single-task losses of the rank-10 file at its smallest and
-    largest P, by glue name."""
-    table = authors.rank10_single_task
-    p_small, p_large = min(table), max(table)
-    gaps_small = [m - o for _, m, o in table[p_small]]
-    return {"ln-published-authors-p-small": int(p_small), "ln-published-authors-p-large": int(p_large),
-            "ln-published-authors-lowest-small": float(min(m for _, m, _ in table[p_small])),
-            "ln-published-authors-gap-small-min": float(min(gaps_small)),
-            "ln-published-authors-gap-small-max": float(max(gaps_small)),
-            "ln-published-authors-gap-large": float(table[p_large][-1][1] - table[p_large][-1][2])}
-
-
-def check_authors_above_floor(ledger: Ledger, authors: AuthorsComparison, floor: Floor) -> None:
+def check_authors_above_floor(ledger: Ledger, authors: AuthorsComparison,
+                              floor: published_runs.LabelEntropyFloor) -> None:
     """Claim (a control that can fail): our authors'-protocol single-task students, validated on labels
     of the default law, lie above the label-entropy floor by the published files' test. Prints the
     smallest margin and the smallest distance of a mean from the floor."""
@@ -733,6 +524,15 @@ def authors_glue(authors: AuthorsComparison, *, seeds: int) -> dict[str, float |
         values[f"ln-published-authors-b-{k}"] = float(summary["b"][k])
     values.update({"ln-published-authors-rho": float(summary["rho"]), "ln-published-authors-same-cells": len(same),
                    "ln-published-authors-rho-same": float(rho_same), "ln-published-authors-rho-fb": float(rho_fb)})
+    # published minus authors'-protocol single-task losses of the rank-10 file at its smallest and largest P
+    table = authors.rank10_single_task
+    p_small, p_large = min(table), max(table)
+    gaps_small = [m - o for _, m, o in table[p_small]]
+    values.update({"ln-published-authors-p-small": int(p_small), "ln-published-authors-p-large": int(p_large),
+                   "ln-published-authors-lowest-small": float(min(m for _, m, _ in table[p_small])),
+                   "ln-published-authors-gap-small-min": float(min(gaps_small)),
+                   "ln-published-authors-gap-small-max": float(max(gaps_small)),
+                   "ln-published-authors-gap-large": float(table[p_large][-1][1] - table[p_large][-1][2])})
     return values
 
 
