@@ -643,3 +643,29 @@ def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_th
     assert reading.eg == ode.eg[-1] and reading.drift == abs(ode.eg[-1] - ode.eg[-2])
     assert reading.theory == cm.asymptotic_error("erf", 1, 2, 0.2, 0.01, train_second_layer=True, v_star=2.0)
     assert reading.eg == pytest.approx(reading.theory, abs=reading.drift + 1e-2 * reading.theory)
+
+
+def test_random_start_odes_reads_each_start_against_the_denoising_theory():
+    # K = M = 1 from a random start reaches the (unique) denoising state; a second start near the state with
+    # one unit of K = 2 switched off does not, within the horizon
+    times = [0.0, 1e2, 2e4]
+    near = cm.denoising_state(1, 1, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
+    res = cm.random_start_odes([near, near], 2.0, 0.2, 0.01, times, rel_tol=0.05)
+    ode = cm.integrate_odes(*near, [2.0], "erf", 0.2, 0.01, times, train_second_layer=True)
+    np.testing.assert_array_equal(res.alpha, times)
+    np.testing.assert_array_equal(res.eg, [ode.eg, ode.eg])
+    assert res.theory == cm.asymptotic_error("erf", 1, 1, 0.2, 0.01, train_second_layer=True, v_star=2.0)
+    np.testing.assert_array_equal(res.reached, np.abs(res.eg / res.theory - 1) <= 0.05)
+    assert res.reached[:, -1].all() and not res.reached[:, 0].any()
+    np.testing.assert_array_equal(res.fraction, res.reached.mean(axis=0))
+    Q, R, T, v = cm.denoising_state(1, 2, 2.0, jitter=0.05, seed=5)
+    lost = cm.random_start_odes([(Q, R, T, np.array([2.0, 0.0]))], 2.0, 0.2, 0.01, [0.0, 1e3])
+    assert lost.fraction[-1] == 0.0 and lost.eg[0, -1] > 1.5 * lost.theory  # K = 2 acting as K = 1
+    with pytest.raises(ValueError, match="starts"):
+        cm.random_start_odes([], 2.0, 0.2, 0.01, times)
+    with pytest.raises(ValueError, match="starts must all have the same"):
+        cm.random_start_odes([near, (Q, R, T, v)], 2.0, 0.2, 0.01, times)
+    with pytest.raises(ValueError, match="multiple of M"):
+        cm.random_start_odes([(np.eye(3), np.zeros((3, 2)), np.eye(2), np.ones(3))], 2.0, 0.2, 0.01, times)
+    with pytest.raises(ValueError, match="sigma"):
+        cm.random_start_odes([near], 2.0, 0.2, 0.0, times)

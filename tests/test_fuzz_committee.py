@@ -60,6 +60,10 @@ CASES = [
          dict(state=cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05), v_star=2.0, lr=0.2, sigma=0.1,
               alpha=10.0),
          accepted=dict(sigma={"zero"}, v_star={"negative"})),
+    Case(cm.random_start_odes,
+         dict(starts=[cm.denoising_state(1, 1, 2.0, jitter=0.05, v_jitter=0.05)], v_star=2.0, lr=0.2, sigma=0.1,
+              times=[0.0, 10.0], rel_tol=0.05),
+         accepted=dict(v_star={"negative"})),
 ]
 
 

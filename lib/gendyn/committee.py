@@ -46,6 +46,8 @@ split_relaxation           the ODEs (9), both layers, from an unequal split of v
 SplitRelaxation            what split_relaxation reads
 denoising_fixed_point      the ODEs (9), both layers, from near the denoising state, against its theory (Fig. 3c)
 FixedPointReading          what denoising_fixed_point reads
+random_start_odes          the ODEs (9), both layers, from random starts: which reach the denoising theory, when
+RandomStarts               what random_start_odes reads
 
 Conventions fixed here (the extracted paper text is ambiguous or silent on them):
 
@@ -99,6 +101,8 @@ __all__ = [
     "split_relaxation",
     "FixedPointReading",
     "denoising_fixed_point",
+    "RandomStarts",
+    "random_start_odes",
 ]
 
 ACTIVATIONS = ("erf", "relu", "linear")
@@ -1615,3 +1619,78 @@ def denoising_fixed_point(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLik
     ode = integrate_odes(*state, np.full(M, v_star), "erf", lr, sigma, [0.0, alpha / 10, alpha],
                          train_second_layer=True)
     return FixedPointReading(ode.eg[-1], abs(ode.eg[-1] - ode.eg[-2]), theory)
+
+
+# ------------------------------------------------------------------- random starts of Fig. 3c (§3)
+
+
+class RandomStarts(NamedTuple):
+    """The ODEs (9), both layers trained, from random starts against the denoising theory (:func:`random_start_odes`)."""
+
+    alpha: np.ndarray  # the read-out times, shape (n_times,)
+    eg: np.ndarray  # ``eps_g`` of each start at each time, shape (n_starts, n_times)
+    theory: float  # the denoising theory's ``eps_g*`` (:func:`asymptotic_error`)
+    rel_tol: float  # the relative distance from the theory that counts as reaching it
+    reached: np.ndarray  # ``|eps_g / eps_g* - 1| <= rel_tol`` per start and time, shape (n_starts, n_times)
+    fraction: np.ndarray  # the fraction of starts that have reached the theory at each time, shape (n_times,)
+
+
+def random_start_odes(starts: list[tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]], v_star: float, lr: float,
+                      sigma: float, times: ArrayLike, *, rel_tol: float = 0.05) -> RandomStarts:
+    """The ODEs (9) with both layers trained from random starts: which reach the denoising theory, and when.
+
+    Goldt et al. (2019) §3, Fig. 3c integrates the ODEs "until convergence" from random initial
+    conditions; from random starts a student can also end in other states (a unit switched off, uneven
+    copies, an unequal split of ``v*`` still relaxing on times of order ``1 / (eta^2 sigma^2)``). Each
+    start is integrated (eqs. 9, both layers at rate ``lr``, every teacher unit ``v*``) and read at
+    ``times``; a start has reached the theory at a time when its ``eps_g`` is within ``rel_tol``
+    (relative) of the perturbative ``eps_g*`` of the denoising state (:func:`asymptotic_error` with
+    ``train_second_layer=True``).
+
+    Parameters
+    ----------
+    starts : list of tuple of array_like
+        One ``(Q, R, T, v)`` per start, shapes (K, K), (K, M), (M, M), (K,) with the same ``K``, a
+        multiple of ``M``, for all (e.g. the order parameters of
+        :func:`gendyn.committee_sgd.initial_weights`); at least one.
+    v_star : float
+        Teacher second-layer weight (all units), nonzero.
+    lr : float
+        Learning rate ``eta > 0`` (both layers).
+    sigma : float
+        Output noise ``> 0`` (the theory's ``eps_g*`` vanishes at 0, and with it the relative distance).
+    times : array_like
+        Non-decreasing read-out times ``alpha >= 0``.
+    rel_tol : float (keyword only)
+        Relative distance ``> 0`` from ``eps_g*`` that counts as reaching it.
+
+    Returns
+    -------
+    RandomStarts
+    """
+    if not isinstance(starts, (tuple, list)) or len(starts) == 0:
+        raise ValueError(f"starts must be a non-empty list of (Q, R, T, v) tuples (one per start); got "
+                         f"{type(starts).__name__}")
+    shapes = set()
+    for s in starts:
+        if not isinstance(s, (tuple, list)) or len(s) != 4:
+            raise ValueError(f"starts must hold (Q, R, T, v) tuples (one per start); got an element of type "
+                             f"{type(s).__name__}")
+        shapes.add(_check_overlaps(s[1]).shape)
+    if len(shapes) != 1:
+        raise ValueError(f"starts must all have the same (K, M); got {sorted(shapes)}")
+    K, M = shapes.pop()
+    if K % M:
+        raise ValueError(f"starts must have K a multiple of M (the denoising state); got K={K}, M={M}")
+    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
+    if v_star == 0:
+        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    lr = _checks.real(lr, "lr", positive=True)
+    sigma = _checks.real(sigma, "sigma", positive=True)
+    times = _check_times(times)
+    rel_tol = _checks.real(rel_tol, "rel_tol", positive=True)
+    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
+    eg = np.array([integrate_odes(*s, np.full(M, v_star), "erf", lr, sigma, times, train_second_layer=True).eg
+                   for s in starts])
+    reached = np.abs(eg / theory - 1) <= rel_tol
+    return RandomStarts(times, eg, theory, rel_tol, reached, reached.mean(axis=0))

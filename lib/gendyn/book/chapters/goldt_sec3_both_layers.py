@@ -3,10 +3,11 @@
 Goldt et al. (2019), §3, Figs. 3 and 4. The experiments are science and the notebook shows their
 protocol: the runs of Fig. 3a (:func:`gendyn.committee_sgd.stationary_run` with
 ``train_second_layer=True``), the long ODE runs (:func:`gendyn.committee_sgd.long_ode_runs`) and the
-split's relaxation (:func:`gendyn.committee.split_relaxation`), the ODEs of Fig. 3c and the linear
+split's relaxation (:func:`gendyn.committee.split_relaxation`), the ODEs of Fig. 3c (from near the
+denoising state and from random starts, :func:`gendyn.committee.random_start_odes`) and the linear
 networks of Fig. 4 (:func:`gendyn.committee_sgd.linear_student_start`,
 :func:`gendyn.committee_sgd.linear_networks`). This module holds the chapter's sizes, its figures
-(Figs. 3a, 3b, 3c, 4 and the long times) and its claims (the denoising theory and eq. (15); eq. (12)
+(Figs. 3a, 3b, 3c and its random starts, 4 and the long times) and its claims (the denoising theory and eq. (15); eq. (12)
 at each linear network's effective rate).
 """
 
@@ -27,7 +28,8 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import batch_means_interval, t_quantile
 
 __all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_3a", "check_fig3a", "long_time_numbers",
-           "figure_long_times", "check_long_times", "figure_3b", "check_fig3b", "figure_3c", "check_fig3c", "VARIANTS",
+           "figure_long_times", "check_long_times", "figure_3b", "check_fig3b", "figure_3c", "check_fig3c",
+           "random_start_numbers", "figure_3c_random", "VARIANTS",
            "figure_4", "check_fig4"]
 
 
@@ -46,6 +48,7 @@ class Sizes:
     long_seeds: int  #: starts per K of the long ODE runs
     theory_ks: tuple[int, ...]  #: K of Fig. 3c (ODE fixed points), M = 1, 2
     ode_alpha: float  #: length of the ODE runs of Fig. 3c
+    random_starts: int  #: random starts per (M, K) of Fig. 3c
     linear_n: int  #: input dimension N of the linear networks (Fig. 4)
     linear_ks: tuple[int, ...]  #: K of the linear networks
     linear_runs: int  #: runs per point of Fig. 4
@@ -64,6 +67,7 @@ SIZES = {
         long_seeds=2,  # starts drawn like the SGD runs' (the first is the Fig. 3a run's own)
         theory_ks=(2, 4, 6, 8),
         ode_alpha=1e6,
+        random_starts=20,
         linear_n=100,
         linear_ks=(1, 2, 4, 8),
         linear_runs=5,
@@ -78,6 +82,7 @@ SIZES = {
         long_seeds=1,
         theory_ks=(2, 4),
         ode_alpha=2e5,  # Fig. 3c: the copies equalise on ~1/(eta^2 sigma^2); at 2e4 K = 4 had not settled
+        random_starts=4,  # Fig. 3c from random starts: 16 ODE runs to ode_alpha, ~15 s of CPU
         linear_n=50,
         linear_ks=(1, 2),
         linear_runs=8,  # runs per point of Fig. 4: the flat-in-K claim needs the runs' spread (t quantile, 7 dof)
@@ -395,6 +400,60 @@ def check_fig3c(ledger: Ledger, fig3c: dict[tuple[int, int], cm.FixedPointReadin
             "correction.",
             theory=(THEORY, ODE),
         )
+
+
+Random = dict[tuple[int, int], cm.RandomStarts]  # (M, K) -> Fig. 3c's ODEs from random starts
+
+
+def random_start_numbers(random: Random, alphas: tuple[float, ...]) -> dict[str, str | int]:
+    """The numbers of the text on Fig. 3c's random starts, formatted: glue name -> text (or count).
+
+    ``random``: :func:`gendyn.committee.random_start_odes` per ``(M, K)``, read (among others) at
+    ``alphas``: per setting, the fraction of starts within ``rel_tol`` of the theory at each of ``alphas``;
+    the range of the final ``eps_g`` over the theory; the starts, the tolerance, the read-out times.
+    """
+    first = next(iter(random.values()))
+    cols = [int(np.searchsorted(first.alpha, a)) for a in alphas]
+    rows = [f"M = {M_}, K = {K}: " + ", ".join(f"{int(r.reached[:, i].sum())}/{len(r.eg)}" for i in cols)
+            for (M_, K), r in random.items()]
+    ends = sorted(x for r in random.values() for x in r.eg[:, -1] / r.theory)
+    return {
+        "goldt-sec3-random-c-starts": len(first.eg),
+        "goldt-sec3-random-c-tol": f"{100 * first.rel_tol:g}%",
+        "goldt-sec3-random-c-alphas": ", ".join(f"{a:.0e}".replace("e+0", "e") for a in alphas),
+        "goldt-sec3-random-c-fractions": "; ".join(rows),
+        "goldt-sec3-random-c-reached": int(sum(r.reached[:, -1].sum() for r in random.values())),
+        "goldt-sec3-random-c-runs": sum(len(r.eg) for r in random.values()),
+        "goldt-sec3-random-c-range": f"{ends[0]:.2f}–{ends[-1]:.2f}",
+    }
+
+
+def figure_3c_random(random: Random, *, lr: float, sigma: float, v_star: float) -> Figure:
+    """Fig. 3c from random starts: ``eps_g`` over the denoising theory against ``alpha``, one panel per ``M``.
+
+    ``random``: ``(M, K) ->`` :func:`gendyn.committee.random_start_odes` at rate ``lr``, noise ``sigma``,
+    teacher weight ``v_star``; thin lines, one per start, coloured by ``K``; grey band: the relative
+    distance that counts as reaching the theory.
+    """
+    fig, axes = plotting.subplots(1, 2, height=3.2, sharey=True)
+    ks = sorted({K for _, K in random})
+    for ax, M_ in zip(axes, (1, 2)):
+        for (m_, K), r in random.items():
+            if m_ != M_:
+                continue
+            color = plotting.COLORS[ks.index(K)]
+            for s, eg in enumerate(r.eg):
+                ax.loglog(r.alpha[1:], eg[1:] / r.theory, color=color, lw=0.8, alpha=0.8,
+                          label=f"K = {K}" if s == 0 else None)
+        tol = next(iter(random.values())).rel_tol
+        ax.axhspan(1 - tol, 1 + tol, color="0.8", lw=0)
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set(xlabel=r"$\alpha$", title=f"M = {M_}", ylim=(0.7, 20))
+        ax.legend(fontsize=6, loc="upper right")
+    axes[0].set_ylabel(r"$\epsilon_g$ / denoising theory")
+    fig.suptitle(f"ODEs (9) from random starts, $\\sigma$ = {sigma}, $\\eta$ = {lr}, $v^*$ = {v_star:g}",
+                 fontsize=8)
+    return fig
 
 
 VARIANTS = sgd.LINEAR_VARIANTS  # the four linear students of Fig. 4; the last two train both layers
