@@ -447,6 +447,32 @@ def _cell(cell, i):
     return p_a, p_b, s_a, s_b, r
 
 
+def _cell_runs(cells, parsed, seeds, train_single, train_multi, data=None):
+    """The :class:`CellRuns` of :func:`train_cells`, whichever data protocol: one batch of single-task students per
+    task-A size (``train_single(p_a, snrs)``), one of multitask students per pair of sizes
+    (``train_multi(p_a, p_b, members)``), each batch ordered student ``j * S + seed``."""
+    n_seeds = len(seeds)
+    single, multi, record = {}, {}, None
+    for p_a in sorted({c[0] for c in parsed}):
+        snrs = sorted({c[2] for c in parsed if c[0] == p_a})
+        res = train_single(p_a, snrs)
+        record = res.epochs
+        for j, s_a in enumerate(snrs):
+            single[p_a, s_a] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    groups = {}
+    for i, c in enumerate(parsed):
+        if c[1]:
+            groups.setdefault(c[:2], []).append(i)
+    for (p_a, p_b), members in sorted(groups.items()):
+        res = train_multi(p_a, p_b, members)
+        for j, i in enumerate(members):
+            multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
+    blank = np.full((n_seeds, len(record)), np.nan)
+    return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
+                    np.stack([multi.get(i, blank) for i in range(len(parsed))]),
+                    np.stack([single[c[0], c[2]] for c in parsed]), data)
+
+
 def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_features: int = 20, rank: int = 10,
                 n_classes: int | None = None, hidden: int = 64, depth: int = _DEPTH, activation: str = "relu",
                 n_val: int | None = None, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
@@ -555,30 +581,18 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         y_val = (s * copies(z_val, len(snrs)) + copies(noise_val, len(snrs))).argmax(-1)  # noisy, as the authors'
         return copies(data.x_a, len(snrs)), runs_outermost(data.labels_a(snrs)), copies(base.x_val, len(snrs)), y_val
 
-    single, multi, record = {}, {}, None
-    for p_a in sorted({c[0] for c in parsed}):
-        snrs = sorted({c[2] for c in parsed if c[0] == p_a})
-        res = train_interleaved([copies(p, len(snrs)) for p in init[:-2]], *task_a(tasks(p_a, 0), snrs),
-                                seeds=list(seeds) * len(snrs), **common)
-        record = res.epochs
-        for j, s_a in enumerate(snrs):
-            single[p_a, s_a] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
-    groups = {}
-    for i, c in enumerate(parsed):
-        if c[1]:
-            groups.setdefault(c[:2], []).append(i)
-    for (p_a, p_b), members in sorted(groups.items()):
+    def train_single(p_a, snrs):
+        return train_interleaved([copies(p, len(snrs)) for p in init[:-2]], *task_a(tasks(p_a, 0), snrs),
+                                 seeds=list(seeds) * len(snrs), **common)
+
+    def train_multi(p_a, p_b, members):
         data = tasks(p_a, p_b)
         y_b = runs_outermost(data.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members]))
-        res = train_interleaved([copies(p, len(members)) for p in init],
-                                *task_a(data, [parsed[i][2] for i in members]), x_b=copies(data.x_b, len(members)),
-                                y_b=y_b, seeds=list(seeds) * len(members), **common)
-        for j, i in enumerate(members):
-            multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
-    blank = np.full((n_seeds, len(record)), np.nan)
-    return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
-                    np.stack([multi.get(i, blank) for i in range(len(parsed))]),
-                    np.stack([single[c[0], c[2]] for c in parsed]))
+        return train_interleaved([copies(p, len(members)) for p in init],
+                                 *task_a(data, [parsed[i][2] for i in members]), x_b=copies(data.x_b, len(members)),
+                                 y_b=y_b, seeds=list(seeds) * len(members), **common)
+
+    return _cell_runs(cells, parsed, seeds, train_single, train_multi)
 
 
 # ----------------------------------------------------------------------------------------
@@ -770,26 +784,14 @@ def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, h
                     x_val=x_pool_a[val].expand(m * n_seeds, -1, -1).contiguous(),
                     y_val=labels[:, val].repeat_interleave(n_seeds, 0))
 
-    single, multi, record = {}, {}, None
-    for p_a in sorted({c[0] for c in parsed}):
-        snrs = sorted({c[2] for c in parsed if c[0] == p_a})
-        res = train_interleaved(**students(init[:-2], len(snrs)), **task_a(p_a, snrs), **common)
-        record = res.epochs
-        for j, s_a in enumerate(snrs):
-            single[p_a, s_a] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
-    groups = {}
-    for i, c in enumerate(parsed):
-        if c[1]:
-            groups.setdefault(c[:2], []).append(i)
-    for (p_a, p_b), members in sorted(groups.items()):
+    def train_single(p_a, snrs):
+        return train_interleaved(**students(init[:-2], len(snrs)), **task_a(p_a, snrs), **common)
+
+    def train_multi(p_a, p_b, members):
         idx_b = rows[:, :p_b]
         labels_b = pools.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members])
-        res = train_interleaved(**students(init, len(members)), **task_a(p_a, [parsed[i][2] for i in members]),
-                                x_b=x_pool_b[idx_b].repeat(len(members), 1, 1),
-                                y_b=labels_b[:, idx_b].reshape(len(members) * n_seeds, p_b), **common)
-        for j, i in enumerate(members):
-            multi[i] = res.val_loss[j * n_seeds:(j + 1) * n_seeds]
-    blank = np.full((n_seeds, len(record)), np.nan)
-    return CellRuns(tuple(dict(c) for c in cells), tuple(seeds), record,
-                    np.stack([multi.get(i, blank) for i in range(len(parsed))]),
-                    np.stack([single[c[0], c[2]] for c in parsed]), data)
+        return train_interleaved(**students(init, len(members)), **task_a(p_a, [parsed[i][2] for i in members]),
+                                 x_b=x_pool_b[idx_b].repeat(len(members), 1, 1),
+                                 y_b=labels_b[:, idx_b].reshape(len(members) * n_seeds, p_b), **common)
+
+    return _cell_runs(cells, parsed, seeds, train_single, train_multi, data)
