@@ -648,6 +648,16 @@ def test_count_drops_counts_separated_stages_and_merges_close_ones():
         train.count_drops(t, stages([1.0]), dip=0.0)
 
 
+
+def test_count_drops_does_not_count_a_drop_cut_off_by_the_records():
+    # the slope still rises at the last record: no peak there (a zero-padded smoothing made one)
+    t = np.logspace(-2, 0.3, 60)
+    assert train.count_drops(t, 1.0 + 5.0 * np.exp(-t)) == 0
+    t = np.logspace(-2, 2, 200)
+    assert train.count_drops(t, 1.0 + 5.0 * np.exp(-t) + 5.0 * np.exp(-t / 1000.0)) == 1
+    # the mirror image at the first record: a drop already under way when the records start
+    assert train.count_drops(t, 1.0 + 5.0 * np.exp(-t / 0.001) + 5.0 * np.exp(-t)) == 1
+
 def test_plateau_span_is_the_log_length_of_the_longest_stretch_near_the_minimum():
     t = np.array([0.0, 1.0, 2.0, 4.0, 8.0, 16.0])
     curve = np.array([5.0, 1.0, 1.2, 1.4, 3.0, 1.1])

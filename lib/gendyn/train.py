@@ -1899,7 +1899,8 @@ def count_drops(time: ArrayLike, curve: ArrayLike, *, floor: float = 0.1, dip: f
 
     Drops are peaks of the (3-point smoothed) log-slope ``-d ln curve / d ln t`` higher than ``floor``
     times its largest; two peaks count as one unless the slope dips between them below ``dip`` times the
-    smaller (a plateau between the stages, as between the modes of eq. 14).
+    smaller (a plateau between the stages, as between the modes of eq. 14). A drop still under way at the
+    first or last record is not a peak and is not counted.
 
     Parameters
     ----------
@@ -1923,7 +1924,9 @@ def count_drops(time: ArrayLike, curve: ArrayLike, *, floor: float = 0.1, dip: f
     if keep.sum() < 3:
         raise ValueError(f"time must hold at least 3 records after t = 0; got {int(keep.sum())}")
     slope = -np.gradient(np.log(curve[keep]), np.log(time[keep]))
-    slope = np.convolve(slope, np.ones(3) / 3, mode="same")
+    # the ends are padded with their own value, not zero: a zero pad lowers the last (or first) smoothed
+    # point and makes a drop still under way at the edge of the records look like a finished peak
+    slope = np.convolve(np.pad(slope, 1, mode="edge"), np.ones(3) / 3, mode="valid")
     peaks = [k for k in range(1, slope.size - 1)
              if slope[k] >= slope[k - 1] and slope[k] > slope[k + 1]
              and slope[k] > floor * slope.max()]
