@@ -223,3 +223,10 @@ def test_bayes_cross_entropy_scores_the_labels_of_draw_tasks_and_meets_the_floor
     assert again.mean[0] == pytest.approx(sampled.mean[0], rel=1e-13)
     with pytest.raises(ValueError, match="n_test"):
         mt.bayes_cross_entropy(snrs, n_test=1, seed=0)
+
+
+def test_grid_task_refuses_more_teacher_directions_than_inputs():
+    # the two tasks' rank-r teachers need 2r orthogonal input directions
+    mt.GridTask(rank=3, n_features=6)
+    with pytest.raises(ValueError, match="n_features must be >= 2 \\* rank = 8"):
+        mt.GridTask(rank=4, n_features=6)

@@ -1128,7 +1128,7 @@ class GridTask:
     rank : int
         Teacher rank, also the number of classes ``K`` (>= 2).
     n_features : int
-        Input dimension ``N`` (>= 2; the authors' 20).
+        Input dimension ``N`` (>= ``2 * rank``; the authors' 20).
     n_val : int
         Validation examples of task A (noise-free labels).
     """
@@ -1141,6 +1141,8 @@ class GridTask:
         _checks.integer(self.rank, "rank", 2, meaning=" (also the number of classes)")
         _checks.integer(self.n_features, "n_features", 2)
         _checks.integer(self.n_val, "n_val", 1)
+        if 2 * self.rank > self.n_features:  # the two tasks' teachers span orthogonal rank-dimensional subspaces
+            raise ValueError(f"n_features must be >= 2 * rank = {2 * self.rank}; got n_features={self.n_features}")
 
 
 @dataclass(frozen=True)
