@@ -692,7 +692,9 @@ class AuthorsPools:
 
     def labels_a(self, s_a: ArrayLike) -> torch.Tensor:
         """Task A's labels by position for SNRs ``s_a`` (length R), shape ``(R, n_pool)`` int64:
-        ``argmax(s_a z + noise)``, or ``argmax(s_a z)`` at the clean positions."""
+        ``argmax(s_a z + noise)``, or ``argmax(s_a z)`` at the clean positions. At ``s_a = 0`` the clean
+        labels are all class 0 (the first index of a tie, as an argmax of zero logits gives in the
+        authors' code too), so a clean validation set is then a single class."""
         noisy = self.tasks.labels_a(s_a)[0].mT  # (R, n_pool) as drawn; checks s_a
         clean = self.tasks.labels_a(s_a, noise=False)[0].mT
         return torch.where(self.clean_a, clean[:, self.order_a], noisy[:, self.order_a])
