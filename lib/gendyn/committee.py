@@ -33,6 +33,9 @@ generalisation_error       eq. (4) from the order parameters
 order_parameter_derivatives right-hand side of the ODEs (9)
 integrate_odes             adaptive integration of (9) (LSODA), returns an ODEResult
 asymptotic_error           final error: eqs. (10)-(13), (15) (perturbative fixed points)
+OrderParameters            spec: the state (Q, R, T, v, v_star) the ODEs start from
+OnlineSGD                  spec: the SGD the ODEs describe (lr, sigma, lr2, train_second_layer, weight_decay)
+ODESolver                  spec: solve_ivp's method and tolerances
 linear_stationary_error    eq. (12) in the effective rate of a linear student
 linear_effective_rate      that rate, second layer fixed or trained
 specialised_state          zero-error SCM states: specialists + anti-parallel superfluous pairs

@@ -67,10 +67,13 @@ Public API
 ----------
 ENGINES, TEACHERS     allowed values of ``engine`` and ``teacher``
 initial_weights       draw teacher and student weights for a batch of runs
+Initialisation        spec: how they are drawn (init_var, teacher, v, v_star, v_var)
 InitialWeights        those weights, with their order parameters
 log_times             a log-spaced grid of times alpha
 log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
+Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD itself is
+                      :class:`gendyn.committee.OnlineSGD`
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
 near_specialised      erf students near the specialised state (no plateau to cross)
@@ -556,8 +559,8 @@ class SGDResult:
     def ode(self, run: int = 0, times: ArrayLike | None = None, **kwargs: float | str) -> cm.ODEResult:
         """Integrate eqs. (9) from this run's initial state with the run's settings.
 
-        ``times`` defaults to :attr:`alpha`; other keywords go to
-        :func:`gendyn.committee.integrate_odes` (``rtol``, ``atol``, ``method``).
+        ``times`` defaults to :attr:`alpha`; other keywords (``method``, ``rtol``, ``atol``) make the
+        :class:`gendyn.committee.ODESolver` of :func:`gendyn.committee.integrate_odes`.
         """
         s = self.settings
         run = self._run(run)
