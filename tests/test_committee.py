@@ -210,11 +210,12 @@ def test_perfect_student_is_a_noiseless_fixed_point(act, both):
     _, _, T = random_order_parameters(2, 2)
     vs = np.array([1.0, -0.5])
     assert generalisation_error(T, T, T, vs, vs, act) == pytest.approx(0.0, abs=1e-14)
-    dQ, dR, dv = order_parameter_derivatives(cm.OrderParameters(T, T, T, vs, vs), act, cm.OnlineSGD(0.7, 0.0, train_second_layer=both))
+    state = cm.OrderParameters(T, T, T, vs, vs)
+    dQ, dR, dv = order_parameter_derivatives(state, act, cm.OnlineSGD(0.7, 0.0, train_second_layer=both))
     for d in (dQ, dR, dv):
         np.testing.assert_allclose(d, 0.0, atol=1e-12)
     # output noise drives Q away from it (eq. 9b noise term); R and v stay put
-    dQ, dR, dv = order_parameter_derivatives(cm.OrderParameters(T, T, T, vs, vs), act, cm.OnlineSGD(0.7, 0.1, train_second_layer=both))
+    dQ, dR, dv = order_parameter_derivatives(state, act, cm.OnlineSGD(0.7, 0.1, train_second_layer=both))
     j2 = np.array([[J2(T[np.ix_([i, k], [i, k])], act) for k in range(2)] for i in range(2)])
     np.testing.assert_allclose(dQ, 0.7**2 * 0.1**2 * np.outer(vs, vs) * j2, atol=1e-12)
     np.testing.assert_allclose(dR, 0.0, atol=1e-12)
@@ -234,8 +235,9 @@ def test_derivatives_linear_closed_form():
 def test_weight_decay_terms():
     Q, R, T = random_order_parameters(3, 2, seed=2)
     v = np.array([0.5, 1.0, 1.5])
-    base = order_parameter_derivatives(cm.OrderParameters(Q, R, T, v, 1.0), "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True))
-    wd = order_parameter_derivatives(cm.OrderParameters(Q, R, T, v, 1.0), "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True, weight_decay=0.3))
+    state = cm.OrderParameters(Q, R, T, v, 1.0)
+    base = order_parameter_derivatives(state, "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True))
+    wd = order_parameter_derivatives(state, "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True, weight_decay=0.3))
     np.testing.assert_allclose(wd[0] - base[0], -2 * 0.3 * Q, atol=1e-14)
     np.testing.assert_allclose(wd[1] - base[1], -0.3 * R, atol=1e-14)
     np.testing.assert_allclose(wd[2] - base[2], -0.3 * v, atol=1e-14)
@@ -287,7 +289,8 @@ def test_integration_matches_fixed_step_rk4():
 
 def test_second_layer_and_relu_integration_run():
     Q, R, T = random_order_parameters(2, 1, N=500, seed=3)
-    res = integrate_odes(cm.OrderParameters(Q, R, T, [0.3, 0.2], 1.0), "relu", cm.OnlineSGD(0.5, 0.0, lr2=0.5, train_second_layer=True), [0.0, 5.0, 20.0])
+    res = integrate_odes(cm.OrderParameters(Q, R, T, [0.3, 0.2], 1.0), "relu",
+                         cm.OnlineSGD(0.5, 0.0, lr2=0.5, train_second_layer=True), [0.0, 5.0, 20.0])
     assert res.eg[-1] < res.eg[0]
     assert not np.allclose(res.v[-1], res.v[0])
     res = integrate_odes(cm.OrderParameters(Q, R, T, [0.3, 0.2], 1.0), "erf", cm.OnlineSGD(0.5, 0.0), [0.0, 5.0])
@@ -316,7 +319,8 @@ def test_linear_asymptotic_error_eq12_matches_ode(M, K, v_star):
 @pytest.mark.parametrize("M,L,lr", [(2, 0, 1e-4), (2, 2, 1e-4), (4, 4, 0.05)])
 def test_eq13_is_eq12_to_leading_order_in_eta(M, L, lr):
     """Eq. (12) over eq. (13) is 1 / (1 - eta (L + M) / 2), exactly (an identity, once a claim of the §2 chapter)."""
-    ratio = asymptotic_error("linear", M, M + L, cm.OnlineSGD(lr, 0.01)) / asymptotic_error("linear", M, M + L, cm.OnlineSGD(lr, 0.01), small_lr=True)
+    sgd = cm.OnlineSGD(lr, 0.01)
+    ratio = asymptotic_error("linear", M, M + L, sgd) / asymptotic_error("linear", M, M + L, sgd, small_lr=True)
     assert ratio == pytest.approx(1 / (1 - lr * (L + M) / 2), rel=1e-13)
 
 
@@ -370,15 +374,18 @@ def test_erf_scm_small_lr_limit_is_eq11():
 def test_erf_both_layers_fixed_point_matches_ode_and_eq15():
     M, K, lr, sigma, v_star = 2, 4, 0.2, 0.01, 2.0
     Q, R, T, v, vs = near_fixed_point(K, M, both=True, v_star=v_star)
-    res = integrate_odes(cm.OrderParameters(Q, R, T, v, vs), "erf", cm.OnlineSGD(lr, sigma, train_second_layer=True), [0.0, 1e6])
+    res = integrate_odes(cm.OrderParameters(Q, R, T, v, vs), "erf", cm.OnlineSGD(lr, sigma, train_second_layer=True),
+                         [0.0, 1e6])
     theory = asymptotic_error("erf", M, K, cm.OnlineSGD(lr, sigma, train_second_layer=True), v_star=v_star)
     assert res.eg[-1] == pytest.approx(theory, rel=1e-3)
     # eq. (15), M = 1, small eta; and the denoising 1/K decay
     for K in (1, 2, 5):
         eq15 = 1e-5 * (sigma * v_star) ** 2 / (2 * np.sqrt(3) * K * np.pi)
-        assert asymptotic_error("erf", 1, K, cm.OnlineSGD(1e-5, sigma, train_second_layer=True), v_star=v_star, small_lr=True) == pytest.approx(eq15, rel=1e-14)
-        assert asymptotic_error("erf", 1, K, cm.OnlineSGD(1e-5, sigma, train_second_layer=True), v_star=v_star) == pytest.approx(eq15, rel=1e-4)
-    errs = [asymptotic_error("erf", 2, K, cm.OnlineSGD(0.2, 0.01, train_second_layer=True), v_star=2.0) for K in (2, 4, 6, 8)]
+        sgd = cm.OnlineSGD(1e-5, sigma, train_second_layer=True)
+        assert asymptotic_error("erf", 1, K, sgd, v_star=v_star, small_lr=True) == pytest.approx(eq15, rel=1e-14)
+        assert asymptotic_error("erf", 1, K, sgd, v_star=v_star) == pytest.approx(eq15, rel=1e-4)
+    sgd = cm.OnlineSGD(0.2, 0.01, train_second_layer=True)
+    errs = [asymptotic_error("erf", 2, K, sgd, v_star=2.0) for K in (2, 4, 6, 8)]
     assert np.all(np.diff(errs) < 0)
 
 
@@ -452,7 +459,8 @@ def test_order_parameters_are_checked_alike_everywhere():
     with pytest.raises(ValueError, match="Q must be symmetric"):
         generalisation_error(np.triu(np.ones((2, 2))), R, T, 1.0, 1.0, "erf")
     with pytest.raises(ValueError, match="train_second_layer must be True or False"):
-        order_parameter_derivatives(cm.OrderParameters(Q, R, T, 1.0, 1.0), "erf", cm.OnlineSGD(0.1, 0.0, train_second_layer="yes"))
+        order_parameter_derivatives(cm.OrderParameters(Q, R, T, 1.0, 1.0), "erf",
+                                    cm.OnlineSGD(0.1, 0.0, train_second_layer="yes"))
 
 
 
@@ -512,7 +520,8 @@ def test_denoising_states_have_zero_error_for_any_split(M, K):
 def test_linear_stationary_error_is_eq12_in_the_effective_rate(M, K, v_star):
     eff = linear_effective_rate(0.05, np.full(K, v_star))
     assert eff == pytest.approx(0.05 * K * v_star**2, rel=1e-15)
-    assert linear_stationary_error(eff, 0.01) == asymptotic_error("linear", M, K, cm.OnlineSGD(0.05, 0.01), v_star=v_star)
+    assert linear_stationary_error(eff, 0.01) == asymptotic_error("linear", M, K, cm.OnlineSGD(0.05, 0.01),
+                                                                  v_star=v_star)
     assert linear_stationary_error(eff, 0.01, small_lr=True) == pytest.approx(
         asymptotic_error("linear", M, K, cm.OnlineSGD(0.05, 0.01), v_star=v_star, small_lr=True), rel=1e-15)
 
@@ -580,7 +589,8 @@ def test_arc_cosine_kernel_is_the_relu_i2_in_numpy_and_torch():
 def test_committee_odes_are_integrate_odes_with_unit_second_layers():
     Q, R, T = cm.specialised_state(2, 1, jitter=0.1, seed=0)
     a = cm.committee_odes((Q, R, T), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
-    b = cm.integrate_odes(cm.OrderParameters(Q, R, T, np.ones(3), np.ones(2)), "erf", cm.OnlineSGD(0.3, 0.05), [0.0, 1.0, 5.0])
+    b = cm.integrate_odes(cm.OrderParameters(Q, R, T, np.ones(3), np.ones(2)), "erf", cm.OnlineSGD(0.3, 0.05),
+                          [0.0, 1.0, 5.0])
     np.testing.assert_array_equal(a.eg, b.eg)
     np.testing.assert_array_equal(a.Q, b.Q)
     with pytest.raises(ValueError, match="state"):
@@ -595,7 +605,8 @@ def test_manifold_point_reads_an_outward_drift_and_an_error_below_eq10():
     assert isinstance(small, cm.ManifoldPoint)
     assert small.rate > 0 and large.rate > 0  # the noise pushes the pairs outward
     assert abs(small.shift) < 0.01 and small.c == pytest.approx(0.01 * (1 + small.shift))
-    limit = cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(lr, sigma)) / cm.asymptotic_error("erf", 2, 4, cm.OnlineSGD(lr, sigma))
+    limit = cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(lr, sigma)) / cm.asymptotic_error("erf", 2, 4,
+                                                                                            cm.OnlineSGD(lr, sigma))
     assert limit < large.ratio < small.ratio <= 1.0  # from (10) at c = 0 towards (10) at L mod 2
     with pytest.raises(ValueError, match="L must be"):
         cm.manifold_point(2, 1, 0.01, lr, sigma, window=window)
@@ -645,7 +656,8 @@ def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_th
     ode = cm.integrate_odes(cm.OrderParameters(*state, [2.0]), "erf", cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
                             [0.0, 2e3, 2e4])
     assert reading.eg == ode.eg[-1] and reading.drift == abs(ode.eg[-1] - ode.eg[-2])
-    assert reading.theory == cm.asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.2, 0.01, train_second_layer=True), v_star=2.0)
+    assert reading.theory == cm.asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
+                                                 v_star=2.0)
     assert reading.eg == pytest.approx(reading.theory, abs=reading.drift + 1e-2 * reading.theory)
 
 

@@ -168,7 +168,8 @@ def test_short_time_agreement_with_the_odes():
     se = res.eg.std(0, ddof=1) / math.sqrt(runs)
     assert np.all(np.abs(mean - ode.eg) <= 4.5 * se + 2.0 / N), np.c_[mean, ode.eg, se]
     # the weights engine on two runs: within the single-run spread
-    few = cs.simulate(cs.InitialWeights(many.w[:2], many.w_star[:2], many.v[:2], many.v_star[:2], "erf"), cm.OnlineSGD(0.5, 0.1), times, seed=1)
+    few = cs.simulate(cs.InitialWeights(many.w[:2], many.w_star[:2], many.v[:2], many.v_star[:2], "erf"),
+                      cm.OnlineSGD(0.5, 0.1), times, seed=1)
     spread = res.eg.std(0, ddof=1)
     assert np.all(np.abs(few.eg - ode.eg) <= 4.5 * spread + 2.0 / N)
 
@@ -177,7 +178,8 @@ def test_finite_training_set_is_fitted():
     """Linear student, P < N noisy examples, many passes: the training error goes to ~0, eps_g does not."""
     N, P = 60, 20
     init = cs.initial_weights(N, 1, 1, "linear", seed=3)
-    res = cs.simulate(init, cm.OnlineSGD(0.5, 0.5), cs.log_times(100.0, 5, N=N), sampling=cs.Sampling(batch_size=2, train_set_size=P))
+    res = cs.simulate(init, cm.OnlineSGD(0.5, 0.5), cs.log_times(100.0, 5, N=N),
+                      sampling=cs.Sampling(batch_size=2, train_set_size=P))
     assert res.train_error is not None and res.train_error.shape == res.eg.shape
     assert res.train_error[0, -1] < 1e-3 * res.train_error[0, 0]
     assert res.eg[0, -1] > 10 * res.train_error[0, -1]
@@ -238,7 +240,8 @@ def test_the_order_parameter_chain_stops_when_its_state_stops_being_a_gram_matri
     # (Q, R, T) indefinite and the recorded error meaningless (negative): it must raise, not return it
     init = cs.initial_weights(100, 3, 2, "erf", seed=7, init=cs.Initialisation(teacher="orthonormal"))
     with pytest.raises(FloatingPointError, match="engine 'order-parameters' lost a valid state.*engine='weights'"):
-        cs.simulate(init, cm.OnlineSGD(0.05, 0.01, weight_decay=0.01), [0, 1000, 5000], engine="order-parameters", seed=7)
+        cs.simulate(init, cm.OnlineSGD(0.05, 0.01, weight_decay=0.01), [0, 1000, 5000], engine="order-parameters",
+                    seed=7)
 
 
 def test_log_and_late_times_adds_evenly_spaced_steps_in_the_second_half():
@@ -326,7 +329,8 @@ def test_ode_comparison_runs_sgd_three_ways_from_one_state_and_the_odes_from_it(
     np.testing.assert_array_equal(out.ode.eg, out.single.ode(0).eg)
     # the seeds: the run on the weights is simulate's at `seed`, the spread runs' at seed + 500
     np.testing.assert_array_equal(out.single.eg, cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, seed=3).eg)
-    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), cm.OnlineSGD(0.2, 0.0), times, engine="order-parameters", seed=503)
+    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), cm.OnlineSGD(0.2, 0.0), times,
+                         engine="order-parameters", seed=503)
     np.testing.assert_array_equal(out.spread.eg[:1], spread.eg)
 
 
@@ -373,19 +377,23 @@ def test_escape_time_interpolates_the_first_crossing_in_log_log_and_is_inf_witho
 
 
 def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fixed_point():
-    init = cs.initial_weights(60, 2, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal", v_star=2.0))
+    init = cs.initial_weights(60, 2, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                              v_star=2.0))
     out = cs.stationary_run(init, 0.1, 0.05, 50.0, seed=2, train_second_layer=True)
     assert out.run.settings["train_second_layer"] and out.run.settings["lr2"] == 0.1
     assert not np.array_equal(out.run.v[0, -1], out.run.v[0, 0])  # v moved
     assert out.theory == cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), v_star=2.0)
-    same = cs.simulate(init, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), cs.log_and_late_times(50.0, 60), engine="order-parameters", seed=2)
+    same = cs.simulate(init, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), cs.log_and_late_times(50.0, 60),
+                       engine="order-parameters", seed=2)
     np.testing.assert_array_equal(out.run.eg, same.eg)
-    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal", v_star=2.0))
+    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                             v_star=2.0))
     assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M
 
 
 def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_runs_effective_rate():
-    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal", v="normal", v_var=0.5))
+    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal",
+                                                                                         v="normal", v_var=0.5))
     out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, seed=4)
     assert isinstance(out, cs.LinearStationaryRuns) and out.K == 2
     assert out.batches.shape == (2, 10) and out.eff.shape == (2,)
@@ -396,7 +404,8 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
     fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, seed=4)  # v fixed: eta' = eta sum_k v_k^2
     np.testing.assert_allclose(fixed.eff, 0.05 * np.sum(init.v ** 2, axis=1))
     # eq. (12) at eta' = eta K describes the stationary error of the SCM (v = v* = 1)
-    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal")),
+    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4,
+                                                       init=cs.Initialisation(teacher="orthonormal")),
                                     0.05, 0.1, 400.0, seed=4)
     np.testing.assert_allclose(scm.eff, 0.1)
     assert scm.batches.mean() == pytest.approx(cm.linear_stationary_error(0.1, 0.1), rel=0.5)
@@ -407,7 +416,8 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
 
 
 def test_long_ode_runs_integrate_the_odes_from_near_the_fixed_point_and_from_each_start():
-    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, init=cs.Initialisation(teacher="orthonormal", v="normal", v_star=2.0))
+    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                                 v_star=2.0))
               for s in range(2)]
     near = cm.denoising_state(1, 2, 2.0, split=0.3, jitter=0.01)
     long = cs.long_ode_runs(near, starts, 0.5, 0.1, 100.0, extra_times=[50.0], train_second_layer=True, v_star=2.0)
