@@ -72,8 +72,7 @@ InitialWeights        those weights, with their order parameters
 log_times             a log-spaced grid of times alpha
 log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
-Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD itself is
-                      :class:`gendyn.committee.OnlineSGD`
+Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD: committee.OnlineSGD
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
 near_specialised      erf students near the specialised state (no plateau to cross)
