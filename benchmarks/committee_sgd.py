@@ -32,6 +32,7 @@ from scipy.special import erf
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import RESULTS, load, record, write_tables  # noqa: E402
 
+from gendyn import committee as cm  # noqa: E402
 from gendyn import committee_sgd as cs  # noqa: E402
 
 
@@ -59,7 +60,7 @@ def rate_numpy(N, K, M, steps):
 
 def rate_engine(N, K, M, steps, engine):
     init = cs.initial_weights(N, K, M, "erf", seed=0)
-    res = cs.simulate(init, 0.2, 0.0, [0.0, steps / N], engine=engine)
+    res = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), [0.0, steps / N], engine=engine)
     return res.steps_per_second
 
 

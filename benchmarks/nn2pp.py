@@ -76,7 +76,7 @@ def nn2pp_sgd(program, steps_over_n, folder):
 def gendyn_sgd(steps_over_n):
     init = cs.initial_weights(N, K, M, "erf", seed=0)
     cpu, wall = time.process_time(), time.perf_counter()
-    cs.simulate(init, LR, 0.0, [0.0, steps_over_n], engine="weights")
+    cs.simulate(init, cm.OnlineSGD(LR, 0.0), [0.0, steps_over_n], engine="weights")
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
@@ -87,9 +87,11 @@ def nn2pp_ode(program, alpha, folder):
 
 def gendyn_ode(alpha):
     init = cs.initial_weights(N, K, M, "erf", seed=0)
-    run = cs.simulate(init, LR, 0.0, [0.0], engine="order-parameters")  # the initial order parameters only
+    # the initial order parameters only
+    run = cs.simulate(init, cm.OnlineSGD(LR, 0.0), [0.0], engine="order-parameters")
     cpu, wall = time.process_time(), time.perf_counter()
-    cm.integrate_odes(*run.initial_state(0), "erf", LR, ODE_SIGMA, np.geomspace(1e-2, alpha, 200))
+    cm.integrate_odes(cm.OrderParameters(*run.initial_state(0)), "erf", cm.OnlineSGD(LR, ODE_SIGMA),
+                      np.geomspace(1e-2, alpha, 200))
     return time.process_time() - cpu, time.perf_counter() - wall
 
 

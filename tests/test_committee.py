@@ -210,11 +210,12 @@ def test_perfect_student_is_a_noiseless_fixed_point(act, both):
     _, _, T = random_order_parameters(2, 2)
     vs = np.array([1.0, -0.5])
     assert generalisation_error(T, T, T, vs, vs, act) == pytest.approx(0.0, abs=1e-14)
-    dQ, dR, dv = order_parameter_derivatives(T, T, T, vs, vs, act, 0.7, 0.0, train_second_layer=both)
+    state = cm.OrderParameters(T, T, T, vs, vs)
+    dQ, dR, dv = order_parameter_derivatives(state, act, cm.OnlineSGD(0.7, 0.0, train_second_layer=both))
     for d in (dQ, dR, dv):
         np.testing.assert_allclose(d, 0.0, atol=1e-12)
     # output noise drives Q away from it (eq. 9b noise term); R and v stay put
-    dQ, dR, dv = order_parameter_derivatives(T, T, T, vs, vs, act, 0.7, 0.1, train_second_layer=both)
+    dQ, dR, dv = order_parameter_derivatives(state, act, cm.OnlineSGD(0.7, 0.1, train_second_layer=both))
     j2 = np.array([[J2(T[np.ix_([i, k], [i, k])], act) for k in range(2)] for i in range(2)])
     np.testing.assert_allclose(dQ, 0.7**2 * 0.1**2 * np.outer(vs, vs) * j2, atol=1e-12)
     np.testing.assert_allclose(dR, 0.0, atol=1e-12)
@@ -224,7 +225,7 @@ def test_derivatives_linear_closed_form():
     """For linear g the eps_g dynamics close: d eps/dalpha = -2 eta K eps + eta^2 K^2 (eps + sigma^2/2)."""
     Q, R, T = random_order_parameters(3, 2, seed=5)
     lr, sigma = 0.3, 0.2
-    dQ, dR, _ = order_parameter_derivatives(Q, R, T, 1.0, 1.0, "linear", lr, sigma)
+    dQ, dR, _ = order_parameter_derivatives(cm.OrderParameters(Q, R, T, 1.0, 1.0), "linear", cm.OnlineSGD(lr, sigma))
     eps = generalisation_error(Q, R, T, 1.0, 1.0, "linear")
     deps = 0.5 * dQ.sum() - dR.sum()
     K = 3
@@ -234,8 +235,9 @@ def test_derivatives_linear_closed_form():
 def test_weight_decay_terms():
     Q, R, T = random_order_parameters(3, 2, seed=2)
     v = np.array([0.5, 1.0, 1.5])
-    base = order_parameter_derivatives(Q, R, T, v, 1.0, "erf", 0.5, 0.1, train_second_layer=True)
-    wd = order_parameter_derivatives(Q, R, T, v, 1.0, "erf", 0.5, 0.1, train_second_layer=True, weight_decay=0.3)
+    state = cm.OrderParameters(Q, R, T, v, 1.0)
+    base = order_parameter_derivatives(state, "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True))
+    wd = order_parameter_derivatives(state, "erf", cm.OnlineSGD(0.5, 0.1, train_second_layer=True, weight_decay=0.3))
     np.testing.assert_allclose(wd[0] - base[0], -2 * 0.3 * Q, atol=1e-14)
     np.testing.assert_allclose(wd[1] - base[1], -0.3 * R, atol=1e-14)
     np.testing.assert_allclose(wd[2] - base[2], -0.3 * v, atol=1e-14)
@@ -246,9 +248,9 @@ def test_integration_to_1e5_is_accurate():
     (Its speed is a benchmark, benchmarks/committee_sgd.py, not a test.)"""
     Q, R, T = random_order_parameters(3, 2)
     times = np.concatenate([[0.0], np.logspace(-1, 5, 121)])
-    args = (Q, R, T, np.ones(3), np.ones(2), "erf", 0.2, 0.01, times)
+    args = (cm.OrderParameters(Q, R, T, np.ones(3), np.ones(2)), "erf", cm.OnlineSGD(0.2, 0.01), times)
     res = integrate_odes(*args)
-    fine = integrate_odes(*args, rtol=1e-11, atol=1e-14)
+    fine = integrate_odes(*args, solver=cm.ODESolver(rtol=1e-11, atol=1e-14))
     assert np.max(np.abs(res.eg / fine.eg - 1)) < 1e-3
     # the run has a plateau and an escape, and converges
     assert res.eg[0] > 0.5 and res.eg[-1] < 1e-4
@@ -262,7 +264,7 @@ def test_integration_matches_fixed_step_rk4():
     Q, R, T = random_order_parameters(3, 2, seed=4)
     K, M, lr, sigma = 3, 2, 1.0, 0.01
     times = np.array([0.0, 10.0, 50.0, 100.0, 150.0, 200.0, 300.0])
-    res = integrate_odes(Q, R, T, 1.0, 1.0, "erf", lr, sigma, times)
+    res = integrate_odes(cm.OrderParameters(Q, R, T, 1.0, 1.0), "erf", cm.OnlineSGD(lr, sigma), times)
     tup, iu = cm._Tuples(K, M), np.triu_indices(K)
     ones_k, ones_m = np.ones(K), np.ones(M)
 
@@ -287,11 +289,11 @@ def test_integration_matches_fixed_step_rk4():
 
 def test_second_layer_and_relu_integration_run():
     Q, R, T = random_order_parameters(2, 1, N=500, seed=3)
-    res = integrate_odes(Q, R, T, [0.3, 0.2], 1.0, "relu", 0.5, 0.0, [0.0, 5.0, 20.0],
-                         lr2=0.5, train_second_layer=True)
+    res = integrate_odes(cm.OrderParameters(Q, R, T, [0.3, 0.2], 1.0), "relu",
+                         cm.OnlineSGD(0.5, 0.0, lr2=0.5, train_second_layer=True), [0.0, 5.0, 20.0])
     assert res.eg[-1] < res.eg[0]
     assert not np.allclose(res.v[-1], res.v[0])
-    res = integrate_odes(Q, R, T, [0.3, 0.2], 1.0, "erf", 0.5, 0.0, [0.0, 5.0])
+    res = integrate_odes(cm.OrderParameters(Q, R, T, [0.3, 0.2], 1.0), "erf", cm.OnlineSGD(0.5, 0.0), [0.0, 5.0])
     np.testing.assert_array_equal(res.v[-1], [0.3, 0.2])  # SCM: v fixed
 
 
@@ -304,28 +306,28 @@ def test_linear_asymptotic_error_eq12_matches_ode(M, K, v_star):
     Q, R, T = random_order_parameters(K, M, N=300, seed=8)
     T_ = np.eye(M)  # the theory is for any T; use the paper's T = I
     R = R * 0.1
-    res = integrate_odes(Q, R, T_, v_star, v_star, "linear", lr, sigma, [0.0, 2e4])
-    theory = asymptotic_error("linear", M, K, lr, sigma, v_star=v_star)
+    res = integrate_odes(cm.OrderParameters(Q, R, T_, v_star, v_star), "linear", cm.OnlineSGD(lr, sigma), [0.0, 2e4])
+    theory = asymptotic_error("linear", M, K, cm.OnlineSGD(lr, sigma), v_star=v_star)
     assert res.eg[-1] == pytest.approx(theory, rel=1e-6)
     if v_star == 1.0:  # eq. (12) literally
         L = K - M
         assert theory == pytest.approx(lr * sigma**2 * (L + M) / (4 - 2 * lr * (L + M)), rel=1e-14)
-    small = asymptotic_error("linear", M, K, 1e-6, sigma, v_star=v_star, small_lr=True)
-    assert small == pytest.approx(asymptotic_error("linear", M, K, 1e-6, sigma, v_star=v_star), rel=1e-5)
+    small = asymptotic_error("linear", M, K, cm.OnlineSGD(1e-6, sigma), v_star=v_star, small_lr=True)
+    assert small == pytest.approx(asymptotic_error("linear", M, K, cm.OnlineSGD(1e-6, sigma), v_star=v_star), rel=1e-5)
 
 
 @pytest.mark.parametrize("M,L,lr", [(2, 0, 1e-4), (2, 2, 1e-4), (4, 4, 0.05)])
 def test_eq13_is_eq12_to_leading_order_in_eta(M, L, lr):
     """Eq. (12) over eq. (13) is 1 / (1 - eta (L + M) / 2), exactly (an identity, once a claim of the §2 chapter)."""
-    ratio = asymptotic_error("linear", M, M + L, lr, 0.01) / asymptotic_error("linear", M, M + L, lr, 0.01,
-                                                                           small_lr=True)
+    sgd = cm.OnlineSGD(lr, 0.01)
+    ratio = asymptotic_error("linear", M, M + L, sgd) / asymptotic_error("linear", M, M + L, sgd, small_lr=True)
     assert ratio == pytest.approx(1 / (1 - lr * (L + M) / 2), rel=1e-13)
 
 
 def test_eq10_at_eta_one_over_K_levels_off():
     """Fig. S2: at eta = 1/K, eq. (10)'s growth from L = 14 to 15 is below 5 % of that from L = 0 to 1."""
     M, sigma = 2, 0.01
-    eps = [asymptotic_error("erf", M, M + L, 1.0 / (M + L), sigma) for L in (0, 1, 14, 15)]
+    eps = [asymptotic_error("erf", M, M + L, cm.OnlineSGD(1.0 / (M + L), sigma)) for L in (0, 1, 14, 15)]
     assert 0 < (eps[3] / eps[2] - 1) / (eps[1] / eps[0] - 1) < 0.05
 
 
@@ -351,36 +353,39 @@ def test_erf_scm_small_noise_fixed_point_matches_eq10(M, K, lr):
     """ODE started near the specialised fixed point, sigma = 0.01: eps_g -> eq. (10) to 1e-4."""
     sigma = 0.01
     Q, R, T, v, vs = near_fixed_point(K, M, both=False)
-    res = integrate_odes(Q, R, T, v, vs, "erf", lr, sigma, [0.0, 1e5])
-    theory = asymptotic_error("erf", M, K, lr, sigma)
+    res = integrate_odes(cm.OrderParameters(Q, R, T, v, vs), "erf", cm.OnlineSGD(lr, sigma), [0.0, 1e5])
+    theory = asymptotic_error("erf", M, K, cm.OnlineSGD(lr, sigma))
     assert res.eg[-1] == pytest.approx(theory, rel=1e-4)
 
 
 def test_erf_scm_small_lr_limit_is_eq11():
     for M, K in [(1, 1), (2, 3), (3, 6)]:
         for v_star in (1.0, 2.0):
-            eq11 = asymptotic_error("erf", M, K, 1e-5, 0.1, v_star=v_star, small_lr=True)
+            eq11 = asymptotic_error("erf", M, K, cm.OnlineSGD(1e-5, 0.1), v_star=v_star, small_lr=True)
             if v_star == 1.0:
                 assert eq11 == pytest.approx(0.01 * 1e-5 / (2 * np.pi) * (K - M + M / np.sqrt(3)), rel=1e-14)
-            finite = asymptotic_error("erf", M, K, 1e-5, 0.1, v_star=v_star)
+            finite = asymptotic_error("erf", M, K, cm.OnlineSGD(1e-5, 0.1), v_star=v_star)
             assert finite == pytest.approx(eq11, rel=1e-4)
     # eps* grows with L at fixed M (the paper's main SCM result)
-    errs = [asymptotic_error("erf", 2, K, 0.05, 0.01) for K in range(2, 7)]
+    errs = [asymptotic_error("erf", 2, K, cm.OnlineSGD(0.05, 0.01)) for K in range(2, 7)]
     assert np.all(np.diff(errs) > 0)
 
 
 def test_erf_both_layers_fixed_point_matches_ode_and_eq15():
     M, K, lr, sigma, v_star = 2, 4, 0.2, 0.01, 2.0
     Q, R, T, v, vs = near_fixed_point(K, M, both=True, v_star=v_star)
-    res = integrate_odes(Q, R, T, v, vs, "erf", lr, sigma, [0.0, 1e6], train_second_layer=True)
-    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
+    res = integrate_odes(cm.OrderParameters(Q, R, T, v, vs), "erf", cm.OnlineSGD(lr, sigma, train_second_layer=True),
+                         [0.0, 1e6])
+    theory = asymptotic_error("erf", M, K, cm.OnlineSGD(lr, sigma, train_second_layer=True), v_star=v_star)
     assert res.eg[-1] == pytest.approx(theory, rel=1e-3)
     # eq. (15), M = 1, small eta; and the denoising 1/K decay
     for K in (1, 2, 5):
         eq15 = 1e-5 * (sigma * v_star) ** 2 / (2 * np.sqrt(3) * K * np.pi)
-        assert asymptotic_error("erf", 1, K, 1e-5, sigma, True, v_star, small_lr=True) == pytest.approx(eq15, rel=1e-14)
-        assert asymptotic_error("erf", 1, K, 1e-5, sigma, True, v_star) == pytest.approx(eq15, rel=1e-4)
-    errs = [asymptotic_error("erf", 2, K, 0.2, 0.01, True, 2.0) for K in (2, 4, 6, 8)]
+        sgd = cm.OnlineSGD(1e-5, sigma, train_second_layer=True)
+        assert asymptotic_error("erf", 1, K, sgd, v_star=v_star, small_lr=True) == pytest.approx(eq15, rel=1e-14)
+        assert asymptotic_error("erf", 1, K, sgd, v_star=v_star) == pytest.approx(eq15, rel=1e-4)
+    sgd = cm.OnlineSGD(0.2, 0.01, train_second_layer=True)
+    errs = [asymptotic_error("erf", 2, K, sgd, v_star=2.0) for K in (2, 4, 6, 8)]
     assert np.all(np.diff(errs) < 0)
 
 
@@ -396,36 +401,41 @@ def test_bad_inputs_raise():
         I4(np.eye(3), "erf")
     with pytest.raises(ValueError, match="activation"):
         generalisation_error(Q, R, T, 1.0, 1.0, "sigmoid")
+    state = {k: ok[k] for k in ("Q", "R", "T", "v", "v_star")}
     with pytest.raises(ValueError, match=r"R \(student-teacher overlaps, K x M\) must have shape \(3, 2\)"):
-        order_parameter_derivatives(**{**ok, "R": np.zeros((2, 3))})
+        cm.OrderParameters(**{**state, "R": np.zeros((2, 3))})
     with pytest.raises(ValueError, match="v \\(student second layer\\) must have shape \\(3,\\)"):
-        order_parameter_derivatives(**{**ok, "v": np.ones(2)})
+        cm.OrderParameters(**{**state, "v": np.ones(2)})
     with pytest.raises(ValueError, match="Q must be symmetric"):
-        order_parameter_derivatives(**{**ok, "Q": np.triu(np.ones((3, 3)))})
+        cm.OrderParameters(**{**state, "Q": np.triu(np.ones((3, 3)))})
     with pytest.raises(ValueError, match="lr must be a finite number >= 0; got -0.1"):
-        order_parameter_derivatives(**{**ok, "lr": -0.1})
+        cm.OnlineSGD(-0.1)
     with pytest.raises(ValueError, match="sigma must be a finite number >= 0"):
-        integrate_odes(**{**ok, "sigma": -1.0}, times=[0, 1])
+        cm.OnlineSGD(0.1, -1.0)
     with pytest.raises(ValueError, match="weight_decay"):
-        integrate_odes(**ok, times=[0, 1], weight_decay=-1)
+        cm.OnlineSGD(0.1, weight_decay=-1)
     with pytest.raises(ValueError, match="lr2"):
-        integrate_odes(**ok, times=[0, 1], lr2=float("nan"))
+        cm.OnlineSGD(0.1, lr2=float("nan"))
     with pytest.raises(ValueError, match="non-decreasing"):
-        integrate_odes(**ok, times=[0, 2, 1])
+        integrate_odes(cm.OrderParameters(**state), "erf", cm.OnlineSGD(0.1), times=[0, 2, 1])
+    with pytest.raises(ValueError, match="state must be an OrderParameters"):
+        integrate_odes((Q, R, T, 1.0, 1.0), "erf", cm.OnlineSGD(0.1), [0, 1])
+    with pytest.raises(ValueError, match="sgd must be an OnlineSGD"):
+        order_parameter_derivatives(cm.OrderParameters(**state), "erf", 0.1)
     with pytest.raises(ValueError, match="relu.*allowed: 'erf', 'linear'"):
-        asymptotic_error("relu", 2, 3, 0.1, 0.01)
+        asymptotic_error("relu", 2, 3, cm.OnlineSGD(0.1, 0.01))
     with pytest.raises(ValueError, match="K >= M"):
-        asymptotic_error("erf", 3, 2, 0.1, 0.01)
+        asymptotic_error("erf", 3, 2, cm.OnlineSGD(0.1, 0.01))
     with pytest.raises(ValueError, match="multiple of M"):
-        asymptotic_error("erf", 2, 3, 0.1, 0.01, train_second_layer=True)
+        asymptotic_error("erf", 2, 3, cm.OnlineSGD(0.1, 0.01, train_second_layer=True))
     with pytest.raises(ValueError, match="M must be an integer >= 1"):
-        asymptotic_error("erf", 0, 3, 0.1, 0.01)
+        asymptotic_error("erf", 0, 3, cm.OnlineSGD(0.1, 0.01))
     with pytest.raises(ValueError, match="lr < 0.5"):
-        asymptotic_error("linear", 2, 4, 0.6, 0.01)
+        asymptotic_error("linear", 2, 4, cm.OnlineSGD(0.6, 0.01))
     with pytest.raises(ValueError, match="unstable at lr=3"):
-        asymptotic_error("erf", 2, 2, 3.0, 0.01)
+        asymptotic_error("erf", 2, 2, cm.OnlineSGD(3.0, 0.01))
     with pytest.raises(ValueError, match="train_second_layer=False"):
-        asymptotic_error("linear", 2, 2, 0.1, 0.01, train_second_layer=True)
+        asymptotic_error("linear", 2, 2, cm.OnlineSGD(0.1, 0.01, train_second_layer=True))
 
 
 @pytest.mark.parametrize("act", ["linear", "relu"])
@@ -433,8 +443,8 @@ def test_integrate_odes_stops_on_divergence_naming_the_unstable_rate(act):
     """An unstable rate used to return eg = [1.46, 2.5e104, nan] with "successfully reached the end"."""
     Q, R, T = 0.5 * np.eye(2), np.full((2, 2), 0.01), np.eye(2)
     with pytest.raises(ValueError, match=r"diverge .* the learning rate lr=3.0 is unstable"):
-        integrate_odes(Q, R, T, 1.0, 1.0, act, 3.0, 0.0, [0.0, 10.0, 100.0])
-    stable = integrate_odes(Q, R, T, 1.0, 1.0, act, 0.5, 0.0, [0.0, 10.0, 100.0])
+        integrate_odes(cm.OrderParameters(Q, R, T, 1.0, 1.0), act, cm.OnlineSGD(3.0, 0.0), [0.0, 10.0, 100.0])
+    stable = integrate_odes(cm.OrderParameters(Q, R, T, 1.0, 1.0), act, cm.OnlineSGD(0.5, 0.0), [0.0, 10.0, 100.0])
     assert np.all(np.isfinite(stable.eg))
 
 
@@ -445,11 +455,12 @@ def test_order_parameters_are_checked_alike_everywhere():
         with pytest.raises(ValueError, match=match):
             generalisation_error(Q, R, T, bad, 1.0, "erf")
         with pytest.raises(ValueError, match=match):
-            order_parameter_derivatives(Q, R, T, bad, 1.0, "erf", 0.1, 0.0)
+            order_parameter_derivatives(cm.OrderParameters(Q, R, T, bad, 1.0), "erf", cm.OnlineSGD(0.1, 0.0))
     with pytest.raises(ValueError, match="Q must be symmetric"):
         generalisation_error(np.triu(np.ones((2, 2))), R, T, 1.0, 1.0, "erf")
     with pytest.raises(ValueError, match="train_second_layer must be True or False"):
-        order_parameter_derivatives(Q, R, T, 1.0, 1.0, "erf", 0.1, 0.0, train_second_layer="yes")
+        order_parameter_derivatives(cm.OrderParameters(Q, R, T, 1.0, 1.0), "erf",
+                                    cm.OnlineSGD(0.1, 0.0, train_second_layer="yes"))
 
 
 
@@ -474,7 +485,7 @@ def test_specialised_states_have_zero_error_and_are_fixed_points(L, pair_q):
     assert np.all(np.linalg.eigvalsh(Q) > -1e-12)
     for act in ("erf", "linear"):  # odd activations: the pairs cancel
         assert generalisation_error(Q, R, T, v, v_star, act) == pytest.approx(0.0, abs=1e-14)
-    dQ, dR, _ = order_parameter_derivatives(Q, R, T, v, v_star, "erf", 0.1, 0.0)
+    dQ, dR, _ = order_parameter_derivatives(cm.OrderParameters(Q, R, T, v, v_star), "erf", cm.OnlineSGD(0.1, 0.0))
     assert np.abs(dQ).max() < 1e-12 and np.abs(dR).max() < 1e-12
     if L >= 2:
         assert Q[M, M] == pytest.approx(pair_q) and Q[M, M + 1] == pytest.approx(-pair_q)
@@ -509,9 +520,10 @@ def test_denoising_states_have_zero_error_for_any_split(M, K):
 def test_linear_stationary_error_is_eq12_in_the_effective_rate(M, K, v_star):
     eff = linear_effective_rate(0.05, np.full(K, v_star))
     assert eff == pytest.approx(0.05 * K * v_star**2, rel=1e-15)
-    assert linear_stationary_error(eff, 0.01) == asymptotic_error("linear", M, K, 0.05, 0.01, v_star=v_star)
+    assert linear_stationary_error(eff, 0.01) == asymptotic_error("linear", M, K, cm.OnlineSGD(0.05, 0.01),
+                                                                  v_star=v_star)
     assert linear_stationary_error(eff, 0.01, small_lr=True) == pytest.approx(
-        asymptotic_error("linear", M, K, 0.05, 0.01, v_star=v_star, small_lr=True), rel=1e-15)
+        asymptotic_error("linear", M, K, cm.OnlineSGD(0.05, 0.01), v_star=v_star, small_lr=True), rel=1e-15)
 
 
 def test_linear_effective_rate_of_a_trained_second_layer_is_the_mean_eigenvalue_of_the_step():
@@ -577,7 +589,8 @@ def test_arc_cosine_kernel_is_the_relu_i2_in_numpy_and_torch():
 def test_committee_odes_are_integrate_odes_with_unit_second_layers():
     Q, R, T = cm.specialised_state(2, 1, jitter=0.1, seed=0)
     a = cm.committee_odes((Q, R, T), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
-    b = cm.integrate_odes(Q, R, T, np.ones(3), np.ones(2), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
+    b = cm.integrate_odes(cm.OrderParameters(Q, R, T, np.ones(3), np.ones(2)), "erf", cm.OnlineSGD(0.3, 0.05),
+                          [0.0, 1.0, 5.0])
     np.testing.assert_array_equal(a.eg, b.eg)
     np.testing.assert_array_equal(a.Q, b.Q)
     with pytest.raises(ValueError, match="state"):
@@ -592,7 +605,8 @@ def test_manifold_point_reads_an_outward_drift_and_an_error_below_eq10():
     assert isinstance(small, cm.ManifoldPoint)
     assert small.rate > 0 and large.rate > 0  # the noise pushes the pairs outward
     assert abs(small.shift) < 0.01 and small.c == pytest.approx(0.01 * (1 + small.shift))
-    limit = cm.asymptotic_error("erf", 2, 2, lr, sigma) / cm.asymptotic_error("erf", 2, 4, lr, sigma)
+    limit = cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(lr, sigma)) / cm.asymptotic_error("erf", 2, 4,
+                                                                                            cm.OnlineSGD(lr, sigma))
     assert limit < large.ratio < small.ratio <= 1.0  # from (10) at c = 0 towards (10) at L mod 2
     with pytest.raises(ValueError, match="L must be"):
         cm.manifold_point(2, 1, 0.01, lr, sigma, window=window)
@@ -639,9 +653,11 @@ def test_split_relaxation_is_frozen_without_noise_and_decays_with_it():
 def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_theory():
     state = cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
     reading = cm.denoising_fixed_point(state, 2.0, 0.2, 0.01, 2e4)
-    ode = cm.integrate_odes(*state, [2.0], "erf", 0.2, 0.01, [0.0, 2e3, 2e4], train_second_layer=True)
+    ode = cm.integrate_odes(cm.OrderParameters(*state, [2.0]), "erf", cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
+                            [0.0, 2e3, 2e4])
     assert reading.eg == ode.eg[-1] and reading.drift == abs(ode.eg[-1] - ode.eg[-2])
-    assert reading.theory == cm.asymptotic_error("erf", 1, 2, 0.2, 0.01, train_second_layer=True, v_star=2.0)
+    assert reading.theory == cm.asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
+                                                 v_star=2.0)
     assert reading.eg == pytest.approx(reading.theory, abs=reading.drift + 1e-2 * reading.theory)
 
 
@@ -651,10 +667,11 @@ def test_random_start_odes_reads_each_start_against_the_denoising_theory():
     times = [0.0, 1e2, 2e4]
     near = cm.denoising_state(1, 1, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
     res = cm.random_start_odes([near, near], 2.0, 0.2, 0.01, times, rel_tol=0.05)
-    ode = cm.integrate_odes(*near, [2.0], "erf", 0.2, 0.01, times, train_second_layer=True)
+    ode = cm.integrate_odes(cm.OrderParameters(*near, [2.0]), "erf", cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
+                            times)
     np.testing.assert_array_equal(res.alpha, times)
     np.testing.assert_array_equal(res.eg, [ode.eg, ode.eg])
-    assert res.theory == cm.asymptotic_error("erf", 1, 1, 0.2, 0.01, train_second_layer=True, v_star=2.0)
+    assert res.theory == cm.asymptotic_error("erf", 1, 1, cm.OnlineSGD(0.2, 0.01, train_second_layer=True), v_star=2.0)
     np.testing.assert_array_equal(res.reached, np.abs(res.eg / res.theory - 1) <= 0.05)
     assert res.reached[:, -1].all() and not res.reached[:, 0].any()
     np.testing.assert_array_equal(res.fraction, res.reached.mean(axis=0))
@@ -669,3 +686,56 @@ def test_random_start_odes_reads_each_start_against_the_denoising_theory():
         cm.random_start_odes([(np.eye(3), np.zeros((3, 2)), np.eye(2), np.ones(3))], 2.0, 0.2, 0.01, times)
     with pytest.raises(ValueError, match="sigma"):
         cm.random_start_odes([near], 2.0, 0.2, 0.0, times)
+
+
+# ------------------------------------------------------------- the specs and the former call forms
+
+
+def test_the_specs_are_checked_when_made():
+    with pytest.raises(ValueError, match="train_second_layer must be"):
+        cm.OnlineSGD(0.1, train_second_layer="yes")
+    with pytest.raises(ValueError, match="method must be one of"):
+        cm.ODESolver(method="Euler")
+    with pytest.raises(ValueError, match="rtol"):
+        cm.ODESolver(rtol=0.0)
+    with pytest.raises(ValueError, match="atol"):
+        cm.ODESolver(atol=[1e-9, 1e-9])
+    with pytest.raises(ValueError, match="T must be a square"):
+        cm.OrderParameters(np.eye(2), np.zeros((2, 1)), np.zeros(1), 1.0, 1.0)
+    state = cm.OrderParameters(np.eye(2), np.zeros((2, 1)), np.eye(1), 1.0, 2.0)
+    assert state.shape == (2, 1) and state.v.tolist() == [1.0, 1.0] and state.v_star.tolist() == [2.0]
+    assert cm.OnlineSGD(0.3).rate2 == 0.3 and cm.OnlineSGD(0.3, lr2=0.1).rate2 == 0.1
+    with pytest.raises(ValueError, match="weight_decay must be 0"):
+        asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.1, 0.01, weight_decay=0.1))
+    with pytest.raises(ValueError, match="sgd must be an OnlineSGD"):
+        asymptotic_error("erf", 1, 2, 0.1)
+
+
+def test_the_former_call_forms_warn_and_give_the_same_results():
+    Q, R, T = random_order_parameters(3, 2)
+    v, vs, times = np.array([0.5, 1.0, -0.3]), np.ones(2), [0.0, 1.0, 5.0]
+    state = cm.OrderParameters(Q, R, T, v, vs)
+    sgd = cm.OnlineSGD(0.3, 0.05, lr2=0.2, train_second_layer=True, weight_decay=0.01)
+    with pytest.warns(DeprecationWarning, match=r"call integrate_odes\(OrderParameters"):
+        old = integrate_odes(Q, R, T, v, vs, "erf", 0.3, 0.05, times, 0.2, True, 0.01, rtol=1e-8, method="RK45")
+    new = integrate_odes(state, "erf", sgd, times, solver=cm.ODESolver("RK45", rtol=1e-8))
+    for name in ("alpha", "eg", "Q", "R", "v"):
+        np.testing.assert_array_equal(getattr(old, name), getattr(new, name))
+    with pytest.warns(DeprecationWarning, match="order_parameter_derivatives"):
+        old = order_parameter_derivatives(Q=Q, R=R, T=T, v=v, v_star=vs, activation="relu", lr=0.3, sigma=0.05,
+                                          lr2=0.2, train_second_layer=True, weight_decay=0.01)
+    new = order_parameter_derivatives(state, "relu", sgd)
+    for a, b in zip(old, new):
+        np.testing.assert_array_equal(a, b)
+    with pytest.warns(DeprecationWarning, match=r"asymptotic_error\(activation, M, K, OnlineSGD"):
+        old = asymptotic_error("erf", 2, 4, 0.2, 0.01, True, 1.5, lr2=0.1)
+    assert old == asymptotic_error("erf", 2, 4, cm.OnlineSGD(0.2, 0.01, lr2=0.1, train_second_layer=True),
+                                   v_star=1.5)
+    with pytest.warns(DeprecationWarning):
+        old = asymptotic_error("erf", 1, 3, 0.2, 0.01, small_lr=True)
+    assert old == asymptotic_error("erf", 1, 3, cm.OnlineSGD(0.2, 0.01), small_lr=True)
+    with pytest.warns(DeprecationWarning):  # a bad value of the former form is named as before
+        with pytest.raises(ValueError, match="lr must be a finite number >= 0; got -0.1"):
+            order_parameter_derivatives(Q, R, T, v, vs, "erf", -0.1, 0.0)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sigmaa'"):  # neither form
+        integrate_odes(state, "erf", sgd, times, sigmaa=0.1)

@@ -88,13 +88,13 @@ def test_order_parameter_update_equals_the_weight_update(act, train2, wd):
 
 
 def test_order_parameters_and_initial_state():
-    init = cs.initial_weights(50, 3, 2, "erf", runs=2, seed=4, teacher="orthonormal")
+    init = cs.initial_weights(50, 3, 2, "erf", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal"))
     Q, R, T = init.order_parameters()
     w, ws = init.w[1], init.w_star[1]
     np.testing.assert_allclose(Q[1], w @ w.T / 50, atol=1e-13)
     np.testing.assert_allclose(R[1], w @ ws.T / 50, atol=1e-13)
     np.testing.assert_allclose(T[1], np.eye(2), atol=1e-12)  # orthonormal teacher: T = I exactly
-    res = cs.simulate(init, 0.5, 0.1, cs.log_times(1.0, 5, N=50))
+    res = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), cs.log_times(1.0, 5, N=50))
     assert res.alpha[0] == 0
     for r in range(2):
         Q0, R0, T0, v0, vs0 = res.initial_state(r)
@@ -112,9 +112,9 @@ def test_default_initialisation_variances():
     lin_init = cs.initial_weights(N, 2, 1, "linear", seed=0)
     assert np.allclose(np.diag(erf_init.order_parameters()[0][0]), 1.0, atol=0.2)
     assert np.allclose(np.diag(lin_init.order_parameters()[0][0]), 1.0 / N, rtol=0.2)
-    both = cs.initial_weights(N, 3, 1, "erf", seed=0, v="normal")
+    both = cs.initial_weights(N, 3, 1, "erf", seed=0, init=cs.Initialisation(v="normal"))
     assert both.v.shape == (1, 3) and np.all(both.v != 1.0)
-    small = cs.initial_weights(N, 3, 1, "erf", seed=0, v="normal", v_var=1e-4)
+    small = cs.initial_weights(N, 3, 1, "erf", seed=0, init=cs.Initialisation(v="normal", v_var=1e-4))
     np.testing.assert_allclose(small.v, both.v * 1e-2)
 
 
@@ -122,14 +122,14 @@ def test_default_initialisation_variances():
 def test_reproducible_and_runs_independent_of_batching(engine):
     init = cs.initial_weights(80, 2, 2, "erf", runs=3, seed=5)
     times = cs.log_times(2.0, 6, N=80)
-    a = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=9)
-    b = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=9)
+    a = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
+    b = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
     np.testing.assert_array_equal(a.Q, b.Q)
     np.testing.assert_array_equal(a.eg, b.eg)
     one = cs.initial_weights(80, 2, 2, "erf", runs=1, seed=5)
-    c = cs.simulate(one, 0.5, 0.1, times, engine=engine, seed=9)
+    c = cs.simulate(one, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
     np.testing.assert_array_equal(c.Q[0], a.Q[0])  # run 0 does not depend on how many runs there are
-    d = cs.simulate(init, 0.5, 0.1, times, engine=engine, seed=10)
+    d = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=10)
     assert not np.array_equal(d.Q, a.Q)
 
 
@@ -140,7 +140,7 @@ def test_engines_agree_in_distribution():
     many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
                              np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
     times = np.array([0.0, 2.0])
-    res = {e: cs.simulate(many, 1.0, 0.3, times, engine=e, seed=7).eg[:, -1] for e in cs.ENGINES}
+    res = {e: cs.simulate(many, cm.OnlineSGD(1.0, 0.3), times, engine=e, seed=7).eg[:, -1] for e in cs.ENGINES}
     a, b = res["weights"], res["order-parameters"]
     se = math.sqrt(a.var(ddof=1) / runs + b.var(ddof=1) / runs)
     assert abs(a.mean() - b.mean()) < 4.5 * se, (a.mean(), b.mean(), se)
@@ -161,7 +161,7 @@ def test_short_time_agreement_with_the_odes():
     many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
                              np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
     times = cs.log_times(3.0, 8, alpha_min=0.1, N=N)
-    res = cs.simulate(many, 0.5, 0.1, times, engine="order-parameters", seed=1)
+    res = cs.simulate(many, cm.OnlineSGD(0.5, 0.1), times, engine="order-parameters", seed=1)
     ode = res.ode(0)
     np.testing.assert_allclose(res.initial_state(5)[0], ode.Q[0])
     mean = res.eg.mean(0)
@@ -169,7 +169,7 @@ def test_short_time_agreement_with_the_odes():
     assert np.all(np.abs(mean - ode.eg) <= 4.5 * se + 2.0 / N), np.c_[mean, ode.eg, se]
     # the weights engine on two runs: within the single-run spread
     few = cs.simulate(cs.InitialWeights(many.w[:2], many.w_star[:2], many.v[:2], many.v_star[:2], "erf"),
-                      0.5, 0.1, times, seed=1)
+                      cm.OnlineSGD(0.5, 0.1), times, seed=1)
     spread = res.eg.std(0, ddof=1)
     assert np.all(np.abs(few.eg - ode.eg) <= 4.5 * spread + 2.0 / N)
 
@@ -178,18 +178,20 @@ def test_finite_training_set_is_fitted():
     """Linear student, P < N noisy examples, many passes: the training error goes to ~0, eps_g does not."""
     N, P = 60, 20
     init = cs.initial_weights(N, 1, 1, "linear", seed=3)
-    res = cs.simulate(init, 0.5, 0.5, cs.log_times(100.0, 5, N=N), train_set_size=P, batch_size=2)
+    res = cs.simulate(init, cm.OnlineSGD(0.5, 0.5), cs.log_times(100.0, 5, N=N),
+                      sampling=cs.Sampling(batch_size=2, train_set_size=P))
     assert res.train_error is not None and res.train_error.shape == res.eg.shape
     assert res.train_error[0, -1] < 1e-3 * res.train_error[0, 0]
     assert res.eg[0, -1] > 10 * res.train_error[0, -1]
-    assert cs.simulate(init, 0.5, 0.5, [0.0, 1.0]).train_error is None
+    assert cs.simulate(init, cm.OnlineSGD(0.5, 0.5), [0.0, 1.0]).train_error is None
 
 
 @pytest.mark.parametrize(
     "kwargs, message",
     [
         (dict(engine="gpu"), "engine must be one of"),
-        (dict(lr=-1.0), "lr must be a finite number > 0"),
+        (dict(lr=-1.0), "lr must be a finite number >= 0"),
+        (dict(lr=0.0), "sgd.lr must be a finite number > 0"),
         (dict(sigma=float("nan")), "sigma must be a finite number >= 0"),
         (dict(batch_size=0), "batch_size must be an integer >= 1"),
         (dict(train_set_size=2, batch_size=4), "batch_size must be <= train_set_size = 2"),
@@ -205,7 +207,9 @@ def test_bad_simulation_inputs_raise(kwargs, message):
     args = dict(lr=0.1, sigma=0.0, times=[0.0, 1.0])
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
-        cs.simulate(init, args.pop("lr"), args.pop("sigma"), args.pop("times"), **args)
+        sgd = cm.OnlineSGD(**{k: args.pop(k) for k in ("lr", "sigma", "weight_decay") if k in args})
+        sampling = cs.Sampling(**{k: args.pop(k) for k in ("batch_size", "train_set_size") if k in args})
+        cs.simulate(init, sgd, args.pop("times"), sampling=sampling, **args)
 
 
 @pytest.mark.parametrize(
@@ -222,20 +226,22 @@ def test_bad_simulation_inputs_raise(kwargs, message):
 )
 def test_bad_initialisation_inputs_raise(args, kwargs, message):
     with pytest.raises(ValueError, match=message):
-        cs.initial_weights(*args, **kwargs)
+        init = cs.Initialisation(**{k: kwargs.pop(k) for k in ("init_var", "teacher", "v") if k in kwargs})
+        cs.initial_weights(*args, init=init, **kwargs)
 
 
 def test_simulate_needs_initial_weights():
     with pytest.raises(ValueError, match="initial must be an InitialWeights"):
-        cs.simulate(np.zeros((2, 3)), 0.1, 0.0, [0.0, 1.0])
+        cs.simulate(np.zeros((2, 3)), cm.OnlineSGD(0.1, 0.0), [0.0, 1.0])
 
 
 def test_the_order_parameter_chain_stops_when_its_state_stops_being_a_gram_matrix():
     # strong weight decay pulls every student unit onto one direction; rounding then makes the chain's
     # (Q, R, T) indefinite and the recorded error meaningless (negative): it must raise, not return it
-    init = cs.initial_weights(100, 3, 2, "erf", seed=7, teacher="orthonormal")
+    init = cs.initial_weights(100, 3, 2, "erf", seed=7, init=cs.Initialisation(teacher="orthonormal"))
     with pytest.raises(FloatingPointError, match="engine 'order-parameters' lost a valid state.*engine='weights'"):
-        cs.simulate(init, 0.05, 0.01, [0, 1000, 5000], weight_decay=0.01, engine="order-parameters", seed=7)
+        cs.simulate(init, cm.OnlineSGD(0.05, 0.01, weight_decay=0.01), [0, 1000, 5000], engine="order-parameters",
+                    seed=7)
 
 
 def test_log_and_late_times_adds_evenly_spaced_steps_in_the_second_half():
@@ -286,7 +292,7 @@ def test_stationary_run_reads_eps_star_from_the_late_records_and_compares_theory
     out = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1, ode=True)
     assert isinstance(out, cs.StationaryRun) and (out.K, out.M, out.L, out.lr) == (3, 2, 1, 0.2)
     assert (out.sgd, out.se) == tuple(cs.late_average(out.run.alpha, out.run.eg[0]))
-    assert out.theory == cm.asymptotic_error("erf", 2, 3, 0.2, 0.1)
+    assert out.theory == cm.asymptotic_error("erf", 2, 3, cm.OnlineSGD(0.2, 0.1))
     assert out.ode == cs.late_average(out.run.alpha, out.ode_run.eg).mean
     np.testing.assert_array_equal(out.ode_run.alpha, out.run.alpha)
     # the stationary error: eq. (10) within a generous finite-N margin (N = 100), the ODE's fixed point closer
@@ -322,9 +328,9 @@ def test_ode_comparison_runs_sgd_three_ways_from_one_state_and_the_odes_from_it(
         np.testing.assert_allclose(res.Q0, np.repeat(init.order_parameters()[0], res.eg.shape[0], 0))
     np.testing.assert_array_equal(out.ode.eg, out.single.ode(0).eg)
     # the seeds: the run on the weights is simulate's at `seed`, the spread runs' at seed + 500
-    np.testing.assert_array_equal(out.single.eg, cs.simulate(init, 0.2, 0.0, times, seed=3).eg)
-    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), 0.2, 0.0, times, engine="order-parameters",
-                         seed=503)
+    np.testing.assert_array_equal(out.single.eg, cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, seed=3).eg)
+    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), cm.OnlineSGD(0.2, 0.0), times,
+                         engine="order-parameters", seed=503)
     np.testing.assert_array_equal(out.spread.eg[:1], spread.eg)
 
 
@@ -345,7 +351,7 @@ def test_ode_distance_is_the_rms_gap_of_each_run_from_its_own_odes_and_shrinks_w
     init = cs.initial_weights(40, 2, 2, "erf", runs=3, seed=1)
     out = cs.ode_distance(init, 0.2, 0.0, times, seed=2)
     assert isinstance(out, cs.ODEDistance) and out.N == 40 and out.rms.shape == (3,)
-    res = cs.simulate(init, 0.2, 0.0, times, engine="order-parameters", seed=2)
+    res = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, engine="order-parameters", seed=2)
     manual = [np.sqrt(np.mean((res.eg[r, 1:] - res.ode(r).eg[1:]) ** 2)) for r in range(3)]
     np.testing.assert_array_equal(out.rms, manual)
     big = cs.ode_distance(cs.initial_weights(4000, 2, 2, "erf", runs=3, seed=1), 0.2, 0.0, times, seed=2)
@@ -371,20 +377,23 @@ def test_escape_time_interpolates_the_first_crossing_in_log_log_and_is_inf_witho
 
 
 def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fixed_point():
-    init = cs.initial_weights(60, 2, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    init = cs.initial_weights(60, 2, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                              v_star=2.0))
     out = cs.stationary_run(init, 0.1, 0.05, 50.0, seed=2, train_second_layer=True)
     assert out.run.settings["train_second_layer"] and out.run.settings["lr2"] == 0.1
     assert not np.array_equal(out.run.v[0, -1], out.run.v[0, 0])  # v moved
-    assert out.theory == cm.asymptotic_error("erf", 2, 2, 0.1, 0.05, train_second_layer=True, v_star=2.0)
-    same = cs.simulate(init, 0.1, 0.05, cs.log_and_late_times(50.0, 60), train_second_layer=True,
+    assert out.theory == cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), v_star=2.0)
+    same = cs.simulate(init, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), cs.log_and_late_times(50.0, 60),
                        engine="order-parameters", seed=2)
     np.testing.assert_array_equal(out.run.eg, same.eg)
-    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, teacher="orthonormal", v="normal", v_star=2.0)
+    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                             v_star=2.0))
     assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M
 
 
 def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_runs_effective_rate():
-    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal", v="normal", v_var=0.5)
+    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal",
+                                                                                         v="normal", v_var=0.5))
     out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, seed=4)
     assert isinstance(out, cs.LinearStationaryRuns) and out.K == 2
     assert out.batches.shape == (2, 10) and out.eff.shape == (2,)
@@ -395,7 +404,8 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
     fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, seed=4)  # v fixed: eta' = eta sum_k v_k^2
     np.testing.assert_allclose(fixed.eff, 0.05 * np.sum(init.v ** 2, axis=1))
     # eq. (12) at eta' = eta K describes the stationary error of the SCM (v = v* = 1)
-    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, teacher="orthonormal"),
+    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4,
+                                                       init=cs.Initialisation(teacher="orthonormal")),
                                     0.05, 0.1, 400.0, seed=4)
     np.testing.assert_allclose(scm.eff, 0.1)
     assert scm.batches.mean() == pytest.approx(cm.linear_stationary_error(0.1, 0.1), rel=0.5)
@@ -406,22 +416,24 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
 
 
 def test_long_ode_runs_integrate_the_odes_from_near_the_fixed_point_and_from_each_start():
-    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, teacher="orthonormal", v="normal", v_star=2.0)
+    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, init=cs.Initialisation(teacher="orthonormal", v="normal",
+                                                                                 v_star=2.0))
               for s in range(2)]
     near = cm.denoising_state(1, 2, 2.0, split=0.3, jitter=0.01)
     long = cs.long_ode_runs(near, starts, 0.5, 0.1, 100.0, extra_times=[50.0], train_second_layer=True, v_star=2.0)
     assert long.times[0] == 0.0 and long.long_alpha == 100.0 and 50.0 in long.times
     assert np.all(np.diff(long.times) > 0) and long.K == 2 and len(long.starts) == 2
-    assert long.theory == cm.asymptotic_error("erf", 1, 2, 0.5, 0.1, train_second_layer=True, v_star=2.0)
-    direct = cm.integrate_odes(*near, [2.0], "erf", 0.5, 0.1, long.times, train_second_layer=True)
+    assert long.theory == cm.asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.5, 0.1, train_second_layer=True), v_star=2.0)
+    sgd = cm.OnlineSGD(0.5, 0.1, train_second_layer=True)
+    direct = cm.integrate_odes(cm.OrderParameters(*near, [2.0]), "erf", sgd, long.times)
     np.testing.assert_array_equal(long.near.eg, direct.eg)
     Q, R, T = (x[0] for x in starts[1].order_parameters())
-    direct = cm.integrate_odes(Q, R, T, starts[1].v[0], [2.0], "erf", 0.5, 0.1, long.times, train_second_layer=True)
+    direct = cm.integrate_odes(cm.OrderParameters(Q, R, T, starts[1].v[0], [2.0]), "erf", sgd, long.times)
     np.testing.assert_array_equal(long.starts[1].v, direct.v)
     np.testing.assert_array_equal(long.final, [run.eg[-1] / long.theory for run in long.starts])
     # second layer fixed: (Q, R, T) with v = v* = 1, the theory eq. (10)
     scm = cs.long_ode_runs(cm.specialised_state(1, 1, jitter=0.01), [], 0.5, 0.1, 100.0)
-    assert scm.starts == () and scm.theory == cm.asymptotic_error("erf", 1, 2, 0.5, 0.1)
+    assert scm.starts == () and scm.theory == cm.asymptotic_error("erf", 1, 2, cm.OnlineSGD(0.5, 0.1))
     with pytest.raises(ValueError, match="starts must hold one erf run each"):
         cs.long_ode_runs(near, starts, 0.5, 0.1, 100.0, train_second_layer=True, v_star=1.0)
     with pytest.raises(ValueError, match="long_alpha must be"):
@@ -445,7 +457,7 @@ def test_linear_student_starts_and_eq12_for_each_of_fig4s_students():
                                                      train_second_layer=start.train_second_layer)
     lin = cs.linear_networks(runs, 30, 0.05, 0.1, 1)
     assert lin.ks == (2,) and lin.runs == 2
-    assert lin.theory["SCM", 2] == pytest.approx(cm.asymptotic_error("linear", 1, 2, 0.05, 0.1))
+    assert lin.theory["SCM", 2] == pytest.approx(cm.asymptotic_error("linear", 1, 2, cm.OnlineSGD(0.05, 0.1)))
     assert lin.theory["normalised SCM", 2] == pytest.approx(cm.linear_stationary_error(0.05 / 2, 0.1))
     np.testing.assert_allclose(lin.theory["both layers", 2], cm.linear_stationary_error(runs["both layers", 2].eff, 0.1))
     assert lin.eff_fixed_point[2] == pytest.approx(0.05 * (1 / 2 + 2 / 30))
@@ -453,3 +465,44 @@ def test_linear_student_starts_and_eq12_for_each_of_fig4s_students():
         cs.linear_networks({k: r for k, r in runs.items() if k[0] != "SCM"}, 30, 0.05, 0.1, 1)
     with pytest.raises(ValueError, match="variant must be one of"):
         cs.linear_student_start(30, 2, 1, "deep")
+
+
+# ------------------------------------------------------------- the specs and the former call forms
+
+
+def test_the_specs_of_a_run_are_checked_when_made():
+    with pytest.raises(ValueError, match="batch_size must be an integer >= 1"):
+        cs.Sampling(0)
+    with pytest.raises(ValueError, match="batch_size must be <= train_set_size = 3"):
+        cs.Sampling(4, 3)
+    with pytest.raises(ValueError, match="v_star must be a finite nonzero number"):
+        cs.Initialisation(v_star=0.0)
+    with pytest.raises(ValueError, match="v_var must be a finite number > 0"):
+        cs.Initialisation(v="normal", v_var=0.0)
+    with pytest.raises(ValueError, match="sampling must be a Sampling"):
+        cs.simulate(cs.initial_weights(20, 2, 1), cm.OnlineSGD(0.1), [0.0, 1.0], sampling=10)
+    with pytest.raises(ValueError, match="init must be an Initialisation"):
+        cs.initial_weights(20, 2, 1, init="orthonormal")
+
+
+def test_the_former_call_forms_of_simulate_and_initial_weights_warn_and_give_the_same_results():
+    with pytest.warns(DeprecationWarning, match=r"call initial_weights\(N, K, M, activation, .*Initialisation"):
+        old = cs.initial_weights(30, 2, 1, "relu", runs=2, seed=4, init_var=0.3, teacher="orthonormal", v="normal",
+                                 v_star=2.0, v_var=0.5)
+    new = cs.initial_weights(30, 2, 1, "relu", runs=2, seed=4,
+                             init=cs.Initialisation(0.3, "orthonormal", "normal", 2.0, 0.5))
+    for name in ("w", "w_star", "v", "v_star"):
+        np.testing.assert_array_equal(getattr(old, name), getattr(new, name))
+    times = [0.0, 0.5, 1.0]
+    with pytest.warns(DeprecationWarning, match=r"call simulate\(initial, gendyn.committee.OnlineSGD"):
+        old = cs.simulate(new, 0.3, 0.1, times, lr2=0.2, train_second_layer=True, weight_decay=0.01, batch_size=2,
+                          train_set_size=40, seed=3, block=16)
+    res = cs.simulate(new, cm.OnlineSGD(0.3, 0.1, 0.2, True, 0.01), times, sampling=cs.Sampling(2, 40), seed=3,
+                      block=16)
+    for name in ("alpha", "eg", "Q", "R", "v", "train_error"):
+        np.testing.assert_array_equal(getattr(old, name), getattr(res, name))
+    assert old.settings == res.settings
+    with pytest.warns(DeprecationWarning):
+        old = cs.simulate(new, 0.3, 0.1, times=times, engine="order-parameters")
+    np.testing.assert_array_equal(old.eg, cs.simulate(new, cm.OnlineSGD(0.3, 0.1), times,
+                                                      engine="order-parameters").eg)

@@ -8,7 +8,7 @@ from gendyn import committee as cm
 from gendyn import committee_sgd as cs
 
 INIT = cs.initial_weights(20, 2, 1, "erf", runs=2, seed=0)
-RESULT = cs.simulate(INIT, 0.5, 0.1, [0.0, 0.1, 0.2], block=64)
+RESULT = cs.simulate(INIT, cm.OnlineSGD(0.5, 0.1), [0.0, 0.1, 0.2], block=64)
 # Fig. 4's four linear students (§3), one K, two runs each
 LINEAR = {}
 for j, variant in enumerate(cs.LINEAR_VARIANTS):
@@ -17,19 +17,21 @@ for j, variant in enumerate(cs.LINEAR_VARIANTS):
                                                    train_second_layer=start.train_second_layer)
 
 CASES = [
+    Case(cs.Initialisation, dict(init_var=None, teacher="gaussian", v=1.0, v_star=1.0, v_var=1.0),
+         accepted=dict(init_var={"none"}, v={"negative", "zero"}, v_star={"negative"})),
     Case(cs.initial_weights,
-         dict(N=20, K=2, M=1, activation="erf", runs=1, seed=0, init_var=None, teacher="gaussian", v=1.0,
-              v_star=1.0, v_var=1.0),
-         accepted=dict(seed={"zero"}, init_var={"none"}, v={"negative", "zero"}, v_star={"negative"})),
+         dict(N=20, K=2, M=1, activation="erf", runs=1, seed=0,
+              init=cs.Initialisation(init_var=0.5, teacher="orthonormal", v="normal", v_star=2.0, v_var=0.5)),
+         accepted=dict(seed={"zero"}, init={"none"})),
     Case(cs.log_times, dict(alpha_max=1.0, n_points=5, alpha_min=0.01, N=50), accepted=dict(N={"none"})),
     Case(cs.log_and_late_times, dict(alpha_max=1.0, N=50, n_points=5, n_late=11)),
     Case(cs.order_parameters, dict(w=INIT.w, w_star=INIT.w_star)),
+    Case(cs.Sampling, dict(batch_size=1, train_set_size=10), accepted=dict(train_set_size={"none"})),
     Case(cs.simulate,
-         dict(initial=INIT, lr=0.5, sigma=0.1, times=[0.0, 0.1, 0.2], lr2=None, train_second_layer=False,
-              weight_decay=0.0, batch_size=1, train_set_size=10, engine="weights", seed=0, block=64,
+         dict(initial=INIT, sgd=cm.OnlineSGD(0.5, 0.1, lr2=0.3, train_second_layer=True, weight_decay=0.01),
+              times=[0.0, 0.1, 0.2], sampling=cs.Sampling(1, 10), engine="weights", seed=0, block=64,
               progress=None),
-         accepted=dict(sigma={"zero"}, lr2={"none", "zero"}, train_second_layer={"bool"}, weight_decay={"zero"},
-                       train_set_size={"none"}, seed={"zero"},
+         accepted=dict(sampling={"none"}, seed={"zero"},
                        progress={"none", "string", "unknown-name"})),  # any label of the progress bar
     # the methods of the result: the run index and the times of the ODE solution
     Case(RESULT.initial_state, dict(run=1), accepted=dict(run={"zero"})),

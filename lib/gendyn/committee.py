@@ -33,6 +33,9 @@ generalisation_error       eq. (4) from the order parameters
 order_parameter_derivatives right-hand side of the ODEs (9)
 integrate_odes             adaptive integration of (9) (LSODA), returns an ODEResult
 asymptotic_error           final error: eqs. (10)-(13), (15) (perturbative fixed points)
+OrderParameters            spec: the state (Q, R, T, v, v_star) the ODEs start from
+OnlineSGD                  spec: the SGD the ODEs describe (lr, sigma, lr2, train_second_layer, weight_decay)
+ODESolver                  spec: solve_ivp's method and tolerances
 linear_stationary_error    eq. (12) in the effective rate of a linear student
 linear_effective_rate      that rate, second layer fixed or trained
 specialised_state          zero-error SCM states: specialists + anti-parallel superfluous pairs
@@ -66,8 +69,11 @@ Conventions fixed here (the extracted paper text is ambiguous or silent on them)
 
 from __future__ import annotations
 
+import functools
+import inspect
+import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -636,8 +642,7 @@ def _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma2, wd, train2):
 
 
 def order_parameter_derivatives(
-    Q: ArrayLike, R: ArrayLike, T: ArrayLike, v: ArrayLike, v_star: ArrayLike, activation: str, lr: float,
-    sigma: float, lr2: float | None = None, train_second_layer: bool = False, weight_decay: float = 0.0
+    state: OrderParameters, activation: str, sgd: OnlineSGD
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Right-hand side of the ODEs (9) for the order parameters.
 
@@ -655,29 +660,30 @@ def order_parameter_derivatives(
 
     Parameters
     ----------
-    Q, R, T, v, v_star : array_like
-        Order parameters, shapes (K, K), (K, M), (M, M), (K,), (M,) (scalars broadcast).
+    state : OrderParameters
+        The order parameters ``(Q, R, T, v, v_star)`` (eq. 5).
     activation : {"erf", "relu", "linear"}
-    lr : float
-        First-layer learning rate ``eta`` (SGD step ``eta / sqrt(N)``), >= 0.
-    sigma : float
-        Standard deviation of the teacher's output noise, >= 0.
-    lr2 : float, optional
-        Second-layer learning rate ``eta_v`` (SGD step ``eta_v / N``); default ``lr``.
-    train_second_layer : bool
-        Train ``v`` too (eq. 9c); otherwise a soft committee machine (``v`` fixed).
-    weight_decay : float
-        ``kappa >= 0``; see the module docstring for its scaling.
+    sgd : OnlineSGD
+        The learning rates ``eta`` (first layer, SGD step ``eta / sqrt(N)``) and ``eta_v`` (second
+        layer, step ``eta_v / N``), the output noise ``sigma``, whether ``v`` is trained (eq. 9c;
+        otherwise a soft committee machine, ``v`` fixed) and the weight decay ``kappa`` (module
+        docstring).
 
     Returns
     -------
     dQ, dR, dv : ndarray
         Derivatives with respect to ``alpha``; ``dQ`` is symmetric.
+
+    Notes
+    -----
+    The former call ``order_parameter_derivatives(Q, R, T, v, v_star, activation, lr, sigma, lr2=None,
+    train_second_layer=False, weight_decay=0.0)`` still works for one release, with a ``DeprecationWarning``.
     """
     act = _check_activation(activation)
-    Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
-    lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
-    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    _checks.instance(state, "state", OrderParameters, hint=" (the order parameters Q, R, T, v, v_star)")
+    _checks.instance(sgd, "sgd", OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer, weight_decay)")
+    Q, R, T, v, v_star = state.Q, state.R, state.T, state.v, state.v_star
+    lr, lr2, sigma, wd, train2 = sgd.lr, sgd.rate2, sgd.sigma, sgd.weight_decay, sgd.train_second_layer
     tup = _Tuples(Q.shape[0], T.shape[0])
     dQ, dR, dv, _ = _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma**2, wd, train2)
     return dQ, dR, dv
@@ -747,22 +753,7 @@ def _unpack(y, K, M, iu):
 
 
 def integrate_odes(
-    Q: ArrayLike,
-    R: ArrayLike,
-    T: ArrayLike,
-    v: ArrayLike,
-    v_star: ArrayLike,
-    activation: str,
-    lr: float,
-    sigma: float,
-    times: ArrayLike,
-    lr2: float | None = None,
-    train_second_layer: bool = False,
-    weight_decay: float = 0.0,
-    *,
-    rtol: float = 1e-9,
-    atol: float = 1e-12,
-    method: str = "LSODA",
+    state: OrderParameters, activation: str, sgd: OnlineSGD, times: ArrayLike, *, solver: ODESolver | None = None
 ) -> ODEResult:
     """Integrate the ODEs (9) from ``alpha = 0`` and return the state at ``times``.
 
@@ -774,25 +765,18 @@ def integrate_odes(
 
     Parameters
     ----------
-    Q, R, T, v, v_star : array_like
-        Initial order parameters (eq. 5), shapes (K, K), (K, M), (M, M), (K,), (M,).
+    state : OrderParameters
+        Initial order parameters ``(Q, R, T, v, v_star)`` (eq. 5).
     activation : {"erf", "relu", "linear"}
-    lr : float
-        First-layer learning rate ``eta`` (SGD step ``eta / sqrt(N)``, eq. 2).
-    sigma : float
-        Output-noise standard deviation (eq. 1).
+    sgd : OnlineSGD
+        First-layer learning rate ``eta`` (SGD step ``eta / sqrt(N)``, eq. 2), output-noise standard
+        deviation ``sigma`` (eq. 1), second-layer rate ``eta_v`` (eq. 3), whether ``v`` is trained
+        (otherwise a soft committee machine: ``v`` stays fixed) and the weight decay ``kappa``.
     times : array_like (n_times,)
         Non-decreasing times ``alpha >= 0`` at which to report the solution.
-    lr2 : float, optional
-        Second-layer learning rate ``eta_v`` (eq. 3); default ``lr``.
-    train_second_layer : bool
-        If False (default), a soft committee machine: ``v`` stays fixed.
-    weight_decay : float
-        ``kappa >= 0`` (module docstring).
-    rtol, atol : float
-        Integrator tolerances, ``> 0`` (keyword only).
-    method : {"LSODA", "RK45", "RK23", "DOP853", "Radau", "BDF"}
-        ``solve_ivp`` method (keyword only); LSODA by default.
+    solver : ODESolver, optional (keyword only)
+        ``solve_ivp``'s method and tolerances; default ``ODESolver()`` (LSODA, ``rtol = 1e-9``,
+        ``atol = 1e-12``).
 
     Returns
     -------
@@ -807,16 +791,22 @@ def integrate_odes(
         ``lr2``) and the time ``alpha`` at which it happened.
     RuntimeError
         If the integrator itself fails.
+
+    Notes
+    -----
+    The former call ``integrate_odes(Q, R, T, v, v_star, activation, lr, sigma, times, lr2=None,
+    train_second_layer=False, weight_decay=0.0, *, rtol=1e-9, atol=1e-12, method="LSODA")`` still works for
+    one release, with a ``DeprecationWarning``.
     """
     act = _check_activation(activation)
-    Q, R, T, v, v_star = _check_order_parameters(Q, R, T, v, v_star)
-    lr, lr2, sigma, wd = _check_rates(lr, lr2, sigma, weight_decay)
-    train2 = _checks.flag(train_second_layer, "train_second_layer")
+    _checks.instance(state, "state", OrderParameters, hint=" (the order parameters Q, R, T, v, v_star)")
+    _checks.instance(sgd, "sgd", OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer, weight_decay)")
+    solver = ODESolver() if solver is None else _checks.instance(solver, "solver", ODESolver,
+                                                                 hint=" (method, rtol, atol)")
+    Q, R, T, v, v_star = state.Q, state.R, state.T, state.v, state.v_star
+    lr, lr2, sigma, wd, train2 = sgd.lr, sgd.rate2, sgd.sigma, sgd.weight_decay, sgd.train_second_layer
     times = _check_times(times)
-    # scalars only: an array of tolerances of the wrong length crashes LSODA's Fortran code
-    rtol = _checks.positive(rtol, "rtol")
-    atol = _checks.positive(atol, "atol")
-    method = _checks.choice(method, "method", _METHODS)
+    rtol, atol, method = solver.rtol, solver.atol, solver.method
     K, M = Q.shape[0], T.shape[0]
     # the dynamics run at rate ~ lr (lr2): the solver's steps scale as lr * alpha, each costing
     # a few evaluations of the (K + M)^4-ish right-hand side and its Jacobian
@@ -978,8 +968,7 @@ def _perturbative_fixed_point(K, M, lr, lr2, v_star, both, act="erf"):
 
 
 def asymptotic_error(
-    activation: str, M: int, K: int, lr: float, sigma: float, train_second_layer: bool = False, v_star: float = 1.0,
-    *, lr2: float | None = None, small_lr: bool = False
+    activation: str, M: int, K: int, sgd: OnlineSGD, *, v_star: float = 1.0, small_lr: bool = False
 ) -> float:
     """Asymptotic generalisation error ``eps_g*`` for small output noise.
 
@@ -1036,16 +1025,13 @@ def asymptotic_error(
         ReLU has no asymptotic theory in the paper (ValueError).
     M, K : int
         Teacher and student hidden units, ``K >= M >= 1``.
-    lr : float
-        First-layer learning rate ``eta > 0``.
-    sigma : float
-        Output-noise standard deviation, ``>= 0``.
-    train_second_layer : bool
-        Soft committee machine (False) or both layers (True, erf only).
-    v_star : float
+    sgd : OnlineSGD
+        First-layer learning rate ``eta > 0``, output-noise standard deviation ``sigma``, soft
+        committee machine (``train_second_layer=False``) or both layers (True, erf only), and the
+        second-layer rate ``lr2`` of the stability check of the both-layer fixed point. No weight
+        decay (the theory has none).
+    v_star : float (keyword only)
         Teacher second-layer weight (all equal), nonzero.
-    lr2 : float, optional (keyword only)
-        Second-layer rate for the stability check of the both-layer fixed point.
     small_lr : bool (keyword only)
         Return the leading small-``eta`` closed form instead (eqs. 11, 13, 15).
 
@@ -1060,21 +1046,27 @@ def asymptotic_error(
         Bad inputs, unsupported combinations, or a learning rate at which the fixed
         point is unstable (an eigenvalue of the reduced Jacobian with positive real
         part: the ODE, and SGD, do not converge to it).
+
+    Notes
+    -----
+    The former call ``asymptotic_error(activation, M, K, lr, sigma, train_second_layer=False, v_star=1.0, *,
+    lr2=None, small_lr=False)`` still works for one release, with a ``DeprecationWarning``.
     """
     act = _check_activation(activation)
     M = _checks.integer(M, "M", 1)
     K = _checks.integer(K, "K", 1)
     if K < M:
         raise ValueError(f"need K >= M (over-parameterised student); got K={K}, M={M}")
-    lr = _checks.real(lr, "lr")
+    _checks.instance(sgd, "sgd", OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer)")
+    lr, lr2, sigma, both = sgd.lr, sgd.rate2, sgd.sigma, sgd.train_second_layer
     if lr == 0:
-        raise ValueError("lr must be > 0; got 0")
-    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
-    sigma = _checks.real(sigma, "sigma")
+        raise ValueError("sgd.lr must be > 0; got 0")
+    if sgd.weight_decay != 0:
+        raise ValueError(f"sgd.weight_decay must be 0 (the asymptotic theory has no weight decay); got "
+                         f"{sgd.weight_decay!r}")
     v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
     if v_star == 0:
         raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
-    both = _checks.flag(train_second_layer, "train_second_layer")
     small_lr = _checks.flag(small_lr, "small_lr")
     L = K - M
     if act == "relu":
@@ -1368,7 +1360,8 @@ def committee_odes(state: tuple[ArrayLike, ArrayLike, ArrayLike], activation: st
         raise ValueError(f"state must be a tuple (Q, R, T) of order parameters; got {type(state).__name__}")
     Q, R, T = state
     Q, T = _checks.real_array(Q, "Q", ndim=2), _checks.real_array(T, "T", ndim=2)
-    return integrate_odes(Q, R, T, np.ones(len(Q)), np.ones(len(T)), activation, lr, sigma, times)
+    return integrate_odes(OrderParameters(Q, R, T, np.ones(len(Q)), np.ones(len(T))), activation, OnlineSGD(lr, sigma),
+                          times)
 
 
 class ManifoldPoint(NamedTuple):
@@ -1421,7 +1414,8 @@ def manifold_point(M: int, L: int, pair_q: float, lr: float, sigma: float, *, wi
     c = ode.Q[:, M, M]
     i0, i1, i_read = (int(np.searchsorted(times, t)) for t in (relax, end, read))
     rate = np.log(c[i1] / c[i0]) / (end - relax) / (lr * sigma) ** 2
-    point = ManifoldPoint(float(ode.eg[i_read] / asymptotic_error("erf", M, M + L, lr, sigma)), float(rate),
+    point = ManifoldPoint(float(ode.eg[i_read] / asymptotic_error("erf", M, M + L, OnlineSGD(lr, sigma))),
+                          float(rate),
                           float(c[i0]), float(c[i0] / pair_q - 1))
     if not np.all(np.isfinite(point)):
         raise FloatingPointError(f"the manifold's read-out is not finite at pair_q={pair_q}, lr={lr}, sigma={sigma}")
@@ -1558,7 +1552,8 @@ def split_relaxation(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike], v
     times = _check_times(times)
     if times[0] <= 0:
         raise ValueError(f"times must be > 0 (the split is read after the start); got {times[:5].tolist()}")
-    ode = integrate_odes(Q, R, T, v, np.full(M, v_star), "erf", lr, sigma, np.r_[0.0, times], train_second_layer=True)
+    ode = integrate_odes(OrderParameters(Q, R, T, v, np.full(M, v_star)), "erf",
+                         OnlineSGD(lr, sigma, train_second_layer=True), np.r_[0.0, times])
     imbalance = ode.v[:, 0] - ode.v[:, M]
     with np.errstate(divide="ignore", invalid="ignore"):
         split = imbalance[1:] / imbalance[1]
@@ -1615,9 +1610,9 @@ def denoising_fixed_point(state: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLik
     lr = _checks.real(lr, "lr", positive=True)
     sigma = _checks.real(sigma, "sigma")
     alpha = _checks.real(alpha, "alpha", positive=True)
-    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
-    ode = integrate_odes(*state, np.full(M, v_star), "erf", lr, sigma, [0.0, alpha / 10, alpha],
-                         train_second_layer=True)
+    sgd = OnlineSGD(lr, sigma, train_second_layer=True)
+    theory = asymptotic_error("erf", M, K, sgd, v_star=v_star)
+    ode = integrate_odes(OrderParameters(*state, np.full(M, v_star)), "erf", sgd, [0.0, alpha / 10, alpha])
     return FixedPointReading(ode.eg[-1], abs(ode.eg[-1] - ode.eg[-2]), theory)
 
 
@@ -1689,8 +1684,192 @@ def random_start_odes(starts: list[tuple[ArrayLike, ArrayLike, ArrayLike, ArrayL
     sigma = _checks.real(sigma, "sigma", positive=True)
     times = _check_times(times)
     rel_tol = _checks.real(rel_tol, "rel_tol", positive=True)
-    theory = asymptotic_error("erf", M, K, lr, sigma, train_second_layer=True, v_star=v_star)
-    eg = np.array([integrate_odes(*s, np.full(M, v_star), "erf", lr, sigma, times, train_second_layer=True).eg
-                   for s in starts])
+    theory = asymptotic_error("erf", M, K, OnlineSGD(lr, sigma, train_second_layer=True), v_star=v_star)
+    sgd = OnlineSGD(lr, sigma, train_second_layer=True)
+    eg = np.array([integrate_odes(OrderParameters(*s, np.full(M, v_star)), "erf", sgd, times).eg for s in starts])
     reached = np.abs(eg / theory - 1) <= rel_tol
     return RandomStarts(times, eg, theory, rel_tol, reached, reached.mean(axis=0))
+
+
+# ------------------------------------------------------------------- specs of a run of the ODEs (9)
+
+
+@dataclass(frozen=True, eq=False)
+class OrderParameters:
+    """The state of a student-teacher pair: the order parameters (eq. 5) and the second layers.
+
+    The initial condition of :func:`integrate_odes` and the point of :func:`order_parameter_derivatives`;
+    checked when made (real finite numbers, the shapes below, ``Q`` and ``T`` symmetric with a diagonal
+    ``>= 0``). ``Q`` and ``T`` are kept symmetrised, ``v`` and ``v_star`` as arrays of shapes (K,), (M,).
+
+    Parameters
+    ----------
+    Q : array_like (K, K)
+        Student-student overlaps ``w w^T / N``.
+    R : array_like (K, M)
+        Student-teacher overlaps ``w w*^T / N``.
+    T : array_like (M, M)
+        Teacher-teacher overlaps ``w* w*^T / N``.
+    v : array_like (K,) or float
+        Student second-layer weights (one number: every unit's).
+    v_star : array_like (M,) or float
+        Teacher second-layer weights (one number: every unit's).
+    """
+
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    v: np.ndarray
+    v_star: np.ndarray
+
+    def __post_init__(self):
+        checked = _check_order_parameters(self.Q, self.R, self.T, self.v, self.v_star)
+        for name, value in zip(("Q", "R", "T", "v", "v_star"), checked):
+            object.__setattr__(self, name, value)  # a frozen dataclass normalises its fields once
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(K, M)``: student and teacher hidden units."""
+        return self.R.shape
+
+
+@dataclass(frozen=True)
+class OnlineSGD:
+    """The online SGD of a two-layer network (eqs. 2-3) that the ODEs (9) describe.
+
+    Checked when made: every rate a finite number ``>= 0``.
+
+    Parameters
+    ----------
+    lr : float
+        First-layer learning rate ``eta`` (SGD step ``eta / sqrt(N)``), ``>= 0``.
+    sigma : float
+        Standard deviation of the teacher's output noise (eq. 1), ``>= 0``.
+    lr2 : float, optional
+        Second-layer learning rate ``eta_v`` (SGD step ``eta_v / N``), ``>= 0``; ``None``: ``lr``.
+    train_second_layer : bool
+        Train ``v`` too; otherwise a soft committee machine (``v`` fixed).
+    weight_decay : float
+        ``kappa >= 0`` (module docstring).
+    """
+
+    lr: float
+    sigma: float = 0.0
+    lr2: float | None = None
+    train_second_layer: bool = False
+    weight_decay: float = 0.0
+
+    def __post_init__(self):
+        lr, lr2, sigma, wd = _check_rates(self.lr, self.lr2, self.sigma, self.weight_decay)
+        object.__setattr__(self, "lr", lr)
+        object.__setattr__(self, "lr2", None if self.lr2 is None else lr2)
+        object.__setattr__(self, "sigma", sigma)
+        object.__setattr__(self, "weight_decay", wd)
+        object.__setattr__(self, "train_second_layer", _checks.flag(self.train_second_layer, "train_second_layer"))
+
+    @property
+    def rate2(self) -> float:
+        """The second layer's rate: ``lr2``, or ``lr`` when it is ``None``."""
+        return self.lr if self.lr2 is None else self.lr2
+
+
+@dataclass(frozen=True)
+class ODESolver:
+    """How :func:`integrate_odes` solves the ODEs (9): ``scipy.integrate.solve_ivp``'s method and tolerances.
+
+    Parameters
+    ----------
+    method : {"LSODA", "RK45", "RK23", "DOP853", "Radau", "BDF"}
+        The method; LSODA (stiff near fixed points, explicit elsewhere) by default.
+    rtol, atol : float
+        Relative and absolute tolerances, ``> 0`` (one number each).
+    """
+
+    method: str = "LSODA"
+    rtol: float = 1e-9
+    atol: float = 1e-12
+
+    def __post_init__(self):
+        object.__setattr__(self, "method", _checks.choice(self.method, "method", _METHODS))
+        # scalars only: an array of tolerances of the wrong length crashes LSODA's Fortran code
+        object.__setattr__(self, "rtol", _checks.positive(self.rtol, "rtol"))
+        object.__setattr__(self, "atol", _checks.positive(self.atol, "atol"))
+
+
+__all__ += ["OrderParameters", "OnlineSGD", "ODESolver"]
+
+
+# ------------------------------------------------------------ the former call forms (one more release)
+
+
+def _former_signature(former: Callable, convert: Callable, new_form: str) -> Callable:
+    """A decorator: the function also takes the call form of ``former`` (its old signature), with a warning.
+
+    A call that binds to the function's own signature runs as it is. One that does not but binds to
+    ``former`` (its parameters and defaults are the old ones; its body is unused) warns
+    (``DeprecationWarning`` naming ``new_form``) and runs ``func(*args, **kwargs)`` with
+    ``(args, kwargs) = convert(**old_arguments)``: the same computation, so the same results. A call
+    that binds to neither raises the ``TypeError`` of the new signature.
+    """
+
+    def decorate(func):
+        new, old = inspect.signature(func), inspect.signature(former)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            try:
+                new.bind(*args, **kwargs)
+            except TypeError as error:
+                try:
+                    bound = old.bind(*args, **kwargs)
+                except TypeError:
+                    raise error from None
+                bound.apply_defaults()
+                warnings.warn(f"{func.__name__}{old} is deprecated and will be removed in the next release: "
+                              f"call {new_form}", DeprecationWarning, stacklevel=2)
+                new_args, new_kwargs = convert(**bound.arguments)
+                return func(*new_args, **new_kwargs)
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _former_order_parameter_derivatives(Q, R, T, v, v_star, activation, lr, sigma, lr2=None,
+                                        train_second_layer=False, weight_decay=0.0):
+    """The signature of :func:`order_parameter_derivatives` before its specs."""
+
+
+def _former_integrate_odes(Q, R, T, v, v_star, activation, lr, sigma, times, lr2=None, train_second_layer=False,
+                           weight_decay=0.0, *, rtol=1e-9, atol=1e-12, method="LSODA"):
+    """The signature of :func:`integrate_odes` before its specs."""
+
+
+def _former_asymptotic_error(activation, M, K, lr, sigma, train_second_layer=False, v_star=1.0, *, lr2=None,
+                             small_lr=False):
+    """The signature of :func:`asymptotic_error` before its spec."""
+
+
+def _sgd_of(a):
+    """The :class:`OnlineSGD` of a former call's arguments ``a``."""
+    return OnlineSGD(a["lr"], a["sigma"], a.get("lr2"), a.get("train_second_layer", False),
+                     a.get("weight_decay", 0.0))
+
+
+order_parameter_derivatives = _former_signature(
+    _former_order_parameter_derivatives,
+    lambda **a: ((OrderParameters(a["Q"], a["R"], a["T"], a["v"], a["v_star"]), a["activation"], _sgd_of(a)), {}),
+    "order_parameter_derivatives(OrderParameters(Q, R, T, v, v_star), activation, OnlineSGD(lr, sigma, lr2, "
+    "train_second_layer, weight_decay))")(order_parameter_derivatives)
+integrate_odes = _former_signature(
+    _former_integrate_odes,
+    lambda **a: ((OrderParameters(a["Q"], a["R"], a["T"], a["v"], a["v_star"]), a["activation"], _sgd_of(a),
+                  a["times"]), dict(solver=ODESolver(a["method"], a["rtol"], a["atol"]))),
+    "integrate_odes(OrderParameters(Q, R, T, v, v_star), activation, OnlineSGD(lr, sigma, lr2, train_second_layer, "
+    "weight_decay), times, solver=ODESolver(method, rtol, atol))")(integrate_odes)
+asymptotic_error = _former_signature(
+    _former_asymptotic_error,
+    lambda **a: ((a["activation"], a["M"], a["K"], _sgd_of(a)), dict(v_star=a["v_star"], small_lr=a["small_lr"])),
+    "asymptotic_error(activation, M, K, OnlineSGD(lr, sigma, lr2, train_second_layer), v_star=..., "
+    "small_lr=...)")(asymptotic_error)

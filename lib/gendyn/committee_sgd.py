@@ -67,10 +67,12 @@ Public API
 ----------
 ENGINES, TEACHERS     allowed values of ``engine`` and ``teacher``
 initial_weights       draw teacher and student weights for a batch of runs
+Initialisation        spec: how they are drawn (init_var, teacher, v, v_star, v_var)
 InitialWeights        those weights, with their order parameters
 log_times             a log-spaced grid of times alpha
 log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
+Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD: committee.OnlineSGD
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
 near_specialised      erf students near the specialised state (no plateau to cross)
@@ -214,8 +216,7 @@ def _default_init_var(activation, N):
 
 
 def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: int = 1, seed: int = 0,
-                    init_var: float | None = None, teacher: str = "gaussian", v: float | str = 1.0,
-                    v_star: float = 1.0, v_var: float = 1.0) -> InitialWeights:
+                    init: Initialisation | None = None) -> InitialWeights:
     """Draw teacher and student weights for ``runs`` independent networks.
 
     Parameters
@@ -229,23 +230,23 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
     seed : int
         Seed; run ``r`` uses its own stream (``numpy.random.SeedSequence(seed).spawn``),
         so its weights do not depend on ``runs``.
-    init_var : float, optional
-        Variance of the student's first-layer weights; default 1 for erf, ``1/N`` for
-        ReLU and linear networks (module docstring).
-    teacher : {"gaussian", "orthonormal"}
-        I.i.d. ``N(0, 1)`` teacher rows, or rows with ``T = I`` exactly.
-    v : float or "normal"
-        Student second-layer weights: all equal to ``v``, or i.i.d. ``N(0, v_var)``
-        ("normal"; ``v_var = 1`` is the authors' initialisation when both layers are trained).
-    v_star : float
-        Teacher second-layer weight (all equal, as in every figure of the paper).
-    v_var : float
-        Variance of the student's second-layer weights when ``v="normal"``.
+    init : Initialisation, optional
+        How teacher and student are drawn: the student's first-layer variance (default 1 for erf,
+        ``1/N`` for ReLU and linear networks, module docstring), the teacher's rows, both second
+        layers; default ``Initialisation()``.
 
     Returns
     -------
     InitialWeights
+
+    Notes
+    -----
+    The former keywords ``init_var, teacher, v, v_star, v_var`` (now the fields of :class:`Initialisation`)
+    still work for one release, with a ``DeprecationWarning``.
     """
+    init = Initialisation() if init is None else _checks.instance(init, "init", Initialisation,
+                                                                  hint=" (init_var, teacher, v, v_star, v_var)")
+    init_var, teacher, v, v_star, v_var = init.init_var, init.teacher, init.v, init.v_star, init.v_var
     act = _check_activation(activation)
     N = _checks.integer(N, "N", 2)
     K = _checks.integer(K, "K", 1)
@@ -254,17 +255,7 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
         raise ValueError(f"need N > K + M; got N={N}, K={K}, M={M}")
     runs = _checks.integer(runs, "runs", 1)
     seed = _checks.integer(seed, "seed", 0)
-    _checks.choice(teacher, "teacher", TEACHERS)
-    init_var = _default_init_var(act, N) if init_var is None else _checks.real(init_var, "init_var", positive=True)
-    if not (isinstance(v, str) and v == "normal"):
-        try:
-            v = _checks.bounded(v, "v")
-        except ValueError:
-            raise ValueError(f"v must be a real number or 'normal'; got {v!r}") from None
-    v_var = _checks.real(v_var, "v_var", positive=True)
-    v_star = _checks.bounded(v_star, "v_star", extra=", nonzero")
-    if v_star == 0:
-        raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+    init_var = _default_init_var(act, N) if init_var is None else init_var
     w = np.empty((runs, K, N))
     ws = np.empty((runs, M, N))
     vv = np.empty((runs, K))
@@ -567,15 +558,14 @@ class SGDResult:
     def ode(self, run: int = 0, times: ArrayLike | None = None, **kwargs: float | str) -> cm.ODEResult:
         """Integrate eqs. (9) from this run's initial state with the run's settings.
 
-        ``times`` defaults to :attr:`alpha`; other keywords go to
-        :func:`gendyn.committee.integrate_odes` (``rtol``, ``atol``, ``method``).
+        ``times`` defaults to :attr:`alpha`; other keywords (``method``, ``rtol``, ``atol``) make the
+        :class:`gendyn.committee.ODESolver` of :func:`gendyn.committee.integrate_odes`.
         """
         s = self.settings
         run = self._run(run)
-        return cm.integrate_odes(*self.initial_state(run), self.activation, s["lr"], s["sigma"],
-                                 self.alpha if times is None else times, lr2=s["lr2"],
-                                 train_second_layer=s["train_second_layer"],
-                                 weight_decay=s["weight_decay"], **kwargs)
+        sgd = cm.OnlineSGD(s["lr"], s["sigma"], s["lr2"], s["train_second_layer"], s["weight_decay"])
+        return cm.integrate_odes(cm.OrderParameters(*self.initial_state(run)), self.activation, sgd,
+                                 self.alpha if times is None else times, solver=cm.ODESolver(**kwargs))
 
 
 def _check_gram(Qs, Rs, T, alpha):
@@ -678,10 +668,8 @@ def _run_order_parameters(init, r, act, lr, lr2, sigma, wd, train2, steps_rec, c
     return outQ, outR, outv, np.full(n_rec, np.nan)
 
 
-def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *, lr2: float | None = None,
-             train_second_layer: bool = False, weight_decay: float = 0.0, batch_size: int = 1,
-             train_set_size: int | None = None, engine: str = "weights", seed: int = 0, block: int = 2048,
-             progress: str | None = None) -> SGDResult:
+def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sampling: Sampling | None = None,
+             engine: str = "weights", seed: int = 0, block: int = 2048, progress: str | None = None) -> SGDResult:
     """Train the students of ``initial`` by SGD (eqs. 2-3) and record their order parameters.
 
     Parameters
@@ -689,24 +677,18 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
     initial : InitialWeights
         Teacher and student weights of the runs (:func:`initial_weights`); not modified.
         Its ``activation`` is that of teacher and student.
-    lr : float
-        First-layer learning rate ``eta`` (step ``eta / sqrt(N)``), > 0.
-    sigma : float
-        Standard deviation of the teacher's output noise, >= 0.
+    sgd : gendyn.committee.OnlineSGD
+        First-layer learning rate ``eta`` (step ``eta / sqrt(N)``, > 0), the teacher's output noise
+        ``sigma``, second-layer rate ``eta_v`` (step ``eta_v / N``; default ``lr``), whether ``v`` is
+        trained (otherwise a soft committee machine, ``v`` fixed), and the weight decay
+        ``kappa >= 0``: every step shrinks the trained weights by ``1 - kappa / N``. The same spec
+        as that of the ODEs (:func:`gendyn.committee.integrate_odes`).
     times : array_like
         Non-decreasing times ``alpha >= 0`` to record at (rounded to whole steps
         ``round(alpha N)``; see :func:`log_times`). The run lasts until the last one.
-    lr2 : float, optional
-        Second-layer rate ``eta_v`` (step ``eta_v / N``); default ``lr``.
-    train_second_layer : bool
-        Train ``v`` too; otherwise a soft committee machine (``v`` fixed).
-    weight_decay : float
-        ``kappa >= 0``: every step shrinks the trained weights by ``1 - kappa / N``.
-    batch_size : int
-        Samples per step (gradient averaged over them); time is still ``steps / N``.
-    train_set_size : int, optional
-        Number ``P`` of training examples of a fixed training set visited in reshuffled
-        passes (``P >= batch_size``); default: online learning (fresh samples).
+    sampling : Sampling, optional
+        The examples of a step: their number, and online learning or a fixed training set;
+        default ``Sampling()`` (online, one example per step).
     engine : {"weights", "order-parameters"}
         See the module docstring; "order-parameters" needs online learning with
         ``batch_size = 1``.
@@ -722,24 +704,29 @@ def simulate(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike,
     Returns
     -------
     SGDResult
+
+    Notes
+    -----
+    The former call ``simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False,
+    weight_decay=0.0, batch_size=1, train_set_size=None, engine="weights", seed=0, block=2048, progress=None)``
+    still works for one release, with a ``DeprecationWarning``.
     """
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     act = _check_activation(initial.activation)
-    lr = _checks.real(lr, "lr", positive=True)
-    sigma = _checks.real(sigma, "sigma")
-    lr2 = lr if lr2 is None else _checks.real(lr2, "lr2")
-    wd = _checks.real(weight_decay, "weight_decay")
-    bs = _checks.integer(batch_size, "batch_size", 1)
+    _checks.instance(sgd, "sgd", cm.OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer, weight_decay)")
+    sampling = Sampling() if sampling is None else _checks.instance(sampling, "sampling", Sampling,
+                                                                    hint=" (batch_size, train_set_size)")
+    if sgd.lr == 0:
+        raise ValueError("sgd.lr must be a finite number > 0; got 0.0")
+    lr, sigma, lr2, wd, train_second_layer = sgd.lr, sgd.sigma, sgd.rate2, sgd.weight_decay, sgd.train_second_layer
+    bs, train_set_size = sampling.batch_size, sampling.train_set_size
     seed = _checks.integer(seed, "seed", 0)
     block = _checks.integer(block, "block", 1)
     engine = _checks.choice(engine, "engine", ENGINES)
     train2 = _checks.flag(train_second_layer, "train_second_layer")
     progress = _checks.text(progress, "progress", optional=True)
     N, K, M = initial.shape
-    P = None if train_set_size is None else _checks.integer(train_set_size, "train_set_size", 1)
-    if P is not None and bs > P:
-        raise ValueError(f"batch_size must be <= train_set_size = {P} (a minibatch is drawn from the training set); "
-                         f"got batch_size={bs}")
+    P = train_set_size
     if engine == "order-parameters" and (bs != 1 or P is not None):
         raise ValueError("engine 'order-parameters' simulates online SGD with batch_size=1 only; got "
                          f"batch_size={bs}, train_set_size={P} (allowed: batch_size=1, train_set_size=None)")
@@ -846,7 +833,7 @@ def near_specialised(N: int, K: int, M: int, *, seed: int = 0, jitter: float = 0
     if K < M:
         raise ValueError(f"K must be >= M = {M} (one specialist per teacher unit); got K={K}")
     jitter = _checks.real(jitter, "jitter", extra=" (a standard deviation)")
-    init = initial_weights(N, K, M, "erf", seed=seed, teacher="orthonormal")
+    init = initial_weights(N, K, M, "erf", seed=seed, init=Initialisation(teacher="orthonormal"))
     w = jitter * np.random.default_rng(seed).standard_normal(init.w.shape)
     w[:, :M] += init.w_star
     return InitialWeights(w, init.w_star, init.v, init.v_star, "erf")
@@ -955,8 +942,8 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     if alpha_max * N < 200:
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
-    res = simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
-                   weight_decay=weight_decay, engine="order-parameters", seed=seed)
+    res = simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2, weight_decay=weight_decay),
+                   log_and_late_times(alpha_max, N), engine="order-parameters", seed=seed)
     if not np.all(np.isfinite(res.eg)):
         raise FloatingPointError(f"the SGD run's error is not finite (diverged) at lr={lr}, sigma={sigma}, K={K}")
     sgd, se = late_average(res.alpha, res.eg[0])
@@ -965,10 +952,10 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
         v_star = initial.v_star[0]
         if initial.activation == "erf" and res.settings["weight_decay"] == 0 and K % M == 0 and np.all(
                 v_star == v_star[0]):
-            theory = cm.asymptotic_error("erf", M, K, res.settings["lr"], res.settings["sigma"],
-                                         train_second_layer=True, v_star=float(v_star[0]))
+            theory = cm.asymptotic_error("erf", M, K, cm.OnlineSGD(res.settings["lr"], res.settings["sigma"],
+                                                                   train_second_layer=True), v_star=float(v_star[0]))
     elif initial.activation != "relu" and res.settings["weight_decay"] == 0:
-        theory = cm.asymptotic_error(initial.activation, M, K, res.settings["lr"], res.settings["sigma"])
+        theory = cm.asymptotic_error(initial.activation, M, K, cm.OnlineSGD(res.settings["lr"], res.settings["sigma"]))
     if not ode:
         return StationaryRun(res, sgd, se, theory)
     ode_run = res.ode(0)
@@ -1070,10 +1057,10 @@ def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: Arra
     times = _checks.real_array(times, "times", ndim=1, lower=0.0)
     if not np.any(times <= early_alpha):
         raise ValueError(f"early_alpha must be >= the first of times = {times[0]:g}; got {early_alpha!r}")
-    single = _finite_runs(simulate(initial, lr, sigma, times, seed=seed), "run on the weights")
-    spread = _finite_runs(simulate(_repeated(initial, spread_runs), lr, sigma, times, engine="order-parameters",
-                                   seed=seed + 500), "spread runs")
-    early = _finite_runs(simulate(_repeated(initial, early_runs), lr, sigma, times[times <= early_alpha],
+    single = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, seed=seed), "run on the weights")
+    spread = _finite_runs(simulate(_repeated(initial, spread_runs), cm.OnlineSGD(lr, sigma), times,
+                                   engine="order-parameters", seed=seed + 500), "spread runs")
+    early = _finite_runs(simulate(_repeated(initial, early_runs), cm.OnlineSGD(lr, sigma), times[times <= early_alpha],
                                   engine="order-parameters", seed=seed + 700), "early runs")
     return ODEComparison(single, spread, early, single.ode(0))
 
@@ -1137,7 +1124,7 @@ def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayL
     times = _checks.real_array(times, "times", ndim=1, lower=0.0)
     if times.size < 2:
         raise ValueError(f"times must hold at least two times (the distance is taken after the first); got {times}")
-    res = _finite_runs(simulate(initial, lr, sigma, times, engine=engine, seed=seed), "SGD runs")
+    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, engine=engine, seed=seed), "SGD runs")
     rms = []
     for r in range(initial.runs):
         ode = res.ode(r)
@@ -1257,8 +1244,9 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     if alpha_max * N < 200:
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
-    res = _finite_runs(simulate(initial, lr, sigma, log_and_late_times(alpha_max, N), train_second_layer=train2,
-                                engine="order-parameters", seed=seed), "linear students")
+    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2),
+                                log_and_late_times(alpha_max, N), engine="order-parameters", seed=seed),
+                       "linear students")
     late = res.alpha >= res.alpha[-1] / 2
     batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
     Q = res.Q[:, late] if train2 else None
@@ -1370,14 +1358,14 @@ def long_ode_runs(near: tuple[ArrayLike, ...], starts: list[InitialWeights], lr:
             raise ValueError(f"starts must hold one erf run each with K={K}, M={M} (those of near) and v_star="
                              f"{v_star:g}; got {s.runs} {s.activation} runs with (K, M)={s.shape[1:]}")
     times = np.union1d(np.r_[0.0, np.geomspace(1.0, long_alpha, 8 * round(np.log10(long_alpha)) + 1)], extra)
-    theory = cm.asymptotic_error("erf", M, K, lr, sigma, train_second_layer=train2, v_star=v_star)
+    theory = cm.asymptotic_error("erf", M, K, cm.OnlineSGD(lr, sigma, train_second_layer=train2), v_star=v_star)
     v_near = near[3] if len(near) == 4 else np.full(K, v_star)
-    near_run = cm.integrate_odes(*near[:3], v_near, v_teacher, "erf", lr, sigma, times, train_second_layer=train2)
+    sgd = cm.OnlineSGD(lr, sigma, train_second_layer=train2)
+    near_run = cm.integrate_odes(cm.OrderParameters(*near[:3], v_near, v_teacher), "erf", sgd, times)
     runs = []
     for s in starts:
         Q0, R0, T0 = (x[0] for x in s.order_parameters())
-        runs.append(cm.integrate_odes(Q0, R0, T0, s.v[0], v_teacher, "erf", lr, sigma, times,
-                                      train_second_layer=train2))
+        runs.append(cm.integrate_odes(cm.OrderParameters(Q0, R0, T0, s.v[0], v_teacher), "erf", sgd, times))
     return LongODERuns(times, theory, near_run, tuple(runs))
 
 
@@ -1434,7 +1422,8 @@ def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1,
         kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
     else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
         kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, True
-    init = initial_weights(N, K, M, "linear", runs=runs, seed=seed, teacher="orthonormal", v=v, v_star=v_star, **kw)
+    init = initial_weights(N, K, M, "linear", runs=runs, seed=seed,
+                           init=Initialisation(teacher="orthonormal", v=v, v_star=v_star, **kw))
     if variant == LINEAR_VARIANTS[3]:
         # every unit the teachers' mean plus its small initial weights
         w = init.w + init.w_star.mean(axis=1, keepdims=True)
@@ -1533,3 +1522,112 @@ def linear_networks(runs: dict[tuple[str, int], LinearStationaryRuns], N: int, l
         theory |= {(var, K): cm.linear_stationary_error(cm.linear_effective_rate(lr, np.full(K, v(K))), sigma)
                    for K in ks}
     return LinearNetworks(ks, N, n_runs, lr, sigma, M, batches, eff, theory, eff_fixed_point, theory_fixed_point)
+
+
+# ------------------------------------------------------------------- specs of a run of SGD
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """The examples of an SGD step (:func:`simulate`): how many, and where they come from.
+
+    Checked when made.
+
+    Parameters
+    ----------
+    batch_size : int
+        Samples per step (gradient averaged over them), ``>= 1``; time is still ``steps / N``.
+    train_set_size : int, optional
+        Number ``P`` of training examples of a fixed training set visited in reshuffled passes
+        (``P >= batch_size``); ``None``: online learning (fresh samples every step).
+    """
+
+    batch_size: int = 1
+    train_set_size: int | None = None
+
+    def __post_init__(self):
+        bs = _checks.integer(self.batch_size, "batch_size", 1)
+        object.__setattr__(self, "batch_size", bs)
+        if self.train_set_size is not None:
+            P = _checks.integer(self.train_set_size, "train_set_size", 1)
+            if bs > P:
+                raise ValueError(f"batch_size must be <= train_set_size = {P} (a minibatch is drawn from the "
+                                 f"training set); got batch_size={bs}")
+            object.__setattr__(self, "train_set_size", P)
+
+
+@dataclass(frozen=True)
+class Initialisation:
+    """How :func:`initial_weights` draws teacher and student weights (besides their sizes and seed).
+
+    Checked when made.
+
+    Parameters
+    ----------
+    init_var : float, optional
+        Variance ``> 0`` of the student's first-layer weights; ``None``: 1 for erf, ``1/N`` for ReLU
+        and linear networks (module docstring).
+    teacher : {"gaussian", "orthonormal"}
+        I.i.d. ``N(0, 1)`` teacher rows, or rows with ``T = I`` exactly.
+    v : float or "normal"
+        Student second-layer weights: all equal to ``v``, or i.i.d. ``N(0, v_var)``
+        ("normal"; ``v_var = 1`` is the authors' initialisation when both layers are trained).
+    v_star : float
+        Teacher second-layer weight (all equal, as in every figure of the paper), nonzero.
+    v_var : float
+        Variance ``> 0`` of the student's second-layer weights when ``v="normal"``.
+    """
+
+    init_var: float | None = None
+    teacher: str = "gaussian"
+    v: float | str = 1.0
+    v_star: float = 1.0
+    v_var: float = 1.0
+
+    def __post_init__(self):
+        if self.init_var is not None:
+            object.__setattr__(self, "init_var", _checks.real(self.init_var, "init_var", positive=True))
+        _checks.choice(self.teacher, "teacher", TEACHERS)
+        if not (isinstance(self.v, str) and self.v == "normal"):
+            try:
+                object.__setattr__(self, "v", _checks.bounded(self.v, "v"))
+            except ValueError:
+                raise ValueError(f"v must be a real number or 'normal'; got {self.v!r}") from None
+        object.__setattr__(self, "v_var", _checks.real(self.v_var, "v_var", positive=True))
+        v_star = _checks.bounded(self.v_star, "v_star", extra=", nonzero")
+        if v_star == 0:
+            raise ValueError(f"v_star must be a finite nonzero number; got {v_star!r}")
+        object.__setattr__(self, "v_star", v_star)
+
+
+__all__ += ["Sampling", "Initialisation"]
+
+
+# ------------------------------------------------------------ the former call forms (one more release)
+
+
+def _former_simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False, weight_decay=0.0,
+                     batch_size=1, train_set_size=None, engine="weights", seed=0, block=2048, progress=None):
+    """The signature of :func:`simulate` before its specs."""
+
+
+def _former_initial_weights(N, K, M, activation="erf", *, runs=1, seed=0, init_var=None, teacher="gaussian", v=1.0,
+                            v_star=1.0, v_var=1.0):
+    """The signature of :func:`initial_weights` before its spec."""
+
+
+simulate = cm._former_signature(
+    _former_simulate,
+    lambda **a: ((a["initial"], cm.OnlineSGD(a["lr"], a["sigma"], a["lr2"], a["train_second_layer"],
+                                             a["weight_decay"]), a["times"]),
+                 dict(sampling=Sampling(a["batch_size"], a["train_set_size"]), engine=a["engine"], seed=a["seed"],
+                      block=a["block"], progress=a["progress"])),
+    "simulate(initial, gendyn.committee.OnlineSGD(lr, sigma, lr2, train_second_layer, weight_decay), times, "
+    "sampling=Sampling(batch_size, train_set_size), engine=..., seed=..., block=..., progress=...)")(simulate)
+initial_weights = cm._former_signature(
+    _former_initial_weights,
+    lambda **a: ((a["N"], a["K"], a["M"], a["activation"]),
+                 dict(runs=a["runs"], seed=a["seed"], init=Initialisation(a["init_var"], a["teacher"], a["v"],
+                                                                          a["v_star"], a["v_var"]))),
+    "initial_weights(N, K, M, activation, runs=..., seed=..., init=Initialisation(init_var, teacher, v, v_star, "
+    "v_var))")(initial_weights)

@@ -165,7 +165,8 @@ def figure_2a(erf: Series, linear: Series, *, n: int, m: int, lr: float, sigma: 
               ("linear", False, "--", 1, {}, "linear, eq. (12)"),
               ("linear", True, "-.", 1, dict(lw=1), "linear, small $\\eta$ (13)"))
     for act, small_lr, style, color, extra, label in curves:
-        ax.plot(L_fine, [cm.asymptotic_error(act, m, m + L, lr, sigma, small_lr=small_lr) / sigma**2 for L in L_fine],
+        ax.plot(L_fine, [cm.asymptotic_error(act, m, m + L, cm.OnlineSGD(lr, sigma), small_lr=small_lr) / sigma**2
+                         for L in L_fine],
                 style, color=plotting.COLORS[color], **extra, label=label)
     ax.errorbar(list(erf), [r.sgd / sigma**2 for r in erf.values()], yerr=[3 * r.se / sigma**2 for r in erf.values()],
                 fmt="x", color=plotting.COLORS[0], ms=7, zorder=4, label="erf, SGD")
@@ -291,11 +292,12 @@ def figure_scaling(scaling: dict[tuple[float, float], StationaryRun], *, K: int,
                     fmt="x", ms=7, color=plotting.COLORS[0], label="SGD")
         fine = np.geomspace(xs.min() / 1.5, xs.max() * 1.5, 40)
         if vary == "sigma":
-            line = [cm.asymptotic_error("erf", m, K, lr, x) / (lr * x**2) for x in fine]
+            line = [cm.asymptotic_error("erf", m, K, cm.OnlineSGD(lr, x)) / (lr * x**2) for x in fine]
         else:
-            line = [cm.asymptotic_error("erf", m, K, x, sigma) / (x * sigma**2) for x in fine]
+            line = [cm.asymptotic_error("erf", m, K, cm.OnlineSGD(x, sigma)) / (x * sigma**2) for x in fine]
         ax.plot(fine, line, "-", color=plotting.COLORS[0], label="eq. (10)")
-        ax.axhline(cm.asymptotic_error("erf", m, K, 1e-6, sigma, small_lr=True) / (1e-6 * sigma**2), color="0.5",
+        ax.axhline(cm.asymptotic_error("erf", m, K, cm.OnlineSGD(1e-6, sigma), small_lr=True) / (1e-6 * sigma**2),
+                   color="0.5",
                    ls=":", lw=1, label=r"small $\eta$ (11)")
         other = r"$\eta$ = " + f"{fixed:g}" if vary == "sigma" else r"$\sigma$ = " + f"{fixed:g}"
         ax.set(xscale="log", xlabel=xlabel, ylabel=r"$\epsilon_g^*/(\eta\sigma^2)$", title=f"erf, K = {K}, {other}")

@@ -368,7 +368,7 @@ def figure_3c(fig3c: dict[tuple[int, int], cm.FixedPointReading], *, lr: float, 
     K_line = np.arange(1, max(K for _, K in fig3c) + 1)
     for j, M_ in enumerate((1, 2)):
         ks = K_line[K_line % M_ == 0]
-        ax.plot(ks, [cm.asymptotic_error("erf", M_, int(K), lr, sigma, train_second_layer=True,
+        ax.plot(ks, [cm.asymptotic_error("erf", M_, int(K), cm.OnlineSGD(lr, sigma, train_second_layer=True),
                                          v_star=v_star) / sigma**2 for K in ks],
                 "-", color=plotting.COLORS[j], label=f"theory, M = {M_}")
         pts = [(K, d.eg) for (m_, K), d in fig3c.items() if m_ == M_]
