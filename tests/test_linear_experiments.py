@@ -108,17 +108,19 @@ def test_simulate_linear_student_shapes_and_reproducible():
                                    **kw)
     b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=3, chunk=3),
                                    **kw)
-    assert a["test_error"].shape == (3, 2, 2, 2, 3)
-    assert a["cov_eigvals"].shape == (3, 2, 25)
-    assert a["p"].tolist() == [12, 25, 50]  # round(12.5) = 12 (banker's rounding)
-    for key in a:
-        assert np.array_equal(a[key], b[key])
+    assert a.test_error.shape == (3, 2, 2, 2, 3)
+    assert a.cov_eigvals.shape == (3, 2, 25)
+    assert a.p.tolist() == [12, 25, 50]  # round(12.5) = 12 (banker's rounding)
+    for key in a.__dataclass_fields__:
+        assert np.array_equal(getattr(a, key), getattr(b, key))
+    with pytest.warns(DeprecationWarning, match=r"use \.frozen"):
+        assert a["frozen"] is a.frozen  # formerly a dict: item access for one more release
     # E_g(0) = 1 + INR + 1/SNR on average; noiseless converged error = frozen part
-    assert np.allclose(a["test_error"][..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
-    assert np.allclose(a["test_error"][2, :, 1, :, -1], 0.0, atol=1e-12)
+    assert np.allclose(a.test_error[..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
+    assert np.allclose(a.test_error[2, :, 1, :, -1], 0.0, atol=1e-12)
     c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=4, chunk=3),
                                    **kw)
-    assert not np.array_equal(a["test_error"], c["test_error"])
+    assert not np.array_equal(a.test_error, c.test_error)
 
 
 def test_random_feature_relu_against_least_squares():
@@ -378,16 +380,16 @@ def test_condition_errors_reads_each_load_at_its_own_stopping_time():
     sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3,
                                      execution=le.Execution(seed=1))
     t_stop = np.array([[0.5, 1.0], [2.0, 0.0]])  # (A, C)
-    out = le.condition_errors(sim["test_error"], sim["frozen"], times, t_stop)
+    out = le.condition_errors(sim.test_error, sim.frozen, times, t_stop)
     assert isinstance(out, le.ConditionErrors)
     assert out.converged.shape == out.early_stopped.shape == out.frozen.shape == (2, 2, 6)
     col = {0.0: 0, 0.5: 1, 1.0: 2, 2.0: 3}
     for a in range(2):
         for c in range(2):
-            draws = sim["test_error"][a, :, c].reshape(6, -1)
+            draws = sim.test_error[a, :, c].reshape(6, -1)
             np.testing.assert_array_equal(out.converged[c, a], draws[:, -1])
             np.testing.assert_array_equal(out.early_stopped[c, a], draws[:, col[t_stop[a, c]]])
-            np.testing.assert_array_equal(out.frozen[c, a], sim["frozen"][a, :, c].reshape(6, -1)[:, 0])
+            np.testing.assert_array_equal(out.frozen[c, a], sim.frozen[a, :, c].reshape(6, -1)[:, 0])
 
 
 def test_condition_errors_refuses_bad_input():

@@ -449,7 +449,7 @@ def linear_student_gd(batch: LinearStudentBatch, lr: float, steps: ArrayLike) ->
 
 def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: ArrayLike, *, snr: ArrayLike = np.inf,
                             inr: ArrayLike = 0.0, teachers: int = 1, execution: Execution | None = None,
-                            **flat: object) -> dict[str, np.ndarray]:
+                            **flat: object) -> LinearStudentSweep:
     """Gradient flow of linear students over a grid of loads, datasets and (SNR, INR) conditions.
 
     Parameters
@@ -477,9 +477,10 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
 
     Returns
     -------
-    dict of numpy arrays
+    LinearStudentSweep
         The outputs of :func:`linear_student_flow` with shape ``(A, S, C, K, T)``, and
-        ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)``.
+        ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)`` (formerly a dict: ``sweep["test_error"]`` reads
+        ``sweep.test_error`` for one more release, with a ``DeprecationWarning``).
     """
     if flat:
         execution = _flat_specs("simulate_linear_student", flat, {"execution": (
@@ -517,7 +518,7 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
         cat = np.concatenate([part[key] for part in parts])
         result[key] = cat.reshape((A, repeats) + cat.shape[1:])
     result["p"] = p
-    return result
+    return LinearStudentSweep(**result)
 
 
 def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, device: str | torch.device = "cpu",
@@ -1526,3 +1527,37 @@ def _flat_specs(func, flat, specs):
 
 
 __all__ += ["Variances", "Execution", "LinearLabels"]
+
+
+@dataclass(frozen=True)
+class LinearStudentSweep(_checks.FormerlyDict):
+    """Gradient flow of linear students over loads, datasets and conditions (:func:`simulate_linear_student`).
+
+    ``A`` loads, ``S`` datasets per load, ``C`` (SNR, INR) conditions, ``K`` draws per dataset, ``T`` times, ``N``
+    inputs; numpy arrays on the host, errors in units of ``sigma_w^2``. Formerly a dict: ``sweep["test_error"]``
+    still reads ``sweep.test_error`` for one release, with a ``DeprecationWarning``.
+
+    Attributes
+    ----------
+    test_error, train_error : ndarray (A, S, C, K, T)
+        Test error ``|wbar - w|^2/N + noise_var`` and training error ``|y - wX|^2/P``.
+    scale, overfit, cross, frozen : ndarray (A, S, C, K, T)
+        The parts of the test error (:func:`linear_student_flow`):
+        ``test_error = scale + overfit + cross + frozen + noise_var``.
+    cov_eigvals : ndarray (A, S, N)
+        Spectrum of each dataset's ``X X^T`` (frozen modes 0).
+    p : ndarray (A,)
+        Training examples ``P = round(alpha N)`` of each load.
+    """
+
+    test_error: np.ndarray
+    train_error: np.ndarray
+    scale: np.ndarray
+    overfit: np.ndarray
+    cross: np.ndarray
+    frozen: np.ndarray
+    cov_eigvals: np.ndarray
+    p: np.ndarray
+
+
+__all__ += ["LinearStudentSweep"]
