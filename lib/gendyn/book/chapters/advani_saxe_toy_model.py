@@ -432,8 +432,8 @@ def _continuous_cdf(lam, alpha):
     return np.clip(f, 0.0, 1.0)
 
 
-def check_fig2(ledger: Ledger, sim: le.LinearStudentSweep, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float],
-               *, snr: float) -> dict[str, float]:
+def check_fig2(ledger: Ledger, sim: le.LinearStudentSweep, alphas: Sequence[float], times: np.ndarray,
+               panel_times: Sequence[float], *, snr: float) -> dict[str, float]:
     """Claims of Fig. 2: each panel against the exact (Marchenko-Pastur) theory.
 
     ``sim`` is :func:`gendyn.linear_experiments.simulate_linear_student` at ``alphas``, ``times`` (one SNR, INR 0).
