@@ -17,8 +17,8 @@ def _batch(alphas=(0.5, 1.5), n=40, repeats=2, teachers=3, seed=0, **kw):
     kw.setdefault("teacher_var", 1.0)
     kw.setdefault("init_var", 0.3)
     kw.setdefault("noise_var", 0.25)
-    return le.draw_linear_student(alphas, n, repeats, teachers=teachers,
-                                  generator=torch.Generator().manual_seed(seed), **kw)
+    return le.draw_linear_student(alphas, n, repeats, teachers=teachers, variances=le.Variances(**kw),
+                                  generator=torch.Generator().manual_seed(seed))
 
 
 def test_padding_shapes_and_masks():
@@ -103,23 +103,29 @@ def test_flow_average_matches_eq5():
 
 
 def test_simulate_linear_student_shapes_and_reproducible():
-    kw = dict(snr=[4.0, np.inf], inr=[0.0, 0.5], teachers=2, seed=3, chunk=3)
-    a = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **kw)
-    b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **kw)
-    assert a["test_error"].shape == (3, 2, 2, 2, 3)
-    assert a["cov_eigvals"].shape == (3, 2, 25)
-    assert a["p"].tolist() == [12, 25, 50]  # round(12.5) = 12 (banker's rounding)
-    for key in a:
-        assert np.array_equal(a[key], b[key])
+    kw = dict(snr=[4.0, np.inf], inr=[0.0, 0.5], teachers=2)
+    a = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=3, chunk=3),
+                                   **kw)
+    b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=3, chunk=3),
+                                   **kw)
+    assert a.test_error.shape == (3, 2, 2, 2, 3)
+    assert a.cov_eigvals.shape == (3, 2, 25)
+    assert a.p.tolist() == [12, 25, 50]  # round(12.5) = 12 (banker's rounding)
+    for key in a.__dataclass_fields__:
+        assert np.array_equal(getattr(a, key), getattr(b, key))
+    with pytest.warns(DeprecationWarning, match=r"use \.frozen"):
+        assert a["frozen"] is a.frozen  # formerly a dict: item access for one more release
     # E_g(0) = 1 + INR + 1/SNR on average; noiseless converged error = frozen part
-    assert np.allclose(a["test_error"][..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
-    assert np.allclose(a["test_error"][2, :, 1, :, -1], 0.0, atol=1e-12)
-    c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], **{**kw, "seed": 4})
-    assert not np.array_equal(a["test_error"], c["test_error"])
+    assert np.allclose(a.test_error[..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
+    assert np.allclose(a.test_error[2, :, 1, :, -1], 0.0, atol=1e-12)
+    c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=4, chunk=3),
+                                   **kw)
+    assert not np.array_equal(a.test_error, c.test_error)
 
 
 def test_random_feature_relu_against_least_squares():
-    out = le.random_feature_relu(8, 20, [10, 20, 60], 2, [0.0, np.inf], snr=4.0, n_test=50, seed=1, block=7)
+    out = le.random_feature_relu(8, 20, [10, 20, 60], 2, [0.0, np.inf], labels=le.LinearLabels(snr=4.0, n_test=50),
+                                 execution=le.Execution(seed=1, chunk=7))
     assert out.train_error.shape == (3, 2, 1, 2)
     assert out.eigvals.shape == (3, 2, 20)
     # reproduce one network (width 60, seed 0) from scratch, drawing in the same order
@@ -149,8 +155,9 @@ def test_random_feature_relu_against_least_squares():
 
 
 def test_random_feature_bounds_against_the_bound_functions():
-    sweep = le.random_feature_relu(6, 10, [5, 10, 20, 40], 3, [0.0, 0.5, 5.0, np.inf], snr=4.0, n_test=30,
-                                   teachers=2, seed=4)
+    sweep = le.random_feature_relu(6, 10, [5, 10, 20, 40], 3, [0.0, 0.5, 5.0, np.inf],
+                                   labels=le.LinearLabels(snr=4.0, n_test=30, teachers=2),
+                                   execution=le.Execution(seed=4))
     b = le.random_feature_bounds(sweep, delta=0.1, teacher=1)
     assert isinstance(b, le.RandomFeatureBounds) and b.n_samples == sweep.n_samples == 10
     np.testing.assert_array_equal(b.wide, [False, False, True, True])
@@ -174,21 +181,22 @@ def test_random_feature_bounds_against_the_bound_functions():
 
 
 def test_random_feature_bounds_refuses_bad_input():
-    sweep = le.random_feature_relu(5, 6, [4, 12], 1, [0.0, np.inf], n_test=10, seed=0)
+    sweep = le.random_feature_relu(5, 6, [4, 12], 1, [0.0, np.inf], labels=le.LinearLabels(n_test=10))
     with pytest.raises(ValueError, match="delta"):
         le.random_feature_bounds(sweep, delta=1.0)
     with pytest.raises(ValueError, match="teacher"):
         le.random_feature_bounds(sweep, teacher=1)
     with pytest.raises(ValueError, match="sweep"):
         le.random_feature_bounds({"hidden": sweep.hidden})
-    narrow = le.random_feature_relu(5, 6, [4, 8], 1, [0.0, np.inf], n_test=10, seed=0)
+    narrow = le.random_feature_relu(5, 6, [4, 8], 1, [0.0, np.inf], labels=le.LinearLabels(n_test=10))
     with pytest.raises(ValueError, match="sweep must include a width"):
         le.random_feature_bounds(narrow)
 
 def test_random_feature_gd_memorises_and_matches_spectral_theory():
     steps = np.array([0, 10, 100, 600])
     K = 200
-    out = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=K, seed=2)
+    out = le.random_feature_gd(6, 15, 60, 2, steps, labels=le.LinearLabels(snr=4.0, n_test=40, teachers=K),
+                               execution=le.Execution(seed=2))
     assert out.train_error.shape == (2, 2, K, 4)
     theory = np.einsum("lsp,spt->lst", out.label_power,
                        (1 - out.lr * out.eigvals[..., None]) ** (2 * steps)) / 15
@@ -203,8 +211,9 @@ def test_random_feature_gd_memorises_and_matches_spectral_theory():
     # test error: teacher labels generalise, random labels cannot beat their variance
     assert np.all(out.test_error[0].mean(1).min(-1) < out.test_error[0].mean(1)[:, 0])
     assert np.all(out.test_error[1].mean(1) >= out.label_var * 0.8)
-    small = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
-    again = le.random_feature_gd(6, 15, 60, 2, steps, snr=4.0, n_test=40, teachers=2, seed=2)
+    labels, execution = le.LinearLabels(snr=4.0, n_test=40, teachers=2), le.Execution(seed=2)
+    small = le.random_feature_gd(6, 15, 60, 2, steps, labels=labels, execution=execution)
+    again = le.random_feature_gd(6, 15, 60, 2, steps, labels=labels, execution=execution)
     assert np.array_equal(small.train_error, again.train_error)
 
 
@@ -224,13 +233,13 @@ def test_bad_arguments_raise():
     with pytest.raises(ValueError, match="hidden"):
         le.random_feature_relu(5, 10, [20, 10], 1, [1.0])
     with pytest.raises(ValueError, match="seed"):
-        le.random_feature_gd(5, 10, 20, 1, [1], seed=-1)
+        le.random_feature_gd(5, 10, 20, 1, [1], execution=le.Execution(seed=-1))
 
 
 def test_label_power_on_the_null_space_does_not_depend_on_the_basis():
     # P = 10 > N_h = 6: the Gram matrix has a 4-dimensional null space, any basis of which is an
     # eigenbasis; the teacher's power there is reported as its mean, equal over those modes.
-    out = le.random_feature_gd(5, 10, 6, 3, [0, 2], n_test=20, seed=0)
+    out = le.random_feature_gd(5, 10, 6, 3, [0, 2], labels=le.LinearLabels(n_test=20))
     power, s = out.label_power[0], out.eigvals
     null = s <= s.max(-1, keepdims=True) * 1e-10
     assert (null.sum(-1) == 4).all()
@@ -331,7 +340,8 @@ def test_early_stopping_vs_ridge_refuses_bad_input(kwargs, name):
 
 def test_gd_versus_flow_is_the_two_trainers_per_load():
     gen = torch.Generator().manual_seed(2)
-    batch = le.draw_linear_student([0.5, 2.0], 10, 2, teachers=3, teacher_var=1.0, init_var=0.25, noise_var=0.25,
+    batch = le.draw_linear_student([0.5, 2.0], 10, 2, teachers=3,
+                                   variances=le.Variances(teacher_var=1.0, init_var=0.25, noise_var=0.25),
                                    generator=gen)
     steps = np.array([0, 1, 5, 20])
     times = np.unique(np.r_[steps * 0.1, 10.0, np.inf])
@@ -367,18 +377,19 @@ def test_gd_versus_flow_refuses_bad_input():
 
 def test_condition_errors_reads_each_load_at_its_own_stopping_time():
     times = np.array([0.0, 0.5, 1.0, 2.0, np.inf])
-    sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3, seed=1)
+    sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3,
+                                     execution=le.Execution(seed=1))
     t_stop = np.array([[0.5, 1.0], [2.0, 0.0]])  # (A, C)
-    out = le.condition_errors(sim["test_error"], sim["frozen"], times, t_stop)
+    out = le.condition_errors(sim.test_error, sim.frozen, times, t_stop)
     assert isinstance(out, le.ConditionErrors)
     assert out.converged.shape == out.early_stopped.shape == out.frozen.shape == (2, 2, 6)
     col = {0.0: 0, 0.5: 1, 1.0: 2, 2.0: 3}
     for a in range(2):
         for c in range(2):
-            draws = sim["test_error"][a, :, c].reshape(6, -1)
+            draws = sim.test_error[a, :, c].reshape(6, -1)
             np.testing.assert_array_equal(out.converged[c, a], draws[:, -1])
             np.testing.assert_array_equal(out.early_stopped[c, a], draws[:, col[t_stop[a, c]]])
-            np.testing.assert_array_equal(out.frozen[c, a], sim["frozen"][a, :, c].reshape(6, -1)[:, 0])
+            np.testing.assert_array_equal(out.frozen[c, a], sim.frozen[a, :, c].reshape(6, -1)[:, 0])
 
 
 def test_condition_errors_refuses_bad_input():
@@ -396,7 +407,7 @@ def test_condition_errors_refuses_bad_input():
 
 def test_per_mode_stopping_gd_finds_the_per_mode_formula():
     torch.set_num_threads(1)
-    out = le.per_mode_stopping_gd(2.0, 40, 1000, snr=4.0, lr=0.02, steps=220, seed=1)
+    out = le.per_mode_stopping_gd(2.0, 40, 1000, snr=4.0, lr=0.02, steps=220, execution=le.Execution(seed=1))
     assert isinstance(out, le.PerModeStopping)
     T = 221
     assert out.mode_error.shape == (T, 40) and out.test_error.shape == (T,) and out.times[-1] == pytest.approx(4.4)
@@ -413,10 +424,93 @@ def test_per_mode_stopping_gd_finds_the_per_mode_formula():
 
 
 def test_per_mode_stopping_gd_marks_unresolved_modes_and_refuses_bad_arguments():
-    out = le.per_mode_stopping_gd(0.5, 20, 50, snr=4.0, lr=0.02, steps=10, seed=0)
+    out = le.per_mode_stopping_gd(0.5, 20, 50, snr=4.0, lr=0.02, steps=10)
     assert np.all(np.isnan(out.t_stop[out.cov_eigvals == 0]))  # frozen modes never move
     assert np.isnan(out.t_stop[out.cov_eigvals > 0][0])  # the slowest mode still falls at step 10
     with pytest.raises(ValueError, match="lr"):
         le.per_mode_stopping_gd(2.0, 20, 5, snr=4.0, lr=0.5, steps=10)
     with pytest.raises(ValueError, match="snr"):
         le.per_mode_stopping_gd(2.0, 20, 5, snr=np.inf, lr=0.02, steps=10)
+
+
+# ----------------------------------------------------------------------------- specs and the deprecated flat form
+
+
+@pytest.mark.parametrize("cls, kwargs, match", [
+    (le.Variances, dict(teacher_var=-1.0), "teacher_var must"),
+    (le.Variances, dict(init_var=[0.0, np.nan]), "init_var must"),
+    (le.Variances, dict(noise_var="x"), "noise_var"),
+    (le.Variances, dict(init_var=[0.0, 1.0], noise_var=[0.0, 1.0, 2.0]), "must broadcast"),
+    (le.Execution, dict(seed=-1), "seed must be an integer >= 0"),
+    (le.Execution, dict(device="gpu"), "device must be"),
+    (le.Execution, dict(dtype=torch.int64), "dtype must be"),
+    (le.Execution, dict(chunk=0), "chunk must be an integer >= 1 or None"),
+    (le.LinearLabels, dict(snr=0.0), "snr must"),
+    (le.LinearLabels, dict(teachers=0), "teachers must"),
+    (le.LinearLabels, dict(n_test=0), "n_test must"),
+])
+def test_specs_are_checked_when_made(cls, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        cls(**kwargs)
+
+
+def test_specs_are_frozen_and_normalised():
+    v = le.Variances(init_var=np.array([0.0, 0.5]), noise_var=np.float64(0.25))
+    assert v.init_var == (0.0, 0.5) and v.noise_var == 0.25 and hash(v) == hash(le.Variances(1.0, (0.0, 0.5), 0.25))
+    assert le.Execution(device="cpu").device == torch.device("cpu")
+    with pytest.raises(AttributeError):
+        le.Execution().seed = 1
+
+
+def _same(a, b):
+    """Two results (dicts of arrays or dataclasses) hold the same bytes."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        return all(_same(a[k], b[k]) for k in a)
+    if hasattr(a, "__dataclass_fields__"):
+        return all(_same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    if isinstance(a, torch.Tensor):
+        return torch.equal(a, b)
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b, equal_nan=a.dtype.kind == "f")  # NaN: a mode without a stopping time
+    return a == b
+
+
+@pytest.mark.parametrize("func, args, new, flat, message", [
+    (le.draw_linear_student, ([0.5, 2.0], 6, 2),
+     dict(teachers=2, variances=le.Variances(init_var=[0.0, 0.3], noise_var=0.2)),
+     dict(teachers=2, init_var=[0.0, 0.3], noise_var=0.2),
+     r"variances=Variances\(init_var=\.\.\., noise_var=\.\.\.\)"),
+    (le.simulate_linear_student, ([0.5, 2.0], 6, 3, [0.0, 1.0, np.inf]),
+     dict(snr=[4.0, 1.0], teachers=2, execution=le.Execution(seed=2, chunk=4)),
+     dict(snr=[4.0, 1.0], teachers=2, seed=2, chunk=4),
+     r"execution=Execution\(seed=\.\.\., chunk=\.\.\.\)"),
+    (le.per_mode_stopping_gd, (2.0, 6, 20),
+     dict(snr=4.0, lr=0.05, steps=30, execution=le.Execution(seed=3)),
+     dict(snr=4.0, lr=0.05, steps=30, seed=3),
+     r"execution=Execution\(seed=\.\.\.\)"),
+    (le.random_feature_relu, (5, 8, [4, 12], 2, [0.0, 1.0, np.inf]),
+     dict(labels=le.LinearLabels(snr=4.0, teachers=2, n_test=7), execution=le.Execution(seed=1, chunk=5)),
+     dict(snr=4.0, teachers=2, n_test=7, seed=1, block=5),
+     r"labels=LinearLabels\(snr=\.\.\., teachers=\.\.\., n_test=\.\.\.\), execution=Execution\(seed=\.\.\., chunk"),
+    (le.random_feature_gd, (5, 8, 6, 2, [0, 3]),
+     dict(lr=0.1, labels=le.LinearLabels(snr=4.0, n_test=7), execution=le.Execution(seed=1)),
+     dict(lr=0.1, snr=4.0, n_test=7, seed=1),
+     r"labels=LinearLabels\(snr=\.\.\., n_test=\.\.\.\), execution=Execution\(seed=\.\.\.\)"),
+])
+def test_the_flat_form_is_deprecated_and_gives_the_same_bytes(func, args, new, flat, message):
+    gen = dict(generator=torch.Generator().manual_seed(5)) if func is le.draw_linear_student else {}
+    expected = func(*args, **new, **gen)
+    gen = dict(generator=torch.Generator().manual_seed(5)) if func is le.draw_linear_student else {}
+    with pytest.warns(DeprecationWarning, match=message):
+        got = func(*args, **flat, **gen)
+    assert _same(got, expected)
+
+
+def test_the_flat_form_refuses_mixing_and_unknown_keywords():
+    with pytest.raises(ValueError, match="not both"):
+        le.simulate_linear_student([0.5], 6, 1, [1.0], execution=le.Execution(), seed=1)
+    with pytest.raises(TypeError, match="no_such"):
+        le.random_feature_relu(5, 8, [4], 1, [1.0], no_such=1)
+    with pytest.raises(ValueError, match="chunk must be None for random_feature_gd"):
+        le.random_feature_gd(5, 8, 6, 1, [1], execution=le.Execution(chunk=2))

@@ -7,6 +7,7 @@ import pytest
 import torch
 from scipy import integrate, stats
 
+from gendyn import linear_experiments as le
 from gendyn import random_features as rf
 
 
@@ -58,8 +59,9 @@ def test_relu_feature_moments_by_quadrature():
 
 @pytest.fixture(scope="module")
 def run():
-    return rf.random_feature_students(6, 12, [4, 12, 30], 40, [0.0, 0.3, 3.0, np.inf], teacher_hidden=5, snr=4.0,
-                                      n_test=4000, decompose=True, seed=3)
+    return rf.random_feature_students(6, 12, [4, 12, 30], 40, [0.0, 0.3, 3.0, np.inf],
+                                      labels=rf.TeacherLabels(teacher_hidden=5, snr=4.0, n_test=4000), decompose=True,
+                                      execution=le.Execution(seed=3))
 
 
 def test_start_and_end_of_the_flow(run):
@@ -89,15 +91,16 @@ def test_wider_students_approximate_better(run):
 
 def test_results_do_not_depend_on_chunk():
     args = (5, 8, [3, 9], 5, [0.0, 1.0, np.inf])
-    kw = dict(teacher_hidden=4, n_test=10, decompose=True, seed=1)
-    one, all_ = rf.random_feature_students(*args, chunk=1, **kw), rf.random_feature_students(*args, chunk=5, **kw)
+    kw = dict(labels=rf.TeacherLabels(teacher_hidden=4, n_test=10), decompose=True)
+    one = rf.random_feature_students(*args, execution=le.Execution(seed=1, chunk=1), **kw)
+    all_ = rf.random_feature_students(*args, execution=le.Execution(seed=1, chunk=5), **kw)
     for name in ("test_error", "train_error", "test_error_sampled", "approximation", "over_fitting"):
         assert np.allclose(getattr(one, name), getattr(all_, name), rtol=1e-12, atol=1e-14), name
 
 
 def test_linear_teacher_against_a_test_set():
-    run = rf.random_feature_students(4, 30, [8, 200], 20, [0.5, np.inf], teacher="linear", n_test=3000,
-                                     decompose=True, seed=0)
+    run = rf.random_feature_students(4, 30, [8, 200], 20, [0.5, np.inf],
+                                     labels=rf.TeacherLabels(teacher="linear", n_test=3000), decompose=True)
     d = (run.test_error_sampled - run.test_error).reshape(-1, 20)
     assert np.all(np.abs(d.mean(1) / (d.std(1, ddof=1) / np.sqrt(20))) < 4.5)
     assert np.all(run.approximation >= -1e-12)  # a mean square (noiseless labels)
@@ -106,22 +109,52 @@ def test_linear_teacher_against_a_test_set():
 
 
 def test_rank_is_min_of_width_and_samples():
-    run = rf.random_feature_students(15, 60, [30, 60, 120], 10, [np.inf], teacher_hidden=8, seed=2)
+    run = rf.random_feature_students(15, 60, [30, 60, 120], 10, [np.inf], labels=rf.TeacherLabels(teacher_hidden=8),
+                                     execution=le.Execution(seed=2))
     rank = (run.eigvals > 0).sum(-1)
     assert np.all(rank == np.array([30, 60, 60])[:, None])  # nothing genuine dropped at N_h = P
 
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(hidden=[8, 4]), "strictly ascending"),
-    (dict(teacher="tanh"), "teacher"),
-    (dict(snr=0.0), "snr"),
     (dict(times=[-1.0]), "times"),
+    (dict(labels="relu"), "labels"),
+    (dict(execution=dict(seed=0)), "execution"),
 ])
 def test_bad_arguments(kwargs, match):
     args = dict(n_in=3, n_samples=5, hidden=[2, 6], repeats=1, times=[1.0])
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         rf.random_feature_students(**args)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(teacher="tanh"), "teacher must be one of"),
+    (dict(teacher_hidden=0), "teacher_hidden"),
+    (dict(snr=0.0), "snr"),
+    (dict(n_test=-1), "n_test"),
+])
+def test_teacher_labels_are_checked_when_made(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        rf.TeacherLabels(**kwargs)
+
+
+def test_the_flat_form_is_deprecated_and_gives_the_same_run():
+    args = (4, 8, [3, 9], 3, [0.0, 1.0, np.inf])
+    new = rf.random_feature_students(*args, labels=rf.TeacherLabels(teacher_hidden=4, snr=5.0, n_test=6),
+                                     decompose=True, execution=le.Execution(seed=2, chunk=2))
+    with pytest.warns(DeprecationWarning, match=r"labels=TeacherLabels\(teacher_hidden=\.\.\., snr=\.\.\., "
+                                                r"n_test=\.\.\.\), execution=Execution\(seed=\.\.\., chunk"):
+        old = rf.random_feature_students(*args, teacher_hidden=4, snr=5.0, n_test=6, decompose=True, seed=2,
+                                         chunk=2)
+    for name in ("hidden", "train_error", "test_error", "test_error_sampled", "eigvals", "approximation",
+                 "null_space", "over_fitting", "cross", "over_fitting_gaussian"):
+        assert np.array_equal(getattr(old, name), getattr(new, name)), name
+    assert old.noise_var == new.noise_var
+    with pytest.raises(ValueError, match="not both"):
+        rf.random_feature_students(*args, labels=rf.TeacherLabels(), snr=5.0)
+    with pytest.raises(TypeError, match="no_such"):
+        rf.random_feature_students(*args, no_such=1)
 
 
 # ----------------------------------------------------------------------------- Fig. 7E: the hidden spectrum

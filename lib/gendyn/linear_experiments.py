@@ -58,6 +58,7 @@ bounds (7), (8), (11), (12) of :mod:`gendyn.linear_student` for every network of
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -245,10 +246,10 @@ class LinearStudentBatch:
         return tv * self.g_w[:, None], iv * self.g_0[:, None], nv * self.g_e[:, None]
 
 
-def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: int = 1, teacher_var: ArrayLike = 1.0,
-                        init_var: ArrayLike = 0.0, noise_var: ArrayLike = 0.0, generator: torch.Generator | None = None,
-                        device: str | torch.device = "cpu",
-                        dtype: torch.dtype = torch.float64) -> LinearStudentBatch:
+def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: int = 1,
+                        variances: Variances | None = None, generator: torch.Generator | None = None,
+                        device: str | torch.device = "cpu", dtype: torch.dtype = torch.float64,
+                        **flat: object) -> LinearStudentBatch:
     """Draw ``len(alphas) * repeats`` datasets (alpha-major) with their teachers, noise and inits.
 
     Parameters
@@ -261,17 +262,26 @@ def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: in
         Datasets per load.
     teachers : int
         Independent draws of ``(wbar, w(0), eps)`` per dataset (``K``).
-    teacher_var, init_var, noise_var : float or 1-d array_like
-        Variances of ``wbar``, ``w(0)`` and ``eps``, broadcast to ``C`` conditions.
+    variances : Variances, optional
+        Variances of ``wbar``, ``w(0)`` and ``eps``, broadcast to ``C`` conditions (default
+        ``Variances()``: ``teacher_var = 1``, no initial weights, no noise).
     generator : torch.Generator, optional
         Source of randomness, on any device (drawn there, then moved to ``device``).
+    device, dtype
+        Where and in what precision the draws are returned.
+    **flat
+        Deprecated: ``teacher_var``, ``init_var``, ``noise_var`` as keywords, accepted for one more release
+        with a ``DeprecationWarning``; pass ``variances=Variances(...)``.
     """
+    if flat:
+        variances = _flat_specs("draw_linear_student", flat, {"variances": (
+            Variances, variances, {k: k for k in ("teacher_var", "init_var", "noise_var")})})["variances"]
+    variances = _spec(variances, "variances", Variances)
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     teachers = _checks.integer(teachers, "teachers")
-    tv, iv, nv = _as_conditions(teacher_var=_condition(teacher_var, "teacher_var", lower=0),
-                                init_var=_condition(init_var, "init_var", lower=0),
-                                noise_var=_condition(noise_var, "noise_var", lower=0))
+    tv, iv, nv = _as_conditions(teacher_var=variances.teacher_var, init_var=variances.init_var,
+                                noise_var=variances.noise_var)
     device, dtype = _check_torch(device, dtype)
     generator = _checks.torch_generator(generator)
     p_each = np.repeat(p, repeats)
@@ -438,9 +448,8 @@ def linear_student_gd(batch: LinearStudentBatch, lr: float, steps: ArrayLike) ->
 
 
 def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: ArrayLike, *, snr: ArrayLike = np.inf,
-                            inr: ArrayLike = 0.0, teachers: int = 1, seed: int = 0,
-                            device: str | torch.device = "cpu", chunk: int = 16,
-                            dtype: torch.dtype = torch.float64) -> dict[str, np.ndarray]:
+                            inr: ArrayLike = 0.0, teachers: int = 1, execution: Execution | None = None,
+                            **flat: object) -> LinearStudentSweep:
     """Gradient flow of linear students over a grid of loads, datasets and (SNR, INR) conditions.
 
     Parameters
@@ -458,22 +467,28 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
         ``noise_var = 1/snr`` (``snr = np.inf``: noiseless), ``init_var = inr``.
     teachers : int
         Teacher / noise / initialisation draws per dataset (``K``).
-    seed : int
-        Seed of the torch generator; identical results run to run on the CPU for the same
-        arguments (including ``chunk``).
-    device : str
-    chunk : int
-        Datasets per batched eigendecomposition (memory ``~ chunk * N * max(N, P) * 8`` bytes).
+    execution : Execution, optional
+        Seed, device, dtype and ``chunk``: datasets per batched eigendecomposition (default 16; memory
+        ``~ chunk * N * max(N, P) * 8`` bytes). Identical results run to run on the CPU for the same
+        arguments and execution (including ``chunk``, which orders the draws). Default ``Execution()``.
+    **flat
+        Deprecated: ``seed``, ``device``, ``chunk``, ``dtype`` as keywords, accepted for one more release with a
+        ``DeprecationWarning``; pass ``execution=Execution(...)``.
 
     Returns
     -------
-    dict of numpy arrays
+    LinearStudentSweep
         The outputs of :func:`linear_student_flow` with shape ``(A, S, C, K, T)``, and
-        ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)``.
+        ``cov_eigvals`` ``(A, S, N)``, ``p`` ``(A,)`` (formerly a dict: ``sweep["test_error"]`` reads
+        ``sweep.test_error`` for one more release, with a ``DeprecationWarning``).
     """
+    if flat:
+        execution = _flat_specs("simulate_linear_student", flat, {"execution": (
+            Execution, execution, {k: k for k in ("seed", "device", "chunk", "dtype")})})["execution"]
+    execution = _spec(execution, "execution", Execution)
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
-    chunk = _checks.integer(chunk, "chunk")
+    chunk = 16 if execution.chunk is None else execution.chunk
     snr, inr = _as_conditions(snr=_condition(snr, "snr", lower=0, open_lower=True, allow_inf=True),
                               inr=_condition(inr, "inr", lower=0))
     teachers = _checks.integer(teachers, "teachers")
@@ -483,17 +498,18 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
                        f"repeats={repeats} with {len(alphas)} loads, n={n}, teachers={teachers}",
                        memory=8.0 * n_sets * (6 * teachers * len(times) + n) + 100.0 * n_sets,
                        iterations=n_sets / chunk)
-    device, dtype = _check_torch(device, dtype)
+    device, dtype = execution.device, execution.dtype
     noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
-    gen = _generator(seed, device)
+    gen = _generator(execution.seed, device)
     pairs = [(i, r) for i in range(len(alphas)) for r in range(repeats)]
     parts = []
     for start in track(range(0, len(pairs), chunk), desc=f"gradient flow, N={n}"):
         idx = pairs[start:start + chunk]
         sub = np.array([alphas[i] for i, _ in idx])
         # draw_linear_student takes loads x repeats; here each dataset is its own load
-        batch = draw_linear_student(sub, n, 1, teachers=teachers, teacher_var=1.0, init_var=inr,
-                                    noise_var=noise_var, generator=gen, device=device, dtype=dtype)
+        batch = draw_linear_student(sub, n, 1, teachers=teachers,
+                                    variances=Variances(teacher_var=1.0, init_var=inr, noise_var=noise_var),
+                                    generator=gen, device=device, dtype=dtype)
         out = linear_student_flow(batch, times)
         parts.append({k: v.cpu().numpy() for k, v in out.items()})
     A = len(alphas)
@@ -502,7 +518,7 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
         cat = np.concatenate([part[key] for part in parts])
         result[key] = cat.reshape((A, repeats) + cat.shape[1:])
     result["p"] = p
-    return result
+    return LinearStudentSweep(**result)
 
 
 def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, device: str | torch.device = "cpu",
@@ -873,8 +889,7 @@ def _best_steps(err):
 
 
 def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: float, lr: float, steps: int,
-                         seed: int = 0, device: str | torch.device = "cpu",
-                         dtype: torch.dtype = torch.float64) -> PerModeStopping:
+                         execution: Execution | None = None, **flat: object) -> PerModeStopping:
     """Each eigenmode's optimal stopping time, found by gradient descent on one sampled dataset.
 
     One data matrix ``X`` (``N x round(alpha N)``, entries ``N(0, 1/N)``) and ``K = teachers`` draws of
@@ -900,15 +915,21 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
     steps : int
         Gradient-descent steps; ``steps lr`` should exceed the slowest mode's optimal time
         (``<= SNR`` in units of tau), or that mode's ``t_stop`` is NaN.
-    seed : int
-        Seed of the draws.
-    device, dtype
-        Where and in what precision the students are trained.
+    execution : Execution, optional
+        Seed of the draws, and where and in what precision the students are trained (``chunk`` must be
+        ``None``). Default ``Execution()``.
+    **flat
+        Deprecated: ``seed``, ``device``, ``dtype`` as keywords, accepted for one more release with a
+        ``DeprecationWarning``; pass ``execution=Execution(...)``.
 
     Returns
     -------
     PerModeStopping
     """
+    if flat:
+        execution = _flat_specs("per_mode_stopping_gd", flat, {"execution": (
+            Execution, execution, {k: k for k in ("seed", "device", "dtype")})})["execution"]
+    execution = _unbatched(_spec(execution, "execution", Execution), "per_mode_stopping_gd")
     alpha = _checks.real(alpha, "alpha", positive=True, extra=" (the load P/N)")
     alphas, _ = _check_alphas_n([alpha], n_features, "n_features")
     n = int(n_features)
@@ -916,13 +937,14 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
     snr = _checks.real(snr, "snr", positive=True, extra=" (finite)")
     lr = _checks.bounded(lr, "lr", 0, open_lower=True)
     steps = _checks.integer(steps, "steps")
-    device, dtype = _check_torch(device, dtype)
+    device, dtype = execution.device, execution.dtype
     p = int(round(alpha * n))
     _checks.work_limit(4.0 * (steps + 1) * teachers * n * max(n, p), f"steps={steps} with teachers={teachers} "
                        f"and n_features={n}", memory=8.0 * (steps + 1) * n + 8.0 * teachers * (n + p),
                        iterations=float(steps + 1))
-    batch = draw_linear_student(alphas, n, 1, teachers=teachers, teacher_var=1.0, init_var=0.0,
-                                noise_var=1.0 / snr, generator=_generator(seed, device), device=device, dtype=dtype)
+    batch = draw_linear_student(alphas, n, 1, teachers=teachers,
+                                variances=Variances(teacher_var=1.0, init_var=0.0, noise_var=1.0 / snr),
+                                generator=_generator(execution.seed, device), device=device, dtype=dtype)
     wbar, _, eps = batch.weights()
     X, wbar, eps = batch.X[0], wbar[0, 0], eps[0, 0]
     sigma = X @ X.mT
@@ -1047,9 +1069,8 @@ def _rf_inputs(n_in, n_samples, n_test, repeats, teachers, snr, gen, device, dty
 
 
 def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: int, times: ArrayLike, *,
-                        snr: float = np.inf, n_test: int = 1000, teachers: int = 1, seed: int = 0,
-                        device: str | torch.device = "cpu", block: int = 256,
-                        dtype: torch.dtype = torch.float64) -> RandomFeatureSweep:
+                        labels: LinearLabels | None = None, execution: Execution | None = None,
+                        **flat: object) -> RandomFeatureSweep:
     """Gradient flow of the second layer of random-feature ReLU networks over a sweep of widths.
 
     Parameters
@@ -1065,24 +1086,32 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
     times : array_like
         Times in units of tau (``np.inf``: converged, the minimum-norm interpolant when
         ``N_h >= P``).
-    snr : float
-        ``1 / noise_var`` of the training labels (teacher ``wbar ~ N(0, I)``).
-    n_test : int
-        Test inputs for the Monte Carlo test error (shared by all widths of a seed).
-    teachers : int
-        Label draws (teacher and noise) per seed (``K``).
-    seed, device, dtype
-        As in :func:`simulate_linear_student`.
-    block : int
-        Hidden units per accumulation step (memory ``~ S * block * (P + n_test) * 8`` bytes).
+    labels : LinearLabels, optional
+        The SNR of the training labels (teacher ``wbar ~ N(0, I)``), the label draws per seed (``K``) and the
+        test inputs of the Monte Carlo test error (shared by all widths of a seed). Default ``LinearLabels()``.
+    execution : Execution, optional
+        Seed, device, dtype and ``chunk``: hidden units per accumulation step (default 256; memory
+        ``~ S * chunk * (P + n_test) * 8`` bytes). Default ``Execution()``.
+    **flat
+        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed``, ``device``, ``block`` (now
+        ``chunk``), ``dtype`` (``execution``) as keywords, accepted for one more release with a
+        ``DeprecationWarning``.
 
     Returns
     -------
     RandomFeatureSweep
         Errors, weight norms and the spectral quantities of the bounds (eqs. (9)-(12)) of every network.
     """
-    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats), ("n_test", n_test),
-                    ("teachers", teachers), ("block", block)):
+    if flat:
+        specs = _flat_specs("random_feature_relu", flat, {
+            "labels": (LinearLabels, labels, {k: k for k in ("snr", "n_test", "teachers")}),
+            "execution": (Execution, execution, {"seed": "seed", "device": "device", "block": "chunk",
+                                                 "dtype": "dtype"})})
+        labels, execution = specs["labels"], specs["execution"]
+    labels, execution = _spec(labels, "labels", LinearLabels), _spec(execution, "execution", Execution)
+    snr, n_test, teachers = labels.snr, labels.n_test, labels.teachers
+    block = 256 if execution.chunk is None else execution.chunk
+    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("repeats", repeats)):
         _checks.integer(v, name)
     hidden = _checks.widths(hidden)
     times = _checks.flow_times(times)
@@ -1093,9 +1122,8 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
                        memory=8.0 * repeats * (n_all * (n_in + teachers + block) + (len(hidden) + 2) * n_samples * n_all
                                                + 6.0 * len(hidden) * teachers * (len(times) + n_samples)),
                        iterations=h_max / block)
-    snr = _checks.snr(snr)
-    device, dtype = _check_torch(device, dtype)
-    gen = _generator(seed, device)
+    device, dtype = execution.device, execution.dtype
+    gen = _generator(execution.seed, device)
     P = n_samples
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, repeats, teachers, snr, gen, device, dtype)
     kw = dict(generator=gen, device=device, dtype=dtype)
@@ -1243,9 +1271,8 @@ def random_feature_bounds(sweep: RandomFeatureSweep, *, delta: float = 0.05, tea
 
 
 def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, steps: ArrayLike, *,
-                      snr: float = np.inf, lr: float | None = None, n_test: int = 1000, teachers: int = 1,
-                      seed: int = 0, device: str | torch.device = "cpu",
-                      dtype: torch.dtype = torch.float64) -> RandomFeatureGD:
+                      lr: float | None = None, labels: LinearLabels | None = None, execution: Execution | None = None,
+                      **flat: object) -> RandomFeatureGD:
     """Gradient descent on the second layer of random-feature ReLU networks: teacher vs random labels.
 
     Each of the ``repeats`` draws of inputs and first layer is trained ``2 * teachers`` times
@@ -1262,12 +1289,17 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
         Draws of inputs and first layer (``S``).
     steps : array_like of int
         Ascending step counts at which to measure.
-    snr : float
     lr : float, optional
         Learning rate; default ``1 / max_s`` (the largest Gram eigenvalue over the batch),
         half the stability limit.
-    n_test, teachers, seed, device, dtype
-        As in :func:`random_feature_relu`.
+    labels : LinearLabels, optional
+        The SNR, the label draws per seed (``K`` of each kind) and the test inputs, as in
+        :func:`random_feature_relu`. Default ``LinearLabels()``.
+    execution : Execution, optional
+        Seed, device and dtype (``chunk`` must be ``None``). Default ``Execution()``.
+    **flat
+        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed``, ``device``, ``dtype``
+        (``execution``) as keywords, accepted for one more release with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -1276,8 +1308,15 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
         theory of the training error. On the Gram matrix's null space (``P > N_h``), where the eigenvectors are
         not unique, the teacher's power is its mean over that space, the same for any choice of basis.
     """
-    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats),
-                    ("n_test", n_test), ("teachers", teachers)):
+    if flat:
+        specs = _flat_specs("random_feature_gd", flat, {
+            "labels": (LinearLabels, labels, {k: k for k in ("snr", "n_test", "teachers")}),
+            "execution": (Execution, execution, {k: k for k in ("seed", "device", "dtype")})})
+        labels, execution = specs["labels"], specs["execution"]
+    labels = _spec(labels, "labels", LinearLabels)
+    execution = _unbatched(_spec(execution, "execution", Execution), "random_feature_gd")
+    snr, n_test, teachers = labels.snr, labels.n_test, labels.teachers
+    for name, v in (("n_in", n_in), ("n_samples", n_samples), ("n_hidden", n_hidden), ("repeats", repeats)):
         _checks.integer(v, name)
     steps = _check_steps(steps)
     n_all = float(n_samples) + n_test
@@ -1287,10 +1326,9 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
                        memory=8.0 * repeats * (n_hidden * (n_in + n_all + 4.0 * teachers) + 2.0 * n_samples * n_samples
                                                + 4.0 * teachers * n_all + 4.0 * teachers * len(steps)),
                        iterations=float(steps.max(initial=0)))
-    snr = _checks.snr(snr)
     lr = None if lr is None else _checks.bounded(lr, "lr", 0, open_lower=True, extra=" or None")
-    device, dtype = _check_torch(device, dtype)
-    gen = _generator(seed, device)
+    device, dtype = execution.device, execution.dtype
+    gen = _generator(execution.seed, device)
     P, S, K = n_samples, repeats, teachers
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, S, K, snr, gen, device, dtype)
     kw = dict(generator=gen, device=device, dtype=dtype)
@@ -1300,7 +1338,7 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
     label_var = 1.0 + noise_var
     y_rand = np.sqrt(label_var) * _random.randn(S, K, P, **kw)
     y_rand_test = np.sqrt(label_var) * _random.randn(S, K, n_test, **kw)
-    labels = torch.cat([y, y_rand], 1)  # (S, 2K, P)
+    targets = torch.cat([y, y_rand], 1)  # (S, 2K, P)
     gram = Xh.mT @ Xh
     s, U = torch.linalg.eigh(gram)
     s = s.clamp_min(0.0)
@@ -1309,14 +1347,14 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
     elif not (lr > 0 and lr * s.amax().item() < 2.0):
         raise ValueError(f"lr must be > 0 and below 2 / max eigenvalue = {2.0 / s.amax().item():.4g}; got {lr!r}")
     w = torch.zeros(S, 2 * K, n_hidden, device=device, dtype=dtype)
-    b = labels @ Xh.mT
+    b = targets @ Xh.mT
     train, test = [], []
     done = 0
     for target in track(steps.tolist(), desc=f"gradient descent, N_h={n_hidden}"):
         for _ in range(target - done):
             w += lr * (b - (w @ Xh) @ Xh.mT)
         done = target
-        train.append(((labels - w @ Xh) ** 2).mean(-1))
+        train.append(((targets - w @ Xh) ** 2).mean(-1))
         pred = w @ Xt
         err_t = ((pred[:, :K] - clean[..., P:]) ** 2).mean(-1) + noise_var
         err_r = ((pred[:, K:] - y_rand_test) ** 2).mean(-1)
@@ -1335,3 +1373,191 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
     power = torch.stack([power_teacher, torch.full_like(power_teacher, label_var)])
     return RandomFeatureGD(train_error=train.cpu().numpy(), test_error=test.cpu().numpy(), times=steps * lr, lr=lr,
                            eigvals=s.cpu().numpy(), label_power=power.cpu().numpy(), label_var=label_var)
+
+
+# ----------------------------------------------------------------------------- specs
+
+
+def _frozen_set(obj, name, value):
+    object.__setattr__(obj, name, value)  # a frozen dataclass normalises its fields once
+
+
+def _as_tuple(value):
+    """A checked condition (0-d or 1-d array) as a float or a tuple of floats: hashable and immutable."""
+    return float(value) if np.ndim(value) == 0 else tuple(float(v) for v in value)
+
+
+@dataclass(frozen=True)
+class Variances:
+    """The variances of the draws of a batch of linear students (:func:`draw_linear_student`), one per condition.
+
+    Each field is one number or a 1-d sequence; together they broadcast to ``C`` conditions: condition ``c``
+    has ``wbar = sqrt(teacher_var[c]) g_w``, ``w(0) = sqrt(init_var[c]) g_0`` and
+    ``eps = sqrt(noise_var[c]) g_e`` (:class:`LinearStudentBatch`). ``teacher_var = 0`` gives pure-noise
+    ("random") labels.
+
+    Attributes
+    ----------
+    teacher_var : float or tuple of float
+        Variance of the teacher's entries (``>= 0``).
+    init_var : float or tuple of float
+        Variance of the initial weights (``>= 0``; ``INR`` when ``teacher_var = 1``).
+    noise_var : float or tuple of float
+        Variance of the label noise (``>= 0``; ``1/SNR`` when ``teacher_var = 1``).
+    """
+
+    teacher_var: float | tuple[float, ...] = 1.0
+    init_var: float | tuple[float, ...] = 0.0
+    noise_var: float | tuple[float, ...] = 0.0
+
+    def __post_init__(self):
+        checked = {name: _condition(getattr(self, name), name, lower=0)
+                   for name in ("teacher_var", "init_var", "noise_var")}
+        _as_conditions(**checked)
+        for name, value in checked.items():
+            _frozen_set(self, name, _as_tuple(value))
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How a simulation runs: the seed of its draws, its device and precision, and how much it does at once.
+
+    The simulations of this module and :func:`gendyn.random_features.random_feature_students` take one
+    (``execution=Execution(seed=1)``). The same spec on the CPU gives the same bytes run to run.
+
+    Attributes
+    ----------
+    seed : int
+        Seed of the library's CPU generator that makes every draw (``>= 0``).
+    device : str or torch.device
+        ``"cpu"``, ``"cuda"`` or ``"cuda:N"``: where the computation runs (the draws are made on the CPU,
+        so the device does not change them).
+    dtype : torch.float32 or torch.float64
+        Precision of the draws and of the arithmetic; float64 by default (the converged errors involve
+        inverse eigenvalues far below float32's resolution).
+    chunk : int, optional
+        How much one batched step does: datasets per eigendecomposition in :func:`simulate_linear_student`
+        (default 16), hidden units per accumulation step in :func:`random_feature_relu` (default 256;
+        memory ``~ repeats * chunk * (P + n_test) * 8`` bytes), seeds at once in
+        :func:`gendyn.random_features.random_feature_students` (default: as many as keep the features under
+        about 256 MB). ``None``: that default. The draws of :func:`simulate_linear_student` and
+        :func:`random_feature_relu` are made chunk by chunk, so their results depend on it; those of
+        ``random_feature_students`` do not. The functions that do not batch take only ``None``.
+    """
+
+    seed: int = 0
+    device: str | torch.device = "cpu"
+    dtype: torch.dtype = torch.float64
+    chunk: int | None = None
+
+    def __post_init__(self):
+        _frozen_set(self, "seed", _checks.integer(self.seed, "seed", 0))
+        device, dtype = _check_torch(self.device, self.dtype)
+        _frozen_set(self, "device", device)
+        _frozen_set(self, "dtype", dtype)
+        if self.chunk is not None:
+            _frozen_set(self, "chunk", _checks.integer(self.chunk, "chunk", 1, meaning=" or None (the default)"))
+
+
+@dataclass(frozen=True)
+class LinearLabels:
+    """The labels and test inputs of a random-feature experiment with a linear teacher
+    (:func:`random_feature_relu`, :func:`random_feature_gd`).
+
+    The labels are ``y = wbar . x + eps`` with ``wbar ~ N(0, I)`` and ``eps ~ N(0, 1/snr)``.
+
+    Attributes
+    ----------
+    snr : float
+        ``1 / noise_var`` of the training labels (``> 0``; ``np.inf``: noiseless).
+    teachers : int
+        Label draws (teacher and noise) per seed (``K >= 1``).
+    n_test : int
+        Test inputs of the Monte Carlo test error (``>= 1``), shared by all networks of a seed.
+    """
+
+    snr: float = np.inf
+    teachers: int = 1
+    n_test: int = 1000
+
+    def __post_init__(self):
+        _frozen_set(self, "snr", _checks.snr(self.snr))
+        _frozen_set(self, "teachers", _checks.integer(self.teachers, "teachers"))
+        _frozen_set(self, "n_test", _checks.integer(self.n_test, "n_test"))
+
+
+def _spec(value, name, cls):
+    """``value`` if it is a ``cls`` spec, ``cls()`` if it is ``None``."""
+    return cls() if value is None else _checks.instance(value, name, cls)
+
+
+def _unbatched(execution, func):
+    """``execution`` of a function that does not batch: its ``chunk`` must be ``None``."""
+    if execution.chunk is not None:
+        raise ValueError(f"chunk must be None for {func} (it does not batch); got execution.chunk={execution.chunk}")
+    return execution
+
+
+def _flat_specs(func, flat, specs):
+    """The specs of a call of ``func`` that passed their fields as flat keywords, the deprecated form.
+
+    ``specs``: ``{parameter: (spec class, value passed or None, {keyword: field})}``. Warns with a
+    ``DeprecationWarning`` that shows the new form; returns ``{parameter: spec}`` (``None`` where no
+    keyword of that spec was passed).
+    """
+    owner = {kw: param for param, (_, _, fields) in specs.items() for kw in fields}
+    unknown = sorted(set(flat) - set(owner))
+    if unknown:
+        raise TypeError(f"{func}() got unexpected keyword argument(s) {unknown}; its specs take "
+                        f"{', '.join(sorted(specs))}")
+    out, new = {}, []
+    for param, (cls, given, fields) in specs.items():
+        mine = {fields[kw]: value for kw, value in flat.items() if kw in fields}  # in the caller's order
+        if not mine:
+            out[param] = given
+            continue
+        if given is not None:
+            raise ValueError(f"pass {param} either as a {cls.__name__} or as the keywords "
+                             f"{sorted(kw for kw in fields if kw in flat)} (deprecated), not both")
+        new.append(f"{param}={cls.__name__}({', '.join(f'{k}=...' for k in mine)})")
+        out[param] = mine
+    warnings.warn(f"{func}({', '.join(f'{k}=...' for k in flat)}) with flat keywords is deprecated and will be "
+                  f"removed in the next release: pass {', '.join(new)}", DeprecationWarning, stacklevel=3)
+    return {param: specs[param][0](**value) if isinstance(value, dict) else value for param, value in out.items()}
+
+
+__all__ += ["Variances", "Execution", "LinearLabels"]
+
+
+@dataclass(frozen=True)
+class LinearStudentSweep(_checks.FormerlyDict):
+    """Gradient flow of linear students over loads, datasets and conditions (:func:`simulate_linear_student`).
+
+    ``A`` loads, ``S`` datasets per load, ``C`` (SNR, INR) conditions, ``K`` draws per dataset, ``T`` times, ``N``
+    inputs; numpy arrays on the host, errors in units of ``sigma_w^2``. Formerly a dict: ``sweep["test_error"]``
+    still reads ``sweep.test_error`` for one release, with a ``DeprecationWarning``.
+
+    Attributes
+    ----------
+    test_error, train_error : ndarray (A, S, C, K, T)
+        Test error ``|wbar - w|^2/N + noise_var`` and training error ``|y - wX|^2/P``.
+    scale, overfit, cross, frozen : ndarray (A, S, C, K, T)
+        The parts of the test error (:func:`linear_student_flow`):
+        ``test_error = scale + overfit + cross + frozen + noise_var``.
+    cov_eigvals : ndarray (A, S, N)
+        Spectrum of each dataset's ``X X^T`` (frozen modes 0).
+    p : ndarray (A,)
+        Training examples ``P = round(alpha N)`` of each load.
+    """
+
+    test_error: np.ndarray
+    train_error: np.ndarray
+    scale: np.ndarray
+    overfit: np.ndarray
+    cross: np.ndarray
+    frozen: np.ndarray
+    cov_eigvals: np.ndarray
+    p: np.ndarray
+
+
+__all__ += ["LinearStudentSweep"]

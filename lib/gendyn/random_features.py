@@ -65,7 +65,7 @@ from numpy.typing import ArrayLike
 
 from . import _checks, _random, committee
 from . import linear_student as ls
-from .linear_experiments import EigenFlow
+from .linear_experiments import EigenFlow, Execution, _flat_specs, _spec
 from .progress import track
 
 __all__ = ["relu_kernel", "relu_feature_moments", "RandomFeatureRun", "random_feature_students", "HiddenSpectrum",
@@ -199,9 +199,8 @@ def _feature_teacher_moment(kind, W1, rows, v):
 
 
 def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeats: int, times: ArrayLike, *,
-                            teacher: str = "relu", teacher_hidden: int = 30, snr: float = np.inf, n_test: int = 0,
-                            decompose: bool = False, seed: int = 0, device: str | torch.device = "cpu",
-                            dtype: torch.dtype = torch.float64, chunk: int | None = None) -> RandomFeatureRun:
+                            labels: TeacherLabels | None = None, decompose: bool = False,
+                            execution: Execution | None = None, **flat: object) -> RandomFeatureRun:
     """Exact gradient flow of random-feature ReLU students of a ReLU (or linear) teacher.
 
     Parameters
@@ -217,50 +216,50 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
     times : array_like
         Times ``t >= 0`` in units of tau (``np.inf``: converged; the least-squares solution
         for ``N_h < P``, the minimum-norm interpolant for ``N_h >= P``).
-    teacher : {"relu", "linear"}
-        The teacher (module docstring).
-    teacher_hidden : int
-        Hidden units ``M`` of the ReLU teacher (ignored for ``teacher="linear"``).
-    snr : float
-        Teacher mean square over the label-noise variance (``np.inf``: noiseless labels).
-    n_test : int
-        Fresh inputs for a Monte Carlo test error beside the exact one (0: none).
+    labels : TeacherLabels, optional
+        The teacher, the SNR of its labels and the test inputs of a Monte Carlo test error. Default
+        ``TeacherLabels()``: a ReLU teacher of 30 units, noiseless labels, no test inputs.
     decompose : bool
         Also return the error decomposition of the converged students (costs an
         eigendecomposition of the ``N_h x N_h`` population covariance per width and seed).
-    seed : int
-        Seed of every random draw; the same arguments and seed give the same bytes on the CPU.
-    device, dtype
-        Torch device and floating dtype of the computation. Keep float64 (the default) for
-        widths near ``P``: the converged error there involves inverse squared eigenvalues as
-        small as ``1e-9`` of the largest, below float32's resolution, whose rank cutoff then
-        freezes them.
-    chunk : int, optional
-        Seeds processed at once (default: as many as keep the features under about 256 MB).
+    execution : gendyn.linear_experiments.Execution, optional
+        Seed of every random draw (the same arguments and seed give the same bytes on the CPU), torch
+        device and dtype of the computation, and ``chunk``: seeds processed at once (default: as many as
+        keep the features under about 256 MB; the results do not depend on it). Keep float64 (the
+        default) for widths near ``P``: the converged error there involves inverse squared eigenvalues as
+        small as ``1e-9`` of the largest, below float32's resolution, whose rank cutoff then freezes them.
+        Default ``Execution()``.
+    **flat
+        Deprecated: ``teacher``, ``teacher_hidden``, ``snr``, ``n_test`` (``labels``) and ``seed``,
+        ``device``, ``dtype``, ``chunk`` (``execution``) as keywords, accepted for one more release with a
+        ``DeprecationWarning``.
 
     Returns
     -------
     RandomFeatureRun
     """
+    if flat:
+        specs = _flat_specs("random_feature_students", flat, {
+            "labels": (TeacherLabels, labels, {k: k for k in ("teacher", "teacher_hidden", "snr", "n_test")}),
+            "execution": (Execution, execution, {k: k for k in ("seed", "device", "dtype", "chunk")})})
+        labels, execution = specs["labels"], specs["execution"]
+    labels, execution = _spec(labels, "labels", TeacherLabels), _spec(execution, "execution", Execution)
+    teacher, teacher_hidden, snr, n_test = labels.teacher, labels.teacher_hidden, labels.snr, labels.n_test
     n_in = _checks.integer(n_in, "n_in", meaning=" (the input dimension N_i)")
     P = _checks.integer(n_samples, "n_samples", meaning=" (training examples P)")
     repeats = _checks.integer(repeats, "repeats")
-    n_test = _checks.integer(n_test, "n_test", 0)
-    teacher = _checks.choice(teacher, "teacher", ("relu", "linear"))
-    teacher_hidden = _checks.integer(teacher_hidden, "teacher_hidden")
     decompose = _checks.flag(decompose, "decompose")
     hidden = _checks.widths(hidden)
     times = _checks.flow_times(times)
-    snr = _checks.snr(snr)
-    device, dtype = _checks.torch_device(device), _checks.torch_dtype(dtype)
+    device, dtype = execution.device, execution.dtype
     n_max, n_all = int(hidden[-1]), P + n_test
+    chunk = execution.chunk
     if chunk is None:
         chunk = max(1, min(repeats, (256 << 20) // (8 * n_max * max(n_all, n_max))))
-    chunk = _checks.integer(chunk, "chunk")
     noise_var = 0.0 if math.isinf(snr) else 1.0 / snr
 
     # every draw first, in one fixed order, so that results do not depend on chunk
-    gen = _random.seeded(_checks.integer(seed, "seed", 0))
+    gen = _random.seeded(execution.seed)
     kw = dict(generator=gen, device=device, dtype=dtype)
     x = _random.randn(repeats, n_in, n_all, **kw) / math.sqrt(n_in)
     W1 = _random.randn(repeats, n_max, n_in, **kw)
@@ -392,3 +391,35 @@ def hidden_spectrum(eigvals: ArrayLike, n_hidden: int, n_cluster: int) -> Hidden
     scale = np.median(small) / np.interp(0.5, cdf, grid)
     return HiddenSpectrum(rank=rank, nonzero=nonzero, alpha=alpha, scale=float(scale),
                           weight=small.size / (n * len(ev)), lam_min=ls.sampled_eigengap(ev))
+
+
+@dataclass(frozen=True)
+class TeacherLabels:
+    """The teacher of random-feature students, the noise of its labels and the test inputs
+    (:func:`random_feature_students`).
+
+    Attributes
+    ----------
+    teacher : {"relu", "linear"}
+        The teacher (module docstring).
+    teacher_hidden : int
+        Hidden units ``M`` of the ReLU teacher (``>= 1``; ignored for ``teacher="linear"``).
+    snr : float
+        Teacher mean square over the label-noise variance (``> 0``; ``np.inf``: noiseless labels).
+    n_test : int
+        Fresh inputs for a Monte Carlo test error beside the exact one (``>= 0``; 0: none).
+    """
+
+    teacher: str = "relu"
+    teacher_hidden: int = 30
+    snr: float = np.inf
+    n_test: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "teacher", _checks.choice(self.teacher, "teacher", ("relu", "linear")))
+        object.__setattr__(self, "teacher_hidden", _checks.integer(self.teacher_hidden, "teacher_hidden"))
+        object.__setattr__(self, "snr", _checks.snr(self.snr))
+        object.__setattr__(self, "n_test", _checks.integer(self.n_test, "n_test", 0))
+
+
+__all__ += ["TeacherLabels"]

@@ -432,8 +432,8 @@ def _continuous_cdf(lam, alpha):
     return np.clip(f, 0.0, 1.0)
 
 
-def check_fig2(ledger: Ledger, sim: dict, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float],
-               *, snr: float) -> dict[str, float]:
+def check_fig2(ledger: Ledger, sim: le.LinearStudentSweep, alphas: Sequence[float], times: np.ndarray,
+               panel_times: Sequence[float], *, snr: float) -> dict[str, float]:
     """Claims of Fig. 2: each panel against the exact (Marchenko-Pastur) theory.
 
     ``sim`` is :func:`gendyn.linear_experiments.simulate_linear_student` at ``alphas``, ``times`` (one SNR, INR 0).
@@ -453,19 +453,19 @@ def check_fig2(ledger: Ledger, sim: dict, alphas: Sequence[float], times: np.nda
 
     Returns the largest relative deviation of each claim of panels B and C.
     """
-    n = sim["cov_eigvals"].shape[-1]
-    test, train = sim["test_error"][:, :, 0], sim["train_error"][:, :, 0]  # (A, S, K, T)
+    n = sim.cov_eigvals.shape[-1]
+    test, train = sim.test_error[:, :, 0], sim.train_error[:, :, 0]  # (A, S, K, T)
     draws = test.shape[1] * test.shape[2]
     out = {}
     keep = times >= 0  # every time, t = 0 included (the draws' own initial errors)
     for a in FIG2_LOADS:
         i = list(alphas).index(a)
-        lam = sim["cov_eigvals"][i].ravel()
+        lam = sim.cov_eigvals[i].ravel()
         lam = lam[lam > 1e-9 * lam.max()]
         bound = dkw_bound(lam.size)
         ledger.check(
             f"fig2-mp-a{a:g}", f"Fig. 2A, alpha = {a:g}: Kolmogorov-Smirnov distance of the {lam.size} nonzero "
-            f"eigenvalues of {sim['cov_eigvals'].shape[1]} sampled X X^T (N = {n}) from the MP law",
+            f"eigenvalues of {sim.cov_eigvals.shape[1]} sampled X X^T (N = {n}) from the MP law",
             measured=ks_distance(lam, lambda v: _continuous_cdf(v, a)), predicted=0.0, tolerance=bound,
             kind="upper", theory="gendyn.linear_student.mp_eigenvalue_cdf", reference=1.0,
             reason=f"DKW bound of {lam.size} samples at level 1e-3 (eigenvalues of one matrix repel, so they "
@@ -508,7 +508,7 @@ def check_fig2(ledger: Ledger, sim: dict, alphas: Sequence[float], times: np.nda
     return out
 
 
-def figure_fig2(sim: dict, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float], *,
+def figure_fig2(sim: le.LinearStudentSweep, alphas: Sequence[float], times: np.ndarray, panel_times: Sequence[float], *,
                 snr: float) -> Figure:
     """The paper's Fig. 2 (our parameters): (A) the MP densities at alpha = 1/2, 1, 2 with the sampled spectra,
     (B) training and test error against time at those loads, (C) the test error against alpha at growing times.
@@ -519,13 +519,13 @@ def figure_fig2(sim: dict, alphas: Sequence[float], times: np.ndarray, panel_tim
     its training error (:func:`gendyn.linear_student.training_error`).
     """
     fig, axes = plotting.subplots(3, 3, height=6.6)
-    test, train = sim["test_error"][:, :, 0], sim["train_error"][:, :, 0]
+    test, train = sim.test_error[:, :, 0], sim.train_error[:, :, 0]
     for k, a in enumerate(FIG2_LOADS):
         i = list(alphas).index(a)
         color = plotting.COLORS[k]
         ax = axes[0, k]
         lo, hi = (float(v) for v in ls.mp_eigenvalue_edges(a))
-        lam = sim["cov_eigvals"][i].ravel()
+        lam = sim.cov_eigvals[i].ravel()
         lam = lam[lam > 1e-9 * lam.max()]
         mass = float(ls.mp_point_mass(a))
         weights = np.full(lam.size, (1.0 - mass) / lam.size)
