@@ -19,7 +19,8 @@ Y_B = DATA.labels_b([1.0, 2.0], [0.5, 1.0])
 W0 = mt.init_student([0], n_features=6, n_classes=2, hidden=3, n_heads=2, **F64)
 GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), relatedness=(0.5,), rank=2,
             n_features=4, hidden=3, depth=1, activation="linear", n_val=5, lr=0.5, steps=2, eval_every=1,
-            init_scale=1.0, loss="ce", dtype=torch.float64, draw_dtype=None, device="cpu", num_threads=1, workers=1,
+            init_scale=1.0, loss="ce", dtype=torch.float64, draw_dtype=None, device="cpu", arithmetic="plain",
+            num_threads=1, workers=1,
             keep_curves=False, progress=False)
 GRID_OK = dict(n_train_aux={"none"}, relatedness={"zero"}, keep_curves={"bool"}, progress={"bool"},
                draw_dtype={"none"})
@@ -61,7 +62,7 @@ CASES = [
                           (mt.GridTask, ("rank", "n_features", "n_val")),
                           (mt.GridStudents, ("hidden", "depth", "activation", "init_scale")),
                           (mt.GridSchedule, ("lr", "steps", "eval_every", "loss")),
-                          (mt.GridPrecision, ("dtype", "draw_dtype", "device")),
+                          (mt.GridPrecision, ("dtype", "draw_dtype", "device", "arithmetic")),
                           (mt.GridExecution, ("num_threads", "workers", "progress")))],
     Case(grids.cached_grid, dict(name="fuzz", scale="smoke", **GRID),
          accepted=dict(GRID_OK, name={"string", "unknown-name"})),  # any label of the cache file

@@ -45,6 +45,8 @@ Different training-set sizes within a batch are masks over a common pool (the fi
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import math
 import multiprocessing
@@ -111,6 +113,9 @@ SNR_GRID = tuple(float(v) for v in np.logspace(-2, 1, 6))
 #: The relatedness grid of the published results.
 RELATEDNESS_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 ACTIVATIONS = ("linear", "relu")
+#: The arithmetic of a grid (:class:`GridPrecision`): ``"plain"`` (every operation in the training
+#: dtype) or ``"mixed"`` (float64 weights, updates, losses and residuals; float32 matrix products).
+ARITHMETICS = ("plain", "mixed")
 
 
 def grid_snrs(points: int) -> tuple[float, ...]:
@@ -491,6 +496,8 @@ def _residual_(z, y, weight, loss):
 
 def _linear_data_grad(x, y, w, weight, loss):
     """Loss ``(S, R)`` and its gradient ``(S, R, K, N)`` with respect to the composite ``w``."""
+    if _MIXED.get() is not None:  # mixed arithmetic (GridPrecision(arithmetic="mixed"))
+        return _linear_data_grad_mixed(x, y, w, weight, loss, _MIXED.get())
     s, p, n = x.shape
     r, k = w.shape[1], w.shape[2]
     z = (x @ w.reshape(s, r * k, n).mT).view(s, p, r, k)
@@ -507,6 +514,8 @@ def _relu_data_grad(x, y, trunk, head, weight, loss):
     copy and pass over both), the loss gradient comes from :func:`_residual_`. The same
     arithmetic as autograd on :func:`_logits` up to float rounding (tested).
     """
+    if _MIXED.get() is not None:  # mixed arithmetic (GridPrecision(arithmetic="mixed"))
+        return _relu_data_grad_mixed(x, y, trunk, head, weight, loss, _MIXED.get())
     s, p, n = x.shape
     r, hidden = head.shape[1], trunk[0].shape[-2]
     first = (x @ trunk[0].reshape(s, r * hidden, n).mT).view(s, p, r, hidden).transpose(1, 2)
@@ -1204,7 +1213,8 @@ class GridSchedule:
 
 @dataclass(frozen=True)
 class GridPrecision:
-    """The arithmetic of a grid: training ``dtype``, the precision of the draws, and the device.
+    """The arithmetic of a grid: training ``dtype``, the precision of the draws, the device, and plain or
+    mixed arithmetic.
 
     Parameters
     ----------
@@ -1217,11 +1227,17 @@ class GridPrecision:
         ``dtype`` (torch draws other numbers in float32 than in float64, so a float32 grid and a
         float64 grid of the same seeds see different data).
     device : str or torch.device
+    arithmetic : {"plain", "mixed"}
+        ``"plain"``: every operation in ``dtype``. ``"mixed"`` (needs ``dtype=torch.float64``): the
+        weights, their updates, the losses and the softmax residuals stay float64, the forward and
+        backward matrix products run in float32 on float32 copies (:data:`MIXED_MATMUL_DTYPE`), and the
+        two tasks' gradients are summed in float64; the validation losses are taken in float64.
     """
 
     dtype: torch.dtype = torch.float32
     draw_dtype: torch.dtype | None = None
     device: str | torch.device = "cpu"
+    arithmetic: str = "plain"
 
     def __post_init__(self):
         dtype, device = _torch(self.dtype, self.device)
@@ -1229,6 +1245,10 @@ class GridPrecision:
         _frozen_set(self, "device", device)
         _frozen_set(self, "draw_dtype", dtype if self.draw_dtype is None
                     else _checks.torch_dtype(self.draw_dtype, "draw_dtype"))
+        _checks.choice(self.arithmetic, "arithmetic", ARITHMETICS)
+        if self.arithmetic == "mixed" and dtype != torch.float64:
+            raise ValueError(f"arithmetic='mixed' keeps float64 weights and losses: it needs dtype=torch.float64; "
+                             f"got dtype={dtype}")
 
 
 @dataclass(frozen=True)
@@ -1282,7 +1302,7 @@ _GRID_SPECS = {"cells": (GridCells, ("n_train", "n_train_aux", "s_a", "s_b", "re
                "task": (GridTask, ("rank", "n_features", "n_val")),
                "students": (GridStudents, ("hidden", "depth", "activation", "init_scale")),
                "schedule": (GridSchedule, ("lr", "steps", "eval_every", "loss")),
-               "precision": (GridPrecision, ("dtype", "draw_dtype", "device")),
+               "precision": (GridPrecision, ("dtype", "draw_dtype", "device", "arithmetic")),
                "execution": (GridExecution, ("num_threads", "workers", "executor", "block", "progress"))}
 
 
@@ -1385,7 +1405,8 @@ def run_grid(cells: GridCells | None = None, seeds: Sequence[int] | None = None,
                                 activation=activation, n_val=task.n_val, lr=schedule.lr, steps=steps,
                                 eval_every=schedule.eval_every, init_scale=students.init_scale,
                                 loss=schedule.loss, dtype=dtype, draw_dtype=draw_dtype, device=str(device),
-                                num_threads=execution.num_threads, block=execution.block),
+                                num_threads=execution.num_threads, block=execution.block,
+                                arithmetic=precision.arithmetic),
                   keep_curves=keep_curves)
     jobs = [(seed, p) for p in n_train for seed in seeds]
     workers = min(workers, len(jobs)) if str(device) == "cpu" else 1
@@ -1429,7 +1450,8 @@ def _grid_job(seed, p, *, aux, s_a, combos, settings, keep_curves):
 
 
 def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, hidden, depth, activation, n_val,
-                   lr, steps, eval_every, init_scale, loss, dtype, draw_dtype, device, num_threads, block):
+                   lr, steps, eval_every, init_scale, loss, dtype, draw_dtype, device, num_threads, block,
+                   arithmetic="plain"):
     aux_sizes = aux if aux else (p,)
     pool_b = max(aux_sizes)
     data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
@@ -1467,8 +1489,9 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
     w0 = [w.to(dtype) for w in w0]
     if loss == "mse":
         y_a, y_b, ya_all, y_val, y_val_st = (t.to(dtype) for t in (y_a, y_b, ya_all, y_val, y_val_st))
-    res_mt = train_students(x_a, y_a, x_val, y_val, w0, x_b=x_b, y_b=y_b, mask_b=mask_b, **common)
-    res_st = train_students(x_a, ya_all, x_val, y_val_st, w0[:-1], **common)
+    with _arithmetic(arithmetic):
+        res_mt = train_students(x_a, y_a, x_val, y_val, w0, x_b=x_b, y_b=y_b, mask_b=mask_b, **common)
+        res_st = train_students(x_a, ya_all, x_val, y_val_st, w0[:-1], **common)
     out = dict(cells=[dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed)
                       for key in run_keys],
                mt=res_mt.best_val[0], st=res_st.best_val[0, ia], mt_step=res_mt.best_step[0],
@@ -1743,3 +1766,69 @@ def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 1
     if not np.all(np.isfinite(nll)):
         raise ValueError("s_a is too large for the labels' noise: a sampled label has probability 0 under its law")
     return BayesCrossEntropy(s_a, nll.mean(0), nll.std(0, ddof=1) / math.sqrt(n_test), n_test)
+
+
+# ----------------------------------------------------------------------------------------
+# mixed arithmetic: float64 weights, updates and losses, float32 matrix products
+# ----------------------------------------------------------------------------------------
+
+#: The precision of the matrix products of mixed arithmetic.
+MIXED_MATMUL_DTYPE = torch.float32
+
+#: The matmul dtype of mixed arithmetic in the training under way, or ``None``: plain arithmetic.
+_MIXED = contextvars.ContextVar("gendyn_multitask_train_mixed", default=None)
+
+
+@contextlib.contextmanager
+def _arithmetic(arithmetic):
+    """Train in ``arithmetic`` (:data:`ARITHMETICS`) inside the ``with`` block."""
+    token = _MIXED.set(MIXED_MATMUL_DTYPE if arithmetic == "mixed" else None)  # read when training starts
+    try:
+        yield
+    finally:
+        _MIXED.reset(token)
+
+
+def _linear_data_grad_mixed(x, y, w, weight, loss, low):
+    """:func:`_linear_data_grad` with the two matrix products in ``low`` and the loss, the residual and the
+    gradient in the precision of ``w``."""
+    s, p, n = x.shape
+    r, k = w.shape[1], w.shape[2]
+    x_low = x.to(low)
+    z = (x_low @ w.to(low).reshape(s, r * k, n).mT).view(s, p, r, k).to(w.dtype)
+    per = _residual_(z, y, weight, loss)
+    grad = (z.to(low).view(s, p, r * k).mT @ x_low).view(s, r, k, n).to(w.dtype)
+    return per.sum(1), grad
+
+
+def _relu_data_grad_mixed(x, y, trunk, head, weight, loss, low):
+    """:func:`_relu_data_grad` with every matrix product in ``low`` on copies of the weights and inputs
+    in ``low``; the logits, the loss and its residual, and the gradients returned are in the weights'
+    precision."""
+    s, p, n = x.shape
+    r, hidden = head.shape[1], trunk[0].shape[-2]
+    high = head.dtype
+    x_low = x.to(low)
+    trunk_low = [w.to(low) for w in trunk]
+    head_low = head.to(low)
+    first = (x_low @ trunk_low[0].reshape(s, r * hidden, n).mT).view(s, p, r, hidden).transpose(1, 2)
+    acts = [torch.clamp_min(first, 0.0, out=torch.empty(s, r, p, hidden, dtype=low, device=x.device))]
+    for layer in trunk_low[1:]:
+        acts.append((acts[-1] @ layer.mT).relu_())
+    z = (acts[-1] @ head_low.mT).to(high)  # (S, R, P, K): the loss and the residual in the high precision
+    y_runs = y.transpose(1, 2)
+    per = _residual_(z, y_runs, weight.transpose(1, 2), loss)
+    z_low = z.to(low)
+    grad_head = (z_low.mT @ acts[-1]).to(high)
+    back = z_low @ head_low
+    grads = [None] * len(trunk)
+    for i in range(len(trunk) - 1, 0, -1):
+        back = torch.ops.aten.threshold_backward(back, acts[i], 0)
+        grads[i] = (back.mT @ acts[i - 1]).to(high)
+        back = back @ trunk_low[i]
+    back = torch.ops.aten.threshold_backward(back, acts[0], 0)
+    grads[0] = (back.mT @ x_low[:, None]).to(high)
+    return per.sum(2), grads, grad_head
+
+
+__all__ += ["ARITHMETICS", "MIXED_MATMUL_DTYPE"]

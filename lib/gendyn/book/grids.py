@@ -33,7 +33,10 @@ BLOCK = 16
 #: Precision of the deep ReLU grid (Fig. A4) and of its linear reference. In float32 the deepest
 #: students' per-cell benefits move by about half their seed-to-seed spread, with a bias, when
 #: only the rounding changes; in float64 a perturbation of the size of its rounding moves them by
-#: far less than their standard errors (both measured by the aux-data-and-depth chapter).
+#: far less than their standard errors (both measured by the aux-data-and-depth chapter). Mixed
+#: arithmetic (``GridPrecision(arithmetic="mixed")``: float32 matrix products, float64 weights, updates
+#: and losses) moves them by up to several times their seed-to-seed spread at paper scale, for a
+#: quarter less CPU time (``benchmarks/a4_precision.py``), so it does not replace float64.
 DEEP_DTYPE = torch.float64
 
 #: The book's grids, by the name of the published file they reproduce.

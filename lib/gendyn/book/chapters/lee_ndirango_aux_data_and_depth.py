@@ -29,7 +29,7 @@ from gendyn.multitask_train import GridResult
 
 __all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "figure_3_left", "check_aux_data", "figure_3_right",
            "check_deep_relatedness", "print_by_relatedness", "Precision", "check_float64_rounding",
-           "precision_glue"]
+           "precision_glue", "MIXED_CRITERION", "MIXED_VERDICT"]
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,9 @@ class Precision:
 
     ``rounding32``: float32 minus float64 benefit per cell; ``rounding64``: float64 with the
     learning rate one ulp larger minus float64; ``cell_se``: standard error over seeds of each
-    cell's mean benefit in the book's grid; ``seeds``: its number of seeds.
+    cell's mean benefit in the book's grid; ``seeds``: its number of seeds; ``rounding_mixed``:
+    mixed arithmetic (``GridPrecision(arithmetic="mixed")``: float64 weights, updates and losses,
+    float32 matrix products) minus float64, per cell, or ``None``.
     """
 
     depth: int
@@ -182,6 +184,7 @@ class Precision:
     rounding32: np.ndarray
     rounding64: np.ndarray
     cell_se: np.ndarray
+    rounding_mixed: np.ndarray | None = None
 
     @property
     def rms32(self) -> float:
@@ -199,6 +202,13 @@ class Precision:
         return self.rms32 / math.sqrt(np.mean(self.seed_sd**2))
 
     @property
+    def mixed_ratios(self) -> np.ndarray:
+        """Per cell: the mixed-arithmetic change of the benefit over the cell's seed-to-seed standard deviation."""
+        if self.rounding_mixed is None:
+            raise ValueError("this Precision has no mixed-arithmetic rerun (rounding_mixed is None)")
+        return np.abs(self.rounding_mixed) / self.seed_sd
+
+    @property
     def tolerance64(self) -> float:
         """One hundredth of the smallest standard error of a cell's mean benefit."""
         return 0.01 * self.cell_se.min()
@@ -208,7 +218,12 @@ class Precision:
         return (f"float32 - float64 benefit over {len(self.cell_se)} cells: rms {self.rms32:.4f}, largest "
                 f"{np.abs(self.rounding32).max():.4f}, mean {shift:+.4f} +- {shift_se:.4f} nats; seed-to-seed "
                 f"standard deviation (rms) {math.sqrt(np.mean(self.seed_sd**2)):.4f}; float64 with lr + 1 ulp: "
-                f"largest change {np.abs(self.rounding64).max():.1e}")
+                f"largest change {np.abs(self.rounding64).max():.1e}"
+                + ("" if self.rounding_mixed is None else
+                   f"; mixed - float64: rms {math.sqrt(np.mean(self.rounding_mixed**2)):.2e} nats, per cell over "
+                   f"its seed-to-seed SD largest {100 * self.mixed_ratios.max():.2g} %, median "
+                   f"{100 * np.median(self.mixed_ratios):.2g} % (criterion for mixed arithmetic: "
+                   f"{100 * MIXED_CRITERION:g} %)"))
 
 
 def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
@@ -226,10 +241,27 @@ def check_float64_rounding(ledger: Ledger, precision: Precision) -> None:
                         "enters): the grid's float64 results are not rounding.", category="finding")
 
 
+#: Mixed arithmetic would replace float64 in the A4 grid if it moved no cell's benefit by more than
+#: this fraction of the cell's seed-to-seed standard deviation (issue 34, item 2).
+MIXED_CRITERION = 0.01
+
+#: The verdict of the precision section on mixed arithmetic at the run's scale, by whether it meets :data:`MIXED_CRITERION`.
+MIXED_VERDICT = {"meets": "within the 1 % criterion at this scale",
+                 "misses": "above the 1 % criterion at this scale"}
+
+
 def precision_glue(precision: Precision) -> dict[str, float | int | str]:
     """The numbers and the verdict of the precision section, by glue name."""
     shift, shift_se = mean_se(precision.rounding32)
-    return {"ln-aux-depth-precision-depth": int(precision.depth), "ln-aux-depth-precision-p": int(precision.n_train),
+    mixed = {}
+    if precision.rounding_mixed is not None:
+        ratios = precision.mixed_ratios
+        mixed = {"ln-aux-depth-precision-mixed-rms": prose.sig(math.sqrt(np.mean(precision.rounding_mixed**2)), 2),
+                 "ln-aux-depth-precision-mixed-max": prose.sig(100 * ratios.max(), 2),
+                 "ln-aux-depth-precision-mixed-median": prose.sig(100 * np.median(ratios), 2),
+                 "ln-aux-depth-precision-mixed-verdict": MIXED_VERDICT["meets" if ratios.max() <= MIXED_CRITERION
+                                                                      else "misses"]}
+    return mixed | {"ln-aux-depth-precision-depth": int(precision.depth), "ln-aux-depth-precision-p": int(precision.n_train),
             "ln-aux-depth-precision-rms": prose.sig(precision.rms32, 2),
             "ln-aux-depth-precision-max": prose.sig(np.abs(precision.rounding32).max(), 2),
             "ln-aux-depth-precision-ratio": prose.sig(precision.ratio32, 2), "ln-aux-depth-precision-mean": prose.sig(shift, 2, sign=True),
