@@ -737,7 +737,7 @@ def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, student: TaStudent | N
         old = _former("theory_errors", ("n1", "n2", "n3", "eps", "tau", "n_layers", "r_in"), student, args, flat,
                       defaults={"r_in": r_in},
                       new_form=lambda v: f"theory_errors(t, teacher_svals, {_show_student(v)}, r_in={v['r_in']!r})")
-        return theory_errors(t, teacher_svals, _spec(old, "theory_errors"), r_in=old["r_in"])
+        return theory_errors(t, teacher_svals, old["student"], r_in=old["r_in"])
     student = _student(student, "theory_errors")
     n1, n3 = _needs(student, "theory_errors")
     eps, tau, n_layers = student.eps, student.tau, student.n_layers
@@ -834,8 +834,7 @@ def optimal_early_stopping(teacher_svals: ArrayLike, student: TaStudent | None =
                       student, args, flat, defaults={"t_max": t_max, "r_in": r_in},
                       new_form=lambda v: f"optimal_early_stopping(teacher_svals, {_show_student(v)}, "
                                          f"t_max={v['t_max']!r}, r_in={v['r_in']!r})")
-        return optimal_early_stopping(teacher_svals, _spec(old, "optimal_early_stopping"), t_max=old["t_max"],
-                                      r_in=old["r_in"])
+        return optimal_early_stopping(teacher_svals, old["student"], t_max=old["t_max"], r_in=old["r_in"])
     student = _student(student, "optimal_early_stopping")
     n1, n3 = _needs(student, "optimal_early_stopping")
     eps, tau, n_layers = student.eps, student.tau, student.n_layers
@@ -1003,8 +1002,7 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, stud
                       flat, defaults={"delay": delay, "per_mode": per_mode},
                       new_form=lambda v: f"sampled_ta_errors(t, sigma31, teacher, {_show_student(v)}, "
                                          f"delay=..., per_mode={v['per_mode']!r})")
-        return sampled_ta_errors(t, sigma31, teacher, _spec(old, "sampled_ta_errors"), delay=old["delay"],
-                                 per_mode=old["per_mode"])
+        return sampled_ta_errors(t, sigma31, teacher, old["student"], delay=old["delay"], per_mode=old["per_mode"])
     student = _student(student, "sampled_ta_errors")
     eps, tau, k = student.eps, student.tau, student.n_layers - 1
     s31, wbar = _check_data(sigma31, "sigma31"), _check_data(teacher, "teacher")
@@ -1397,13 +1395,19 @@ def _is_former(student, args, flat):
     return bool(args) or bool(flat) or number
 
 
-def _former(function, names, student, args, flat, *, defaults=None, new_form):
+def _former(function, names, student, args, flat, *, defaults=None, new_form, build=None):
     """The values of a call in the former flat form, by their former names, with a ``DeprecationWarning``.
 
     ``names`` are the former parameters from the student's place on; ``student`` and ``args`` the
-    values passed there, ``flat`` the keywords; ``defaults`` fill what was not passed. ``new_form``
-    (a function of the values) writes the call in the new form for the warning.
+    values passed there, ``flat`` the keywords; ``defaults`` fill what was not passed. ``build`` makes
+    the :class:`TaStudent` of the values (default :func:`_spec`), stored under ``"student"``; only a call
+    whose values make one warns (``new_form``, a function of the values, writes the call in the new form).
     """
+    if isinstance(student, TaStudent):
+        extra = [f"{len(args)} more positional argument(s)"] if args else []
+        raise ValueError(f"pass the student to {function} either as a TaStudent or (deprecated) as separate sizes "
+                         f"and flow, not both; got student={student!r} and "
+                         f"{', '.join(extra + sorted(flat))}")
     values = (student, *args) if (student is not None or args) else ()
     if len(values) > len(names):
         raise TypeError(f"{function}() takes at most {len(names)} arguments in its former form after the data "
@@ -1419,6 +1423,7 @@ def _former(function, names, student, args, flat, *, defaults=None, new_form):
     given.update(flat)
     out = dict(defaults or {})
     out.update(given)
+    out["student"] = (build or (lambda v: _spec(v, function)))(out)
     warnings.warn(f"{function}() with the student's sizes and flow ({', '.join(n for n in names if n in given)}) "
                   f"as separate arguments is deprecated and will be removed in the next release: pass "
                   f"{new_form(out)}", DeprecationWarning, stacklevel=3)

@@ -118,8 +118,7 @@ def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, student: deep
             defaults={"noise_std": noise_std},
             new_form=lambda v: f"randomised_train_error(t, teacher_svals, {deep_linear._show_student(v)}, "
                                f"noise_std={v['noise_std']!r})")
-        return randomised_train_error(t, teacher_svals, deep_linear._spec(old, "randomised_train_error"),
-                                      noise_std=old["noise_std"])
+        return randomised_train_error(t, teacher_svals, old["student"], noise_std=old["noise_std"])
     student = deep_linear._student(student, "randomised_train_error")
     n1, n3 = deep_linear._needs(student, "randomised_train_error")
     n2 = n3 if student.n2 is None else student.n2
@@ -167,7 +166,7 @@ def learning_curves(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3
         ``structured`` (:func:`gendyn.deep_linear.theory_errors`, its training error) and
         ``randomised`` (:func:`randomised_train_error`), one value per time.
     """
-    student = deep_linear.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps)
+    student = deep_linear.TaStudent(n1=n1, n2=_checks.integer(n2, "n2"), n3=n3, eps=eps)  # n2 required here
     return LearningCurves(deep_linear.theory_errors(t, teacher_svals, student)[0],
                           randomised_train_error(t, teacher_svals, student))
 

@@ -530,8 +530,7 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
             defaults={"eps": 1e-5, "chunk": chunk, "lr": lr},
             new_form=lambda v: f"sampled_head_errors(t, sigma31, teacher, n3_a, {deep_linear._show_student(v)}, "
                                f"chunk={v['chunk']!r}, lr={v['lr']!r})")
-        return sampled_head_errors(t, sigma31, teacher, n3_a, deep_linear._spec(old, "sampled_head_errors"),
-                                   chunk=old["chunk"], lr=old["lr"])
+        return sampled_head_errors(t, sigma31, teacher, n3_a, old["student"], chunk=old["chunk"], lr=old["lr"])
     student = deep_linear._student(student, "sampled_head_errors")
     eps, tau, n_layers = student.eps, student.tau, student.n_layers
     s31, wbar = deep_linear._check_data(sigma31, "sigma31"), deep_linear._check_data(teacher, "teacher")
@@ -1080,26 +1079,27 @@ def _former_heads(function, names, student, args, flat, n3_a, data, **keywords):
     flat = dict(flat)
     if n3_a is not None:
         flat["n3_a"] = n3_a
-    old = deep_linear._former(
-        function, names, student, args, flat, defaults=keywords,
+    def build(old):
+        for name in ("n1", "n2", "n3_a", "n3_b", "eps"):
+            if name not in old:
+                raise TypeError(f"{function}() missing required argument {name!r} in its former form; pass "
+                                f"student=TaStudent(...), n3_a=...")
+        n3_a, n3_b = _checks.integer(old["n3_a"], "n3_a"), _checks.integer(old["n3_b"], "n3_b")
+        return deep_linear._spec(old, function, n3=n3_a + n3_b)
+
+    return deep_linear._former(
+        function, names, student, args, flat, defaults=keywords, build=build,
         new_form=lambda v: f"{function}({data}, {deep_linear._show_student(v, n3='n3_a + n3_b')}, n3_a=n3_a"
                            + "".join(f", {k}={v[k]!r}" for k in keywords) + ")")
-    for name in ("n1", "n2", "n3_a", "n3_b", "eps"):
-        if name not in old:
-            raise TypeError(f"{function}() missing required argument {name!r} in its former form; pass "
-                            f"student=TaStudent(...), n3_a=...")
-    n3_a, n3_b = _checks.integer(old["n3_a"], "n3_a"), _checks.integer(old["n3_b"], "n3_b")
-    return dict(old, student=deep_linear._spec(old, function, n3=n3_a + n3_b), n3_a=n3_a)
 
 
 def _former_pair(function, student, args, flat, data, **keywords):
     """A former call of :func:`transfer_benefit` or :func:`transfer_benefit_general`: ``{"student", **keywords}``."""
-    old = deep_linear._former(
+    return deep_linear._former(
         function, ("n1", "n3", "n2", "eps", "tau", "n_layers"), student, args, flat,
         defaults=dict(keywords, eps=1e-5),
         new_form=lambda v: f"{function}({data}, {deep_linear._show_student(v)}"
                            + "".join(f", {k}={v[k]!r}" for k in keywords) + ")")
-    return dict(old, student=deep_linear._spec(old, function))
 
 
 def _pair(student, function):
