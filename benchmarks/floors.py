@@ -373,8 +373,8 @@ def _lg_alignment(cfg):
         epochs = int(round(horizon / lr))
         rec = np.union1d(train.log_epoch_grid(epochs, cfg.n_records),
                          np.rint(np.linspace(0, epochs, 5 * cfg.n_records + 1)).astype(int))
-        t_opt = float(dl.optimal_early_stopping(np.array([cfg.svm]), cfg.n1, cfg.n2, cfg.n3, 1e-5,
-                                                n_layers=depth)[0])
+        t_opt = float(dl.optimal_early_stopping(np.array([cfg.svm]), dl.TaStudent(n1=cfg.n1, n2=cfg.n2, n3=cfg.n3,
+                                                                                 eps=1e-5, n_layers=depth))[0])
         dip = np.rint(np.arange(0.7 * t_opt, 1.4 * t_opt, 0.02) / lr).astype(int)
         records = len(np.union1d(rec, dip[dip <= epochs]))
         terms += _train_students(batch, cfg.n1, cfg.n2, cfg.n3, depth, epochs, records, what=f"N_l = {depth}",

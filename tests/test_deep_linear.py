@@ -279,7 +279,7 @@ def test_theory_errors_match_brute_force_quadrature(n_layers, eps, aspect, rank_
     in2 = mass(f, hi, np.square) / q
     shat, overlap = rmt.spike_singular_value(sbar, aspect), rmt.spike_overlap(sbar, aspect)
     t = np.array([dl.mode_time(0.5 * x, x, eps, n_layers=n_layers) for x in (1.2, 0.5)])
-    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers, r_in=r_in)
+    train, test = dl.theory_errors(t, sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps, n_layers=n_layers), r_in=r_in)
     for i, ti in enumerate(t):
         def mode(x):
             return dl.mode_strength(ti, x, eps, n_layers=n_layers)
@@ -298,11 +298,11 @@ def test_literal_r_in_is_refused_at_full_rank_and_changes_low_rank_optimum():
     """The paper's literal R_in has no mass for a full-rank student; for a low-rank one it
     averages over most of the sea instead of its top, so it predicts less learned noise."""
     with pytest.raises(ValueError, match="full-rank"):
-        dl.theory_errors([1.0], [2.0], 100, 100, 100, 1e-5, r_in="literal")
+        dl.theory_errors([1.0], [2.0], dl.TaStudent(n1=100, n2=100, n3=100, eps=1e-5), r_in="literal")
     with pytest.raises(ValueError, match="r_in must be one of"):
-        dl.optimal_early_stopping([2.0], 100, 5, 100, 1e-5, r_in="paper")
-    corrected = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5)[1]
-    literal = dl.optimal_early_stopping([1.5], 100, 5, 100, 1e-5, r_in="literal")[1]
+        dl.optimal_early_stopping([2.0], dl.TaStudent(n1=100, n2=5, n3=100, eps=1e-5), r_in="paper")
+    corrected = dl.optimal_early_stopping([1.5], dl.TaStudent(n1=100, n2=5, n3=100, eps=1e-5))[1]
+    literal = dl.optimal_early_stopping([1.5], dl.TaStudent(n1=100, n2=5, n3=100, eps=1e-5), r_in="literal")[1]
     assert literal < 0.95 * corrected
 
 
@@ -310,7 +310,7 @@ def test_literal_r_in_is_refused_at_full_rank_and_changes_low_rank_optimum():
 def test_theory_errors_limits(n_layers):
     sbar, n1, n3, eps = np.array([4.0, 2.0]), 200, 100, 1e-5
     aspect = n3 / n1
-    train, test = dl.theory_errors([0.0, 1e9], sbar, n1, n3, n3, eps, n_layers=n_layers)
+    train, test = dl.theory_errors([0.0, 1e9], sbar, dl.TaStudent(n1=n1, n2=n3, n3=n3, eps=eps, n_layers=n_layers))
     # t = 0: W = eps * (TA modes), so both errors are 1 up to O(eps)
     assert train[0] == pytest.approx(1.0, abs=1e-4) and test[0] == pytest.approx(1.0, abs=1e-4)
     # t -> inf, full rank: W = Sigma31, so training error 0; test error from <shat^2>_MP = 1
@@ -321,7 +321,7 @@ def test_theory_errors_limits(n_layers):
     # a rank-N2 < N3 student keeps the bottom N3 - N2 noise modes unlearned: these are the
     # bottom (N3 - N2)/(N3 - 2) of the MP mass (scipy.quad + brentq on eq. 13)
     n2 = 40
-    train_low, test_low = dl.theory_errors(1e9, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    train_low, test_low = dl.theory_errors(1e9, sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps, n_layers=n_layers))
     lo, hi = rmt.mp_edges(aspect)
 
     def mass(a, b, g=lambda x: 1.0):
@@ -334,7 +334,7 @@ def test_theory_errors_limits(n_layers):
     assert train_low == pytest.approx(expected_low, rel=1e-9)
     assert test_low < test[1]
     t = np.geomspace(1e-2, 1e5, 50)
-    tr, te = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    tr, te = dl.theory_errors(t, sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps, n_layers=n_layers))
     assert tr.shape == te.shape == t.shape
     assert np.all(np.diff(tr) <= 1e-12)  # training error only falls
 
@@ -346,7 +346,7 @@ def test_large_snr_minimum_is_one_minus_overlap_squared(sbar, n_layers):
     >= 0; at large SNR the noise is not yet learned when the spike passes sbar O."""
     aspect = 0.5
     floor = 1 - rmt.spike_overlap(sbar, aspect) ** 2
-    t_opt, e_opt = dl.optimal_early_stopping([sbar], 100, 50, 50, 1e-5, n_layers=n_layers)
+    t_opt, e_opt = dl.optimal_early_stopping([sbar], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5, n_layers=n_layers))
     assert floor - 1e-12 <= e_opt <= floor * 1.01
     assert e_opt == pytest.approx((1 + aspect) / sbar**2, rel=0.3 if sbar < 5 else 0.05)
 
@@ -424,7 +424,7 @@ def test_optimal_stopping_matches_monte_carlo_ta_network(sbar, n2, n_layers, asp
     """
     sbar, n1, eps = np.array(sbar), 200, 1e-5
     n3 = int(round(aspect * n1))
-    t_opt, e_opt = dl.optimal_early_stopping(sbar, n1, n2, n3, eps, n_layers=n_layers)
+    t_opt, e_opt = dl.optimal_early_stopping(sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps, n_layers=n_layers))
     mins, t_mins = _ta_monte_carlo(sbar, n1, n2, n3, eps, n_layers, 8, t_opt, seed=7)
     se = mins.std(ddof=1) / np.sqrt(mins.size)
     assert abs(mins.mean() - e_opt) <= 4 * se + 0.01, (mins.mean(), se, e_opt)
@@ -436,7 +436,7 @@ def test_low_rank_student_curves_match_monte_carlo():
     gen = torch.Generator().manual_seed(11)
     sbar, n1, n2, n3, eps = np.array([3.0]), 200, 60, 200, 1e-5
     t = np.geomspace(0.3, 100, 40)
-    train, test = dl.theory_errors(t, sbar, n1, n2, n3, eps)
+    train, test = dl.theory_errors(t, sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps))
     mc_train, mc_test = [], []
     for _ in range(6):
         with _one_blas_thread():
@@ -452,11 +452,11 @@ def test_low_rank_student_curves_match_monte_carlo():
 
 def test_optimal_early_stopping_beats_a_dense_grid_and_below_threshold_never_learns():
     sbar, n1, n3, eps = [6.0, 4.0, 2.0], 100, 100, 1e-5
-    t_opt, e_opt = dl.optimal_early_stopping(sbar, n1, n3, n3, eps, n_layers=5)
+    t_opt, e_opt = dl.optimal_early_stopping(sbar, dl.TaStudent(n1=n1, n2=n3, n3=n3, eps=eps, n_layers=5))
     t = np.linspace(0.8 * t_opt, 1.2 * t_opt, 401)
-    assert e_opt <= dl.theory_errors(t, sbar, n1, n3, n3, eps, n_layers=5)[1].min() + 1e-12
+    assert e_opt <= dl.theory_errors(t, sbar, dl.TaStudent(n1=n1, n2=n3, n3=n3, eps=eps, n_layers=5))[1].min() + 1e-12
     # A = 1: threshold A^(1/4) = 1; a mode below it has O = 0 and only adds noise
-    t0, e0 = dl.optimal_early_stopping([0.9], 100, 100, 100, eps)
+    t0, e0 = dl.optimal_early_stopping([0.9], dl.TaStudent(n1=100, n2=100, n3=100, eps=eps))
     assert t0 == 0.0 and e0 == pytest.approx(1.0, abs=1e-6)
 
 
@@ -483,8 +483,9 @@ def test_optimal_early_stopping_beats_a_dense_grid_and_below_threshold_never_lea
 def test_theory_errors_bad_inputs_raise(kwargs, match):
     args = dict(t=[0.0, 1.0], teacher_svals=[3.0], n1=100, n2=50, n3=50, eps=1e-5)
     args.update(kwargs)
-    with pytest.raises(ValueError, match=match):
-        dl.theory_errors(**args)
+    data = {k: args.pop(k) for k in ("t", "teacher_svals")}
+    with pytest.raises(ValueError, match=match):  # the spec refuses a bad field, the function a bad relation
+        dl.theory_errors(**data, student=dl.TaStudent(**args))
 
 
 def test_mode_functions_bad_inputs_raise():
@@ -501,7 +502,7 @@ def test_mode_functions_bad_inputs_raise():
     with pytest.raises(ValueError, match=r"s \(mode strengths\) must be real numbers in \[0, inf\); got -1\.0"):
         dl.mode_time(-1.0, 2.0, 1e-3)
     with pytest.raises(ValueError, match=r"n2 <= n3"):
-        dl.optimal_early_stopping([3.0], 100, 60, 50, 1e-5)
+        dl.optimal_early_stopping([3.0], dl.TaStudent(n1=100, n2=60, n3=50, eps=1e-5))
 
 
 # ------------------------------------------------------------------ finite lr, finite size
@@ -555,15 +556,15 @@ def test_sampled_ta_errors_per_mode_terms_sum_to_the_errors():
     s31, wbar = rng.normal(size=(2, 6, 9)), rng.normal(size=(2, 6, 9))
     t = np.array([0.0, 1.0, 5.0, 30.0])
     for n2 in (6, 3):
-        train, test = dl.sampled_ta_errors(t, s31, wbar, 1e-3, n2=n2)
-        tr_b, te_b = dl.sampled_ta_errors(t, s31, wbar, 1e-3, n2=n2, per_mode=True)
+        train, test = dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3, n2=n2))
+        tr_b, te_b = dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3, n2=n2), per_mode=True)
         assert tr_b.shape == te_b.shape == (2, 4, n2)
         shat = np.linalg.svd(s31, compute_uv=False)
         tr_const = (shat[:, n2:] ** 2).sum(-1) / (shat**2).sum(-1)
         np.testing.assert_allclose(tr_b.sum(-1) + tr_const[:, None], train, rtol=1e-12)
         np.testing.assert_allclose(te_b.sum(-1) + 1.0, test, rtol=1e-12)
     with pytest.raises(ValueError, match="per_mode"):
-        dl.sampled_ta_errors(t, s31, wbar, 1e-3, per_mode="yes")
+        dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3), per_mode="yes")
 
 
 def test_gd_lag_limits_and_checks():
@@ -586,10 +587,9 @@ def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
     lr = 2e-3
     res = train.train_students(s31, hidden=20, lr=lr, epochs=4000, teacher=teacher, n_records=60,
                                dtype=torch.float64)
-    train_err, test_err = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=20)
+    train_err, test_err = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=20))
     shat = np.linalg.svd(s31.numpy(), compute_uv=False)
-    tr_late, te_late = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=20,
-                                            delay=dl.gd_lag(shat, 1e-5, lr))
+    tr_late, te_late = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=20), delay=dl.gd_lag(shat, 1e-5, lr))
     for sim, exact, late in ((res.train_error, train_err, tr_late), (res.test_error, test_err, te_late)):
         assert np.abs(np.log(sim) - np.log(exact)).max() <= np.abs(np.log(late) - np.log(exact)).max() + 1e-9
     # at t = 0 the student is ~0: train error 1, test error 1; rank 20 < 30 leaves a residue
@@ -600,14 +600,14 @@ def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
     teacher = teachers.low_rank_teacher(sv, 200, 100, generator=gen)
     s31 = teachers.noisy_training_covariance(teacher, generator=gen)
     t = np.array([1.0, 2.0, 4.0, 8.0])
-    tr, te = dl.sampled_ta_errors(t, s31, teacher.matrix, 1e-5)
-    th_tr, th_te = dl.theory_errors(t, [3.0], 200, 100, 100, 1e-5)
+    tr, te = dl.sampled_ta_errors(t, s31, teacher.matrix, dl.TaStudent(eps=1e-5))
+    th_tr, th_te = dl.theory_errors(t, [3.0], dl.TaStudent(n1=200, n2=100, n3=100, eps=1e-5))
     assert np.allclose(tr.mean(0), th_tr, rtol=0.05, atol=0.01)
     assert np.allclose(te.mean(0), th_te, rtol=0.05, atol=0.01)
     with pytest.raises(ValueError, match="must both have shape"):
-        dl.sampled_ta_errors(t, s31, teacher.matrix[:, :5], 1e-5)
+        dl.sampled_ta_errors(t, s31, teacher.matrix[:, :5], dl.TaStudent(eps=1e-5))
     with pytest.raises(ValueError, match="student rank n2 must be <="):
-        dl.sampled_ta_errors(t, s31, teacher.matrix, 1e-5, n2=101)
+        dl.sampled_ta_errors(t, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=101))
 
 
 def test_sampled_ta_errors_blame_the_bad_argument():
@@ -618,14 +618,14 @@ def test_sampled_ta_errors_blame_the_bad_argument():
     t = np.array([0.0, 1.0])
     # a NaN delay used to surface as a bad training time t
     with pytest.raises(ValueError, match=r"^delay must be real numbers in \(-inf, inf\); got nan$"):
-        dl.sampled_ta_errors(t, s31, wbar, 1e-3, delay=np.nan)
+        dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3), delay=np.nan)
     with pytest.raises(ValueError, match=r"^delay must broadcast to \(B, min\(N1, N3\)\) = \(2, 3\)"):
-        dl.sampled_ta_errors(t, s31, wbar, 1e-3, delay=np.zeros(4))
+        dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3), delay=np.zeros(4))
     with pytest.raises(ValueError, match=r"^teacher is zero for some data set"):
-        dl.sampled_ta_errors(t, s31, 0 * wbar, 1e-3)
+        dl.sampled_ta_errors(t, s31, 0 * wbar, dl.TaStudent(eps=1e-3))
     with pytest.raises(ValueError, match=r"^sigma31 must be a 3-d array of real numbers"):
-        dl.sampled_ta_errors(t, "x", wbar, 1e-3)
-    tr, te = dl.sampled_ta_errors(t, s31, wbar, 1e-3, delay=-0.5)  # an advance is allowed
+        dl.sampled_ta_errors(t, "x", wbar, dl.TaStudent(eps=1e-3))
+    tr, te = dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3), delay=-0.5)  # an advance is allowed
     assert np.all(np.isfinite(tr)) and np.all(np.isfinite(te))
 
 
@@ -641,7 +641,7 @@ def test_delayed_ta_errors_are_what_gradient_descent_follows():
     lr = 0.05
     res = train.train_students(s31, hidden=15, lr=lr, epochs=200, teacher=teacher, n_records=40,
                                dtype=torch.float64, desc=None)
-    flow = dl.sampled_ta_errors(res.time, s31, teacher.matrix, 1e-5, n2=15)
+    flow = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=15))
     delayed = dl.delayed_ta_errors(res.time, s31, teacher.matrix, 1e-5, lr, n2=15)
     for sim, f, d in zip((res.train_error, res.test_error), flow, delayed):
         assert np.abs(np.log(sim) - np.log(d)).max() < np.abs(np.log(sim) - np.log(f)).max() / 5
@@ -714,3 +714,92 @@ def test_teacher_learned_time_is_the_weakest_modes_passage_through_sbar_overlap(
         dl.teacher_learned_time([], aspect, eps)
     with pytest.raises(ValueError, match=r"^aspect"):
         dl.teacher_learned_time([2.0], 1.5, eps)
+
+
+# ------------------------------------------------------------------ the spec of the TA student
+
+
+@pytest.mark.parametrize(
+    "fields, match",
+    [
+        (dict(eps=0.0), r"^eps must be a finite number > 0; got 0\.0"),
+        (dict(eps="x"), r"^eps must be a finite number > 0"),
+        (dict(eps=1e-5, tau=-1.0), r"^tau must be a finite number > 0"),
+        (dict(eps=1e-5, n_layers=2), r"^n_layers must be an integer >= 3 .*got 2"),
+        (dict(eps=1e-5, n_layers=3.0), r"^n_layers must be an integer >= 3"),
+        (dict(eps=1e-5, n1=0), r"^n1 must be an integer >= 1; got 0"),
+        (dict(eps=1e-5, n2=2.5), r"^n2 must be an integer >= 1; got 2\.5"),
+        (dict(eps=1e-5, n3=True), r"^n3 must be an integer >= 1; got True"),
+        (dict(eps=1e-5, n2=6, n3=5), r"^the student rank n2 must satisfy n2 <= n3; got n2=6, n3=5"),
+    ],
+)
+def test_ta_student_refuses_bad_fields_when_made(fields, match):
+    with pytest.raises(ValueError, match=match):
+        dl.TaStudent(**fields)
+
+
+def test_ta_student_is_frozen_and_normalised():
+    student = dl.TaStudent(n1=np.int64(100), n2=50, n3=50, eps=np.float32(0.5), n_layers=np.int64(4))
+    assert (type(student.n1), type(student.eps), type(student.n_layers)) == (int, float, int)
+    with pytest.raises(AttributeError):
+        student.eps = 1.0
+    with pytest.raises(TypeError):
+        dl.TaStudent(100, 50, 50, 1e-5)  # keywords only: which size is which is never guessed
+    assert dl.TaStudent(eps=1e-5) == dl.TaStudent(eps=1e-5, tau=1.0, n_layers=3)
+
+
+def test_the_functions_say_which_sizes_they_need_and_check_the_data():
+    with pytest.raises(ValueError, match=r"theory_errors needs the student's n1: pass student=TaStudent"):
+        dl.theory_errors([1.0], [3.0], dl.TaStudent(n3=50, eps=1e-5))
+    with pytest.raises(ValueError, match=r"^student must be a TaStudent"):
+        dl.optimal_early_stopping([3.0], "x")
+    rng = np.random.default_rng(0)
+    s31, wbar = rng.normal(size=(2, 6, 9)), rng.normal(size=(2, 6, 9))
+    with pytest.raises(ValueError, match=r"student\.n1 must be the data's N1 = 9 \(or None\); got 8"):
+        dl.sampled_ta_errors([1.0], s31, wbar, dl.TaStudent(n1=8, eps=1e-3))
+    same = dl.sampled_ta_errors([1.0], s31, wbar, dl.TaStudent(n1=9, n3=6, eps=1e-3))
+    np.testing.assert_array_equal(same, dl.sampled_ta_errors([1.0], s31, wbar, dl.TaStudent(eps=1e-3)))
+    # n2 None is full rank: n3 for the theory
+    np.testing.assert_array_equal(dl.theory_errors([1.0, 9.0], [3.0], dl.TaStudent(n1=100, n3=50, eps=1e-5)),
+                                  dl.theory_errors([1.0, 9.0], [3.0], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5)))
+
+
+def _former(func, *args, **kwargs):
+    """``func`` called in its former flat form: it must warn (naming the new form) and still work."""
+    with pytest.warns(DeprecationWarning, match=r"deprecated and will be removed in the next release: pass .*TaStudent\("):
+        return func(*args, **kwargs)
+
+
+def test_the_former_flat_forms_warn_and_give_identical_results():
+    t, student = np.array([0.5, 3.0, 20.0]), dl.TaStudent(n1=100, n2=40, n3=50, eps=1e-4, tau=2.0, n_layers=4)
+    new = dl.theory_errors(t, [3.0, 1.5], student, r_in="literal")
+    for old in (_former(dl.theory_errors, t, [3.0, 1.5], 100, 40, 50, 1e-4, 2.0, 4, "literal"),
+                _former(dl.theory_errors, t, [3.0, 1.5], 100, 40, 50, 1e-4, tau=2.0, n_layers=4, r_in="literal"),
+                _former(dl.theory_errors, t=t, teacher_svals=[3.0, 1.5], n1=100, n2=40, n3=50, eps=1e-4, tau=2.0,
+                        n_layers=4, r_in="literal")):
+        np.testing.assert_array_equal(old, new)
+    assert _former(dl.optimal_early_stopping, [3.0], 100, 40, 50, 1e-4, tau=2.0, n_layers=4, t_max=500.0) == \
+        dl.optimal_early_stopping([3.0], student, t_max=500.0)
+    rng = np.random.default_rng(1)
+    s31, wbar = rng.normal(size=(2, 6, 9)), rng.normal(size=(2, 6, 9))
+    new = dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3, n2=4, n_layers=5), delay=0.1, per_mode=True)
+    for old in (_former(dl.sampled_ta_errors, t, s31, wbar, 1e-3, 4, 1.0, 5, 0.1, True),
+                _former(dl.sampled_ta_errors, t, s31, wbar, 1e-3, n2=4, n_layers=5, delay=0.1, per_mode=True)):
+        for a, b in zip(old, new):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(_former(dl.sampled_ta_errors, t, s31, wbar, 1e-3)[1],
+                                  dl.sampled_ta_errors(t, s31, wbar, dl.TaStudent(eps=1e-3))[1])
+
+
+def test_the_former_forms_refuse_mixed_or_unknown_arguments():
+    student = dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5)
+    # refused before any warning: a call that cannot be made in either form is an error only
+    with pytest.raises(ValueError, match=r"unknown keyword\(s\) \['hidden'\] of theory_errors"):
+        dl.theory_errors([1.0], [3.0], 100, 50, 50, 1e-5, hidden=3)
+    with pytest.raises(ValueError, match=r"either as a TaStudent or \(deprecated\) as separate sizes and flow, not "
+                                         r"both; got student=TaStudent\(.*\) and n_layers"):
+        dl.theory_errors([1.0], [3.0], student, n_layers=4)  # a spec and a former keyword: which one holds?
+    with pytest.raises(TypeError, match="missing required argument 'eps'"):
+        dl.theory_errors([1.0], [3.0], 100, 50, 50)
+    with pytest.raises(ValueError, match=r"n2 must be an integer >= 1; got 0 \(the former form of theory_errors"):
+        dl.theory_errors([1.0], [3.0], 100, 0, 50, 1e-5)

@@ -10,7 +10,8 @@ _RNG = np.random.default_rng(0)
 _TEACHER = np.zeros((2, 4, 6))
 _TEACHER[:, 0, 0] = 3.0
 _DATA = _TEACHER + _RNG.normal(size=(2, 4, 6)) / np.sqrt(6)
-_ARCH = dict(teacher_svals=[3.0], n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3)
+_STUDENT = dl.TaStudent(n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3)
+_ARCH = dict(teacher_svals=[3.0], student=_STUDENT)
 #: times, strengths and data values are elementwise: arrays of any shape broadcast
 ANY_SHAPE = {"wrong-shape"}
 
@@ -29,9 +30,12 @@ CASES = [
          accepted={"s_hat": {"zero"} | ANY_SHAPE}),
     # a negative delay is an advance; delay broadcasts against (B, min(N1, N3))
     Case(dl.sampled_ta_errors,
-         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, n2=2, tau=1.0, n_layers=3,
+         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, student=dl.TaStudent(eps=1e-3, n2=2),
               delay=np.full((2, 4), 0.01)),
-         accepted={"n2": {"none"}, "delay": {"none", "zero", "negative"}}),
+         accepted={"delay": {"none", "zero", "negative"}}),
+    # the spec of the TA student: a size None is one the function takes from the data (or full rank)
+    Case(dl.TaStudent, dict(eps=1e-3, n1=8, n2=4, n3=4, tau=1.0, n_layers=3),
+         accepted={"n1": {"none"}, "n2": {"none"}, "n3": {"none"}}),
     Case(dl.delayed_ta_errors,
          dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, eps=1e-3, lr=0.01, n2=2, n_layers=3),
          accepted={"n2": {"none"}}),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
-from gendyn import randomised, train
+from gendyn import deep_linear, randomised, train
 
 SPEC = train.FullBatchSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
 
@@ -19,7 +19,7 @@ CASES = [
                    "scale": {"wrong-shape"}}),
     # a zero teacher randomises pure noise: sigma_r = noise_std
     Case(randomised.randomised_train_error,
-         dict(t=[0.5, 2.0], teacher_svals=[2.0], n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3,
+         dict(t=[0.5, 2.0], teacher_svals=[2.0], student=deep_linear.TaStudent(n1=8, n2=4, n3=4, eps=1e-3),
               noise_std=1.0),
          accepted={"t": {"zero", "wrong-shape"}, "teacher_svals": {"zero"}}),
     Case(randomised.learning_curves, dict(t=[0.5, 2.0], teacher_svals=[2.0], n1=8, n2=4, n3=4, eps=1e-3),

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from fuzzing import Case, findings, fuzz
-from gendyn import task_data, transfer
+from gendyn import deep_linear, task_data, transfer
 
 _RNG = np.random.default_rng(0)
 _TEACHER = np.zeros((2, 4, 6))
@@ -15,7 +15,7 @@ _DATA = _TEACHER + _RNG.normal(size=(2, 4, 6)) / np.sqrt(6)
 # an overlap q and -q (or 0) are all valid cosines; a zero task B is a single task
 _TASKS = dict(svals_a=[2.0], svals_b=[1.5], overlap=[[0.5]])
 _TASKS_OK = {"svals_b": {"zero"}, "overlap": {"zero", "negative"}}
-_SIZES = dict(n1=8, n2=4, n3_a=2, n3_b=2, eps=1e-3, tau=1.0, n_layers=3)
+_SIZES = dict(student=deep_linear.TaStudent(n1=8, n2=4, n3=4, eps=1e-3, tau=1.0, n_layers=3), n3_a=2)
 # a grid of 2 points (sbar_A = 3; sbar_B = 0, 2; q = 0, 1 -> 4 points) and 2 runs of its data
 _GRID = transfer.transfer_grid([3.0], [0.0, 2.0], 2, n1=8, n2=2, n3=2, eps=1e-3)
 _PAIRS = task_data.task_pairs(_GRID.points[:, 0], _GRID.points[:, 1], _GRID.points[:, 2], 8, 2, 2,
@@ -31,18 +31,18 @@ CASES = [
     Case(transfer.joint_optimal_error, dict(**_TASKS, **_SIZES, t_max=50.0),
          accepted={"t_max": {"none"}, **_TASKS_OK}),
     Case(transfer.transfer_benefit_general,
-         dict(**_TASKS, n1=8, n3=2, n2=2, eps=1e-3, tau=1.0, n_layers=3, kind="difference"),
-         accepted={"n2": {"none"}, **_TASKS_OK}),
+         dict(**_TASKS, student=deep_linear.TaStudent(n1=8, n2=2, n3=2, eps=1e-3), kind="difference"),
+         accepted=_TASKS_OK),
     # sbar_a, sbar_b and q broadcast: a grid of them is a grid of results
     Case(transfer.transfer_benefit,
-         dict(sbar_a=3.0, sbar_b=2.0, q=0.5, n1=8, n3=2, n2=2, eps=1e-3, tau=1.0, n_layers=3, kind="difference",
-              return_errors=False),
+         dict(sbar_a=3.0, sbar_b=2.0, q=0.5, student=deep_linear.TaStudent(n1=8, n2=2, n3=2, eps=1e-3),
+              kind="difference", return_errors=False),
          accepted={"sbar_a": {"wrong-shape"}, "sbar_b": {"zero", "wrong-shape"},
-                   "q": {"zero", "negative", "wrong-shape"}, "n2": {"none"}, "return_errors": {"bool"}}),
+                   "q": {"zero", "negative", "wrong-shape"}, "return_errors": {"bool"}}),
     Case(transfer.sampled_head_errors,
-         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, n3_a=2, n2=2, eps=1e-3, tau=1.0, n_layers=3,
-              chunk=1, lr=0.5),
-         accepted={"n2": {"none"}, "lr": {"none"}}),
+         dict(t=[0.0, 0.5, 1.0], sigma31=_DATA, teacher=_TEACHER, n3_a=2,
+              student=deep_linear.TaStudent(n2=2, eps=1e-3, tau=1.0, n_layers=3), chunk=1, lr=0.5),
+         accepted={"lr": {"none"}}),
     # TransferGrid is a record type: its constructor takes the theory as computed here.
     Case(transfer.transfer_grid, dict(sbar_a=[3.0], sbar_b=[0.0, 2.0], q_steps=2, n1=8, n2=2, n3=2, eps=1e-3)),
     Case(transfer.paired_transfer,

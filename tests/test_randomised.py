@@ -21,9 +21,9 @@ def test_scale_and_stretched_density():
 
 def test_randomised_train_error_limits_and_scaling():
     t = np.array([0.0, 1e3])
-    err = randomised.randomised_train_error(t, [4.0], 100, 50, 50, 1e-5)
+    err = randomised.randomised_train_error(t, [4.0], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5))
     assert np.isclose(err[0], 1.0, atol=1e-4) and err[1] < 1e-6  # full-rank student fits everything
-    low = randomised.randomised_train_error([1e3], [4.0], 100, 20, 50, 1e-5)[0]
+    low = randomised.randomised_train_error([1e3], [4.0], dl.TaStudent(n1=100, n2=20, n3=50, eps=1e-5))[0]
     # rank-20 student: the bottom 30 of 50 modes stay, with their share of <shat^2>
     x = rmt.mp_quantile(np.linspace(0, 1, 20001)[1:-1], 0.5)
     bottom = x[: int(0.6 * x.size)]
@@ -32,7 +32,7 @@ def test_randomised_train_error_limits_and_scaling():
     c = float(randomised.randomised_scale([4.0], 50))
     ts = np.geomspace(0.1, 10, 20)
     unit = dl.noise_mode_averages(c * ts, 0.5, 1e-5 / c, fraction=1.0)
-    direct = randomised.randomised_train_error(ts, [4.0], 100, 50, 50, 1e-5)
+    direct = randomised.randomised_train_error(ts, [4.0], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5))
     assert np.allclose(direct, unit.residual_sq / unit.data_sq_in, rtol=1e-10)
 
 
@@ -45,8 +45,8 @@ def test_randomised_train_error_matches_exact_ta_on_randomised_data():
     t = np.geomspace(0.05, 5, 30)
     zero = torch.zeros_like(data)
     zero[:, 0, 0] = 1.0  # any nonzero teacher: only the train error is used
-    train_err = dl.sampled_ta_errors(t, data, zero, 1e-5)[0]
-    theory = randomised.randomised_train_error(t, [6.0], n1, n3, n3, 1e-5)
+    train_err = dl.sampled_ta_errors(t, data, zero, dl.TaStudent(eps=1e-5))[0]
+    theory = randomised.randomised_train_error(t, [6.0], dl.TaStudent(n1=n1, n2=n3, n3=n3, eps=1e-5))
     assert np.max(np.abs(train_err.mean(0) - theory)) < 0.03
 
 
@@ -57,8 +57,8 @@ def test_randomised_train_error_matches_exact_ta_on_randomised_data():
         (lambda: randomised.randomised_scale([1.0], 0), r"n3 must be an integer >= 1"),
         (lambda: randomised.randomised_scale([1.0], 50, noise_std=0.0), r"noise_std must be"),
         (lambda: randomised.stretched_mp_density(1.0, 0.5, -1.0), r"scale must be real numbers in \(0, inf\); got -1\.0"),
-        (lambda: randomised.randomised_train_error([1.0], [1.0], 100, 60, 50, 1e-5), r"n2 <= n3 <= n1"),
-        (lambda: randomised.randomised_train_error([1.0], [[1.0]], 100, 50, 50, 1e-5), r"1-d"),
+        (lambda: randomised.randomised_train_error([1.0], [1.0], dl.TaStudent(n1=100, n2=60, n3=50, eps=1e-5)), r"n2 must satisfy n2 <= n3"),
+        (lambda: randomised.randomised_train_error([1.0], [[1.0]], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5)), r"1-d"),
     ],
 )
 def test_bad_inputs_raise(call, match):
@@ -70,7 +70,7 @@ def test_bad_inputs_raise(call, match):
 def test_noise_mode_averages_are_the_bulk_terms_of_eqs_14_15(n_layers):
     t = np.geomspace(1e-2, 200, 40)
     sbar, n1, n2, n3, eps = np.array([3.0]), 100, 30, 50, 1e-5
-    train_err, test_err = dl.theory_errors(t, sbar, n1, n2, n3, eps, n_layers=n_layers)
+    train_err, test_err = dl.theory_errors(t, sbar, dl.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps, n_layers=n_layers))
     a = n3 / n1
     shat, ovl = rmt.spike_singular_value(sbar, a), rmt.spike_overlap(sbar, a)
     s = dl.mode_strength(t[:, None], shat, eps, n_layers=n_layers)
@@ -92,8 +92,8 @@ def test_noise_mode_averages_are_the_bulk_terms_of_eqs_14_15(n_layers):
 def test_learning_curves_are_eq14_and_its_randomised_form():
     t = np.geomspace(1e-2, 10, 50)
     curves = randomised.learning_curves(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5)
-    assert np.array_equal(curves.structured, dl.theory_errors(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5)[0])
-    assert np.array_equal(curves.randomised, randomised.randomised_train_error(t, [6.0, 4.0, 2.0], 40, 20, 20, 1e-5))
+    assert np.array_equal(curves.structured, dl.theory_errors(t, [6.0, 4.0, 2.0], dl.TaStudent(n1=40, n2=20, n3=20, eps=1e-5))[0])
+    assert np.array_equal(curves.randomised, randomised.randomised_train_error(t, [6.0, 4.0, 2.0], dl.TaStudent(n1=40, n2=20, n3=20, eps=1e-5)))
 
 
 def test_learning_times_cross_the_curves_and_add_the_gd_lag():
@@ -150,3 +150,14 @@ def test_train_randomised_draws_teachers_noise_then_outputs_and_trains_every_ini
 def test_bad_experiment_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_former_flat_form_warns_and_gives_identical_results():
+    t = np.array([0.5, 5.0, 50.0])
+    new = randomised.randomised_train_error(t, [4.0], dl.TaStudent(n1=100, n2=30, n3=50, eps=1e-4, n_layers=4),
+                                            noise_std=0.5)
+    with pytest.warns(DeprecationWarning, match=r"pass randomised_train_error\(t, teacher_svals, TaStudent\(n1=100"):
+        old = randomised.randomised_train_error(t, [4.0], 100, 30, 50, 1e-4, n_layers=4, noise_std=0.5)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(ValueError, match=r"randomised_train_error needs the student's n1 and n3"):
+        randomised.randomised_train_error(t, [4.0], dl.TaStudent(eps=1e-4))

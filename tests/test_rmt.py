@@ -252,7 +252,7 @@ def test_mp_rule_serves_the_old_quadratures_unchanged():
     from gendyn import linear_student as ls
 
     assert rmt.mp_cdf(0.9, 0.5) == 0.49015041926722247
-    train, test = dl.theory_errors([1.0, 30.0], [3.0], 100, 50, 50, 1e-3)
+    train, test = dl.theory_errors([1.0, 30.0], [3.0], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-3))
     assert train.tolist() == [0.9288686665182562, 7.0936540069770184e-15]
     assert test.tolist() == [0.6970864021227235, 5.629629588675132]
     assert ls.generalization_error(3.0, 0.7, 4.0, 0.5).item() == 0.9817000171905427

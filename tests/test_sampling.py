@@ -13,7 +13,7 @@ EPS = 1e-5
 def test_p_equal_n1_is_eq15():
     t = np.geomspace(0.01, 8, 50)
     for p in (100,):
-        ref = dl.theory_errors(t, [3.0, 1.0], 100, 100, 100, EPS)[1]
+        ref = dl.theory_errors(t, [3.0, 1.0], dl.TaStudent(n1=100, n2=100, n3=100, eps=EPS))[1]
         assert np.allclose(sampling.test_error(t, [3.0, 1.0], 100, p, EPS), ref, rtol=1e-10)
     # the two regimes meet continuously at P = N1
     near = [sampling.optimal_test_error([3.0], 100, p, EPS)[1] for p in (99, 100, 101)]
@@ -134,8 +134,7 @@ def _boosted_curves(grid, t, lr, gamma, runs, seed=0):
             else:
                 shat = float(rmt.spike_singular_value(np.sqrt(d) * s, 1.0))
                 lag = float(dl.gd_lag(shat, np.sqrt(d) * EPS, lr * np.sqrt(d), s=shat / 2)) / np.sqrt(d)
-                curve = dl.theory_errors(d**gamma * np.maximum(t - lag, 0), np.sqrt(d) * np.array([s]), grid.n1,
-                                         grid.n1, grid.n1, np.sqrt(d) * EPS)[1]
+                curve = dl.theory_errors(d**gamma * np.maximum(t - lag, 0), np.sqrt(d) * np.array([s]), dl.TaStudent(n1=grid.n1, n2=grid.n1, n3=grid.n1, eps=np.sqrt(d) * EPS))[1]
             curves[j, i] = curve * np.exp(0.01 * rng.standard_normal((runs, t.size)))
     return curves
 

@@ -148,7 +148,7 @@ def test_eq16_never_exceeds_the_optimum_of_eq15(profile):
 
     for svm in np.geomspace(0.5, 10.0, 12):
         sbar = svm * np.array(profile)
-        gradient = deep_linear.optimal_early_stopping(sbar, 100, 50, 50, 1e-5)[1]
+        gradient = deep_linear.optimal_early_stopping(sbar, dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5))[1]
         assert shrinkage.nongradient_optimal_error(sbar, 0.5) <= gradient + 1e-9, svm
 
 
@@ -161,7 +161,7 @@ def test_optimal_errors_are_min_eq15_and_eq16():
     out = shrinkage.optimal_errors(sb, 40, 20, 20, 1e-5)
     assert out.gradient.shape == out.nongradient.shape == (2,)
     for k, row in enumerate(sb):
-        assert out.gradient[k] == dl.optimal_early_stopping(row, 40, 20, 20, 1e-5)[1]
+        assert out.gradient[k] == dl.optimal_early_stopping(row, dl.TaStudent(n1=40, n2=20, n3=20, eps=1e-5))[1]
         assert out.nongradient[k] == shrinkage.nongradient_optimal_error(row, 0.5)
     assert np.all(out.nongradient <= out.gradient + 1e-12)  # the non-gradient student is never worse
     with pytest.raises(ValueError, match="teacher_svals"):

@@ -65,7 +65,7 @@ def test_refuses_a_curve_of_the_wrong_length_and_a_bad_grid():
 
 def test_serves_deep_linear_and_linear_student():
     """The optima of eq. (15) and eq. (6) are minima of their curves: a fine grid finds nothing lower."""
-    args = ([3.0, 1.0], 100, 10, 50, 1e-3)
+    args = ([3.0, 1.0], dl.TaStudent(n1=100, n2=10, n3=50, eps=1e-3))
     t_opt, e_opt = dl.optimal_early_stopping(*args)
     t_ref, e_ref = _brute_force(lambda t: dl.theory_errors(t, *args)[1], t_opt / 3, t_opt * 3, 2001)
     assert e_opt <= e_ref + 1e-12 and t_opt == pytest.approx(t_ref, rel=2e-3)

@@ -795,7 +795,7 @@ def test_exact_ta_optimum_reads_the_exact_theory_as_the_records_are():
     t = np.geomspace(0.05, 8.0, 200)
     found = train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3)
     assert isinstance(found, train.OptimalStopping) and found.time.shape == found.error.shape == (6,)
-    test = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3)[1]
+    test = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, dl.TaStudent(eps=1e-4, n_layers=3))[1]
     ref = train.empirical_optimal_stopping(t, test)
     assert np.array_equal(found.time, ref[0]) and np.array_equal(found.error, ref[1])
     # the minimum is no higher than any point of the exact curve, and inside the grid
@@ -821,7 +821,7 @@ def test_asymptotic_gap_per_condition_and_its_closing_with_size():
         assert found.train.shape == found.test.shape == (2,) and np.all(found.test >= 0)
         assert found.exact.time.shape == found.exact.error.shape == (2, 12)
         # eq. (15)'s optimum at this size, N2 = N3
-        assert found.theory.error[1] == dl.optimal_early_stopping([4.0], n1, n1 // 2, n1 // 2, 1e-4)[1]
+        assert found.theory.error[1] == dl.optimal_early_stopping([4.0], dl.TaStudent(n1=n1, n2=n1 // 2, n3=n1 // 2, eps=1e-4))[1]
         # the exact optimum of a data set is the exact theory's on its own
         mask = sweep.select(1, 4.0)
         ref = train.exact_ta_optimum(t_fine, sweep.sigma31[mask], sweep.teacher.matrix[mask], 1e-4, n_layers=3)

@@ -57,7 +57,7 @@ def sampled_head_error(t, w, s31, n2, n3, eps=1e-5):
 def test_head_error_matches_sampled_ta_students_up_to_optimal_stopping(sa, sb, q):
     n1, n3 = 600, 150
     t = np.geomspace(0.05, 2.5, 40)
-    theory = transfer.head_test_error(t, [sa], [sb], q, n1, n3, n3, n3, 1e-5)
+    theory = transfer.head_test_error(t, [sa], [sb], q, dl.TaStudent(n1=n1, n2=n3, n3=2 * n3, eps=1e-5), n3_a=n3)
     sampled = np.mean([sampled_head_error(t, *composite_teacher([sa], [sb], [[q]], n1, n3, seed), n3, n3)
                        for seed in range(3)], axis=0)
     # before the noise is learned: finite-size deviations of a few percent of the error scale
@@ -67,35 +67,35 @@ def test_head_error_matches_sampled_ta_students_up_to_optimal_stopping(sa, sb, q
 
 def test_head_error_limits():
     t = np.array([0.0, 1e-3])
-    assert np.allclose(transfer.head_test_error(t, [3.0], [2.0], 0.5, 100, 50, 50, 50, 1e-5), 1.0, atol=1e-6)
+    assert np.allclose(transfer.head_test_error(t, [3.0], [2.0], 0.5, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50), 1.0, atol=1e-6)
     # with one task and f_A = 1 ... n3_b adds noise rows only; A' = 1 -> a strong mode is learned
-    late = transfer.head_test_error([2.0], [20.0], [0.0], 0.0, 100, 50, 50, 50, 1e-5)
+    late = transfer.head_test_error([2.0], [20.0], [0.0], 0.0, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50)
     assert late[0] < 0.01
 
 
 def test_joint_optimum_and_transfer_benefit_consistency():
-    t_opt, e_opt = transfer.joint_optimal_error([3.0], [10.0], 1.0, 100, 50, 50, 50, 1e-5)
+    t_opt, e_opt = transfer.joint_optimal_error([3.0], [10.0], 1.0, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50)
     grid = np.geomspace(0.01, 20, 3000)
-    dense = transfer.head_test_error(grid, [3.0], [10.0], 1.0, 100, 50, 50, 50, 1e-5)
+    dense = transfer.head_test_error(grid, [3.0], [10.0], 1.0, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50)
     assert e_opt <= dense.min() + 1e-12 and abs(e_opt - dense.min()) < 1e-5
-    benefit, single, joint = transfer.transfer_benefit(3.0, 10.0, 1.0, 100, 50, return_errors=True)
+    benefit, single, joint = transfer.transfer_benefit(3.0, 10.0, 1.0, dl.TaStudent(n1=100, n3=50, eps=1e-5), return_errors=True)
     assert np.isclose(joint, e_opt) and np.isclose(benefit, single - joint)
-    assert np.isclose(single, dl.optimal_early_stopping([3.0], 100, 50, 50, 1e-5)[1])
+    assert np.isclose(single, dl.optimal_early_stopping([3.0], dl.TaStudent(n1=100, n2=50, n3=50, eps=1e-5))[1])
     # the Fig. 8 signs: aligned strong partner helps, misaligned one interferes
     assert benefit > 0.05
-    assert transfer.transfer_benefit(3.0, 10.0, 0.0, 100, 50) < -0.03
+    assert transfer.transfer_benefit(3.0, 10.0, 0.0, dl.TaStudent(n1=100, n3=50, eps=1e-5)) < -0.03
     # an undetectable task (sbar < A^(1/4)) gains from an aligned strong one
-    assert transfer.transfer_benefit(0.8, 30.0, 0.9, 100, 50) > 0.3
+    assert transfer.transfer_benefit(0.8, 30.0, 0.9, dl.TaStudent(n1=100, n3=50, eps=1e-5)) > 0.3
     # log-ratio variant and broadcasting
-    lr = transfer.transfer_benefit([3.0, 3.0], 10.0, [[0.0], [1.0]], 100, 50, kind="log-ratio")
+    lr = transfer.transfer_benefit([3.0, 3.0], 10.0, [[0.0], [1.0]], dl.TaStudent(n1=100, n3=50, eps=1e-5), kind="log-ratio")
     assert lr.shape == (2, 2) and lr[0, 0] < 0 < lr[1, 0]
     # the general form agrees with the rank-1 form
-    gen = transfer.transfer_benefit_general([3.0], [10.0], [[1.0]], 100, 50)
+    gen = transfer.transfer_benefit_general([3.0], [10.0], [[1.0]], dl.TaStudent(n1=100, n3=50, eps=1e-5))
     assert np.isclose(gen[0], benefit)
 
 
 def test_transfer_benefit_ignores_the_sign_of_q():
-    a = transfer.transfer_benefit(3.0, 3.0, [-0.7, 0.7], 100, 50)
+    a = transfer.transfer_benefit(3.0, 3.0, [-0.7, 0.7], dl.TaStudent(n1=100, n3=50, eps=1e-5))
     assert np.isclose(a[0], a[1])
 
 
@@ -105,17 +105,17 @@ def test_transfer_benefit_ignores_the_sign_of_q():
         (lambda: transfer.composite_modes([1.0], [1.0], [[1.5]]), r"singular values <= 1"),
         (lambda: transfer.composite_modes([1.0], [1.0, 2.0], [[0.5]]), r"shape \(rank A, rank B\) = \(1, 2\)"),
         (lambda: transfer.composite_modes([-1.0], [1.0], 0.0), r"svals_a must be real numbers in \[0, inf\); got \[-1.0\]"),
-        (lambda: transfer.head_test_error([1.0], [0.0], [1.0], 0.0, 100, 50, 50, 50, 1e-5), r"all zero"),
-        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, 100, 50, 60, 50, 1e-5), r"n3_a \+ n3_b <= n1"),
-        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, 100, 120, 50, 50, 1e-5), r"n2 must be <="),
-        (lambda: transfer.head_test_error([-1.0], [1.0], [1.0], 0.0, 100, 50, 50, 50, 1e-5), r"t \(training times\) must be real numbers in \[0, inf\); got \[-1\.0\]"),
-        (lambda: transfer.transfer_benefit(0.0, 1.0, 0.5, 100, 50), r"sbar_a must be real numbers in \(0, inf\); got 0\.0"),
-        (lambda: transfer.transfer_benefit(1.0, 1.0, 1.5, 100, 50), r"q must be real numbers in \[-1, 1\]; got 1\.5"),
-        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, 100, 50, return_errors=1), r"return_errors must be True or False"),
-        (lambda: transfer.transfer_benefit_general([0.0], [1.0], 0.5, 100, 50), r"svals_a are all zero"),
+        (lambda: transfer.head_test_error([1.0], [0.0], [1.0], 0.0, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50), r"all zero"),
+        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, dl.TaStudent(n1=100, n2=50, n3=110, eps=1e-5), n3_a=60), r"n3_a \+ n3_b <= n1"),
+        (lambda: transfer.head_test_error([1.0], [1.0], [1.0], 0.0, dl.TaStudent(n1=100, n2=120, n3=100, eps=1e-5), n3_a=50), r"n2 must satisfy n2 <= n3"),
+        (lambda: transfer.head_test_error([-1.0], [1.0], [1.0], 0.0, dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5), n3_a=50), r"t \(training times\) must be real numbers in \[0, inf\); got \[-1\.0\]"),
+        (lambda: transfer.transfer_benefit(0.0, 1.0, 0.5, dl.TaStudent(n1=100, n3=50, eps=1e-5)), r"sbar_a must be real numbers in \(0, inf\); got 0\.0"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 1.5, dl.TaStudent(n1=100, n3=50, eps=1e-5)), r"q must be real numbers in \[-1, 1\]; got 1\.5"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, dl.TaStudent(n1=100, n3=50, eps=1e-5), return_errors=1), r"return_errors must be True or False"),
+        (lambda: transfer.transfer_benefit_general([0.0], [1.0], 0.5, dl.TaStudent(n1=100, n3=50, eps=1e-5)), r"svals_a are all zero"),
         (lambda: transfer.composite_modes([1.0], [1.0], True), r"overlap \(Q = Vbar\^A\^T Vbar\^B\) must be real numbers"),
-        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, 100, 50, kind="ratio"), r"kind must be one of"),
-        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, 100, 50, n2=60), r"n2 must be <= n3"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, dl.TaStudent(n1=100, n3=50, eps=1e-5), kind="ratio"), r"kind must be one of"),
+        (lambda: transfer.transfer_benefit(1.0, 1.0, 0.5, dl.TaStudent(n1=100, n2=60, n3=50, eps=1e-5)), r"n2 must satisfy n2 <= n3"),
     ],
 )
 def test_bad_inputs_raise(call, match):
@@ -131,12 +131,12 @@ def test_sampled_head_errors_match_trained_two_headed_ta_students():
                               generator=torch.Generator().manual_seed(3))
     res = train.train_students(tp.sigma31, hidden=n3, lr=2e-3, epochs=1500, teacher=tp.teacher, heads=(n3, n3),
                                dtype=torch.float64, record_at=np.arange(0, 1501, 50))
-    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, n2=n3)
+    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, dl.TaStudent(eps=1e-5, n2=n3))
     # gradient descent lags the flow by ~ lr ln(shat/eps)/4 ~ 0.006 tau: compare where curves are smooth
     assert np.max(np.abs(res.head_test_error[:, 0] - exact)) < 0.02
     # all rows = the single-task error of deep_linear.sampled_ta_errors
-    full = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, 2 * n3, n2=n3)
-    assert np.allclose(full, dl.sampled_ta_errors(res.time, tp.sigma31, tp.teacher, 1e-5, n2=n3)[1])
+    full = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, 2 * n3, dl.TaStudent(eps=1e-5, n2=n3))
+    assert np.allclose(full, dl.sampled_ta_errors(res.time, tp.sigma31, tp.teacher, dl.TaStudent(eps=1e-5, n2=n3))[1])
 
 
 def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
@@ -147,10 +147,10 @@ def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
     lr = 1.5e-2  # lr * shat_max ~ 0.45: far from the flow, yet exact mode by mode
     res = train.train_students(tp.sigma31, hidden=n3, lr=lr, epochs=300, teacher=tp.teacher, heads=(n3, n3),
                                dtype=torch.float64, record_at=np.arange(0, 301, 7))
-    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, n2=n3, lr=lr)
+    exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, dl.TaStudent(eps=1e-5, n2=n3), lr=lr)
     assert np.allclose(res.head_test_error[:, 0], exact, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="whole numbers of epochs"):
-        transfer.sampled_head_errors(res.time + 1e-3, tp.sigma31, tp.teacher, n3, n2=n3, lr=lr)
+        transfer.sampled_head_errors(res.time + 1e-3, tp.sigma31, tp.teacher, n3, dl.TaStudent(eps=1e-5, n2=n3), lr=lr)
 
 
 def test_composite_input_alignment_app_d1_and_explicit_svd():
@@ -178,7 +178,7 @@ def test_transfer_grid_is_transfer_benefit_at_every_point():
     np.testing.assert_array_equal(grid.qs, [0.0, 0.5, 1.0])
     for (a, b, q), t, single, joint in zip(grid.points, grid.benefit.ravel(), grid.single.ravel(),
                                            grid.joint.ravel()):
-        assert t == pytest.approx(transfer.transfer_benefit(a, b, q, 40, 20, n2=20, eps=1e-5))
+        assert t == pytest.approx(transfer.transfer_benefit(a, b, q, dl.TaStudent(n1=40, n2=20, n3=20, eps=1e-5)))
         assert t == pytest.approx(single - joint)
     np.testing.assert_array_equal(grid.panel, np.repeat([0, 1], 6))
     assert grid.threshold == pytest.approx(0.5 ** 0.25)
@@ -219,8 +219,8 @@ def test_composite_example_equal_snrs_have_the_shared_and_difference_modes():
 def test_composite_example_curves_are_the_theory_functions():
     ex = transfer.composite_example(3.0, 10.0, n1=40, n2=20, n3=20, eps=1e-5, head_q=[0.0, 0.9])
     assert ex.head.shape == (2, ex.t.size) and ex.sigma.shape == ex.share.shape == (101, 2)
-    np.testing.assert_array_equal(ex.head[1], transfer.head_test_error(ex.t, [3.0], [10.0], 0.9, 40, 20, 20, 20, 1e-5))
-    np.testing.assert_array_equal(ex.alone, dl.theory_errors(ex.t, [3.0], 40, 20, 20, 1e-5)[1])
+    np.testing.assert_array_equal(ex.head[1], transfer.head_test_error(ex.t, [3.0], [10.0], 0.9, dl.TaStudent(n1=40, n2=20, n3=40, eps=1e-5), n3_a=20))
+    np.testing.assert_array_equal(ex.alone, dl.theory_errors(ex.t, [3.0], dl.TaStudent(n1=40, n2=20, n3=20, eps=1e-5))[1])
     with pytest.raises(ValueError, match="head_q"):
         transfer.composite_example(3.0, 10.0, n1=40, n2=20, n3=20, eps=1e-5, head_q=[1.5])
 
@@ -269,8 +269,8 @@ def test_sampled_transfer_is_the_difference_of_the_exact_head_errors():
     pairs = task_data.task_pairs([3.0, 3.0], [3.0, 3.0], [1.0, 0.0], 40, 20, 3,
                                  generator=torch.Generator().manual_seed(0))
     exact = transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 20, n2=20)
-    joint = transfer.sampled_head_errors(t, pairs.sigma31, pairs.teacher, 20, n2=20).min(-1)
-    single = transfer.sampled_head_errors(t, pairs.sigma31[:, :20], pairs.teacher[:, :20], 20, n2=20).min(-1)
+    joint = transfer.sampled_head_errors(t, pairs.sigma31, pairs.teacher, 20, dl.TaStudent(eps=1e-5, n2=20)).min(-1)
+    single = transfer.sampled_head_errors(t, pairs.sigma31[:, :20], pairs.teacher[:, :20], 20, dl.TaStudent(eps=1e-5, n2=20)).min(-1)
     np.testing.assert_array_equal(exact.joint, joint)
     np.testing.assert_array_equal(exact.single, single)
     np.testing.assert_array_equal(exact.benefit, single - joint)
@@ -286,3 +286,53 @@ def test_sign_change_overlap_interpolates_after_the_last_negative_value():
     assert transfer.sign_change_overlap([0.2, 0.1, 0.0, 0.3, -0.4], qs) == 1.0  # negative at the end
     with pytest.raises(ValueError, match="benefit"):
         transfer.sign_change_overlap([0.1, 0.2], qs)
+
+
+# ------------------------------------------------------------------ the TA student (deep_linear.TaStudent)
+
+
+def test_former_flat_forms_warn_and_give_identical_results():
+    """Each function of the theory in its former flat form: a DeprecationWarning naming the new form, the same numbers."""
+    warns = pytest.warns(DeprecationWarning, match=r"deprecated and will be removed in the next release: pass .*TaStudent\(")
+    t = np.array([0.5, 2.0, 8.0])
+    two_heads = dl.TaStudent(n1=100, n2=60, n3=70, eps=1e-4, tau=1.5, n_layers=4)
+    new = transfer.head_test_error(t, [3.0], [2.0], 0.5, two_heads, n3_a=30)
+    with warns:
+        old = transfer.head_test_error(t, [3.0], [2.0], 0.5, 100, 60, 30, 40, 1e-4, 1.5, 4)
+    np.testing.assert_array_equal(old, new)
+    with warns:
+        old = transfer.joint_optimal_error([3.0], [2.0], 0.5, 100, 60, 30, 40, 1e-4, tau=1.5, n_layers=4, t_max=400.0)
+    assert old == transfer.joint_optimal_error([3.0], [2.0], 0.5, two_heads, n3_a=30, t_max=400.0)
+    single = dl.TaStudent(n1=100, n2=40, n3=50, eps=1e-5)
+    with warns:
+        old = transfer.transfer_benefit(3.0, [2.0, 10.0], 0.5, 100, 50, n2=40, kind="log-ratio", return_errors=True)
+    for a, b in zip(old, transfer.transfer_benefit(3.0, [2.0, 10.0], 0.5, single, kind="log-ratio",
+                                                   return_errors=True)):
+        np.testing.assert_array_equal(a, b)
+    with warns:
+        old = transfer.transfer_benefit_general([3.0], [2.0], [[0.5]], 100, 50, n2=40)
+    assert old == transfer.transfer_benefit_general([3.0], [2.0], [[0.5]], single)
+    rng = np.random.default_rng(0)
+    teacher = np.zeros((2, 4, 6))
+    teacher[:, 0, 0], teacher[:, 2, 1] = 3.0, 2.0
+    data = teacher + rng.normal(size=teacher.shape) / np.sqrt(6)
+    new = transfer.sampled_head_errors(t, data, teacher, 2, dl.TaStudent(n2=3, eps=1e-5))
+    with warns:
+        old = transfer.sampled_head_errors(t, data, teacher, 2, n2=3)
+    np.testing.assert_array_equal(old, new)
+    with warns:
+        old = transfer.sampled_head_errors(t, data, teacher, 2, 3, 1e-3, 1.0, 3, 1, 0.5)
+    np.testing.assert_array_equal(old, transfer.sampled_head_errors(t, data, teacher, 2, dl.TaStudent(n2=3, eps=1e-3),
+                                                                    chunk=1, lr=0.5))
+
+
+def test_two_headed_student_needs_head_a():
+    two_heads = dl.TaStudent(n1=100, n2=50, n3=100, eps=1e-5)
+    with pytest.raises(ValueError, match=r"head_test_error needs n3_a: head A's outputs, an integer in \[1, 99\]"):
+        transfer.head_test_error([1.0], [3.0], [2.0], 0.5, two_heads)
+    with pytest.raises(ValueError, match=r"n3_a must be an integer in \[1, 99\]: head B has the other"):
+        transfer.joint_optimal_error([3.0], [2.0], 0.5, two_heads, n3_a=100)
+    with pytest.raises(ValueError, match=r"transfer_benefit needs the student's n1"):
+        transfer.transfer_benefit(3.0, 2.0, 0.5, dl.TaStudent(n3=50, eps=1e-5))
+    with pytest.raises(ValueError, match=r"student\.n3 must be the data's N3 = 4"):
+        transfer.sampled_head_errors([1.0], np.ones((1, 4, 6)), np.ones((1, 4, 6)), 2, dl.TaStudent(n3=3, eps=1e-5))

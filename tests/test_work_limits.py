@@ -35,7 +35,7 @@ ABSURD = [
     ("test_fuzz_train", "train_students", "epochs", BIG),
     ("test_fuzz_train", "snr_sweep", "runs", BIG),
     ("test_fuzz_transfer", "sampled_head_errors", "t", "last"),
-    ("test_fuzz_transfer", "sampled_head_errors", "n_layers", BIG),
+    ("test_fuzz_deep_linear", "TaStudent", "n_layers", BIG),  # the TA student of sampled_head_errors and the theory
     ("test_fuzz_deep_linear", "mode_strength", "n_layers", BIG),
     ("test_fuzz_rmt", "mp_rule", "order", BIG),
     ("test_fuzz_stopping", "minimum_over_time", "points", BIG),

@@ -39,6 +39,9 @@ its power series for small ``v`` and by the roots-of-unity form otherwise.
 
 from __future__ import annotations
 
+import numbers
+import warnings
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -665,8 +668,8 @@ def _in_region_rule(t, theta_a, aspect, eps, tau, k):
 # ----------------------------------------------------------------------------------------
 
 
-def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float, tau: float = 1.0,
-                  n_layers: int = 3, r_in: str = "corrected") -> tuple[np.ndarray, np.ndarray]:
+def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, student: TaStudent | None = None, *args: object,
+                  r_in: str = "corrected", **flat: object) -> tuple[np.ndarray, np.ndarray]:
     """Theoretical train and test errors of a TA student, eqs. (14) and (15).
 
     Parameters
@@ -676,17 +679,21 @@ def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: 
     teacher_svals : array_like, shape (Nbar2,)
         Teacher singular values (SNRs) ``sbar_alpha >= 0``, not all zero; the teacher
         rank ``Nbar2`` is their number and may not exceed ``n2``.
-    n1, n2, n3 : int
-        Student layer sizes: inputs (= examples) ``N1``, hidden ``N2`` (the student rank,
-        App. H) and outputs ``N3``, with ``Nbar2 <= N2 <= N3 <= N1``. ``A = N3/N1``.
-    eps, tau, n_layers
-        Initial singular value, time constant and depth, as in :func:`mode_strength`.
+    student : TaStudent
+        Its sizes ``n1`` (inputs = examples ``N1``) and ``n3`` (outputs ``N3``), both required,
+        and ``n2`` (hidden ``N2``, the student rank, App. H; default ``n3``), with
+        ``Nbar2 <= N2 <= N3 <= N1`` (``A = N3/N1``); its initial singular value ``eps``,
+        time constant ``tau`` and depth ``n_layers``, as in :func:`mode_strength`.
     r_in : {"corrected", "literal"}
         Which MP mass the learned region ``R_in`` holds (see Notes): ``"corrected"``
         (default) the learned share ``(N2 - Nbar2)/(N3 - Nbar2)`` of the noise modes;
         ``"literal"`` the paper's §3.3 wording, ``1 - N2/N3``. The literal reading is
         kept only to show that it disagrees with simulations; it is undefined for a
         full-rank student (``N2 = N3`` leaves no mass for ``N3 - Nbar2`` learned modes).
+    *args, **flat
+        Deprecated: the former form ``theory_errors(t, teacher_svals, n1, n2, n3, eps, tau=1.0,
+        n_layers=3, r_in="corrected")``, accepted for one more release with a ``DeprecationWarning``
+        (the same results).
 
     Returns
     -------
@@ -726,9 +733,16 @@ def theory_errors(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: 
     - A/sbar^3``): it matters only once noise modes are learned, when the ``O(N3)``
     noise term dominates the test error anyway.
     """
-    k = _check_depth(n_layers)
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
-    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
+    if _is_former(student, args, flat):
+        old = _former("theory_errors", ("n1", "n2", "n3", "eps", "tau", "n_layers", "r_in"), student, args, flat,
+                      defaults={"r_in": r_in},
+                      new_form=lambda v: f"theory_errors(t, teacher_svals, {_show_student(v)}, r_in={v['r_in']!r})")
+        return theory_errors(t, teacher_svals, old["student"], r_in=old["r_in"])
+    student = _student(student, "theory_errors")
+    n1, n3 = _needs(student, "theory_errors")
+    eps, tau, n_layers = student.eps, student.tau, student.n_layers
+    k = n_layers - 1
+    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n3 if student.n2 is None else student.n2, n3)
     t = _check_array(t, "t (training times)")
     shape = t.shape
     t = t.ravel()
@@ -774,20 +788,24 @@ def _learned_mass(r_in, n_in, n_bulk, n2, n3):
     return 1.0 - n2 / n3
 
 
-def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float, tau: float = 1.0,
-                           n_layers: int = 3, t_max: float | None = None,
-                           r_in: str = "corrected") -> tuple[float, float]:
+def optimal_early_stopping(teacher_svals: ArrayLike, student: TaStudent | None = None, *args: object,
+                           t_max: float | None = None, r_in: str = "corrected",
+                           **flat: object) -> tuple[float, float]:
     """Optimal stopping time and the minimal theoretical test error, from eq. (15).
 
     Parameters
     ----------
-    teacher_svals, n1, n2, n3, eps, tau, n_layers
+    teacher_svals, student
         As in :func:`theory_errors`.
     t_max : float, optional
         Longest training time considered. Default: ten times the time at which the
         median MP noise mode is half learned, by when the noise has long dominated.
     r_in : {"corrected", "literal"}
         Definition of the learned region, as in :func:`theory_errors`.
+    *args, **flat
+        Deprecated: the former form ``optimal_early_stopping(teacher_svals, n1, n2, n3, eps, tau=1.0,
+        n_layers=3, t_max=None, r_in="corrected")``, accepted for one more release with a
+        ``DeprecationWarning`` (the same results).
 
     Returns
     -------
@@ -811,9 +829,17 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     For a single strong mode the minimum approaches ``1 - O(sbar)^2`` from above (the
     spike term of eq. 15 is at least ``sbar^2 (1 - O^2)`` and the noise terms are >= 0).
     """
-    k = _check_depth(n_layers)
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
-    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n2, n3)
+    if _is_former(student, args, flat):
+        old = _former("optimal_early_stopping", ("n1", "n2", "n3", "eps", "tau", "n_layers", "t_max", "r_in"),
+                      student, args, flat, defaults={"t_max": t_max, "r_in": r_in},
+                      new_form=lambda v: f"optimal_early_stopping(teacher_svals, {_show_student(v)}, "
+                                         f"t_max={v['t_max']!r}, r_in={v['r_in']!r})")
+        return optimal_early_stopping(teacher_svals, old["student"], t_max=old["t_max"], r_in=old["r_in"])
+    student = _student(student, "optimal_early_stopping")
+    n1, n3 = _needs(student, "optimal_early_stopping")
+    eps, tau, n_layers = student.eps, student.tau, student.n_layers
+    k = n_layers - 1
+    sbar, n1, n2, n3, aspect = _check_architecture(teacher_svals, n1, n3 if student.n2 is None else student.n2, n3)
     _learned_mass(r_in, n2 - sbar.size, n3 - sbar.size, n2, n3)  # refuse a bad r_in before any work
     shat = rmt.spike_singular_value(sbar, aspect)
     ideal = sbar * rmt.spike_overlap(sbar, aspect)  # s_a minimising the mode's own term
@@ -825,7 +851,7 @@ def optimal_early_stopping(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, 
     special_times = mode_time(ideal[fits], shat[fits], eps, tau, n_layers) if np.any(fits) else []
 
     def test_error(times):
-        return theory_errors(times, sbar, n1, n2, n3, eps, tau, n_layers, r_in)[1]
+        return theory_errors(times, sbar, student, r_in=r_in)[1]
 
     return stopping.minimum_over_time(test_error, t_lo, t_max, special_times=special_times, zero=True)
 
@@ -928,9 +954,9 @@ def gd_lag_accuracy(s_hat: ArrayLike, lr: float, n_layers: int = 3) -> np.ndarra
     return _scalar_or_array(lr * k * shat ** (2 - 2 / k))
 
 
-def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: float, n2: int | None = None,
-                      tau: float = 1.0, n_layers: int = 3,
-                      delay: ArrayLike | None = None, per_mode: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, student: TaStudent | None = None,
+                      *args: object, delay: ArrayLike | None = None, per_mode: bool = False,
+                      **flat: object) -> tuple[np.ndarray, np.ndarray]:
     """Exact train and test errors of TA students on *sampled* training data, eqs. (6)-(7).
 
     The finite-size counterpart of :func:`theory_errors`: instead of the random-matrix
@@ -951,10 +977,9 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
         Times in units of ``tau``.
     sigma31, teacher : array_like, shape (B, N3, N1)
         Training covariances and the noise-free teachers ``Wbar`` (numpy or torch).
-    eps, tau, n_layers
-        As in :func:`mode_strength`.
-    n2 : int, optional
-        Student rank (hidden width); default ``min(N1, N3)``.
+    student : TaStudent
+        Its ``eps``, ``tau`` and ``n_layers`` (as in :func:`mode_strength`) and rank ``n2``
+        (hidden width; default ``min(N1, N3)``); ``n1`` and ``n3``, if given, must be the data's.
     delay : array_like of shape (B, min(N1, N3)), optional
         Per-mode time shifts ``d_b`` (units of ``tau``, finite, broadcast): evaluate
         ``s(t - d_b, shat_b)`` (clipped at ``t = 0``; a negative shift is an advance), e.g.
@@ -963,13 +988,23 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
         Return each learned mode's term of the two sums instead, ``(s_b - shat_b)^2 / sum shat^2`` and
         ``(s_b^2 - 2 s_b c_b) / ||Wbar||^2``: the errors are these summed over ``b`` plus a constant of
         the data. (How much each mode moves under a delay, without the cancellations of the sum.)
+    *args, **flat
+        Deprecated: the former form ``sampled_ta_errors(t, sigma31, teacher, eps, n2=None, tau=1.0,
+        n_layers=3, delay=None, per_mode=False)``, accepted for one more release with a
+        ``DeprecationWarning`` (the same results).
 
     Returns
     -------
     train, test : ndarray, shape (B, T), or (B, T, n2) with ``per_mode``
     """
-    k = _check_depth(n_layers)
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
+    if _is_former(student, args, flat):
+        old = _former("sampled_ta_errors", ("eps", "n2", "tau", "n_layers", "delay", "per_mode"), student, args,
+                      flat, defaults={"delay": delay, "per_mode": per_mode},
+                      new_form=lambda v: f"sampled_ta_errors(t, sigma31, teacher, {_show_student(v)}, "
+                                         f"delay=..., per_mode={v['per_mode']!r})")
+        return sampled_ta_errors(t, sigma31, teacher, old["student"], delay=old["delay"], per_mode=old["per_mode"])
+    student = _student(student, "sampled_ta_errors")
+    eps, tau, k = student.eps, student.tau, student.n_layers - 1
     s31, wbar = _check_data(sigma31, "sigma31"), _check_data(teacher, "teacher")
     if wbar.shape != s31.shape:
         raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
@@ -979,8 +1014,9 @@ def sampled_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
             raise ValueError(f"{name} is zero for some data set: its normalised error is undefined")
     t = _check_times(t)
     per_mode = _checks.flag(per_mode, "per_mode")
+    _data_sizes(student, s31.shape)
     m = min(s31.shape[1:])
-    n2 = m if n2 is None else _checks.integer(n2, "n2")
+    n2 = m if student.n2 is None else student.n2
     if n2 > m:
         raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
     if delay is not None:
@@ -1033,7 +1069,7 @@ def delayed_ta_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps:
     """
     s31 = _check_data(sigma31, "sigma31")
     delay = gd_lag(np.linalg.svd(s31, compute_uv=False), eps, lr, n_layers)
-    return sampled_ta_errors(t, s31, teacher, eps, n2=n2, n_layers=n_layers, delay=delay)
+    return sampled_ta_errors(t, s31, teacher, TaStudent(eps=eps, n2=n2, n_layers=n_layers), delay=delay)
 
 
 def linear_test_error(w: ArrayLike, teacher: ArrayLike) -> np.ndarray:
@@ -1279,3 +1315,149 @@ def teacher_learned_time(teacher_svals: ArrayLike, aspect: float, eps: float, n_
     weakest = up.min()
     return float(mode_time(weakest * rmt.spike_overlap(weakest, aspect), rmt.spike_singular_value(weakest, aspect),
                            eps, n_layers=n_layers))
+
+
+# ----------------------------------------------------------------------------------------
+# the spec of a TA student and its gradient flow, shared by the theory of deep_linear,
+# transfer and randomised
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["TaStudent"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaStudent:
+    """A training-aligned (TA) deep linear student and its gradient flow: what the theory needs to know of a run.
+
+    Checked when made (a ``ValueError`` names the field and what is allowed); the relations of the sizes to
+    the data or the teacher are checked by the function that uses it. Used by :func:`theory_errors`,
+    :func:`optimal_early_stopping`, :func:`sampled_ta_errors`, the theory of :mod:`gendyn.transfer` and
+    :func:`gendyn.randomised.randomised_train_error`, e.g.
+    ``theory_errors(t, [3.0], TaStudent(n1=100, n2=50, n3=50, eps=1e-5))``.
+
+    Attributes
+    ----------
+    eps : float
+        Initial composite singular value of every mode, ``> 0`` (the paper: ``1e-5``).
+    n1 : int or None
+        Inputs ``N1`` (= training examples), ``>= 1``; ``None`` where the data give it (the functions of
+        sampled data), required by the random-matrix theory.
+    n2 : int or None
+        Hidden units ``N2`` = the student's rank (App. H), ``>= 1`` and ``<= n3``; ``None``: full rank
+        (``min(n1, n3)``, ``n3`` where ``n3 <= n1``).
+    n3 : int or None
+        Outputs ``N3`` (of a two-headed student of :mod:`gendyn.transfer`: both heads), ``>= 1``; ``None``
+        where the data give it.
+    tau : float
+        Time constant of the gradient flow, ``> 0`` (``1/lr``); times are in its units.
+    n_layers : int
+        Layers of units ``N_l >= 3``, input and output included (3: one hidden layer).
+    """
+
+    eps: float
+    n1: int | None = None
+    n2: int | None = None
+    n3: int | None = None
+    tau: float = 1.0
+    n_layers: int = 3
+
+    def __post_init__(self):
+        for name in ("n1", "n2", "n3"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, _checks.integer(getattr(self, name), name))
+        if self.n2 is not None and self.n3 is not None and self.n2 > self.n3:
+            raise ValueError(f"the student rank n2 must satisfy n2 <= n3; got n2={self.n2}, n3={self.n3}")
+        object.__setattr__(self, "eps", _checks.positive(self.eps, "eps"))
+        object.__setattr__(self, "tau", _checks.positive(self.tau, "tau"))
+        _check_depth(self.n_layers)
+        object.__setattr__(self, "n_layers", int(self.n_layers))
+
+
+def _needs(student, function, names=("n1", "n3")):
+    """The sizes ``names`` of ``student``, each required (not ``None``) by ``function``."""
+    missing = [n for n in names if getattr(student, n) is None]
+    if missing:
+        raise ValueError(f"{function} needs the student's {' and '.join(missing)}: pass "
+                         f"student=TaStudent({', '.join(f'{n}=...' for n in missing)}, ...); got None")
+    return tuple(getattr(student, n) for n in names)
+
+
+def _student(student, function):
+    """``student`` if it is a :class:`TaStudent`, else a ``ValueError`` naming the argument."""
+    return _checks.instance(student, "student", TaStudent,
+                            hint=f" (the TA student and its flow: {function}(..., TaStudent(eps=..., ...)))")
+
+
+def _is_former(student, args, flat):
+    """Whether a call uses the former flat form: values after the student's place, flat keywords, or a
+    number in the student's place (the former first size or ``eps``)."""
+    number = isinstance(student, numbers.Real) and not isinstance(student, (bool, np.bool_))
+    return bool(args) or bool(flat) or number
+
+
+def _former(function, names, student, args, flat, *, defaults=None, new_form, build=None):
+    """The values of a call in the former flat form, by their former names, with a ``DeprecationWarning``.
+
+    ``names`` are the former parameters from the student's place on; ``student`` and ``args`` the
+    values passed there, ``flat`` the keywords; ``defaults`` fill what was not passed. ``build`` makes
+    the :class:`TaStudent` of the values (default :func:`_spec`), stored under ``"student"``; only a call
+    whose values make one warns (``new_form``, a function of the values, writes the call in the new form).
+    """
+    if isinstance(student, TaStudent):
+        extra = [f"{len(args)} more positional argument(s)"] if args else []
+        raise ValueError(f"pass the student to {function} either as a TaStudent or (deprecated) as separate sizes "
+                         f"and flow, not both; got student={student!r} and "
+                         f"{', '.join(extra + sorted(flat))}")
+    values = (student, *args) if (student is not None or args) else ()
+    if len(values) > len(names):
+        raise TypeError(f"{function}() takes at most {len(names)} arguments in its former form after the data "
+                        f"({', '.join(names)}); got {len(values)}")
+    given = dict(zip(names, values))
+    unknown = sorted(set(flat) - set(names))
+    if unknown:
+        raise ValueError(f"unknown keyword(s) {unknown} of {function}; allowed: student, or formerly "
+                         f"{', '.join(names)}")
+    twice = sorted(set(given) & set(flat))
+    if twice:
+        raise TypeError(f"{function}() got multiple values for {', '.join(twice)}")
+    given.update(flat)
+    out = dict(defaults or {})
+    out.update(given)
+    out["student"] = (build or (lambda v: _spec(v, function)))(out)
+    warnings.warn(f"{function}() with the student's sizes and flow ({', '.join(n for n in names if n in given)}) "
+                  f"as separate arguments is deprecated and will be removed in the next release: pass "
+                  f"{new_form(out)}", DeprecationWarning, stacklevel=3)
+    return out
+
+
+def _spec(values, function, **extra):
+    """The :class:`TaStudent` of a former call's ``values`` (the fields among them), ``extra`` fields added.
+
+    A bad value is reported under its former name, and as the former form of ``student``."""
+    fields = {n: values[n] for n in ("eps", "n1", "n2", "n3", "tau", "n_layers") if n in values}
+    fields.update(extra)
+    if "eps" not in fields:
+        raise TypeError(f"{function}() missing required argument 'eps' (the student's initial scale) in its former "
+                        f"form; pass student=TaStudent(eps=..., ...)")
+    try:
+        return TaStudent(**fields)
+    except ValueError as error:
+        raise ValueError(f"{error} (the former form of {function}; pass student=TaStudent(...))") from None
+
+
+def _show_student(fields, **extra):
+    """``TaStudent(n1=100, ...)`` of the fields given, ``extra`` fields written as given (expressions)."""
+    parts = []
+    for n in ("n1", "n2", "n3", "eps", "tau", "n_layers"):
+        if n in extra:
+            parts.append(f"{n}={extra[n]}")
+        elif n in fields:
+            parts.append(f"{n}={fields[n]!r}")
+    return "TaStudent(" + ", ".join(parts) + ")"
+
+
+def _data_sizes(student, shape):
+    """Refuse a student whose ``n1`` or ``n3`` (where given) are not those of data of ``shape`` ``(B, N3, N1)``."""
+    for name, given, size in (("n3", student.n3, shape[-2]), ("n1", student.n1, shape[-1])):
+        if given is not None and given != size:
+            raise ValueError(f"student.{name} must be the data's {name.upper()} = {size} (or None); got {given}")

@@ -83,8 +83,8 @@ def stretched_mp_density(s: ArrayLike, aspect: ArrayLike, scale: ArrayLike) -> n
     return rmt.mp_density(s / c, aspect) / c
 
 
-def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: float,
-                           tau: float = 1.0, n_layers: int = 3, noise_std: float = 1.0) -> np.ndarray:
+def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, student: deep_linear.TaStudent | None = None,
+                           *args: object, noise_std: float = 1.0, **flat: object) -> np.ndarray:
     """Training error of a TA student on randomised data, eq. (14) without teacher modes.
 
     Parameters
@@ -93,12 +93,16 @@ def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: 
         Training times ``>= 0`` (finite), in units of ``tau``.
     teacher_svals : array_like, shape (Nbar2,)
         Singular values of the teacher whose data was randomised (they set ``sigma_r``).
-    n1, n2, n3 : int
-        Inputs (= examples), hidden units (student rank) and outputs, ``n2 <= n3 <= n1``.
-    eps, tau, n_layers
-        As in :func:`gendyn.deep_linear.mode_strength`.
+    student : gendyn.deep_linear.TaStudent
+        Its inputs ``n1`` (= examples) and outputs ``n3``, both required, and hidden units ``n2``
+        (student rank, default ``n3``), ``n2 <= n3 <= n1``; ``eps``, ``tau`` and ``n_layers`` as in
+        :func:`gendyn.deep_linear.mode_strength`.
     noise_std : float
         ``sigma_z``.
+    *args, **flat
+        Deprecated: the former form ``randomised_train_error(t, teacher_svals, n1, n2, n3, eps, tau=1.0,
+        n_layers=3, noise_std=1.0)``, accepted for one more release with a ``DeprecationWarning`` (the same
+        results).
 
     Returns
     -------
@@ -108,7 +112,17 @@ def randomised_train_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: 
         ``N2/N3`` (the modes a rank-``N2`` student learns); shape of ``t``. It starts at 1 and
         falls to ``(N3 - N2) <shat^2>_out / (N3 <shat^2>)``.
     """
-    n1, n2, n3 = (_checks.integer(n, name) for n, name in ((n1, "n1"), (n2, "n2"), (n3, "n3")))
+    if deep_linear._is_former(student, args, flat):
+        old = deep_linear._former(
+            "randomised_train_error", ("n1", "n2", "n3", "eps", "tau", "n_layers", "noise_std"), student, args, flat,
+            defaults={"noise_std": noise_std},
+            new_form=lambda v: f"randomised_train_error(t, teacher_svals, {deep_linear._show_student(v)}, "
+                               f"noise_std={v['noise_std']!r})")
+        return randomised_train_error(t, teacher_svals, old["student"], noise_std=old["noise_std"])
+    student = deep_linear._student(student, "randomised_train_error")
+    n1, n3 = deep_linear._needs(student, "randomised_train_error")
+    n2 = n3 if student.n2 is None else student.n2
+    eps, tau, n_layers = student.eps, student.tau, student.n_layers
     if not n2 <= n3 <= n1:
         raise ValueError(f"need n2 <= n3 <= n1 (student rank, outputs, inputs); got {n2}, {n3}, {n1}")
     sb = rmt.check_singular_values(teacher_svals)
@@ -152,8 +166,9 @@ def learning_curves(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n2: int, n3
         ``structured`` (:func:`gendyn.deep_linear.theory_errors`, its training error) and
         ``randomised`` (:func:`randomised_train_error`), one value per time.
     """
-    args = (t, teacher_svals, n1, n2, n3, eps)
-    return LearningCurves(deep_linear.theory_errors(*args)[0], randomised_train_error(*args))
+    student = deep_linear.TaStudent(n1=n1, n2=_checks.integer(n2, "n2"), n3=n3, eps=eps)  # n2 required here
+    return LearningCurves(deep_linear.theory_errors(t, teacher_svals, student)[0],
+                          randomised_train_error(t, teacher_svals, student))
 
 
 class LearningTimes(NamedTuple):

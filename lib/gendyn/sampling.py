@@ -117,8 +117,8 @@ def test_error(t: ArrayLike, teacher_svals: ArrayLike, n1: int, n_examples: int,
     shape, t = t.shape, t.ravel()
     if p > n1:
         d = p / n1
-        out = deep_linear.theory_errors(d ** (1.0 / k) * t, np.sqrt(d) * sb, n1, n1, n1, np.sqrt(d) * eps, tau,
-                                        n_layers)[1]
+        out = deep_linear.theory_errors(d ** (1.0 / k) * t, np.sqrt(d) * sb, deep_linear.TaStudent(
+            n1=n1, n2=n1, n3=n1, eps=np.sqrt(d) * eps, tau=tau, n_layers=n_layers))[1]
         return out.reshape(shape)
     d, s, ovl, bulk = _under_parts(t, sb, n1, p, eps, tau, n_layers)
     factor = 1.0 if as_printed else np.sqrt(d)
@@ -145,10 +145,11 @@ def optimal_test_error(teacher_svals: ArrayLike, n1: int, n_examples: int, eps: 
     k = deep_linear._check_depth(n_layers)
     d = p / n1
     if p > n1:
-        t_opt, e_opt = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, n1, n1, n1, np.sqrt(d) * eps, tau,
-                                                          n_layers)
+        t_opt, e_opt = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, deep_linear.TaStudent(
+            n1=n1, n2=n1, n3=n1, eps=np.sqrt(d) * eps, tau=tau, n_layers=n_layers))
         return t_opt / d ** (1.0 / k), e_opt
-    t_opt, e_span = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, n1, p, p, eps, tau, n_layers)
+    t_opt, e_span = deep_linear.optimal_early_stopping(np.sqrt(d) * sb, deep_linear.TaStudent(
+        n1=n1, n2=p, n3=p, eps=eps, tau=tau, n_layers=n_layers))
     return t_opt, d * e_span + (1.0 - d) + (n1 - p) * eps**2 / (sb**2).sum()
 
 
@@ -305,8 +306,9 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
             base = test_error(np.maximum(t - lag, 0), [s], n1, ps[j], eps)
             window = (t < grid.optimum[i, j, 0]) & (base < 0.9) & (base > 1.5 * grid.optimum[i, j, 1])
             boosted = np.stack([deep_linear.theory_errors(d**g * np.maximum(t[window] - lag, 0),
-                                                          np.sqrt(d) * np.array([s]), n1, n1, n1,
-                                                          np.sqrt(d) * eps)[1]
+                                                          np.sqrt(d) * np.array([s]),
+                                                          deep_linear.TaStudent(n1=n1, n2=n1, n3=n1,
+                                                                                eps=np.sqrt(d) * eps))[1]
                                 for g in gammas])
             model[j, i] = (window, np.log(boosted))
     if not any(window.any() for window, _ in model.values()):

@@ -2325,7 +2325,7 @@ def exact_ta_optimum(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, eps: 
         ``time`` and ``error``, each of shape ``(B,)``.
     """
     if lr is None:
-        test = deep_linear.sampled_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers)[1]
+        test = deep_linear.sampled_ta_errors(t, sigma31, teacher, deep_linear.TaStudent(eps=eps, n2=n2, n_layers=n_layers))[1]
     else:
         test = deep_linear.delayed_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers, lr=lr)[1]
     return OptimalStopping(*empirical_optimal_stopping(t, test))
@@ -2383,13 +2383,13 @@ def asymptotic_gap(sweep: SnrSweep, t: ArrayLike, t_fine: ArrayLike, *, eps: flo
                          + (f"{fine.size} times, not increasing" if fine.size else "an empty array"))
     n3, n1 = (int(x) for x in sweep.sigma31.shape[-2:])
     conditions = tuple(dict.fromkeys((int(r), float(s)) for r, s in zip(sweep.rank, sweep.svm)))
-    errs = deep_linear.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n_layers=n_layers)
+    errs = deep_linear.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, deep_linear.TaStudent(eps=eps, n_layers=n_layers))
     gaps = [[np.abs(np.log10(errs[k][sweep.select(*c)].mean(0))
-                    - np.log10(deep_linear.theory_errors(t, sweep.sbar(*c), n1, n3, n3, eps, n_layers=n_layers)[k]))
+                    - np.log10(deep_linear.theory_errors(t, sweep.sbar(*c), deep_linear.TaStudent(n1=n1, n2=n3, n3=n3, eps=eps, n_layers=n_layers))[k]))
              .mean() for c in conditions] for k in (0, 1)]
     exact = [exact_ta_optimum(fine, sweep.sigma31[sweep.select(*c)], sweep.teacher.matrix[sweep.select(*c)], eps,
                               n_layers=n_layers) for c in conditions]
-    theory = [deep_linear.optimal_early_stopping(sweep.sbar(*c), n1, n3, n3, eps, n_layers=n_layers)
+    theory = [deep_linear.optimal_early_stopping(sweep.sbar(*c), deep_linear.TaStudent(n1=n1, n2=n3, n3=n3, eps=eps, n_layers=n_layers))
               for c in conditions]
     return AsymptoticGap(conditions, np.array(gaps[0]), np.array(gaps[1]),
                          OptimalStopping(*(np.stack([x[q] for x in exact]) for q in (0, 1))),

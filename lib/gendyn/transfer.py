@@ -66,7 +66,7 @@ Pure numpy/scipy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -253,8 +253,9 @@ def _head_error(t, parts, eps, tau, n_layers):
     return 1.0 + num / p["norm"]
 
 
-def head_test_error(t: ArrayLike, svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n2: int,
-                    n3_a: int, n3_b: int, eps: float, tau: float = 1.0, n_layers: int = 3) -> np.ndarray:
+def head_test_error(t: ArrayLike, svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike,
+                    student: deep_linear.TaStudent | None = None, *args: object, n3_a: int | None = None,
+                    **flat: object) -> np.ndarray:
     """Test error of head A of a two-headed TA student, ``eps_{A<-B}(t)`` (§4, App. C-D).
 
     Parameters
@@ -264,14 +265,16 @@ def head_test_error(t: ArrayLike, svals_a: ArrayLike, svals_b: ArrayLike, overla
     svals_a, svals_b, overlap
         The two teachers' singular values and ``Q = Vbar^A^T Vbar^B``
         (:func:`composite_modes`); ``svals_a`` not all zero.
-    n1 : int
-        Inputs (= training examples, orthonormal).
-    n2 : int
-        Hidden width = rank of the student, ``r <= n2 <= n3_a + n3_b``.
-    n3_a, n3_b : int
-        Outputs of the two heads, ``n3_a + n3_b <= n1``.
-    eps, tau, n_layers
-        Initial singular value, time constant and depth (:func:`gendyn.deep_linear.mode_strength`).
+    student : gendyn.deep_linear.TaStudent
+        The two-headed student: inputs ``n1`` (= training examples, orthonormal), outputs ``n3`` of
+        both heads together (``n3 <= n1``), both required; hidden width ``n2`` = its rank,
+        ``r <= n2 <= n3`` (default ``n3``); initial singular value ``eps``, time constant ``tau`` and
+        depth ``n_layers`` (:func:`gendyn.deep_linear.mode_strength`).
+    n3_a : int
+        Outputs of head A (required), ``1 <= n3_a < n3``: head B has the other ``n3_b = n3 - n3_a``.
+    *args, **flat
+        Deprecated: the former form ``head_test_error(t, svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps,
+        tau=1.0, n_layers=3)``, accepted for one more release with a ``DeprecationWarning`` (the same results).
 
     Returns
     -------
@@ -280,25 +283,32 @@ def head_test_error(t: ArrayLike, svals_a: ArrayLike, svals_b: ArrayLike, overla
         B of zero singular values it is the single-task eq. (15) of a student with
         ``n3_a + n3_b`` outputs of which only head A is scored.
     """
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
-    deep_linear._check_depth(n_layers)
+    if deep_linear._is_former(student, args, flat):
+        old = _former_heads("head_test_error", ("n1", "n2", "n3_a", "n3_b", "eps", "tau", "n_layers"), student,
+                            args, flat, n3_a, "t, svals_a, svals_b, overlap")
+        return head_test_error(t, svals_a, svals_b, overlap, old["student"], n3_a=old["n3_a"])
+    eps, tau, n_layers, n1, n2, n3_a, n3_b = _two_heads(student, n3_a, "head_test_error")
     parts = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
     t = deep_linear._check_array(t, "t (training times)")
     return _head_error(t.ravel(), parts, eps, tau, n_layers).reshape(t.shape)
 
 
-def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n2: int, n3_a: int,
-                        n3_b: int, eps: float, tau: float = 1.0, n_layers: int = 3,
-                        t_max: float | None = None) -> tuple[float, float]:
+def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike,
+                        student: deep_linear.TaStudent | None = None, *args: object, n3_a: int | None = None,
+                        t_max: float | None = None, **flat: object) -> tuple[float, float]:
     """Optimal early stopping of head A: ``min_t eps_{A<-B}(t)`` and its time (§4).
 
     Parameters
     ----------
-    svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps, tau, n_layers
+    svals_a, svals_b, overlap, student, n3_a
         As in :func:`head_test_error`.
     t_max : float, optional
         Longest time considered; default ten times the half-learning time of the median
         noise mode of the composite data, by when noise dominates.
+    *args, **flat
+        Deprecated: the former form ``joint_optimal_error(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b, eps,
+        tau=1.0, n_layers=3, t_max=None)``, accepted for one more release with a ``DeprecationWarning`` (the
+        same results).
 
     Returns
     -------
@@ -309,8 +319,12 @@ def joint_optimal_error(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLi
         by bounded Brent minimisation in ``log t`` (:func:`gendyn.stopping.minimum_over_time`);
         ``t_opt = 0`` if learning never helps.
     """
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
-    k = deep_linear._check_depth(n_layers)
+    if deep_linear._is_former(student, args, flat):
+        old = _former_heads("joint_optimal_error", ("n1", "n2", "n3_a", "n3_b", "eps", "tau", "n_layers", "t_max"),
+                            student, args, flat, n3_a, "svals_a, svals_b, overlap", t_max=t_max)
+        return joint_optimal_error(svals_a, svals_b, overlap, old["student"], n3_a=old["n3_a"], t_max=old["t_max"])
+    eps, tau, n_layers, n1, n2, n3_a, n3_b = _two_heads(student, n3_a, "joint_optimal_error")
+    k = n_layers - 1
     p = _head_parts(svals_a, svals_b, overlap, n1, n2, n3_a, n3_b)
     median = float(rmt.mp_quantile(0.5, p["aspect"]))
     if t_max is None:
@@ -340,9 +354,9 @@ def _check_kind(kind):
     return _checks.choice(kind, "kind", KINDS)
 
 
-def transfer_benefit_general(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n3: int, *,
-                             n2: int | None = None, eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3,
-                             kind: str = "difference") -> tuple[float, float, float]:
+def transfer_benefit_general(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike,
+                             student: deep_linear.TaStudent | None = None, *args: object, kind: str = "difference",
+                             **flat: object) -> tuple[float, float, float]:
     """Transfer benefit ``T^{A<-B}`` for tasks of any rank and input overlap ``Q`` (§4, App. D).
 
     Parameters
@@ -351,17 +365,18 @@ def transfer_benefit_general(svals_a: ArrayLike, svals_b: ArrayLike, overlap: Ar
         Teacher singular values (``svals_a`` not all zero).
     overlap : array_like, shape (rA, rB)
         ``Q = Vbar^A^T Vbar^B``.
-    n1 : int
-        Inputs = examples.
-    n3 : int
-        Outputs per head (both heads and the single-task student), ``2 n3 <= n1``.
-    n2 : int, optional
-        Hidden width of both students, ``<= n3``; default ``n3`` (the paper: ``N2 = N3 = 50``).
-    eps, tau, n_layers
-        Initial singular value, time constant and depth of both students.
+    student : gendyn.deep_linear.TaStudent
+        The single-task student of task A: inputs ``n1`` (= examples) and outputs ``n3``, both
+        required, ``2 n3 <= n1``; hidden width ``n2 <= n3`` (default ``n3``; the paper:
+        ``N2 = N3 = 50``); ``eps``, ``tau``, ``n_layers``. The two-headed student is the same
+        with a second head of ``n3`` outputs (``2 n3`` in all) and the same ``n2``.
     kind : {"difference", "log-ratio"}
         ``eps_A^opt - eps_{A<-B}^opt`` (the paper's definition) or
         ``ln(eps_A^opt / eps_{A<-B}^opt)``; both are positive when B helps A.
+    *args, **flat
+        Deprecated: the former form ``transfer_benefit_general(svals_a, svals_b, overlap, n1, n3, n2=None,
+        eps=1e-5, tau=1.0, n_layers=3, kind="difference")``, accepted for one more release with a
+        ``DeprecationWarning`` (the same results).
 
     Returns
     -------
@@ -369,22 +384,23 @@ def transfer_benefit_general(svals_a: ArrayLike, svals_b: ArrayLike, overlap: Ar
         ``T^{A<-B}``, ``eps_A^opt`` (:func:`gendyn.deep_linear.optimal_early_stopping` of task A
         alone) and ``eps_{A<-B}^opt`` (:func:`joint_optimal_error`).
     """
+    if deep_linear._is_former(student, args, flat):
+        old = _former_pair("transfer_benefit_general", student, args, flat, "svals_a, svals_b, overlap",
+                           kind=kind)
+        return transfer_benefit_general(svals_a, svals_b, overlap, old["student"], kind=old["kind"])
     kind = _check_kind(kind)
-    n3 = _checks.integer(n3, "n3")
-    n2 = n3 if n2 is None else _checks.integer(n2, "n2")
+    student, joint_student = _pair(student, "transfer_benefit_general")
     sa = rmt.check_singular_values(svals_a, "svals_a", vector=True)
     if not np.any(sa > 0):
         raise ValueError("svals_a are all zero: head A's test error (normalised by ||Sbar^A||^2) is undefined")
-    if n2 > n3:
-        raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
-    single = deep_linear.optimal_early_stopping(sa, n1, n2, n3, eps, tau, n_layers)[1]
-    joint = joint_optimal_error(sa, svals_b, overlap, n1, n2, n3, n3, eps, tau, n_layers)[1]
+    single = deep_linear.optimal_early_stopping(sa, student)[1]
+    joint = joint_optimal_error(sa, svals_b, overlap, joint_student, n3_a=student.n3)[1]
     return float(_combine(single, joint, kind)), float(single), float(joint)
 
 
-def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, n1: int, n3: int, *, n2: int | None = None,
-                     eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3, kind: str = "difference",
-                     return_errors: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
+def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, student: deep_linear.TaStudent | None = None,
+                     *args: object, kind: str = "difference", return_errors: bool = False,
+                     **flat: object) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Transfer benefit ``T^{A<-B}(sbar_A, sbar_B, q)`` between two rank-1 tasks (§4, Fig. 8).
 
     Parameters
@@ -394,11 +410,15 @@ def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, n1: int
     q : array_like
         Overlap ``q = vbar^A . vbar^B`` of the input modes, in ``[-1, 1]`` (only ``|q|``
         matters). The three arrays broadcast together.
-    n1, n3, n2, eps, tau, n_layers, kind
-        As in :func:`transfer_benefit_general` (the paper: ``n1 = 100``, ``n3 = n2 = 50``,
-        ``eps = 1e-5``, one hidden layer).
+    student, kind
+        As in :func:`transfer_benefit_general` (the paper:
+        ``TaStudent(n1=100, n2=50, n3=50, eps=1e-5)``, one hidden layer).
     return_errors : bool
         Also return ``eps_A^opt`` and ``eps_{A<-B}^opt``.
+    *args, **flat
+        Deprecated: the former form ``transfer_benefit(sbar_a, sbar_b, q, n1, n3, n2=None, eps=1e-5, tau=1.0,
+        n_layers=3, kind="difference", return_errors=False)``, accepted for one more release with a
+        ``DeprecationWarning`` (the same results).
 
     Returns
     -------
@@ -407,8 +427,14 @@ def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, n1: int
         and joint optimal errors. Each distinct ``sbar_a`` is solved once for the
         single-task error; each grid point costs one :func:`joint_optimal_error`.
     """
+    if deep_linear._is_former(student, args, flat):
+        old = _former_pair("transfer_benefit", student, args, flat, "sbar_a, sbar_b, q", kind=kind,
+                           return_errors=return_errors)
+        return transfer_benefit(sbar_a, sbar_b, q, old["student"], kind=old["kind"],
+                                return_errors=old["return_errors"])
     kind = _check_kind(kind)
     return_errors = _checks.flag(return_errors, "return_errors")
+    student, joint_student = _pair(student, "transfer_benefit")
     sa = _checks.real_array(sbar_a, "sbar_a", lower=0.0, open_lower=True)
     sb = _checks.real_array(sbar_b, "sbar_b", lower=0.0)
     qq = _checks.real_array(q, "q", lower=-1.0, upper=1.0)
@@ -417,19 +443,14 @@ def transfer_benefit(sbar_a: ArrayLike, sbar_b: ArrayLike, q: ArrayLike, n1: int
     except ValueError:
         raise ValueError(f"sbar_a, sbar_b and q must broadcast together; got shapes {sa.shape}, {sb.shape}, "
                          f"{qq.shape}") from None
-    n3 = _checks.integer(n3, "n3")
-    n2 = n3 if n2 is None else _checks.integer(n2, "n2")
-    if n2 > n3:
-        raise ValueError(f"n2 must be <= n3 = {n3} (the single-task student has n3 outputs); got {n2}")
     single, joint = {}, {}  # a repeated grid point is solved once
     e_single, e_joint = np.empty(sa.shape), np.empty(sa.shape)
     for idx in np.ndindex(sa.shape):
         a, point = float(sa[idx]), (float(sa[idx]), float(sb[idx]), float(qq[idx]))
         if a not in single:
-            single[a] = deep_linear.optimal_early_stopping([a], n1, n2, n3, eps, tau, n_layers)[1]
+            single[a] = deep_linear.optimal_early_stopping([a], student)[1]
         if point not in joint:
-            joint[point] = joint_optimal_error([a], [point[1]], [[point[2]]], n1, n2, n3, n3, eps, tau,
-                                               n_layers)[1]
+            joint[point] = joint_optimal_error([a], [point[1]], [[point[2]]], joint_student, n3_a=student.n3)[1]
         e_single[idx], e_joint[idx] = single[a], joint[point]
     benefit = _combine(e_single, e_joint, kind)
     out = tuple(x[()] if x.ndim == 0 else x for x in (benefit, e_single, e_joint))
@@ -458,9 +479,9 @@ def _gd_modes(t, shat, eps, lr, n_layers):
     return out
 
 
-def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3_a: int, n2: int | None = None,
-                        eps: float = 1e-5, tau: float = 1.0, n_layers: int = 3, chunk: int = 64,
-                        lr: float | None = None) -> np.ndarray:
+def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3_a: int,
+                        student: deep_linear.TaStudent | None = None, *args: object, chunk: int = 64,
+                        lr: float | None = None, **flat: object) -> np.ndarray:
     """Exact head-A test error of TA students on sampled data, eq. (23) with ``P`` = head A.
 
     A rank-``N2`` TA student of ``Sigma31 = sum_b shat_b uhat_b vhat_b^T`` has
@@ -482,10 +503,9 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
         Data (stacked heads, head A first) and noise-free teachers (numpy or torch).
     n3_a : int
         Rows of head A, ``1 <= n3_a <= N3``; ``Wbar_A`` (its rows of ``teacher``) not zero.
-    n2 : int, optional
-        Student rank, default ``min(N1, N3)``.
-    eps, tau, n_layers
-        As in :func:`gendyn.deep_linear.mode_strength`.
+    student : gendyn.deep_linear.TaStudent
+        Its ``eps``, ``tau`` and ``n_layers`` (:func:`gendyn.deep_linear.mode_strength`) and rank
+        ``n2`` (default ``min(N1, N3)``); ``n1`` and ``n3``, if given, must be the data's.
     chunk : int
         Data sets per batch (memory ``~ chunk * T * N2`` floats).
     lr : float, optional
@@ -495,13 +515,24 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
         ``u = a^k``, ``a(0) = eps^(1/k)``), which is what
         :func:`gendyn.train.train_students` computes for TA networks, mode by mode. ``t``
         must then be whole epochs times ``lr``.
+    *args, **flat
+        Deprecated: the former form ``sampled_head_errors(t, sigma31, teacher, n3_a, n2=None, eps=1e-5,
+        tau=1.0, n_layers=3, chunk=64, lr=None)``, accepted for one more release with a
+        ``DeprecationWarning`` (the same results).
 
     Returns
     -------
     ndarray, shape (B, T)
     """
-    eps, tau = _checks.positive(eps, "eps"), _checks.positive(tau, "tau")
-    deep_linear._check_depth(n_layers)
+    if deep_linear._is_former(student, args, flat):
+        old = deep_linear._former(
+            "sampled_head_errors", ("n2", "eps", "tau", "n_layers", "chunk", "lr"), student, args, flat,
+            defaults={"eps": 1e-5, "chunk": chunk, "lr": lr},
+            new_form=lambda v: f"sampled_head_errors(t, sigma31, teacher, n3_a, {deep_linear._show_student(v)}, "
+                               f"chunk={v['chunk']!r}, lr={v['lr']!r})")
+        return sampled_head_errors(t, sigma31, teacher, n3_a, old["student"], chunk=old["chunk"], lr=old["lr"])
+    student = deep_linear._student(student, "sampled_head_errors")
+    eps, tau, n_layers = student.eps, student.tau, student.n_layers
     s31, wbar = deep_linear._check_data(sigma31, "sigma31"), deep_linear._check_data(teacher, "teacher")
     if wbar.shape != s31.shape:
         raise ValueError(f"sigma31 and teacher must both have shape (B, N3, N1); got {s31.shape} and {wbar.shape}")
@@ -509,8 +540,9 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
     n3_a = _checks.integer(n3_a, "n3_a")
     if n3_a > n3:
         raise ValueError(f"n3_a must be <= N3 = {n3}; got {n3_a}")
+    deep_linear._data_sizes(student, s31.shape)
     m = min(n1, n3)
-    n2 = m if n2 is None else _checks.integer(n2, "n2")
+    n2 = m if student.n2 is None else student.n2
     if n2 > m:
         raise ValueError(f"the student rank n2 must be <= min(N1, N3) = {m}; got {n2}")
     norm = (wbar[:, :n3_a] ** 2).sum((-2, -1))
@@ -643,7 +675,8 @@ def transfer_grid(sbar_a: Sequence[float], sbar_b: Sequence[float], q_steps: int
     eps = _checks.positive(eps, "eps")
     qs = np.round(np.linspace(0.0, 1.0, q_steps), 10)
     sa, sb, q = np.meshgrid(sa_list, sb_list, qs, indexing="ij")
-    benefit, single, joint = transfer_benefit(sa, sb, q, n1, n3, n2=n2, eps=eps, return_errors=True)
+    benefit, single, joint = transfer_benefit(sa, sb, q, deep_linear.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps),
+                                              return_errors=True)
     points = np.stack([sa.ravel(), sb.ravel(), q.ravel()], axis=1)
     return TransferGrid(sa_list, sb_list, qs, points, benefit, single, joint, n1, n3)
 
@@ -792,13 +825,14 @@ def composite_example(sbar_a: float, sbar_b: float, *, n1: int, n2: int, n3: int
     q_fine = np.linspace(0, 1, 101)
     modes = [composite_modes([sbar_a], [sbar_b], q) for q in q_fine]
     t_curve = np.geomspace(0.05, 6, 300)
-    head = np.array([head_test_error(t_curve, [sbar_a], [sbar_b], q, n1, n2, n3, n3, eps) for q in head_q])
+    two_heads = deep_linear.TaStudent(n1=n1, n2=n2, n3=2 * n3, eps=eps)
+    head = np.array([head_test_error(t_curve, [sbar_a], [sbar_b], q, two_heads, n3_a=n3) for q in head_q])
     return CompositeExample(
         q=q_fine,
         sigma=np.array([np.pad(m[0], (0, 2 - len(m[0]))) for m in modes]),
         share=np.array([np.pad(m[1], (0, 2 - len(m[1]))) for m in modes]),
         t=t_curve, head_q=head_q, head=head,
-        alone=deep_linear.theory_errors(t_curve, [sbar_a], n1, n2, n3, eps)[1],
+        alone=deep_linear.theory_errors(t_curve, [sbar_a], deep_linear.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps))[1],
         threshold=(2 * n3 / n1) ** 0.25, sbar_a=sbar_a, sbar_b=sbar_b,
     )
 
@@ -1009,6 +1043,69 @@ def sampled_transfer(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3_a:
     n3_a = _checks.integer(n3_a, "n3_a")
     if n3_a >= sigma31.shape[1]:
         raise ValueError(f"n3_a must be below the rows of sigma31 ({sigma31.shape[1]}): head B needs one; got {n3_a}")
-    joint = sampled_head_errors(t, sigma31, teacher, n3_a, n2=n2, eps=eps).min(-1)
-    single = sampled_head_errors(t, sigma31[:, :n3_a], teacher[:, :n3_a], n3_a, n2=n2, eps=eps).min(-1)
+    student = deep_linear.TaStudent(n2=n2, eps=eps)
+    joint = sampled_head_errors(t, sigma31, teacher, n3_a, student).min(-1)
+    single = sampled_head_errors(t, sigma31[:, :n3_a], teacher[:, :n3_a], n3_a, student).min(-1)
     return SampledTransfer(joint, single)
+
+
+# ----------------------------------------------------------------------------------------
+# the TA student of the theory (gendyn.deep_linear.TaStudent): one head, two heads, and the
+# former flat forms of the functions that take it
+# ----------------------------------------------------------------------------------------
+
+
+def _two_heads(student, n3_a, function):
+    """``eps, tau, n_layers, n1, n2, n3_a, n3_b`` of a two-headed ``student`` with ``n3_a`` outputs in head A."""
+    student = deep_linear._student(student, function)
+    n1, n3 = deep_linear._needs(student, function)
+    if n3 < 2:
+        raise ValueError(f"{function} needs a two-headed student: student.n3 (both heads' outputs) must be >= 2; "
+                         f"got {n3}")
+    if n3_a is None:
+        raise ValueError(f"{function} needs n3_a: head A's outputs, an integer in [1, {n3 - 1}] (head B has the "
+                         f"other n3 - n3_a of student.n3 = {n3}); got None")
+    n3_a = _checks.integer(n3_a, "n3_a")
+    if n3_a >= n3:
+        raise ValueError(f"n3_a must be an integer in [1, {n3 - 1}]: head B has the other n3 - n3_a of "
+                         f"student.n3 = {n3} outputs; got {n3_a}")
+    n2 = n3 if student.n2 is None else student.n2
+    return student.eps, student.tau, student.n_layers, n1, n2, n3_a, n3 - n3_a
+
+
+def _former_heads(function, names, student, args, flat, n3_a, data, **keywords):
+    """A former call of a two-headed function: ``{"student", "n3_a", **keywords}`` (its ``n3_a`` and ``n3_b``
+    checked and summed into ``student.n3``)."""
+    flat = dict(flat)
+    if n3_a is not None:
+        flat["n3_a"] = n3_a
+    def build(old):
+        for name in ("n1", "n2", "n3_a", "n3_b", "eps"):
+            if name not in old:
+                raise TypeError(f"{function}() missing required argument {name!r} in its former form; pass "
+                                f"student=TaStudent(...), n3_a=...")
+        n3_a, n3_b = _checks.integer(old["n3_a"], "n3_a"), _checks.integer(old["n3_b"], "n3_b")
+        return deep_linear._spec(old, function, n3=n3_a + n3_b)
+
+    return deep_linear._former(
+        function, names, student, args, flat, defaults=keywords, build=build,
+        new_form=lambda v: f"{function}({data}, {deep_linear._show_student(v, n3='n3_a + n3_b')}, n3_a=n3_a"
+                           + "".join(f", {k}={v[k]!r}" for k in keywords) + ")")
+
+
+def _former_pair(function, student, args, flat, data, **keywords):
+    """A former call of :func:`transfer_benefit` or :func:`transfer_benefit_general`: ``{"student", **keywords}``."""
+    return deep_linear._former(
+        function, ("n1", "n3", "n2", "eps", "tau", "n_layers"), student, args, flat,
+        defaults=dict(keywords, eps=1e-5),
+        new_form=lambda v: f"{function}({data}, {deep_linear._show_student(v)}"
+                           + "".join(f", {k}={v[k]!r}" for k in keywords) + ")")
+
+
+def _pair(student, function):
+    """The single-task ``student`` of task A (``n2`` resolved) and the two-headed one (``2 n3`` outputs)."""
+    student = deep_linear._student(student, function)
+    n1, n3 = deep_linear._needs(student, function)
+    if student.n2 is None:
+        student = replace(student, n2=n3)
+    return student, replace(student, n3=2 * n3)

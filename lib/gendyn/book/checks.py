@@ -56,10 +56,10 @@ def ta_mode_spread(t: np.ndarray, sigma31: ArrayLike, teacher: ArrayLike, lag: n
     accelerates and turns into an advance as it converges (gradient descent closes the last gap at the
     rate ``-ln(1 - lr |f'|) / lr``, faster than the flow), at most as large in its effect on the error.
     """
-    now = dl.sampled_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers, per_mode=True)
-    late = dl.sampled_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers, delay=lag, per_mode=True)
-    early = dl.sampled_ta_errors(t, sigma31, teacher, eps, n2=n2, n_layers=n_layers, delay=-np.asarray(lag),
-                                 per_mode=True)
+    student = dl.TaStudent(eps=eps, n2=n2, n_layers=n_layers)
+    now = dl.sampled_ta_errors(t, sigma31, teacher, student, per_mode=True)
+    late = dl.sampled_ta_errors(t, sigma31, teacher, student, delay=lag, per_mode=True)
+    early = dl.sampled_ta_errors(t, sigma31, teacher, student, delay=-np.asarray(lag), per_mode=True)
     return tuple(np.maximum(np.abs(b - a), np.abs(c - a)).sum(-1) for a, b, c in zip(now, late, early))
 
 

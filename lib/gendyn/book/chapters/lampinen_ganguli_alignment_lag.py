@@ -324,8 +324,8 @@ def check_minimum_independent_of_depth(ledger: Ledger, optimum: dict[int, dict[s
     for rank in cfg.ranks:
         mask = sweep.select(rank, cfg.svm)
         d = emin[deep][mask] - emin[shallow][mask]
-        th = {depth: dl.optimal_early_stopping(sweep.sbar(rank, cfg.svm), cfg.n1, cfg.n2, cfg.n3, eps,
-                                               n_layers=depth)[1] for depth in cfg.depths}
+        th = {depth: dl.optimal_early_stopping(sweep.sbar(rank, cfg.svm), dl.TaStudent(
+            n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=eps, n_layers=depth))[1] for depth in cfg.depths}
         mean, se = mean_se(d)
         lines.append(f"rank {rank}: TA minimum {emin[shallow][mask].mean():.4f} (N_l = {shallow}), "
                      f"{emin[deep][mask].mean():.4f} (N_l = {deep}); paired difference {mean:+.2e} +- {se:.1e}; "

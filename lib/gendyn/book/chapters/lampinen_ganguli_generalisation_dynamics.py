@@ -251,8 +251,9 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
     """
     top = float(torch.linalg.matrix_norm(torch.as_tensor(sweep.sigma31, dtype=torch.float64), ord=2).max())
     rho = float(dl.gd_lag_accuracy(top, lr, n_layers))
-    exact = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers)
-    delayed = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, eps, n2=n2, n_layers=n_layers, delay=lag)
+    student = dl.TaStudent(eps=eps, n2=n2, n_layers=n_layers)
+    exact = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, student)
+    delayed = dl.sampled_ta_errors(t, sweep.sigma31, sweep.teacher.matrix, student, delay=lag)
     spread = checks.ta_mode_spread(t, sweep.sigma31, sweep.teacher.matrix, lag, eps=eps, n2=n2, n_layers=n_layers)
     for k, kind in enumerate(("train", "test")):
         gaps = checks.ta_band_gaps(ta[kind][:, records], exact[k], delayed[k], rho=rho, slack=slack, spread=spread[k])

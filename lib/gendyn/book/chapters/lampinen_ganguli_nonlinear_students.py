@@ -120,8 +120,8 @@ def figure_5(result: LeakyAndLinear, settings: Sequence[Setting], *, n_layers: i
         for k, (r, s) in enumerate([st for st in settings if st[0] == rank]):
             i = list(settings).index((r, s))
             color = plotting.COLORS[k]
-            tr_th, te_th = deep_linear.theory_errors(t_th, s * PROFILES[rank], cfg.n1, cfg.n2,
-                                                     cfg.n3, cfg.eps, n_layers=n_layers)
+            tr_th, te_th = deep_linear.theory_errors(t_th, s * PROFILES[rank], deep_linear.TaStudent(
+                n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=cfg.eps, n_layers=n_layers))
             curves = ((result.leaky_train, result.linear_train), (result.leaky_test, result.linear_test))
             for row, theory in enumerate((tr_th, te_th)):
                 ax = axes[row, col]
