@@ -298,6 +298,9 @@ def test_the_flat_forms_warn_and_give_bit_identical_results():
     assert np.array_equal(new_cells.single_task, old_cells.single_task) and new_cells.epochs.tolist() == [0, 2]
     with pytest.raises(ValueError, match="unknown keyword"):
         il.train_cells(cells, [1], n_layer=1)
+    for name in ("teachers", "trunk", "schedule", "execution"):
+        with pytest.raises(ValueError, match=name):
+            il.train_cells(cells, [1], **{name: "x"})
 
 
 @pytest.mark.parametrize("make, message", [
