@@ -87,7 +87,7 @@ def test_train_cells_with_data_nests_the_training_sets_and_shares_validation_set
         assert torch.equal(call["x_val"], x_pool_a[pools.validation_rows].expand(students, -1, -1))
         for p in call["params"]:  # one initialisation for every student (that of model_seed)
             assert torch.equal(p, p[:1].expand_as(p))
-        for task, x in (("A", call["x_a"]), ("B", call.get("x_b"))):
+        for task, x in (("A", call["x_a"]), ("B", call["task_b"][0] if call.get("task_b") else None)):
             if x is None:
                 continue
             pos = _positions(x, x_pool_a if task == "A" else x_pool_b)
