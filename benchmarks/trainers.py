@@ -75,7 +75,8 @@ INTERLEAVED_STUDENTS, INTERLEAVED_EPOCHS = 60, 20
 
 
 def interleaved_program(epochs=INTERLEAVED_EPOCHS):
-    data = mt.draw_tasks(range(5), n_train_a=400, n_train_b=400, n_val=1000, n_features=20, rank=10)
+    data = mt.draw_tasks(range(5), n_train_a=400, n_train_b=400, n_val=1000,
+                         teachers=mt.TeacherPair(n_features=20, rank=10))
     snrs = [0.01, 0.04, 0.16, 0.63, 2.5, 10.0]
     r = len(snrs)
     x_a, x_b, x_val = (x.repeat_interleave(r, 0) for x in (data.x_a, data.x_b, data.x_val))
@@ -83,8 +84,8 @@ def interleaved_program(epochs=INTERLEAVED_EPOCHS):
     y_b = data.labels_b(snrs, [0.5] * r).permute(0, 2, 1).reshape(-1, 400)
     y_val = data.labels_val().repeat_interleave(r, 0)
     params = il.orthogonal_students(len(x_a), 20, 10, dtype=torch.float32, generator=torch.Generator().manual_seed(0))
-    return lambda: il.train_interleaved(params, x_a, y_a, x_val, y_val, x_b=x_b, y_b=y_b,
-                                        seeds=range(len(x_a)), epochs=epochs)
+    return lambda: il.train_interleaved(params, x_a, y_a, x_val, y_val, task_b=(x_b, y_b), seeds=range(len(x_a)),
+                                        schedule=il.SGDSchedule(epochs=epochs))
 
 
 def measure(program, repeats):

@@ -4,6 +4,7 @@ training half as each seed permutes it; seeds share teachers, pools, validation 
 ``clean_validation`` labels half of each pool clean before the shuffle; the recorded value is the minimum
 over epochs. Tiny sizes throughout."""
 
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -14,7 +15,8 @@ from gendyn import interleaved_sgd as il
 from gendyn import multitask_train as mt
 
 SIZES = dict(n_features=6, rank=2)
-OPTS = dict(SIZES, hidden=3, depth=1, lr=0.1, epochs=2, batch_size=4, record_every=1)
+OPTS = dict(teachers=mt.TeacherPair(**SIZES), trunk=il.Trunk(hidden=3, depth=1),
+            schedule=il.SGDSchedule(lr=0.1, epochs=2, batch_size=4, record_every=1))
 DATA = il.AuthorsData(n_pool=25, data_seed=3, model_seed=4)
 CELLS = [dict(n_train_a=4, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5),
          dict(n_train_a=8, n_train_b=8, s_a=1.0, s_b=0.5, relatedness=0.0),
@@ -43,7 +45,8 @@ def _positions(x, pool):
 
 def test_one_pool_per_task_drawn_once_shuffled_and_halved():
     pools = il.authors_pools(DATA, **SIZES)
-    drawn = mt.draw_tasks([DATA.data_seed], n_train_a=25, n_train_b=25, n_val=1, dtype=torch.float64, **SIZES)
+    drawn = mt.draw_tasks([DATA.data_seed], n_train_a=25, n_train_b=25, n_val=1, dtype=torch.float64,
+                         teachers=mt.TeacherPair(**SIZES))
     for order in (pools.order_a, pools.order_b):
         assert sorted(order.tolist()) == list(range(25)) and order.tolist() != list(range(25))
     assert not torch.equal(pools.order_a, pools.order_b)  # each task's pool has its own shuffle
@@ -84,7 +87,7 @@ def test_train_cells_with_data_nests_the_training_sets_and_shares_validation_set
         assert torch.equal(call["x_val"], x_pool_a[pools.validation_rows].expand(students, -1, -1))
         for p in call["params"]:  # one initialisation for every student (that of model_seed)
             assert torch.equal(p, p[:1].expand_as(p))
-        for task, x in (("A", call["x_a"]), ("B", call.get("x_b"))):
+        for task, x in (("A", call["x_a"]), ("B", call["task_b"][0] if call.get("task_b") else None)):
             if x is None:
                 continue
             pos = _positions(x, x_pool_a if task == "A" else x_pool_b)
@@ -134,7 +137,8 @@ def test_clean_validation_labels_half_of_each_pool_clean_before_the_shuffle():
         assert torch.equal(clean, order >= n // 2)  # the second half as drawn, before the shuffle
         train, val = clean[: n // 2].float().mean(), clean[n // 2:].float().mean()
         assert 0.4 < train < 0.6 and 0.4 < val < 0.6  # so about half of both halves
-    drawn = mt.draw_tasks([2], n_train_a=n, n_train_b=n, n_val=1, dtype=torch.float64, **SIZES)
+    drawn = mt.draw_tasks([2], n_train_a=n, n_train_b=n, n_val=1, dtype=torch.float64,
+                         teachers=mt.TeacherPair(**SIZES))
     for labels, old, x, teacher, clean in (
             (half_clean.labels_a([low]), noisy.labels_a([low]), half_clean.x_a, drawn.teacher_a[0],
              half_clean.clean_a),
@@ -151,7 +155,8 @@ def test_the_recorded_value_is_the_minimum_over_the_epochs_after_training_began(
     runs = il.CellRuns(({"n_train_a": 4, "s_a": 1.0},), (0,), np.arange(4), np.full_like(curve, np.nan), curve)
     assert runs.single_task_min.shape == (1, 1) and runs.single_task_min[0, 0] == 0.5
     assert np.isnan(runs.multitask_min).all()  # a single-task cell
-    trained = il.train_cells(CELLS, [0, 1], data=DATA, **dict(OPTS, epochs=3))
+    trained = il.train_cells(CELLS, [0, 1], data=DATA,
+                             **dict(OPTS, schedule=dataclasses.replace(OPTS["schedule"], epochs=3)))
     np.testing.assert_array_equal(trained.multitask_min, trained.multitask[..., 1:].min(-1))
     np.testing.assert_array_equal(trained.single_task_min, trained.single_task[..., 1:].min(-1))
     assert trained.multitask_min.shape == (3, 2) and np.isnan(trained.multitask_min[2]).all()
@@ -163,7 +168,7 @@ def test_a_seeds_numbers_do_not_depend_on_the_other_seeds_or_the_executor():
     np.testing.assert_array_equal(alone.multitask[:, 0], together.multitask[:, 1])
     np.testing.assert_array_equal(alone.single_task[:, 0], together.single_task[:, 1])
     with ThreadPoolExecutor(2) as pool:
-        there = il.train_cells(CELLS, SEEDS, data=DATA, executor=pool, **OPTS)
+        there = il.train_cells(CELLS, SEEDS, data=DATA, **OPTS, execution=il.Execution(executor=pool))
     assert np.array_equal(there.multitask, together.multitask, equal_nan=True)
     assert np.array_equal(there.single_task, together.single_task)
 

@@ -115,13 +115,14 @@ def _deep_nonlinear(device):
 
 
 def _multitask(device):
-    data = mt.draw_tasks([0, 1], n_train_a=30, n_train_b=30, n_val=40, n_features=6, rank=2,
-                         dtype=torch.float64, device=device)
-    w = mt.init_student([0, 1], n_features=6, n_classes=data.n_classes, hidden=5, depth=2,
-                        activation="relu", dtype=torch.float64, device=device)
+    data = mt.draw_tasks([0, 1], n_train_a=30, n_train_b=30, n_val=40, dtype=torch.float64, device=device,
+                         teachers=mt.TeacherPair(n_features=6, rank=2))
+    w = mt.init_student([0, 1], n_features=6, n_classes=data.n_classes, dtype=torch.float64, device=device,
+                        students=mt.GridStudents(hidden=5, depth=2, activation="relu"))
     return mt.train_students(data.x_a, data.labels_a([1.0, 2.0]), data.x_val, data.labels_val(), w,
-                             x_b=data.x_b, y_b=data.labels_b([1.0, 2.0], [0.5, 0.5]), activation="relu",
-                             lr=0.1, steps=12, eval_every=4, batch_size=10)
+                             sets=mt.TrainingSets(x_b=data.x_b, y_b=data.labels_b([1.0, 2.0], [0.5, 0.5])),
+                             schedule=mt.GridSchedule(lr=0.1, steps=12, eval_every=4),
+                             options=mt.TrainOptions(activation="relu", batch_size=10))
 
 
 def _grid(device):
@@ -154,9 +155,10 @@ def _interleaved(device):
     g = torch.Generator().manual_seed(0)
     x = torch.randn(2, 20, 6, generator=g, dtype=torch.float64).to(device)
     y = torch.randint(0, 3, (2, 20), generator=g).to(device)
-    params = il.orthogonal_students(2, 6, 3, hidden=5, heads=2, generator=torch.Generator().manual_seed(1),
-                                    device=device)
-    return il.train_interleaved(params, x, y, x, y, x_b=x, y_b=y, seeds=[3, 4], lr=0.1, epochs=3, batch_size=8)
+    params = il.orthogonal_students(2, 6, 3, heads=2, generator=torch.Generator().manual_seed(1), device=device,
+                                    trunk=il.Trunk(hidden=5))
+    return il.train_interleaved(params, x, y, x, y, task_b=(x, y), seeds=[3, 4],
+                                schedule=il.SGDSchedule(lr=0.1, epochs=3, batch_size=8))
 
 
 # The student's alignment with the data's modes is not a function of the state while its

@@ -88,15 +88,16 @@ def test_multitask_step_counts(depth, activation, multitask):
     if activation == "linear" and depth > 1:
         pytest.skip("the book's linear students have one trunk layer")
     n, h, k, p_a, p_b, runs = 6, 5, 3, 8, 11, 4
-    data = mt.draw_tasks([0], n_train_a=p_a, n_train_b=p_b, n_val=7, n_features=n, rank=k)
+    data = mt.draw_tasks([0], n_train_a=p_a, n_train_b=p_b, n_val=7, teachers=mt.TeacherPair(n_features=n, rank=k))
     snrs = [0.5, 1.0, 2.0, 4.0][:runs]
-    w0 = mt.init_student([0], n_features=n, n_classes=k, hidden=h, depth=depth, activation=activation,
-                         n_heads=2 if multitask else 1)
-    extra = dict(x_b=data.x_b, y_b=data.labels_b(snrs, [0.5] * runs)) if multitask else {}
+    w0 = mt.init_student([0], n_features=n, n_classes=k, n_heads=2 if multitask else 1,
+                         students=mt.GridStudents(hidden=h, depth=depth, activation=activation))
+    extra = dict(sets=mt.TrainingSets(x_b=data.x_b, y_b=data.labels_b(snrs, [0.5] * runs))) if multitask else {}
 
     def run(steps):
-        mt.train_students(data.x_a, data.labels_a(snrs), data.x_val, data.labels_val(), w0, activation=activation,
-                          lr=0.1, steps=steps, eval_every=100, **extra)
+        mt.train_students(data.x_a, data.labels_a(snrs), data.x_val, data.labels_val(), w0,
+                          schedule=mt.GridSchedule(lr=0.1, steps=steps, eval_every=100),
+                          options=mt.TrainOptions(activation=activation), **extra)
 
     dims = dict(n_features=n, hidden=h, n_classes=k, depth=depth, activation=activation)
     expected = floors.multitask_step(p_a, **dims) + (floors.multitask_step(p_b, **dims) if multitask else 0.0)

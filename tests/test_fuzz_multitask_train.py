@@ -13,10 +13,10 @@ from gendyn import multitask_train as mt
 from gendyn.book import grids, scales
 
 F64 = dict(dtype=torch.float64, device="cpu")
-DATA = mt.draw_tasks([0], n_train_a=8, n_train_b=6, n_val=5, n_features=6, rank=2, **F64)
+DATA = mt.draw_tasks([0], n_train_a=8, n_train_b=6, n_val=5, **F64, teachers=mt.TeacherPair(n_features=6, rank=2))
 Y_A = DATA.labels_a([1.0, 2.0])  # (S, P_a, R) with R = 2 runs
 Y_B = DATA.labels_b([1.0, 2.0], [0.5, 1.0])
-W0 = mt.init_student([0], n_features=6, n_classes=2, hidden=3, n_heads=2, **F64)
+W0 = mt.init_student([0], n_features=6, n_classes=2, n_heads=2, **F64, students=mt.GridStudents(hidden=3))
 GRID = dict(seeds=[0], n_train=[6], n_train_aux=None, s_a=(1.0,), s_b=(1.0,), relatedness=(0.5,), rank=2,
             n_features=4, hidden=3, depth=1, activation="linear", n_val=5, lr=0.5, steps=2, eval_every=1,
             init_scale=1.0, loss="ce", dtype=torch.float64, draw_dtype=None, device="cpu", arithmetic="plain",
@@ -35,20 +35,28 @@ def _cache_in_tmp(tmp_path, monkeypatch):
 
 CASES = [
     Case(mt.draw_tasks,
-         dict(seeds=[0], n_train_a=8, n_train_b=6, n_val=5, n_features=6, rank=2, n_classes=None, noise_std=None,
-              **F64),
-         accepted=dict(n_train_b={"zero"}, n_classes={"none"}, noise_std={"none", "zero"})),
+         dict(seeds=[0], n_train_a=8, n_train_b=6, n_val=5, teachers=mt.TeacherPair(n_features=6, rank=2), **F64),
+         accepted=dict(n_train_b={"zero"}, teachers={"none"})),  # None: the default TeacherPair()
+    Case(mt.TeacherPair, dict(n_features=6, rank=2, n_classes=None, noise_std=None),
+         accepted=dict(n_classes={"none"}, noise_std={"none", "zero"})),
     Case(mt.init_student,
-         dict(seeds=[0], n_features=6, n_classes=2, hidden=3, depth=1, activation="linear", init_scale=1.0,
-              n_heads=2, **F64)),
+         dict(seeds=[0], n_features=6, n_classes=2, students=mt.GridStudents(hidden=3, depth=1), n_heads=2, **F64),
+         accepted=dict(students={"none"})),  # None: the default GridStudents()
     Case(mt.training_aligned_init, dict(x=DATA.x_a, y=Y_A, n_classes=2, s0=1e-3, hidden=4)),
     Case(mt.train_students,
-         dict(x_a=DATA.x_a, y_a=Y_A, x_val=DATA.x_val, y_val=DATA.labels_val(), weights=W0, x_b=DATA.x_b, y_b=Y_B,
-              mask_a=None, mask_b=None, activation="linear", lr=0.5, steps=3, eval_every=1, batch_size=None,
-              loss="ce", batch_seed=0, num_threads=1, keep_composite=True, keep_trajectory=True, progress=None),
-         accepted=dict(mask_a={"none"}, mask_b={"none"}, batch_size={"none"}, batch_seed={"zero"},
-                       num_threads={"none"}, keep_composite={"bool"}, keep_trajectory={"bool"},
-                       progress={"none", "string", "unknown-name"})),  # any label of the progress bar
+         dict(x_a=DATA.x_a, y_a=Y_A, x_val=DATA.x_val, y_val=DATA.labels_val(), weights=W0,
+              sets=mt.TrainingSets(x_b=DATA.x_b, y_b=Y_B), schedule=mt.GridSchedule(lr=0.5, steps=3, eval_every=1),
+              options=mt.TrainOptions(keep_trajectory=True)),
+         accepted=dict(schedule={"none"}, options={"none"}),  # None: the default spec
+         skip={"sets"}),  # None: single-task students, which W0's two heads do not fit (the weights' error)
+    Case(mt.TrainingSets, dict(x_b=DATA.x_b, y_b=Y_B, mask_a=None, mask_b=None),
+         accepted=dict(mask_a={"none"}, mask_b={"none"})),
+    Case(mt.TrainOptions,
+         dict(activation="linear", batch_size=None, batch_seed=0, num_threads=1, keep_composite=True,
+              keep_trajectory=True, progress=None, block=None),
+         accepted=dict(batch_size={"none"}, batch_seed={"zero"}, num_threads={"none"}, keep_composite={"bool"},
+                       keep_trajectory={"bool"}, progress={"none", "string", "unknown-name"},  # any label
+                       block={"none"})),
     Case(mt.SingleTaskSetup, SETUP),
     Case(mt.train_single_task,
          dict(setup=mt.SingleTaskSetup(**SETUP), s_a=[0.3, 1.0], seeds=[0], init="aligned", hidden=3, init_scale=0.05,

@@ -1,6 +1,7 @@
 """The grids of multitask_train run on any concurrent.futures executor with identical results:
 in-process, local worker processes, and a real Dask cluster (a LocalCluster on this machine)."""
 
+import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -90,19 +91,24 @@ def test_blocks_of_runs_give_the_same_grid(in_process):
 
 
 def test_blocks_keep_minibatches_and_curves():
-    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=20, n_features=6, rank=2, dtype=torch.float64)
-    w = mt.init_student([0], n_features=6, n_classes=2, hidden=4, depth=2, activation="relu", dtype=torch.float64)
-    kw = dict(x_b=data.x_b, y_b=data.labels_b([1.0, 2.0, 3.0], [0.5, 0.0, 1.0]), activation="relu", lr=0.1,
-              steps=12, eval_every=4, batch_size=10)
-    whole = mt.train_students(data.x_a, data.labels_a([1.0, 2.0, 3.0]), data.x_val, data.labels_val(), w, **kw)
+    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=20, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=6, rank=2))
+    w = mt.init_student([0], n_features=6, n_classes=2, dtype=torch.float64,
+                        students=mt.GridStudents(hidden=4, depth=2, activation="relu"))
+    kw = dict(sets=mt.TrainingSets(x_b=data.x_b, y_b=data.labels_b([1.0, 2.0, 3.0], [0.5, 0.0, 1.0])),
+              schedule=mt.GridSchedule(lr=0.1, steps=12, eval_every=4))
+    options = mt.TrainOptions(activation="relu", batch_size=10)
+    whole = mt.train_students(data.x_a, data.labels_a([1.0, 2.0, 3.0]), data.x_val, data.labels_val(), w,
+                              options=options, **kw)
     parts = mt.train_students(data.x_a, data.labels_a([1.0, 2.0, 3.0]), data.x_val, data.labels_val(), w,
-                              block=2, **kw)
+                              options=dataclasses.replace(options, block=2), **kw)
     np.testing.assert_allclose(parts.val_loss, whole.val_loss, rtol=1e-12)
     np.testing.assert_allclose(parts.train_loss, whole.train_loss, rtol=1e-12)
     np.testing.assert_array_equal(parts.eval_steps, whole.eval_steps)
     with pytest.raises(ValueError, match="block"):
-        mt.train_students(data.x_a, data.labels_a([1.0]), data.x_val, data.labels_val(), w, x_b=data.x_b,
-                          y_b=data.labels_b([1.0], [0.5]), block=0)
+        mt.train_students(data.x_a, data.labels_a([1.0]), data.x_val, data.labels_val(), w,
+                          sets=mt.TrainingSets(x_b=data.x_b, y_b=data.labels_b([1.0], [0.5])),
+                          options=mt.TrainOptions(block=0))
 
 
 def test_the_authors_protocol_runs_on_local_processes_and_a_dask_cluster(environment_kept):
@@ -111,7 +117,8 @@ def test_the_authors_protocol_runs_on_local_processes_and_a_dask_cluster(environ
     from gendyn.book import grids
 
     cells = [dict(n_train_a=12, n_train_b=24, s_a=1.0, s_b=3.0, relatedness=0.5), dict(n_train_a=12, s_a=2.0)]
-    opts = dict(n_features=6, rank=2, hidden=4, depth=2, n_val=10, lr=0.05, epochs=3, batch_size=5)
+    opts = dict(n_val=10, teachers=mt.TeacherPair(n_features=6, rank=2), trunk=il.Trunk(hidden=4, depth=2),
+                schedule=il.SGDSchedule(lr=0.05, epochs=3, batch_size=5, record_every=10))
     here = il.train_cells(cells, [3, 4], **opts)
     with grids.job_executor("", workers=1) as in_process:
         np.testing.assert_array_equal(in_process.submit(il.train_cells, cells, [3, 4], **opts).result().multitask,
@@ -119,13 +126,13 @@ def test_the_authors_protocol_runs_on_local_processes_and_a_dask_cluster(environ
         with pytest.raises(ValueError, match="cells"):
             in_process.submit(il.train_cells, [], [3]).result()
     with grids.job_executor("", workers=2) as pool:
-        local = il.train_cells(cells, [3, 4], executor=pool, **opts)
+        local = il.train_cells(cells, [3, 4], **opts, execution=il.Execution(executor=pool))
     np.testing.assert_array_equal(local.single_task, here.single_task)
     np.testing.assert_array_equal(local.multitask, here.multitask)
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
         with grids.job_executor(cluster.scheduler_address) as client:
-            remote = il.train_cells(cells, [3, 4], executor=client, **opts)
+            remote = il.train_cells(cells, [3, 4], **opts, execution=il.Execution(executor=client))
     np.testing.assert_array_equal(remote.single_task, here.single_task)
     np.testing.assert_array_equal(remote.multitask, here.multitask)

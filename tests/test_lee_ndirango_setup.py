@@ -83,7 +83,8 @@ def test_gradient_descent_changes_the_conserved_quantity_by_exactly_the_lr_squar
 
 
 def test_relatedness_of_the_experiments_rank10_pairs_is_the_nominal_r():
-    pair = mt.draw_tasks(range(3), n_train_a=1, n_train_b=1, n_val=1, rank=10, dtype=torch.float64)
+    pair = mt.draw_tasks(range(3), n_train_a=1, n_train_b=1, n_val=1, dtype=torch.float64,
+                         teachers=mt.TeacherPair(rank=10))
     for r in mt.RELATEDNESS_GRID:
         for i in range(3):
             va = np.linalg.svd(pair.teacher_a[i].numpy())[2][:10].T

@@ -200,7 +200,8 @@ def test_run_grid_refuses_specs_mixed_with_flat_keywords_and_unknown_keywords():
 
 
 def test_noise_free_labels_are_the_teachers_argmax():
-    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=5, n_features=6, rank=2, dtype=torch.float64)
+    data = mt.draw_tasks([0], n_train_a=30, n_train_b=30, n_val=5, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=6, rank=2))
     clean = data.labels_a([0.5, 2.0], noise=False)
     z = data.x_a @ data.teacher_a.mT
     assert torch.equal(clean, z.argmax(-1)[..., None].expand_as(clean))  # any SNR > 0: the teacher's argmax
@@ -230,3 +231,79 @@ def test_grid_task_refuses_more_teacher_directions_than_inputs():
     mt.GridTask(rank=3, n_features=6)
     with pytest.raises(ValueError, match="n_features must be >= 2 \\* rank = 8"):
         mt.GridTask(rank=4, n_features=6)
+
+
+# ----------------------------------------------------------------------------------------
+# specs of draw_tasks, init_student and train_students; their flat form (deprecated)
+# ----------------------------------------------------------------------------------------
+
+
+def test_the_flat_forms_of_the_trainers_warn_and_give_bit_identical_results():
+    new_data = mt.draw_tasks([0, 1], n_train_a=20, n_train_b=15, n_val=6, dtype=torch.float64,
+                             teachers=mt.TeacherPair(n_features=6, rank=2, n_classes=3, noise_std=0.2))
+    with pytest.warns(DeprecationWarning, match=r"teachers=TeacherPair\("):
+        old_data = mt.draw_tasks([0, 1], n_train_a=20, n_train_b=15, n_val=6, n_features=6, rank=2, n_classes=3,
+                                 noise_std=0.2, dtype=torch.float64)
+    for name in ("x_a", "x_b", "x_val", "noise_a", "noise_b", "w1", "w2", "o_a", "o_b"):
+        assert torch.equal(getattr(new_data, name), getattr(old_data, name)), name
+    new_w = mt.init_student([0, 1], n_features=6, n_classes=3, n_heads=2, dtype=torch.float64,
+                            students=mt.GridStudents(hidden=4, depth=2, activation="relu", init_scale=0.7))
+    with pytest.warns(DeprecationWarning, match=r"students=GridStudents\("):
+        old_w = mt.init_student([0, 1], n_features=6, n_classes=3, hidden=4, depth=2, activation="relu",
+                                init_scale=0.7, n_heads=2, dtype=torch.float64)
+    assert all(torch.equal(a, b) for a, b in zip(new_w, old_w)) and len(new_w) == len(old_w)
+    y_a, y_b = new_data.labels_a([1.0, 2.0]), new_data.labels_b([1.0, 2.0], [0.5, 1.0])
+    mask_b = (torch.arange(15)[None, :, None] < torch.tensor([10, 15])[None, None, :]).double().expand(2, -1, -1)
+    new = mt.train_students(new_data.x_a, y_a, new_data.x_val, new_data.labels_val(), new_w,
+                            sets=mt.TrainingSets(x_b=new_data.x_b, y_b=y_b, mask_b=mask_b),
+                            schedule=mt.GridSchedule(lr=0.2, steps=6, eval_every=2),
+                            options=mt.TrainOptions(activation="relu", batch_size=8, batch_seed=3))
+    with pytest.warns(DeprecationWarning, match=r"sets=TrainingSets\(.*schedule=GridSchedule\("):
+        old = mt.train_students(new_data.x_a, y_a, new_data.x_val, new_data.labels_val(), old_w, x_b=new_data.x_b,
+                                y_b=y_b, mask_b=mask_b, activation="relu", lr=0.2, steps=6, eval_every=2,
+                                batch_size=8, batch_seed=3)
+    for name in ("val_loss", "train_loss", "best_val", "best_step", "eval_steps"):
+        np.testing.assert_array_equal(getattr(new, name), getattr(old, name), err_msg=name)
+
+
+def test_the_flat_forms_refuse_unknown_keywords_and_a_spec_written_twice():
+    with pytest.raises(ValueError, match="unknown keyword"):
+        mt.draw_tasks([0], n_train_a=5, n_feature=6)
+    with pytest.raises(ValueError, match="teachers either as a TeacherPair or as the flat keywords"):
+        mt.draw_tasks([0], n_train_a=5, teachers=mt.TeacherPair(), rank=2)
+    with pytest.raises(ValueError, match="students either"):
+        mt.init_student([0], n_features=4, n_classes=2, students=mt.GridStudents(), hidden=3)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: mt.TeacherPair(n_features=1), r"n_features must be an integer >= 2; got 1"),
+    (lambda: mt.TeacherPair(rank=0), r"rank must be an integer >= 1; got 0"),
+    (lambda: mt.TeacherPair(n_features=8, rank=3, n_classes=2), r"need rank <= n_classes"),
+    (lambda: mt.TeacherPair(n_features=6, rank=4), r"2\*rank <= n_features"),
+    (lambda: mt.TeacherPair(noise_std=-1.0), r"noise_std must be"),
+    (lambda: mt.TrainingSets(x_b=torch.zeros(1, 2, 3)), r"y_b must be given with x_b"),
+    (lambda: mt.TrainingSets(y_b=torch.zeros(1, 2, 1, dtype=torch.int64)), r"x_b must be given with y_b"),
+    (lambda: mt.TrainingSets(mask_a=[1, 0]), r"mask_a must be a torch.Tensor or None; got list"),
+    (lambda: mt.TrainOptions(activation="tanh"), r"activation"),
+    (lambda: mt.TrainOptions(batch_size=0), r"batch_size must be an integer >= 1"),
+    (lambda: mt.TrainOptions(batch_seed=-1), r"batch_seed must be an integer >= 0"),
+    (lambda: mt.TrainOptions(num_threads=0), r"num_threads must be an integer >= 1"),
+    (lambda: mt.TrainOptions(keep_composite=1), r"keep_composite must be True or False"),
+    (lambda: mt.TrainOptions(progress=3), r"progress must be a string or None"),
+    (lambda: mt.TrainOptions(block=0), r"block must be an integer >= 1"),
+])
+def test_the_trainers_specs_check_their_fields_when_made(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_the_trainers_refuse_a_spec_of_another_kind():
+    data = mt.draw_tasks([0], n_train_a=6, n_val=4, dtype=torch.float64, teachers=mt.TeacherPair(n_features=4, rank=2))
+    with pytest.raises(ValueError, match="teachers"):
+        mt.draw_tasks([0], n_train_a=6, teachers=mt.GridTask())
+    with pytest.raises(ValueError, match="students"):
+        mt.init_student([0], n_features=4, n_classes=2, students=mt.GridSchedule())
+    w0 = mt.init_student([0], n_features=4, n_classes=2, n_heads=1, dtype=torch.float64)
+    with pytest.raises(ValueError, match="schedule"):
+        mt.train_students(data.x_a, data.labels_a([1.0]), data.x_val, data.labels_val(), w0,
+                          schedule=mt.TrainOptions())

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from gendyn import interleaved_sgd as il
+from gendyn import multitask_train as mt
 from gendyn import published_runs as pr
 from gendyn import settings_inference as si
 from gendyn import softmax_multitask as sm
@@ -42,16 +43,19 @@ def test_a_bad_setting_names_its_field(bad, name):
 
 
 CELLS = [dict(n_train_a=8, s_a=1.0), dict(n_train_a=8, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5)]
-PROTOCOL = dict(n_classes=3, n_pool=40, n_val=12, hidden=4, batch_size=4)
+PROTOCOL = dict(sweep=si.Sweep(n_classes=3, n_pool=40, n_val=12, hidden=4, batch_size=4))
 
 
 def test_settings_that_differ_in_epochs_read_one_run_and_record_its_minimum_over_their_epochs():
     short, long_ = (si.Setting(6, True, "relu", 1, e, 0.2) for e in (2, 4))
     runs = si.simulate_settings([long_, short], CELLS, [0, 1], **PROTOCOL)
     for setting, g in ((short, 1), (long_, 0)):
-        direct = il.train_cells(CELLS, [0, 1], n_features=6, rank=3, n_classes=3, hidden=4, depth=1,
-                                activation="relu", n_val=12, lr=0.2, epochs=setting.epochs, batch_size=4,
-                                record_every=1, dtype=runs_dtype(), data=il.AuthorsData(40, True, 0, 0))
+        direct = il.train_cells(CELLS, [0, 1], n_val=12, data=il.AuthorsData(40, True, 0, 0),
+                                teachers=mt.TeacherPair(n_features=6, rank=3, n_classes=3),
+                                trunk=il.Trunk(hidden=4, depth=1),
+                                schedule=il.SGDSchedule(activation="relu", lr=0.2, epochs=setting.epochs, batch_size=4,
+                                                        record_every=1),
+                                execution=il.Execution(dtype=runs_dtype()))
         np.testing.assert_allclose(runs.single_task[g], direct.single_task_min, rtol=1e-6)
         np.testing.assert_allclose(runs.multitask[g, 1], direct.multitask_min[1], rtol=1e-6)
     assert np.isnan(runs.multitask[:, 0]).all()
@@ -124,3 +128,30 @@ def test_label_floor_noisy_is_the_label_entropy_and_clean_halves_are_lower():
     assert np.all(clean < noisy)
     # more features: less logit noise, a lower floor
     assert np.all(si.label_floor(s[1:], 4, 200, False, n_samples=64, seed=1)[0] < noisy[1:])
+
+
+def test_the_flat_form_of_simulate_settings_warns_and_gives_bit_identical_results():
+    setting = si.Setting(6, False, "relu", 1, 2, 0.2)
+    new = si.simulate_settings([setting], CELLS, [0, 1], sweep=si.Sweep(n_classes=3, n_pool=40, n_val=12, hidden=4,
+                                                                       batch_size=4, data_seed=1, model_seed=2))
+    with pytest.warns(DeprecationWarning, match=r"sweep=Sweep\(") as caught:
+        old = si.simulate_settings([setting], CELLS, [0, 1], n_classes=3, n_pool=40, n_val=12, hidden=4, batch_size=4,
+                                   data_seed=1, model_seed=2)
+    assert caught[0].filename == __file__
+    assert np.array_equal(new.single_task, old.single_task)
+    assert np.array_equal(new.multitask, old.multitask, equal_nan=True)
+    with pytest.raises(ValueError, match="sweep either as a Sweep or as the flat keywords"):
+        si.simulate_settings([setting], CELLS, [0, 1], sweep=si.Sweep(), n_pool=40)
+    with pytest.raises(ValueError, match="sweep"):
+        si.simulate_settings([setting], CELLS, [0, 1], sweep=dict(n_pool=40))
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("n_classes", 1, "n_classes must be an integer >= 2"), ("n_pool", 1, "n_pool must be an integer >= 2"),
+    ("n_val", 0, "n_val must be an integer >= 1"), ("hidden", 0, "hidden must be an integer >= 1"),
+    ("batch_size", 2.5, "batch_size must be an integer >= 1"), ("data_seed", -1, "data_seed must be an integer >= 0"),
+    ("model_seed", None, "model_seed must be an integer >= 0"),
+])
+def test_a_sweep_checks_its_fields_when_made(field, value, message):
+    with pytest.raises(ValueError, match=message):
+        si.Sweep(**{field: value})

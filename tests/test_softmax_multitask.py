@@ -111,7 +111,8 @@ def test_composite_flow_is_the_gradient_descent_step_of_the_layers():
 def test_ta_dynamics_match_a_simulated_training_aligned_student():
     """Eq. (3) against gradient descent of a rank-1 TA student, low SNR (diagonal M)."""
     n, k, p = 12, 5, 3000
-    data = mt.draw_tasks([0], n_train_a=p, n_val=10, n_features=n, rank=1, n_classes=k, dtype=torch.float64)
+    data = mt.draw_tasks([0], n_train_a=p, n_val=10, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=n, rank=1, n_classes=k))
     y = data.labels_a([0.1])
     syx = sm.label_feature_covariance(data.x_a[0].numpy(), y[0, :, 0].numpy(), k)
     big_u, svals, vt = np.linalg.svd((np.eye(k) - 1 / k) @ syx)
@@ -121,8 +122,9 @@ def test_ta_dynamics_match_a_simulated_training_aligned_student():
     w2 = np.zeros((k, 4))
     w1[0], w2[:, 0] = math.sqrt(s0) * v, math.sqrt(s0) * u
     res = mt.train_students(data.x_a, y, data.x_val, data.labels_val(),
-                            [torch.tensor(w1)[None], torch.tensor(w2)[None]], lr=lr, steps=steps, eval_every=20,
-                            keep_trajectory=True)
+                            [torch.tensor(w1)[None], torch.tensor(w2)[None]],
+                            schedule=mt.GridSchedule(lr=lr, steps=steps, eval_every=20),
+                            options=mt.TrainOptions(keep_trajectory=True))
     s_sim = np.linalg.svd(res.trajectory[0, 0], compute_uv=False)[:, 0]
     s_th = sm.ta_trajectory(res.eval_steps * lr, s0, sigma_hat, u)
     assert np.max(np.abs(s_sim - s_th) / s_th) < 0.05
@@ -130,10 +132,13 @@ def test_ta_dynamics_match_a_simulated_training_aligned_student():
 
 
 def test_conservation_law_and_monotone_loss_of_gradient_descent():
-    data = mt.draw_tasks([1], n_train_a=300, n_val=50, n_features=8, rank=2, dtype=torch.float64)
-    w0 = mt.init_student([1], n_features=8, n_classes=2, hidden=6, depth=1, n_heads=1, dtype=torch.float64)
+    data = mt.draw_tasks([1], n_train_a=300, n_val=50, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=8, rank=2))
+    w0 = mt.init_student([1], n_features=8, n_classes=2, n_heads=1, dtype=torch.float64,
+                         students=mt.GridStudents(hidden=6, depth=1))
     y = data.labels_a([2.0])
-    res = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.01, steps=300, eval_every=10)
+    res = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0,
+                            schedule=mt.GridSchedule(lr=0.01, steps=300, eval_every=10))
     assert np.all(np.diff(res.train_loss[0, 0]) <= 1e-12)  # (10): the training loss never rises
 
 
@@ -144,7 +149,8 @@ def test_conservation_law_and_monotone_loss_of_gradient_descent():
 
 @pytest.mark.parametrize("r", [0.0, 0.3, 1.0])
 def test_relatedness_of_the_authors_teacher_pair(r):
-    data = mt.draw_tasks([0, 1], n_train_a=5, n_train_b=5, n_val=5, n_features=20, rank=3, dtype=torch.float64)
+    data = mt.draw_tasks([0, 1], n_train_a=5, n_train_b=5, n_val=5, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=20, rank=3))
     for i in range(2):
         va = np.linalg.svd(data.teacher_a[i].numpy())[2][:3].T
         vb = np.linalg.svd(data.teacher_b(r)[i].numpy())[2][:3].T
@@ -227,9 +233,10 @@ def _autograd_reference(x_a, y_a, x_val, y_val, weights, *, x_b=None, y_b=None, 
                          [(True, "ce", 3, False), (False, "ce", 3, False), (True, "mse", 3, False),
                           (True, "ce", 1, False), (False, "ce", 2, True)])
 def test_relu_gradients_written_out_equal_autograd(multitask, loss, depth, masked):
-    data = mt.draw_tasks([4], n_train_a=30, n_train_b=50, n_val=40, n_features=10, rank=3, dtype=torch.float64)
-    w0 = mt.init_student([4], n_features=10, n_classes=3, hidden=8, depth=depth, activation="relu", init_scale=1.0,
-                         n_heads=2 if multitask else 1, dtype=torch.float64)
+    data = mt.draw_tasks([4], n_train_a=30, n_train_b=50, n_val=40, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=10, rank=3))
+    w0 = mt.init_student([4], n_features=10, n_classes=3, n_heads=2 if multitask else 1, dtype=torch.float64,
+                         students=mt.GridStudents(hidden=8, depth=depth, activation="relu", init_scale=1.0))
     if loss == "ce":
         y_a, y_b, y_val = data.labels_a([0.5, 4.0]), data.labels_b([1.0, 3.0], [0.0, 1.0]), data.labels_val()
         y_val_runs = y_val[:, :, None].expand(-1, -1, 2)
@@ -240,8 +247,9 @@ def test_relu_gradients_written_out_equal_autograd(multitask, loss, depth, maske
     mask_b = (torch.arange(50)[None, :, None] < torch.tensor([30, 50])[None, None, :]).double()
     extra = dict(x_b=data.x_b, y_b=y_b, mask_b=mask_b) if multitask else {}
     mask_a = (torch.arange(30)[None, :, None] < torch.tensor([20, 30])[None, None, :]).double() if masked else None
-    ours = mt.train_students(data.x_a, y_a, data.x_val, y_val, w0, activation="relu", loss=loss, lr=0.3, steps=12,
-                             eval_every=1, mask_a=mask_a, **extra)
+    ours = mt.train_students(data.x_a, y_a, data.x_val, y_val, w0, sets=mt.TrainingSets(mask_a=mask_a, **extra),
+                             schedule=mt.GridSchedule(loss=loss, lr=0.3, steps=12, eval_every=1),
+                             options=mt.TrainOptions(activation="relu"))
     val, train = _autograd_reference(data.x_a, y_a, data.x_val, y_val_runs, [w[:, None].expand(-1, 2, *w.shape[1:])
                                      for w in w0], loss=loss, lr=0.3, steps=12, mask_a=mask_a, **extra)
     np.testing.assert_allclose(ours.val_loss, val, rtol=1e-12)
@@ -274,26 +282,32 @@ def test_results_identical_run_to_run_and_minibatches_differ():
     a = run_flat(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
     b = run_flat(seeds=[0, 1], n_train=[50], s_a=(2.0,), s_b=(2.0,), relatedness=(0.5,), **SMALL)
     assert np.array_equal(a.mt_loss, b.mt_loss) and np.array_equal(a.st_loss, b.st_loss)
-    data = mt.draw_tasks([0], n_train_a=50, n_val=20, n_features=10, rank=3)
-    w0 = mt.init_student([0], n_features=10, n_classes=3, hidden=8, n_heads=1)
+    data = mt.draw_tasks([0], n_train_a=50, n_val=20, teachers=mt.TeacherPair(n_features=10, rank=3))
+    w0 = mt.init_student([0], n_features=10, n_classes=3, n_heads=1, students=mt.GridStudents(hidden=8))
     y = data.labels_a([2.0])
-    full = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20)
-    mini = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20, batch_size=16)
-    mini2 = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0, lr=0.5, steps=20, batch_size=16)
+    full = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0,
+                             schedule=mt.GridSchedule(lr=0.5, steps=20))
+    mini = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0,
+                             schedule=mt.GridSchedule(lr=0.5, steps=20), options=mt.TrainOptions(batch_size=16))
+    mini2 = mt.train_students(data.x_a, y, data.x_val, data.labels_val(), w0,
+                              schedule=mt.GridSchedule(lr=0.5, steps=20), options=mt.TrainOptions(batch_size=16))
     assert not np.allclose(full.val_loss, mini.val_loss) and np.array_equal(mini.val_loss, mini2.val_loss)
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: mt.draw_tasks([0], n_train_a=10, n_features=1), "n_features must be an integer >= 2; got 1"),
-        (lambda: mt.draw_tasks([0], n_train_a=10, n_features=10, rank=6), "2\\*rank <= n_features"),
-        (lambda: mt.draw_tasks([-1], n_train_a=10), r"seeds must be a non-empty sequence of integers >= 0; got \[-1\]"),
+        (lambda: mt.draw_tasks([0], n_train_a=10,
+                               teachers=mt.TeacherPair(n_features=1)), "n_features must be an integer >= 2; got 1"),
+        (lambda: mt.draw_tasks([0], n_train_a=10,
+                               teachers=mt.TeacherPair(n_features=10, rank=6)), "2\\*rank <= n_features"),
+        (lambda: mt.draw_tasks([-1],
+                               n_train_a=10), r"seeds must be a non-empty sequence of integers >= 0; got \[-1\]"),
         (lambda: run_flat(seeds=[0], n_train=[10], relatedness=(1.5,)),
          r"relatedness must be a 1-d array of real numbers in \[0, 1\]; got \[1.5\]"),
         (lambda: run_flat(seeds=[0], n_train=[10], lr=-1.0), "lr must be a finite number > 0; got -1.0"),
         (lambda: run_flat(seeds=[0], n_train=[10], workers=0), "workers must be an integer >= 1; got 0"),
-        (lambda: mt.init_student([0], n_features=4, n_classes=2, activation="tanh"),
+        (lambda: mt.init_student([0], n_features=4, n_classes=2, students=mt.GridStudents(activation="tanh")),
          "activation must be one of \\('linear', 'relu'\\); got 'tanh'"),
         (lambda: sm.ta_curvature(1.0, [1.0, 2.0, 3.0]), "orthogonal to the all-ones vector"),
         (lambda: sm.ta_curvature(-1.0, [1.0, -1.0]), r"s must be real numbers in \[0, inf\) \(singular values\); got -1.0"),
@@ -313,14 +327,16 @@ def test_bad_inputs_raise_value_error_naming_value_and_range(call, message):
 
 def test_train_students_refuses_labels_outside_the_classes():
     """A label -1 would index the last class (torch's gather), a label K fail inside torch."""
-    data = mt.draw_tasks([0], n_train_a=6, n_val=4, n_features=4, rank=2, dtype=torch.float64)
-    w0 = mt.init_student([0], n_features=4, n_classes=2, hidden=3, n_heads=1, dtype=torch.float64)
+    data = mt.draw_tasks([0], n_train_a=6, n_val=4, dtype=torch.float64,
+                         teachers=mt.TeacherPair(n_features=4, rank=2))
+    w0 = mt.init_student([0], n_features=4, n_classes=2, n_heads=1, dtype=torch.float64,
+                         students=mt.GridStudents(hidden=3))
     y = data.labels_a([1.0])
     for bad in (-1, 2):
         y_bad = y.clone()
         y_bad[0, 0, 0] = bad
         with pytest.raises(ValueError, match=r"y_a must be integer class labels in \[0, 2\)"):
-            mt.train_students(data.x_a, y_bad, data.x_val, data.labels_val(), w0, steps=1)
+            mt.train_students(data.x_a, y_bad, data.x_val, data.labels_val(), w0, schedule=mt.GridSchedule(steps=1))
 
 
 def test_noisy_argmax_probabilities_match_sampling_and_the_two_class_closed_form():

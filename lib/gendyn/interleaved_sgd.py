@@ -60,13 +60,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
 from . import _checks, _random
+from .multitask_train import TeacherPair
 
 __all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students", "batch_schedule", "train_interleaved",
            "train_cells"]
@@ -112,26 +113,27 @@ def _stream_generator(seed, stream):
     return _random.seeded(1_000_003 * int(seed) + 7919 * stream + 29)
 
 
-def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hidden: int = 64, depth: int = _DEPTH,
+def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, trunk: Trunk | None = None,
                         heads: int = 2, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
-                        device: str | torch.device = "cpu", n_layers: int | None = None) -> tuple[torch.Tensor, ...]:
+                        device: str | torch.device = "cpu", **flat: object) -> tuple[torch.Tensor, ...]:
     """Initial parameters of ``S`` students as the authors' trainer draws them.
 
     Parameters
     ----------
     n_students : int
         ``S``.
-    n_features, n_classes, hidden : int
-        Inputs ``N``, classes ``K`` per head and trunk width (units of each hidden layer).
-    depth : int
-        Trunk layers, i.e. hidden layers (``>= 1``), as in :func:`gendyn.multitask_train.init_student`.
+    n_features, n_classes : int
+        Inputs ``N`` and classes ``K`` per head.
+    trunk : Trunk, optional
+        Width and depth of the trunk (hidden layers); ``None``: ``Trunk()``.
     heads : int
         1 (single-task) or 2 (tasks A and B).
     generator : torch.Generator, optional
     dtype, device
         Of the returned tensors.
-    n_layers : int, optional
-        Deprecated: the old name of ``depth`` (a ``DeprecationWarning``; passing both is an error).
+    **flat
+        Deprecated: ``hidden`` and ``depth`` (or its old name ``n_layers``) as keywords, accepted for one
+        more release with a ``DeprecationWarning``; passing ``depth`` and ``n_layers`` is an error.
 
     Returns
     -------
@@ -140,11 +142,19 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, hid
         ``(S, fan_out, fan_in)`` (orthonormal rows or columns, whichever are fewer) and ``b`` of
         shape ``(S, fan_out)``, uniform in ``+-1/sqrt(fan_in)``.
     """
+    if flat:
+        shown = sorted(flat)
+        if "n_layers" in flat:
+            flat["depth"] = _depth(flat.pop("depth", _DEPTH), flat.pop("n_layers"))
+        trunk = _flat_specs("orthogonal_students", flat, dict(trunk=(Trunk, trunk)),
+                            "orthogonal_students(n_students, n_features, n_classes, trunk=Trunk(hidden=..., "
+                            "depth=...))", shown=shown)["trunk"]
+    trunk = Trunk() if trunk is None else _checks.instance(trunk, "trunk", Trunk)
     n_students = _checks.integer(n_students, "n_students", 1, " (number of students)")
     n_features = _checks.integer(n_features, "n_features", 1)
     n_classes = _checks.integer(n_classes, "n_classes", 2)
-    hidden = _checks.integer(hidden, "hidden", 1)
-    depth = _depth(depth, n_layers)
+    hidden = _checks.integer(trunk.hidden, "hidden", 1)
+    depth = _checks.integer(trunk.depth, "depth", 1, " (trunk layers)")
     heads = _checks.integer(heads, "heads", 1, " (1: task A only, 2: tasks A and B)")
     if heads > 2:
         raise ValueError(f"heads must be 1 (task A only) or 2 (tasks A and B); got {heads}")
@@ -236,37 +246,54 @@ def _check_task(x, y, name, s, n):
 
 
 def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor,
-                      y_val: torch.Tensor, *, seeds: Sequence[int], x_b: torch.Tensor | None = None,
-                      y_b: torch.Tensor | None = None, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
-                      activation: str = "relu", record_every: int = 1) -> InterleavedResult:
+                      y_val: torch.Tensor, *, seeds: Sequence[int],
+                      task_b: tuple[torch.Tensor, torch.Tensor] | None = None, schedule: SGDSchedule | None = None,
+                      **flat: object) -> InterleavedResult:
     """Train ``S`` students by the authors' interleaved minibatch SGD (module docstring).
 
     Parameters
     ----------
     params : sequence of torch.Tensor
         Initial parameters (copied), as :func:`orthogonal_students` returns them; with
-        ``x_b`` they must include head B.
+        ``task_b`` they must include head B.
     x_a, y_a : torch.Tensor, shapes (S, P_A, N) and (S, P_A) int64
         Task A's training inputs and (noisy) labels of each student.
     x_val, y_val : torch.Tensor, shapes (S, V, N) and (S, V) int64
         Task A's validation set of each student.
     seeds : sequence of int
         One per student: the seed of its shuffles (:func:`batch_schedule`).
-    x_b, y_b : torch.Tensor, optional
+    task_b : (x_b, y_b) pair of torch.Tensor, optional
         Task B's training set ``(S, P_B, N)``, ``(S, P_B)``; ``None`` for single-task students.
-    lr : float
-        Learning rate of every parameter.
-    epochs, batch_size : int
-    activation : {"relu", "linear"}
-        Trunk nonlinearity.
-    record_every : int
-        Score the validation set before training and after every ``record_every``-th epoch (and
-        the last).
+    schedule : SGDSchedule, optional
+        Learning rate, epochs, minibatch size, the trunk's activation and the records;
+        ``None``: ``SGDSchedule()``.
+    **flat
+        Deprecated: ``x_b``, ``y_b`` and the fields of :class:`SGDSchedule` as keywords, accepted for
+        one more release with a ``DeprecationWarning``.
 
     Returns
     -------
     InterleavedResult
     """
+    if flat:
+        pair = {k: flat.pop(k) for k in ("x_b", "y_b") if k in flat}
+        if pair and task_b is not None:
+            raise ValueError(f"pass task B either as task_b or as the flat keywords {sorted(pair)} (deprecated), "
+                             f"not both")
+        if pair and "x_b" not in pair:
+            raise ValueError("y_b needs x_b (task B's inputs)")
+        task_b = (pair["x_b"], pair.get("y_b")) if pair else task_b
+        schedule = _flat_specs("train_interleaved", flat, dict(schedule=(SGDSchedule, schedule)),
+                               "train_interleaved(params, x_a, y_a, x_val, y_val, seeds=..., task_b=(x_b, y_b), "
+                               "schedule=SGDSchedule(lr=..., epochs=...))",
+                               shown=sorted(pair) + sorted(flat))["schedule"]
+    schedule = SGDSchedule() if schedule is None else _checks.instance(schedule, "schedule", SGDSchedule)
+    if task_b is not None and not (isinstance(task_b, (tuple, list)) and len(task_b) == 2):
+        raise ValueError(f"task_b must be a pair (x_b, y_b) of task B's inputs and labels, or None; got "
+                         f"{_checks._show(task_b)}")
+    x_b, y_b = (None, None) if task_b is None else task_b
+    lr, epochs, batch_size = schedule.lr, schedule.epochs, schedule.batch_size
+    activation, record_every = schedule.activation, schedule.record_every
     x_a = _checks.tensor(x_a, "x_a", 3, finite=True)
     s, p_a, n = x_a.shape
     x_a, y_a = _check_task(x_a, y_a, "a", s, n)
@@ -392,8 +419,9 @@ class CellRuns:
         (epoch 0 left out), shape ``(C, S)``; NaN for a single-task cell.
 
         The value the authors recorded (the minimum over epochs of the per-epoch validation loss,
-        module docstring) only when every epoch is scored (``train_cells(record_every=1)``); with
-        ``record_every=k`` it is the minimum over every ``k``-th epoch, an upper bound of it.
+        module docstring) only when every epoch is scored
+        (``train_cells(schedule=SGDSchedule(record_every=1))``); with ``record_every=k`` it is the
+        minimum over every ``k``-th epoch, an upper bound of it.
         """
         return self.multitask[..., self.epochs >= 1].min(-1)
 
@@ -473,12 +501,9 @@ def _cell_runs(cells, parsed, seeds, train_single, train_multi, data=None):
                     np.stack([single[c[0], c[2]] for c in parsed]), data)
 
 
-def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_features: int = 20, rank: int = 10,
-                n_classes: int | None = None, hidden: int = 64, depth: int = _DEPTH, activation: str = "relu",
-                n_val: int | None = None, lr: float = 1e-3, epochs: int = 2000, batch_size: int = 128,
-                record_every: int = 10, dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
-                data: AuthorsData | None = None, executor: Executor | None = None,
-                n_layers: int | None = None) -> CellRuns:
+def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, teachers: TeacherPair | None = None,
+                n_val: int | None = None, trunk: Trunk | None = None, schedule: SGDSchedule | None = None,
+                data: AuthorsData | None = None, execution: Execution | None = None, **flat: object) -> CellRuns:
     """Multitask students and their single-task baselines of grid cells, by the authors' protocol.
 
     For each seed, the teachers and validation inputs of
@@ -500,26 +525,29 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         Each with ``n_train_a`` and ``s_a``; a multitask cell also ``n_train_b >= 1``, ``s_b``
         and ``relatedness`` (without them, or with ``n_train_b = 0``, a single-task cell).
     seeds : sequence of int
-    n_features, rank, n_classes, hidden, depth, activation
-        Data (``n_classes = rank`` by default) and students (:func:`orthogonal_students`).
+    teachers : gendyn.multitask_train.TeacherPair, optional
+        ``N``, the teachers' rank, ``K`` and the label noise (:func:`gendyn.multitask_train.draw_tasks`);
+        ``None``: ``TeacherPair()``. With ``data``, its ``noise_std`` must be ``None`` (the default noise).
     n_val : int, optional
         Validation examples of task A: 1000 by default. With ``data``, the first ``n_val`` of the
         pool's second half (the authors' ``--ntest``; at most and by default ``data.n_pool // 2``).
-    lr, epochs, batch_size, record_every
-        As in :func:`train_interleaved`.
-    dtype, device
+    trunk : Trunk, optional
+        The students' trunk (:func:`orthogonal_students`); ``None``: ``Trunk()``.
+    schedule : SGDSchedule, optional
+        As in :func:`train_interleaved`; ``None``: ``SGDSchedule(record_every=10)``.
     data : AuthorsData, optional
         ``None`` (default): independent draws per seed, as above. An :class:`AuthorsData`: the
         authors' data protocol (:func:`authors_pools`), in which ``seeds`` play the role of the
         authors' ``--train_seed`` and every cell's ``n_train_a`` and ``n_train_b`` must be at most
         ``data.n_pool // 2``.
-    executor : concurrent.futures.Executor, optional
-        Runs each seed as its own job (``executor.submit``), e.g. a process pool or
-        ``dask.distributed.Client(address).get_executor()``. A student's numbers depend only on
-        its seed and cell, not on the batch it trains in, so the result is the same with or
-        without an executor (bit for bit in float64 on a CPU).
-    n_layers : int, optional
-        Deprecated: the old name of ``depth`` (a ``DeprecationWarning``; passing both is an error).
+    execution : Execution, optional
+        The precision, the device and an executor that runs each seed as its own job; ``None``:
+        ``Execution()`` (float64 on the CPU, no executor).
+    **flat
+        Deprecated: the fields of the specs as keywords (``n_features``, ``rank``, ``n_classes``;
+        ``hidden``, ``depth`` or its old name ``n_layers``; ``activation``, ``lr``, ``epochs``,
+        ``batch_size``, ``record_every``; ``dtype``, ``device``, ``executor``), accepted for one more
+        release with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -527,16 +555,38 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
     """
     from .multitask_train import draw_tasks  # the teachers and data of the full-batch grids
 
+    if flat:
+        shown = sorted(flat)
+        if "n_layers" in flat:
+            flat["depth"] = _depth(flat.pop("depth", _DEPTH), flat.pop("n_layers"))
+        if any(f in flat for f in SGDSchedule.__dataclass_fields__):
+            flat.setdefault("record_every", 10)  # train_cells' default records
+        specs = _flat_specs("train_cells", flat, dict(teachers=(TeacherPair, teachers), trunk=(Trunk, trunk),
+                                                      schedule=(SGDSchedule, schedule),
+                                                      execution=(Execution, execution)),
+                            "train_cells(cells, seeds, teachers=TeacherPair(...), trunk=Trunk(...), "
+                            "schedule=SGDSchedule(...), execution=Execution(...))", shown=shown)
+        teachers, trunk, schedule, execution = (specs[k] for k in ("teachers", "trunk", "schedule", "execution"))
+    teachers = TeacherPair() if teachers is None else _checks.instance(teachers, "teachers", TeacherPair)
+    trunk = Trunk() if trunk is None else _checks.instance(trunk, "trunk", Trunk)
+    schedule = SGDSchedule(record_every=10) if schedule is None else _checks.instance(schedule, "schedule",
+                                                                                      SGDSchedule)
+    execution = Execution() if execution is None else _checks.instance(execution, "execution", Execution)
+    n_features, rank, n_classes = teachers.n_features, teachers.rank, teachers.n_classes
+    epochs = schedule.epochs
+    dtype, device, executor = execution.dtype, execution.device, execution.executor
     if isinstance(cells, dict) or not hasattr(cells, "__len__") or len(cells) == 0:
         raise ValueError(f"cells must be a non-empty sequence of dicts (one per grid cell); got {cells!r}")
     parsed = [_cell(c, i) for i, c in enumerate(cells)]
-    depth = _depth(depth, n_layers)
     seeds = _checks.integers(seeds, "seeds", 0)
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (each is a run of its own); got {list(seeds)}")
     n_val = (1000 if data is None else None) if n_val is None else _checks.integer(n_val, "n_val", 1)
     if data is not None:
         _check_authors_sizes(data, parsed, n_val)
+        if teachers.noise_std is not None:
+            raise ValueError(f"teachers.noise_std must be None with data (the authors' protocol draws the default "
+                             f"label noise); got {teachers.noise_std!r}")
     # at least one step per epoch, seed and cell: refused here, before any data are drawn
     _checks.work_limit(0.0, f"epochs={epochs} with {len(seeds)} seeds and {len(parsed)} cells",
                        iterations=float(_checks.integer(epochs, "epochs", 1)) * len(parsed))
@@ -544,31 +594,29 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         if not callable(getattr(executor, "submit", None)):
             raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
                              f"got {type(executor).__name__}")
-        options = dict(n_features=n_features, rank=rank, n_classes=n_classes, hidden=hidden, depth=depth,
-                       activation=activation, n_val=n_val, lr=lr, epochs=epochs, batch_size=batch_size,
-                       record_every=record_every, dtype=dtype, device=device, data=data)
+        options = dict(teachers=teachers, n_val=n_val, trunk=trunk, schedule=schedule, data=data,
+                       execution=replace(execution, executor=None))
         jobs = [executor.submit(train_cells, [dict(c) for c in cells], [seed], **options) for seed in seeds]
         return CellRuns.join(job.result() for job in jobs)
     if data is not None:
         return _authors_cells(cells, parsed, seeds, data, n_features=n_features, rank=rank, n_classes=n_classes,
-                              hidden=hidden, depth=depth, activation=activation, n_val=n_val, lr=lr, epochs=epochs,
-                              batch_size=batch_size, record_every=record_every, dtype=dtype, device=device)
+                              trunk=trunk, n_val=n_val, schedule=schedule, dtype=dtype, device=device)
 
     def tasks(p_a, p_b):
         # drawn at the cell's own sizes: a pool's first rows would depend on the largest size asked for
-        return draw_tasks(seeds, n_train_a=p_a, n_train_b=p_b, n_val=n_val, n_features=n_features, rank=rank,
-                          n_classes=n_classes, dtype=dtype, device=device)
+        return draw_tasks(seeds, n_train_a=p_a, n_train_b=p_b, n_val=n_val, teachers=teachers, dtype=dtype,
+                          device=device)
 
     base = tasks(1, 0)  # teachers and validation inputs do not depend on the sizes
     k, n_seeds = base.n_classes, len(seeds)
     noise_val = torch.stack([base.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
                                                             dtype=dtype, device=device) for seed in seeds])
     z_val = base.x_val @ base.teacher_a.mT  # (S, V, K) at unit SNR
-    init = [orthogonal_students(1, n_features, k, hidden=hidden, depth=depth, heads=2,
-                                generator=_stream_generator(seed, 3), dtype=dtype, device=device)
+    init = [orthogonal_students(1, n_features, k, trunk=trunk, heads=2, generator=_stream_generator(seed, 3),
+                                dtype=dtype, device=device)
             for seed in seeds]
     init = [torch.cat(parts) for parts in zip(*init)]  # (S, ...) per tensor
-    common = dict(lr=lr, epochs=epochs, batch_size=batch_size, activation=activation, record_every=record_every)
+    common = dict(schedule=schedule)
 
     def copies(t, m):  # m copies of each seed's tensor, copies outermost: student j * S + seed
         return t.repeat(m, *([1] * (t.ndim - 1)))
@@ -589,8 +637,9 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, n_fe
         data = tasks(p_a, p_b)
         y_b = runs_outermost(data.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members]))
         return train_interleaved([copies(p, len(members)) for p in init],
-                                 *task_a(data, [parsed[i][2] for i in members]), x_b=copies(data.x_b, len(members)),
-                                 y_b=y_b, seeds=list(seeds) * len(members), **common)
+                                 *task_a(data, [parsed[i][2] for i in members]),
+                                 task_b=(copies(data.x_b, len(members)), y_b), seeds=list(seeds) * len(members),
+                                 **common)
 
     return _cell_runs(cells, parsed, seeds, train_single, train_multi)
 
@@ -729,7 +778,7 @@ def authors_pools(data: AuthorsData, *, n_features: int = 20, rank: int = 10, n_
     -------
     AuthorsPools
     """
-    from .multitask_train import draw_tasks
+    from .multitask_train import TeacherPair, draw_tasks
 
     _checks.instance(data, "data", AuthorsData, hint=" (the authors' data protocol)")
     n_features = _checks.integer(n_features, "n_features", 2)
@@ -739,8 +788,8 @@ def authors_pools(data: AuthorsData, *, n_features: int = 20, rank: int = 10, n_
     # inputs and noise of two tasks, and the logits of a few label sets at once
     _checks.work_limit(8.0 * n * (n_features + k) * k, f"data.n_pool={n} with n_features={n_features}, n_classes={k}",
                        memory=8.0 * 8 * n * (n_features + k))
-    tasks = draw_tasks([data.data_seed], n_train_a=n, n_train_b=n, n_val=1, n_features=n_features, rank=rank,
-                       n_classes=n_classes, dtype=dtype, device=device)
+    tasks = draw_tasks([data.data_seed], n_train_a=n, n_train_b=n, n_val=1, dtype=dtype, device=device,
+                       teachers=TeacherPair(n_features=n_features, rank=rank, n_classes=n_classes))
     device = tasks.x_a.device
     shuffles = _stream_generator(data.data_seed, 4)
     order_a, order_b = _random.randperm(n, shuffles, device), _random.randperm(n, shuffles, device)
@@ -763,17 +812,16 @@ def _check_authors_sizes(data, parsed, n_val):
                          f"got {n_val}")
 
 
-def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, hidden, depth, activation, n_val, lr,
-                   epochs, batch_size, record_every, dtype, device):
+def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, trunk, n_val, schedule, dtype, device):
     """:func:`train_cells` with ``data``: the seeds permute the training halves of one pair of pools."""
     pools = authors_pools(data, n_features=n_features, rank=rank, n_classes=n_classes, dtype=dtype, device=device)
     k, n_seeds = pools.tasks.n_classes, len(seeds)
     rows = torch.stack([pools.training_rows(seed) for seed in seeds])  # (S, n_half)
     val = pools.validation_rows[: pools.n_half if n_val is None else n_val]
     x_pool_a, x_pool_b = pools.x_a, pools.x_b
-    init = orthogonal_students(1, n_features, k, hidden=hidden, depth=depth, heads=2,
+    init = orthogonal_students(1, n_features, k, trunk=trunk, heads=2,
                                generator=_stream_generator(data.model_seed, 3), dtype=dtype, device=device)
-    common = dict(lr=lr, epochs=epochs, batch_size=batch_size, activation=activation, record_every=record_every)
+    common = dict(schedule=schedule)
 
     def students(params, m):  # m * S students, all from the one initialisation, with its minibatch shuffles
         return dict(params=[p.repeat(m * n_seeds, *([1] * (p.ndim - 1))) for p in params],
@@ -793,7 +841,104 @@ def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, h
         idx_b = rows[:, :p_b]
         labels_b = pools.labels_b([parsed[i][3] for i in members], [parsed[i][4] for i in members])
         return train_interleaved(**students(init, len(members)), **task_a(p_a, [parsed[i][2] for i in members]),
-                                 x_b=x_pool_b[idx_b].repeat(len(members), 1, 1),
-                                 y_b=labels_b[:, idx_b].reshape(len(members) * n_seeds, p_b), **common)
+                                 task_b=(x_pool_b[idx_b].repeat(len(members), 1, 1),
+                                         labels_b[:, idx_b].reshape(len(members) * n_seeds, p_b)), **common)
 
     return _cell_runs(cells, parsed, seeds, train_single, train_multi, data)
+
+
+# ----------------------------------------------------------------------------------------
+# specs: the students' trunk, their SGD schedule, where the cells run
+# ----------------------------------------------------------------------------------------
+
+
+def _flat_specs(func, flat, specs, new_form, shown=None):
+    """:func:`gendyn.multitask_train._spec_form`: the specs of a deprecated flat call, with its warning."""
+    from .multitask_train import _spec_form
+
+    return _spec_form(func, flat, specs, new_form, shown=shown, stacklevel=4)
+
+
+@dataclass(frozen=True)
+class Trunk:
+    """The trunk the heads of a student share (:func:`orthogonal_students`, :func:`train_cells`).
+
+    Parameters
+    ----------
+    hidden : int
+        Units of every hidden layer (>= 1; the authors' ``--nunits``).
+    depth : int
+        Trunk layers, i.e. hidden layers (>= 1), as in :func:`gendyn.multitask_train.init_student`.
+    """
+
+    hidden: int = 64
+    depth: int = 2
+
+    def __post_init__(self):
+        _checks.integer(self.hidden, "hidden", 1)
+        _checks.integer(self.depth, "depth", 1, " (trunk layers)")
+
+
+@dataclass(frozen=True)
+class SGDSchedule:
+    """How the students train by the authors' interleaved minibatch SGD (:func:`train_interleaved`,
+    :func:`train_cells`).
+
+    Parameters
+    ----------
+    lr : float
+        Learning rate of every parameter (> 0).
+    epochs : int
+        Passes over task A's training set (>= 1).
+    batch_size : int
+        Examples per minibatch (>= 1).
+    activation : {"relu", "linear"}
+        The trunk's nonlinearity in the forward pass.
+    record_every : int
+        Score the validation set before training and after every ``record_every``-th epoch (and
+        the last).
+    """
+
+    lr: float = 1e-3
+    epochs: int = 2000
+    batch_size: int = 128
+    activation: str = "relu"
+    record_every: int = 1
+
+    def __post_init__(self):
+        _checks.positive(self.lr, "lr")
+        _checks.integer(self.epochs, "epochs", 1)
+        _checks.integer(self.batch_size, "batch_size", 1)
+        _checks.choice(self.activation, "activation", ACTIVATIONS)
+        _checks.integer(self.record_every, "record_every", 1)
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where the students of :func:`train_cells` train: the precision, the device and an executor.
+
+    Parameters
+    ----------
+    dtype : torch.dtype
+        Of the data and the arithmetic (float64 by default).
+    device : str or torch.device
+    executor : concurrent.futures.Executor, optional
+        Runs each seed as its own job (``executor.submit``), e.g. a process pool or
+        ``dask.distributed.Client(address).get_executor()``. A student's numbers depend only on
+        its seed and cell, not on the batch it trains in, so the result is the same with or
+        without an executor (bit for bit in float64 on a CPU).
+    """
+
+    dtype: torch.dtype = torch.float64
+    device: str | torch.device = "cpu"
+    executor: Executor | None = None
+
+    def __post_init__(self):
+        _checks.torch_dtype(self.dtype)
+        _checks.torch_device(self.device)
+        if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
+            raise ValueError(f"executor must be a concurrent.futures.Executor (an object with submit) or None; "
+                             f"got {type(self.executor).__name__}")
+
+
+__all__ += ["Trunk", "SGDSchedule", "Execution"]

@@ -57,7 +57,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -267,9 +267,9 @@ def _haar(n, k, gen, dtype, device):
     return _random.orthonormal(n, k, (1,), gen, _checks.torch_device(device), torch.float64)[0].to(dtype)
 
 
-def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_val: int = 1000, n_features: int = 20,
-               rank: int = 10, n_classes: int | None = None, noise_std: float | None = None,
-               dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> TaskBatch:
+def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_val: int = 1000,
+               teachers: TeacherPair | None = None, dtype: torch.dtype = torch.float32,
+               device: str | torch.device = "cpu", **flat: object) -> TaskBatch:
     """Teachers, training pools and validation inputs of tasks A and B, one group per seed.
 
     Parameters
@@ -280,20 +280,27 @@ def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_va
         Sizes of the training pools of tasks A and B (runs use the first ``P`` examples).
     n_val : int
         Validation inputs of task A (noise-free labels).
-    n_features, rank, n_classes : int
-        ``N``, the teacher rank and ``K`` (default ``K = rank``, as inferred for the paper).
-    noise_std : float
-        Standard deviation of the label noise on each logit; default ``1/sqrt(N)``.
+    teachers : TeacherPair, optional
+        ``N``, the teacher rank, ``K`` and the label noise; ``None``: ``TeacherPair()`` (``N = 20``,
+        rank 10, ``K = rank``, noise ``1/sqrt(N)``).
+    dtype, device
+        Of the draws.
+    **flat
+        Deprecated: the fields of :class:`TeacherPair` as keywords (``n_features``, ``rank``,
+        ``n_classes``, ``noise_std``), accepted for one more release with a ``DeprecationWarning``.
+
+    Returns
+    -------
+    TaskBatch
     """
+    if flat:
+        teachers = _spec_form("draw_tasks", flat, dict(teachers=(TeacherPair, teachers)),
+                              "draw_tasks(seeds, n_train_a=..., teachers=TeacherPair(n_features=..., rank=...))"
+                              )["teachers"]
+    teachers = TeacherPair() if teachers is None else _checks.instance(teachers, "teachers", TeacherPair)
+    n_features, rank, noise_std = teachers.n_features, teachers.rank, teachers.noise_std
+    n_classes = rank if teachers.n_classes is None else teachers.n_classes
     seeds = _seeds(seeds)
-    n_features = _checks.integer(n_features, "n_features", 2)
-    rank = _checks.integer(rank, "rank", 1)
-    n_classes = rank if n_classes is None else _checks.integer(n_classes, "n_classes", 2)
-    if n_classes < 2:
-        raise ValueError(f"n_classes must be >= 2 (default = rank); got {n_classes} (rank={rank})")
-    if rank > n_classes or 2 * rank > n_features:
-        raise ValueError(f"need rank <= n_classes and 2*rank <= n_features; got rank={rank}, "
-                         f"n_classes={n_classes}, n_features={n_features}")
     n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
     n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
     n_val = _checks.integer(n_val, "n_val", 1)
@@ -323,24 +330,49 @@ def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_va
 # ----------------------------------------------------------------------------------------
 
 
-def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, hidden: int = 64, depth: int = 1,
-                 activation: str = "linear", init_scale: float = 1.0, n_heads: int = 2,
-                 dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> list[torch.Tensor]:
+def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, students: GridStudents | None = None,
+                 n_heads: int = 2, dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu",
+                 **flat: object) -> list[torch.Tensor]:
     """Initial weights of one student per seed: ``[trunk_1, ..., trunk_depth, head_A, head_B...]``.
 
     Shapes ``(S, H, N)``, ``(S, H, H)``..., ``(S, K, H)``; entries ``N(0, init_scale^2 c / fan_in)``
     with ``c = 2`` for trunk layers followed by a ReLU, else 1. Every head of a seed is drawn
     from the same stream, so a single-task student (``n_heads=1``) starts exactly like the
     trunk and head A of the multitask student of its seed.
+
+    Parameters
+    ----------
+    seeds : sequence of int
+        One student per seed.
+    n_features, n_classes : int
+        Inputs ``N`` and classes ``K`` per head.
+    students : GridStudents, optional
+        Width, depth, activation and initial scale; ``None``: ``GridStudents()``.
+    n_heads : int
+        Heads (1: single-task, 2: tasks A and B).
+    dtype, device
+        Of the weights.
+    **flat
+        Deprecated: the fields of :class:`GridStudents` as keywords (``hidden``, ``depth``,
+        ``activation``, ``init_scale``), accepted for one more release with a ``DeprecationWarning``.
+
+    Returns
+    -------
+    list of torch.Tensor
     """
+    if flat:
+        students = _spec_form("init_student", flat, dict(students=(GridStudents, students)),
+                              "init_student(seeds, n_features=..., n_classes=..., students=GridStudents(hidden=..., "
+                              "depth=...))")["students"]
+    students = GridStudents() if students is None else _checks.instance(students, "students", GridStudents)
     seeds = _seeds(seeds)
     n_features = _checks.integer(n_features, "n_features", 1)
     n_classes = _checks.integer(n_classes, "n_classes", 2)
-    depth = _checks.integer(depth, "depth", 1)
-    hidden = _checks.integer(hidden, "hidden", 1)
+    depth = _checks.integer(students.depth, "depth", 1)
+    hidden = _checks.integer(students.hidden, "hidden", 1)
     n_heads = _checks.integer(n_heads, "n_heads", 1)
-    activation = _activation(activation)
-    init_scale = _checks.positive(init_scale, "init_scale")
+    activation = _activation(students.activation)
+    init_scale = _checks.positive(students.init_scale, "init_scale")
     dtype, device = _torch(dtype, device)
     n_seeds = len(seeds)
     _checks.work_limit(3.0 * n_seeds * hidden * (n_features + (depth - 1) * hidden + n_heads * n_classes),
@@ -560,12 +592,9 @@ def _mask_weights(mask, shape, dtype, device):
 
 
 def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_val: torch.Tensor,
-                   weights: Sequence[torch.Tensor], *, x_b: torch.Tensor | None = None, y_b: torch.Tensor | None = None,
-                   mask_a: torch.Tensor | None = None, mask_b: torch.Tensor | None = None, activation: str = "linear",
-                   lr: float = 0.5, steps: int = 400, eval_every: int = 4, batch_size: int | None = None,
-                   loss: str = "ce", batch_seed: int = 0, num_threads: int | None = 1, keep_composite: bool = True,
-                   keep_trajectory: bool = False, progress: str | None = None, block: int | None = None
-                   ) -> TrainResult:
+                   weights: Sequence[torch.Tensor], *, sets: TrainingSets | None = None,
+                   schedule: GridSchedule | None = None, options: TrainOptions | None = None,
+                   **flat: object) -> TrainResult:
     """Train ``S x R`` single-task (no ``x_b``) or multitask students as one tensor program.
 
     Parameters
@@ -579,6 +608,22 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
     weights : list of tensors
         Initial ``[trunk..., head_A(, head_B)]`` per group ``(S, ...)`` (:func:`init_student`)
         or per run ``(S, R, ...)``; copied, never modified.
+    sets : TrainingSets, optional
+        Task B's data (multitask students) and the masks of the runs' training sets (the fields
+        ``x_b``, ``y_b``, ``mask_a``, ``mask_b`` below); ``None``: single-task students on every
+        example of the pool.
+    schedule : GridSchedule, optional
+        ``lr``, ``steps``, ``eval_every`` and ``loss`` below; ``None``: ``GridSchedule()``.
+    options : TrainOptions, optional
+        ``activation``, ``batch_size``, ``batch_seed``, ``num_threads``, ``keep_composite``,
+        ``keep_trajectory``, ``progress`` and ``block`` below; ``None``: ``TrainOptions()``.
+    **flat
+        Deprecated: the fields of the three specs as keywords, ``train_students(x_a, y_a, x_val,
+        y_val, weights, x_b=..., lr=..., activation=...)``, accepted for one more release with a
+        ``DeprecationWarning``.
+
+    Other Parameters
+    ----------------
     x_b, y_b : tensors, optional
         Task B (multitask students); then ``weights`` must end with two heads.
     mask_a, mask_b : (S, P, R) tensors, optional
@@ -613,15 +658,24 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
         deep ReLU students of Fig. A4 (measured), no gain for linear trunks. ``None``: all
         ``R`` runs at once (best on a GPU).
     """
+    if flat:
+        specs = _spec_form("train_students", flat, dict(sets=(TrainingSets, sets), schedule=(GridSchedule, schedule),
+                                                        options=(TrainOptions, options)),
+                           "train_students(x_a, y_a, x_val, y_val, weights, sets=TrainingSets(x_b=..., y_b=...), "
+                           "schedule=GridSchedule(lr=..., steps=...), options=TrainOptions(activation=...))")
+        sets, schedule, options = specs["sets"], specs["schedule"], specs["options"]
+    sets = TrainingSets() if sets is None else _checks.instance(sets, "sets", TrainingSets)
+    schedule = GridSchedule() if schedule is None else _checks.instance(schedule, "schedule", GridSchedule)
+    options = TrainOptions() if options is None else _checks.instance(options, "options", TrainOptions)
+    x_b, y_b, mask_a, mask_b = sets.x_b, sets.y_b, sets.mask_a, sets.mask_b
+    lr, steps, eval_every, loss = schedule.lr, schedule.steps, schedule.eval_every, schedule.loss
+    activation, batch_size, batch_seed = options.activation, options.batch_size, options.batch_seed
+    num_threads, keep_composite, keep_trajectory = options.num_threads, options.keep_composite, options.keep_trajectory
+    progress, block = options.progress, options.block
     if block is not None:
-        block = _checks.integer(block, "block", 1)
         _checks.instance(y_a, "y_a", torch.Tensor)
     if block is not None and y_a.ndim in (3, 4) and block < y_a.shape[2]:  # else the checks below speak
-        return _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, dict(
-            x_b=x_b, y_b=y_b, mask_a=mask_a, mask_b=mask_b, activation=activation, lr=lr, steps=steps,
-            eval_every=eval_every, batch_size=batch_size, loss=loss, batch_seed=batch_seed,
-            num_threads=num_threads, keep_composite=keep_composite, keep_trajectory=keep_trajectory,
-            progress=progress))
+        return _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, sets, schedule, options)
     activation = _activation(activation)
     loss = _checks.choice(loss, "loss", ("ce", "mse"))
     lr = _checks.positive(lr, "lr")
@@ -791,7 +845,7 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
                        torch.stack(trajectory, 2).numpy() if trajectory else None)
 
 
-def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, options):
+def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, sets, schedule, options):
     """:func:`train_students` on blocks of ``block`` runs, results joined along the run axis."""
     r = y_a.shape[2]
     parts = []
@@ -804,10 +858,11 @@ def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, options):
         weights_block = [w[:, sl] if isinstance(w, torch.Tensor) and w.ndim == 4 and w.shape[1] == r else w
                          for w in weights]  # per-run weights of another R are refused by train_students
         y_val_block = runs(y_val) if isinstance(y_val, torch.Tensor) and y_val.ndim >= 3 + (
-            options["loss"] == "mse") else y_val
+            schedule.loss == "mse") else y_val
         parts.append(train_students(x_a, runs(y_a), x_val, y_val_block, weights_block,
-                                    **dict(options, y_b=runs(options["y_b"]), mask_a=runs(options["mask_a"]),
-                                           mask_b=runs(options["mask_b"]))))
+                                    sets=TrainingSets(x_b=sets.x_b, y_b=runs(sets.y_b), mask_a=runs(sets.mask_a),
+                                                      mask_b=runs(sets.mask_b)),
+                                    schedule=schedule, options=replace(options, block=None)))
     first = parts[0]
 
     def join(name):
@@ -957,15 +1012,18 @@ def train_single_task(setup: SingleTaskSetup, s_a: ArrayLike, seeds: Sequence[in
     _checks.choice(init, "init", ("aligned", "random"))
     hidden = _checks.integer(hidden, "hidden", 1)
     init_scale = _checks.positive(init_scale, "init_scale")
-    data = draw_tasks(seeds, n_train_a=setup.n_train, n_val=setup.n_val, n_features=setup.n_features, rank=1,
-                      n_classes=setup.n_classes, dtype=torch.float64, device=device)
+    data = draw_tasks(seeds, n_train_a=setup.n_train, n_val=setup.n_val,
+                      teachers=TeacherPair(n_features=setup.n_features, rank=1, n_classes=setup.n_classes),
+                      dtype=torch.float64, device=device)
     y = data.labels_a(s_a)
     aligned, sigma_hat, u_hat, v_hat = training_aligned_init(data.x_a, y, setup.n_classes, s0=setup.s0)
     weights = aligned if init == "aligned" else init_student(
-        seeds, n_features=setup.n_features, n_classes=setup.n_classes, hidden=hidden, depth=1,
-        init_scale=init_scale, n_heads=1, dtype=torch.float64, device=device)
-    res = train_students(data.x_a, y, data.x_val, data.labels_val(), weights, lr=setup.lr, steps=setup.steps,
-                        eval_every=setup.eval_every, keep_trajectory=True)
+        seeds, n_features=setup.n_features, n_classes=setup.n_classes,
+        students=GridStudents(hidden=hidden, depth=1, init_scale=init_scale), n_heads=1, dtype=torch.float64,
+        device=device)
+    res = train_students(data.x_a, y, data.x_val, data.labels_val(), weights,
+                         schedule=GridSchedule(lr=setup.lr, steps=setup.steps, eval_every=setup.eval_every),
+                         options=TrainOptions(keep_trajectory=True))
     return SingleTaskStudents(s_a, res.eval_steps * setup.lr, res, sigma_hat, u_hat, v_hat,
                               data.o_a[:, :, 0].cpu().numpy(), data.w1[:, 0].cpu().numpy())
 
@@ -1454,8 +1512,8 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
                    arithmetic="plain"):
     aux_sizes = aux if aux else (p,)
     pool_b = max(aux_sizes)
-    data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val, n_features=n_features, rank=rank,
-                      dtype=draw_dtype, device=device)
+    data = draw_tasks([seed], n_train_a=p, n_train_b=pool_b, n_val=n_val,
+                      teachers=TeacherPair(n_features=n_features, rank=rank), dtype=draw_dtype, device=device)
     k = data.n_classes
     # multitask runs: (aux size, s_a, s_b, r)
     run_keys = [(pb, a, b, rr) for pb in aux_sizes for (a, b, rr) in combos]
@@ -1473,8 +1531,9 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
     if len(aux_sizes) > 1 or pool_b != aux_sizes[0]:
         sizes = torch.tensor([key[0] for key in run_keys], device=device)
         mask_b = (torch.arange(pool_b, device=device)[None, :, None] < sizes[None, None, :]).to(dtype)
-    w0 = init_student([seed], n_features=n_features, n_classes=k, hidden=hidden, depth=depth,
-                      activation=activation, init_scale=init_scale, n_heads=2, dtype=draw_dtype, device=device)
+    w0 = init_student([seed], n_features=n_features, n_classes=k,
+                      students=GridStudents(hidden=hidden, depth=depth, activation=activation, init_scale=init_scale),
+                      n_heads=2, dtype=draw_dtype, device=device)
     y_val = data.labels_val()
     y_val_st = y_val
     if loss == "mse":  # noise-free logits of task A, per run
@@ -1482,15 +1541,16 @@ def _grid_job_body(seed, p, aux, s_a, combos, keep_curves, *, rank, n_features, 
         sa_t = torch.as_tensor(np.asarray(s_a, dtype=float), dtype=draw_dtype, device=device)
         y_val_st = sa_t[None, None, :, None] * z_val[:, :, None, :]
         y_val = y_val_st[:, :, ia]
-    common = dict(activation=activation, lr=lr, steps=steps, eval_every=eval_every, loss=loss,
-                  num_threads=num_threads, block=block)
+    common = dict(schedule=GridSchedule(lr=lr, steps=steps, eval_every=eval_every, loss=loss),
+                  options=TrainOptions(activation=activation, num_threads=num_threads, block=block))
     # labels and targets above are taken in draw_dtype; training runs in dtype
     x_a, x_b, x_val = (t.to(dtype) for t in (data.x_a, data.x_b, data.x_val))
     w0 = [w.to(dtype) for w in w0]
     if loss == "mse":
         y_a, y_b, ya_all, y_val, y_val_st = (t.to(dtype) for t in (y_a, y_b, ya_all, y_val, y_val_st))
     with _arithmetic(arithmetic):
-        res_mt = train_students(x_a, y_a, x_val, y_val, w0, x_b=x_b, y_b=y_b, mask_b=mask_b, **common)
+        res_mt = train_students(x_a, y_a, x_val, y_val, w0, sets=TrainingSets(x_b=x_b, y_b=y_b, mask_b=mask_b),
+                                **common)
         res_st = train_students(x_a, ya_all, x_val, y_val_st, w0[:-1], **common)
     out = dict(cells=[dict(n_train=p, n_train_aux=key[0], s_a=key[1], s_b=key[2], relatedness=key[3], seed=seed)
                       for key in run_keys],
@@ -1654,7 +1714,8 @@ def label_agreement(s_a: ArrayLike, *, n_labels: int, seed: int = 0, rank: int =
     agree, done, k = np.zeros(len(s_a), dtype=np.int64), 0, 0
     while done < n_labels:
         n = min(group, n_labels - done)
-        data = draw_tasks([seed + k], n_train_a=n, n_val=1, rank=rank, n_features=n_features, dtype=torch.float64)
+        data = draw_tasks([seed + k], n_train_a=n, n_val=1, teachers=TeacherPair(n_features=n_features, rank=rank),
+                          dtype=torch.float64)
         noisy = data.labels_a(s_a)[0]  # (P, S)
         clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
         agree += (noisy == clean[:, None]).sum(0).cpu().numpy()
@@ -1755,7 +1816,8 @@ def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 1
     rank = _checks.integer(rank, "rank", 2)
     n_features = _checks.integer(n_features, "n_features", 1)
     _checks.work_limit(float(n_test) * len(s_a) * rank * rank * 64, f"n_test={n_test} with {len(s_a)} SNRs")
-    data = draw_tasks([seed], n_train_a=n_test, n_val=1, n_features=n_features, rank=rank, dtype=torch.float64)
+    data = draw_tasks([seed], n_train_a=n_test, n_val=1, teachers=TeacherPair(n_features=n_features, rank=rank),
+                      dtype=torch.float64)
     y = data.labels_a(s_a)[0].cpu().numpy()  # (P, R)
     z = (data.x_a[0] @ data.teacher_a[0].T).cpu().numpy()  # unit-SNR logits
     nll = np.empty((n_test, len(s_a)))
@@ -1832,3 +1894,153 @@ def _relu_data_grad_mixed(x, y, trunk, head, weight, loss, low):
 
 
 __all__ += ["ARITHMETICS", "MIXED_MATMUL_DTYPE"]
+
+
+# ----------------------------------------------------------------------------------------
+# specs of the batched trainers (draw_tasks, train_students; init_student takes GridStudents)
+# ----------------------------------------------------------------------------------------
+
+
+def _spec_form(func, flat, specs, new_form, *, shown=None, stacklevel=3):
+    """The specs of a call in its deprecated flat form, with a ``DeprecationWarning`` that says the new form.
+
+    ``specs`` maps each spec argument to ``(spec class, the spec the caller passed or None)``; every
+    keyword of ``flat`` must be a field of one of them, and a spec is either passed or written out flat.
+    ``shown``: the keywords the warning names (default: those of ``flat``); ``stacklevel``: that of the
+    caller of the public function.
+    """
+    fields = {f: name for name, (cls, _) in specs.items() for f in cls.__dataclass_fields__}
+    unknown = sorted(set(flat) - set(fields))
+    if unknown:
+        raise ValueError(f"{func}() got unknown keyword(s) {unknown}; allowed: the specs "
+                         f"{', '.join(specs)} or (deprecated) their fields {', '.join(sorted(fields))}")
+    out = {}
+    for name, (cls, given) in specs.items():
+        mine = {f: flat[f] for f in cls.__dataclass_fields__ if f in flat}
+        if mine and given is not None:
+            raise ValueError(f"pass {name} either as a {cls.__name__} or as the flat keywords {sorted(mine)} "
+                             f"(deprecated), not both")
+        out[name] = cls(**mine) if mine else given
+    warnings.warn(f"{func}() with the flat keywords {sorted(flat) if shown is None else shown} is deprecated and "
+                  f"will be removed in the next release: pass specs, {new_form}", DeprecationWarning,
+                  stacklevel=stacklevel)
+    return out
+
+
+@dataclass(frozen=True)
+class TeacherPair:
+    """The teachers of tasks A and B and their labels' noise (:func:`draw_tasks`).
+
+    Parameters
+    ----------
+    n_features : int
+        Input dimension ``N`` (>= 2, and >= 2 * rank).
+    rank : int
+        Rank of each teacher (>= 1).
+    n_classes : int, optional
+        Classes ``K`` (>= 2, >= rank); ``None``: ``K = rank``, as inferred for the paper.
+    noise_std : float, optional
+        Standard deviation of the label noise on each logit (>= 0); ``None``: ``1/sqrt(N)``.
+    """
+
+    n_features: int = 20
+    rank: int = 10
+    n_classes: int | None = None
+    noise_std: float | None = None
+
+    def __post_init__(self):
+        n_features = _checks.integer(self.n_features, "n_features", 2)
+        rank = _checks.integer(self.rank, "rank", 1)
+        n_classes = rank if self.n_classes is None else _checks.integer(self.n_classes, "n_classes", 2)
+        if n_classes < 2:
+            raise ValueError(f"n_classes must be >= 2 (default = rank); got {n_classes} (rank={rank})")
+        if rank > n_classes or 2 * rank > n_features:
+            raise ValueError(f"need rank <= n_classes and 2*rank <= n_features; got rank={rank}, "
+                             f"n_classes={n_classes}, n_features={n_features}")
+        if self.noise_std is not None:
+            _checks.real(self.noise_std, "noise_std", extra=" or None")
+
+
+def _optional_tensor(value, name):
+    if value is not None and not isinstance(value, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor or None; got {type(value).__name__}")
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingSets:
+    """What the runs of :func:`train_students` train on beyond task A's pool: task B's data
+    (multitask students) and the masks that pick each run's training set from the pools.
+
+    Parameters
+    ----------
+    x_b, y_b : torch.Tensor, optional
+        Task B's inputs ``(S, P_b, N)`` and labels ``(S, P_b, R)`` (``(S, P_b, R, K)`` targets for
+        ``loss="mse"``); both or neither (``None``: single-task students).
+    mask_a, mask_b : torch.Tensor, optional
+        ``(S, P, R)``: 1 where an example of the pool belongs to a run's training set (different
+        training-set sizes in one batch); ``None``: every example. ``mask_b`` needs ``x_b``.
+    """
+
+    x_b: torch.Tensor | None = None
+    y_b: torch.Tensor | None = None
+    mask_a: torch.Tensor | None = None
+    mask_b: torch.Tensor | None = None
+
+    def __post_init__(self):
+        for name in ("x_b", "y_b", "mask_a", "mask_b"):
+            _optional_tensor(getattr(self, name), name)
+        if self.x_b is None and (self.y_b is not None or self.mask_b is not None):
+            raise ValueError("x_b must be given with y_b or mask_b (the inputs of task B of multitask students)")
+        if self.x_b is not None and self.y_b is None:
+            raise ValueError("y_b must be given with x_b (task B's labels); got y_b=None")
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """How :func:`train_students` trains, beyond its schedule (:class:`GridSchedule`): the students'
+    activation, minibatches, threads, what it keeps and how it shows progress.
+
+    Parameters
+    ----------
+    activation : {"linear", "relu"}
+        The trunk's nonlinearity.
+    batch_size : int, optional
+        ``None``: full-batch gradient descent. Otherwise SGD on minibatches of this size, drawn per
+        group uniformly without replacement.
+    batch_seed : int
+        Seed of the minibatch draws (>= 0).
+    num_threads : int, optional
+        CPU threads during training (``None``: leave torch's setting).
+    keep_composite, keep_trajectory : bool
+        Keep task A's composite map at the early-stopping minimum (linear trunks), and at every
+        evaluation (small batches only).
+    progress : str, optional
+        Label of a terminal progress bar.
+    block : int, optional
+        Train the runs in blocks of ``block`` runs per group (the same results up to float rounding).
+    """
+
+    activation: str = "linear"
+    batch_size: int | None = None
+    batch_seed: int = 0
+    num_threads: int | None = 1
+    keep_composite: bool = True
+    keep_trajectory: bool = False
+    progress: str | None = None
+    block: int | None = None
+
+    def __post_init__(self):
+        _activation(self.activation)
+        if self.batch_size is not None:
+            _checks.integer(self.batch_size, "batch_size", 1)
+        _checks.integer(self.batch_seed, "batch_seed", 0)
+        if self.num_threads is not None:
+            _checks.integer(self.num_threads, "num_threads", 1)
+        _checks.flag(self.keep_composite, "keep_composite")
+        _checks.flag(self.keep_trajectory, "keep_trajectory")
+        _checks.text(self.progress, "progress", optional=True)
+        if self.block is not None:
+            _checks.integer(self.block, "block", 1)
+
+
+__all__ += ["TeacherPair", "TrainingSets", "TrainOptions"]

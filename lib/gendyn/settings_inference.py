@@ -52,6 +52,7 @@ from scipy import special, stats
 
 from . import _checks
 from . import interleaved_sgd as _il
+from . import multitask_train as _mt
 from . import published_runs as _pr
 
 __all__ += ["Setting", "SimulatedRuns", "CalibrationFit", "Agreement", "setting_grid", "simulate_settings",
@@ -170,9 +171,8 @@ class SimulatedRuns:
 
 
 def simulate_settings(settings: Sequence[Setting], cells: Sequence[dict[str, float]], seeds: Sequence[int], *,
-                      n_classes: int = 10, n_pool: int = 6400, n_val: int = 1000, hidden: int = 64,
-                      batch_size: int = 128, data_seed: int = 0, model_seed: int = 0,
-                      dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> SimulatedRuns:
+                      sweep: Sweep | None = None, dtype: torch.dtype = torch.float32,
+                      device: str | torch.device = "cpu", **flat: object) -> SimulatedRuns:
     """Train the authors' protocol on ``cells`` under each setting; record the minimum over epochs.
 
     Settings that differ only in ``epochs`` share one run to the largest of their epochs: the
@@ -186,22 +186,24 @@ def simulate_settings(settings: Sequence[Setting], cells: Sequence[dict[str, flo
         As :func:`gendyn.interleaved_sgd.train_cells` takes them (single-task and multitask cells).
     seeds : sequence of int
         The runs' ``--train_seed`` values (distinct).
-    n_classes : int
-        ``K``, also the teachers' rank.
-    n_pool : int
-        Examples per task pool (``--nsamples``): every cell's sizes must be at most ``n_pool // 2``.
-    n_val : int
-        Validation examples scored (the first ``n_val`` of the pool's second half; ``--ntest``).
-    hidden, batch_size : int
-        Trunk width (``--nunits``) and minibatch size.
-    data_seed, model_seed : int
-        The sweep's fixed ``--data_seed`` and ``--model_seed``.
+    sweep : Sweep, optional
+        What every setting shares: classes, pool and validation sizes, width, minibatch size and
+        the sweep's seeds; ``None``: ``Sweep()``.
     dtype, device
+    **flat
+        Deprecated: the fields of :class:`Sweep` as keywords, accepted for one more release with a
+        ``DeprecationWarning``.
 
     Returns
     -------
     SimulatedRuns
     """
+    if flat:
+        sweep = _mt._spec_form("simulate_settings", flat, dict(sweep=(Sweep, sweep)),
+                               "simulate_settings(settings, cells, seeds, sweep=Sweep(n_pool=..., n_val=...))")["sweep"]
+    sweep = Sweep() if sweep is None else _checks.instance(sweep, "sweep", Sweep)
+    n_classes, n_pool, n_val, hidden = sweep.n_classes, sweep.n_pool, sweep.n_val, sweep.hidden
+    batch_size, data_seed, model_seed = sweep.batch_size, sweep.data_seed, sweep.model_seed
     if isinstance(settings, Setting) or not isinstance(settings, Sequence) or len(settings) == 0 or \
             not all(isinstance(s, Setting) for s in settings):
         raise ValueError(f"settings must be a non-empty sequence of Setting; got {_checks._show(settings)}")
@@ -215,10 +217,13 @@ def simulate_settings(settings: Sequence[Setting], cells: Sequence[dict[str, flo
     single = multi = None
     for (n_features, clean, activation, depth, lr), members in groups.items():
         epochs = max(settings[g].epochs for g in members)
-        runs = _il.train_cells(list(cells), seeds, n_features=n_features, rank=n_classes, n_classes=n_classes,
-                               hidden=hidden, depth=depth, activation=activation, n_val=n_val, lr=lr, epochs=epochs,
-                               batch_size=batch_size, record_every=1, dtype=dtype, device=device,
-                               data=_il.AuthorsData(n_pool, clean, data_seed, model_seed))
+        runs = _il.train_cells(list(cells), seeds,
+                               teachers=_mt.TeacherPair(n_features=n_features, rank=n_classes, n_classes=n_classes),
+                               n_val=n_val, trunk=_il.Trunk(hidden=hidden, depth=depth),
+                               schedule=_il.SGDSchedule(lr=lr, epochs=epochs, batch_size=batch_size,
+                                                        activation=activation, record_every=1),
+                               data=_il.AuthorsData(n_pool, clean, data_seed, model_seed),
+                               execution=_il.Execution(dtype=dtype, device=device))
         if single is None:
             single = np.full((len(settings),) + runs.single_task.shape[:2], np.nan)
             multi = single.copy()
@@ -453,3 +458,44 @@ def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validatio
     h = pair.mean(0)
     se = pair.std(0, ddof=1) / math.sqrt(pair.shape[0])
     return h.reshape(s.shape), se.reshape(s.shape)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What every setting of a sweep shares (:func:`simulate_settings`): the flags the search does not vary.
+
+    Parameters
+    ----------
+    n_classes : int
+        ``K``, also the teachers' rank (>= 2).
+    n_pool : int
+        Examples per task pool (``--nsamples``): every cell's sizes must be at most ``n_pool // 2``.
+    n_val : int
+        Validation examples scored (the first ``n_val`` of the pool's second half; ``--ntest``).
+    hidden : int
+        Trunk width (``--nunits``).
+    batch_size : int
+        Minibatch size.
+    data_seed, model_seed : int
+        The sweep's fixed ``--data_seed`` and ``--model_seed`` (>= 0).
+    """
+
+    n_classes: int = 10
+    n_pool: int = 6400
+    n_val: int = 1000
+    hidden: int = 64
+    batch_size: int = 128
+    data_seed: int = 0
+    model_seed: int = 0
+
+    def __post_init__(self):
+        _checks.integer(self.n_classes, "n_classes", 2)
+        _checks.integer(self.n_pool, "n_pool", 2, " (examples per task: a training and a validation half)")
+        _checks.integer(self.n_val, "n_val", 1, " (validation examples scored)")
+        _checks.integer(self.hidden, "hidden", 1)
+        _checks.integer(self.batch_size, "batch_size", 1)
+        _checks.integer(self.data_seed, "data_seed", 0)
+        _checks.integer(self.model_seed, "model_seed", 0)
+
+
+__all__ += ["Sweep"]
