@@ -45,9 +45,10 @@ def test_mixed_linear_students_close_to_float64():
 
 @pytest.mark.parametrize("loss", ["ce", "mse"])
 def test_mixed_relu_gradients_are_float64_and_close(loss):
-    data = mt.draw_tasks([2], n_train_a=30, n_val=10, n_features=10, rank=3, dtype=torch.float64)
-    w0 = mt.init_student([2], n_features=10, n_classes=3, hidden=8, depth=3, activation="relu", n_heads=1,
+    data = mt.draw_tasks([2], n_train_a=30, n_val=10, teachers=mt.TeacherPair(n_features=10, rank=3),
                          dtype=torch.float64)
+    w0 = mt.init_student([2], n_features=10, n_classes=3, n_heads=1, dtype=torch.float64,
+                         students=mt.GridStudents(hidden=8, depth=3, activation="relu"))
     weights = [w[:, None].expand(-1, 2, *w.shape[1:]).clone() for w in w0]
     y = data.labels_a([0.5, 4.0]) if loss == "ce" else data.regression_targets_a([0.5, 4.0])
     wt = torch.full((1, 30, 2), 1 / 30, dtype=torch.float64)
