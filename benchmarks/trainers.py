@@ -67,8 +67,11 @@ def lg_fig4_program(epochs=400):
     data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
     wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
     init = ["aligned"] * n + ["random"] * n
-    return lambda: train.train_students(data, hidden=cfg.n2, n_layers=5, lr=cfg.lr, epochs=epochs, init=init,
-                                        eps=1e-5, teacher=wbar, n_records=20, generator=gen, desc=None)
+    return lambda: train.train_students(data, train.Architecture(hidden=cfg.n2, n_layers=5),
+                                        train.Schedule(lr=cfg.lr, epochs=epochs, n_records=20),
+                                        start=train.Start(init=init, eps=1e-5),
+                                        evaluation=train.Evaluation(teacher=wbar),
+                                        execution=train.Execution(desc=None), generator=gen)
 
 
 INTERLEAVED_STUDENTS, INTERLEAVED_EPOCHS = 60, 20

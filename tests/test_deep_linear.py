@@ -521,8 +521,9 @@ def test_gd_lag_predicts_the_delay_of_gradient_descent(n_layers, lr):
     s31 = (u * torch.as_tensor(shat)) @ v.mT
     horizon = 1.2 * dl.mode_time(0.9, 1.0, 1e-5, n_layers=n_layers)
     epochs = int(horizon / lr)
-    res = train.train_students(s31, hidden=3, n_layers=n_layers, lr=lr, epochs=epochs, modes=3,
-                               record_at=np.arange(epochs + 1), dtype=torch.float64)
+    res = train.train_students(s31, train.Architecture(hidden=3, n_layers=n_layers),
+                               train.Schedule(lr=lr, epochs=epochs, record_at=np.arange(epochs + 1)),
+                               evaluation=train.Evaluation(modes=3), execution=train.Execution(dtype=torch.float64))
     measured = train.first_crossing(res.time, res.mode_strength[0].T / shat[:, None], 0.5)
     delay = measured - dl.mode_time(shat / 2, shat, 1e-5, n_layers=n_layers)
     predicted = dl.gd_lag(shat, 1e-5, lr, n_layers, s=shat / 2)
@@ -585,8 +586,9 @@ def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
     teacher = teachers.low_rank_teacher(sv, 60, 30, generator=gen)
     s31 = teachers.noisy_training_covariance(teacher, generator=gen)
     lr = 2e-3
-    res = train.train_students(s31, hidden=20, lr=lr, epochs=4000, teacher=teacher, n_records=60,
-                               dtype=torch.float64)
+    res = train.train_students(s31, train.Architecture(hidden=20), train.Schedule(lr=lr, epochs=4000, n_records=60),
+                               evaluation=train.Evaluation(teacher=teacher),
+                               execution=train.Execution(dtype=torch.float64))
     train_err, test_err = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=20))
     shat = np.linalg.svd(s31.numpy(), compute_uv=False)
     tr_late, te_late = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=20), delay=dl.gd_lag(shat, 1e-5, lr))
@@ -639,8 +641,9 @@ def test_delayed_ta_errors_are_what_gradient_descent_follows():
     teacher = teachers.low_rank_teacher(sv, 30, 15, generator=gen)
     s31 = teachers.noisy_training_covariance(teacher, generator=gen)
     lr = 0.05
-    res = train.train_students(s31, hidden=15, lr=lr, epochs=200, teacher=teacher, n_records=40,
-                               dtype=torch.float64, desc=None)
+    res = train.train_students(s31, train.Architecture(hidden=15), train.Schedule(lr=lr, epochs=200, n_records=40),
+                               evaluation=train.Evaluation(teacher=teacher),
+                               execution=train.Execution(dtype=torch.float64, desc=None))
     flow = dl.sampled_ta_errors(res.time, s31, teacher.matrix, dl.TaStudent(eps=1e-5, n2=15))
     delayed = dl.delayed_ta_errors(res.time, s31, teacher.matrix, 1e-5, lr, n2=15)
     for sim, f, d in zip((res.train_error, res.test_error), flow, delayed):

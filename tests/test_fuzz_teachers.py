@@ -30,9 +30,11 @@ CASES = [
     Case(teachers.top_singular_modes, dict(matrix=_DATA, k=2)),
     Case(teachers.mode_overlaps, dict(U=_U, V=_V, teacher=_TEACHER)),
     Case(teachers.measure_spikes,
-         dict(sbar=[[2.0], [1.0]], n_in=8, aspect=0.5, repeats=2, seed=0, device="cpu", chunk=2,
-              keep_spectra=1, dtype=torch.float64),
-         accepted={"sbar": {"zero"}, "seed": {"zero"}, "keep_spectra": {"zero"}}),
+         dict(sbar=[[2.0], [1.0]], n_in=8, aspect=0.5, repeats=2, seed=0, keep_spectra=1,
+              execution=teachers.SpikeExecution(device="cpu", dtype=torch.float64, chunk=2)),
+         accepted={"sbar": {"zero"}, "seed": {"zero"}, "keep_spectra": {"zero"},
+                   "execution": {"none"}}),  # None: SpikeExecution()
+    Case(teachers.SpikeExecution, dict(device="cpu", dtype=torch.float64, chunk=2)),
     # SpikeMeasurement and SpikeGaps are result types, not functions
     Case(teachers.spike_gaps, dict(sbar=[0.0, 2.0], n_ins=(8, 16), aspect=0.5, repeats=2, seed=0, device="cpu"),
          accepted={"seed": {"zero"}}),

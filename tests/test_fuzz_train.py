@@ -54,16 +54,27 @@ CASES = [
     # teacher and test_data are alternatives (None: no test error); the valid call has a
     # teacher, so any test_data is refused as a second test set
     Case(_train_students,
-         dict(data=_DATA, hidden=2, n_layers=3, lr=0.05, epochs=5, init="aligned", eps=1e-3, teacher=_TEACHER,
-              test_data=None, n_test=10, activation=None, slope=0.2, output_activation=False, heads=None,
-              record_at=None, n_records=3, modes=1, weights=None, dtype=torch.float64, device="cpu",
-              generator=_gen(), check_stability=True, num_threads=1, desc="fuzz"),
-         accepted={"teacher": {"none"}, "test_data": {"none"}, "activation": {"none"}, "slope": {"zero"},
-                   "output_activation": {"bool"}, "heads": {"none"}, "record_at": {"none"},
-                   "modes": {"zero"}, "weights": {"none"}, "device": {"none"}, "generator": {"none"},
-                   "check_stability": {"bool"}, "num_threads": {"none"},
+         dict(data=_DATA, architecture=train.Architecture(hidden=2, n_layers=3),
+              schedule=train.Schedule(lr=0.05, epochs=5, n_records=3), start=train.Start(init="aligned", eps=1e-3),
+              evaluation=train.Evaluation(teacher=_TEACHER, modes=1),
+              execution=train.Execution(dtype=torch.float64, device="cpu", desc="fuzz"), generator=_gen()),
+         # a spec left out (None) is its default; the generator: a torch.Generator or None
+         accepted={"schedule": {"none"}, "start": {"none"}, "evaluation": {"none"}, "execution": {"none"},
+                   "generator": {"none"}}),
+    # the specs of train_students, field by field (a teacher and test data are alternatives, None: no test error)
+    Case(train.Architecture, dict(hidden=2, n_layers=3, activation=None, slope=0.2, output_activation=False,
+                                  heads=None),
+         accepted={"activation": {"none"}, "slope": {"zero"}, "output_activation": {"bool"}, "heads": {"none"}}),
+    Case(train.Schedule, dict(lr=0.05, epochs=5, record_at=None, n_records=3, check_stability=True),
+         accepted={"record_at": {"none"}, "check_stability": {"bool"}}),
+    Case(train.Start, dict(init="aligned", eps=1e-3, weights=None), accepted={"weights": {"none"}}),
+    Case(train.Evaluation, dict(teacher=_TEACHER, test_data=None, n_test=10, modes=1),
+         accepted={"teacher": {"none"}, "test_data": {"none"}, "modes": {"zero"}}),
+    Case(train.Execution, dict(dtype=torch.float64, device="cpu", num_threads=1, desc="fuzz"),
+         accepted={"device": {"none"}, "num_threads": {"none"},
                    # the progress bar's label: any string, or None for none
                    "desc": {"string", "unknown-name", "none"}}),
+    Case(train.train_specs, dict(hidden=2, lr=0.05, epochs=5, eps=1e-3)),
     # a level may be any finite number (a curve that starts past it crosses at time[0])
     Case(train.first_crossing,
          dict(time=_TIME, values=[[0.0, 0.5, 1.0, 1.5], [0.0, 0.2, 0.9, 2.0]], level=0.7, direction="up"),
@@ -83,8 +94,8 @@ CASES = [
          accepted={"device": {"none"}}),
     Case(train.ta_mode_dynamics, dict(sigma31=_DATA[0], n_layers=3, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu")),
-    Case(train.train_ta_and_random, dict(sweep=_SWEEP, hidden=2, n_layers=3, lr=0.05, record_at=[0, 2, 5], eps=1e-3,
-                                         generator=_gen(), device="cpu", modes=True),
+    Case(train.train_ta_and_random, dict(sweep=_SWEEP, architecture=train.Architecture(hidden=2, n_layers=3), lr=0.05,
+                                         record_at=[0, 2, 5], eps=1e-3, generator=_gen(), device="cpu", modes=True),
          accepted={"generator": {"none"}, "device": {"none"}}),
     Case(train.sweep_subset, dict(sweep=_SWEEP, index=[1, 0])),
 ]
@@ -108,9 +119,10 @@ def test_bad_arguments_give_clear_errors(case):
 # transfer between leaky-ReLU tasks (App. F): a grid of 2 points x 2 runs, N1 = 4, N2 = 2, N3 = 2
 _LEAKY_SPEC = train.FullBatchSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=0.5, n_records=3, eps=1e-2)
 _POINTS = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0]])
-_PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:, 2], 4, 2, 2, rank=1,
-                                         generator=_gen())
-_DIAG = task_data.leaky_relu_task_pairs([1.0], [2.0], [1.0], 4, 2, 2, rank=1, generator=_gen())
+_PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:, 2], task_data.PairSpec(4, 2, 2),
+                                         teachers=task_data.LeakyTeachers(rank=1), generator=_gen())
+_DIAG = task_data.leaky_relu_task_pairs([1.0], [2.0], [1.0], task_data.PairSpec(4, 2, 2),
+                                        teachers=task_data.LeakyTeachers(rank=1), generator=_gen())
 CASES += [
     # generator: a torch.Generator or None (fuzzed above); weights: None or tensors (train_students checks them);
     # desc: any label of a progress bar

@@ -28,8 +28,10 @@ def test_oversampled_modes_follow_the_rescaled_dynamics(n_layers, lr):
     g = torch.Generator().manual_seed(0)
     teacher = teachers.low_rank_teacher(torch.tensor([[2.0, 1.0]], dtype=torch.float64), n1, n1, generator=g)
     x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g)
-    res = train.train_students((x, y), hidden=n1, n_layers=n_layers, lr=lr, epochs=3000, eps=eps, modes=2,
-                               dtype=torch.float64, record_at=np.arange(0, 3001, 100))
+    res = train.train_students((x, y), train.Architecture(hidden=n1, n_layers=n_layers),
+                               train.Schedule(lr=lr, epochs=3000, record_at=np.arange(0, 3001, 100)),
+                               start=train.Start(eps=eps), evaluation=train.Evaluation(modes=2),
+                               execution=train.Execution(dtype=torch.float64))
     shat = torch.linalg.svdvals(y @ x.mT)[0, :2].numpy()  # singular values of Sigma31 = sqrt(D) (...)
     pred = dl.mode_strength(d ** (1 / k) * res.time[:, None], shat / np.sqrt(d), np.sqrt(d) * eps,
                             n_layers=n_layers) / np.sqrt(d)

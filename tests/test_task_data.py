@@ -13,7 +13,8 @@ def gen(seed=0):
 
 def test_task_pairs_have_the_requested_modes_and_overlap():
     q = np.array([[[0.5, 0.2], [0.0, 0.7]], [[0.0, 0.0], [0.0, 0.0]]])
-    tp = task_data.task_pairs([[3.0, 1.0], [2.0, 2.0]], [[4.0, 0.5], [1.0, 1.0]], q, 30, 10, 3, generator=gen())
+    tp = task_data.task_pairs([[3.0, 1.0], [2.0, 2.0]], [[4.0, 0.5], [1.0, 1.0]], q, task_data.PairSpec(30, 10, 3),
+                              generator=gen())
     assert tp.sigma31.shape == (6, 20, 30) and tp.teacher.shape == (6, 20, 30)
     for g in range(2):
         for r in range(3):
@@ -37,7 +38,8 @@ def test_task_pairs_have_the_requested_modes_and_overlap():
 def test_output_vector_choices_share_inputs_and_noise():
     out = {}
     for mode in task_data.OUTPUT_VECTORS:
-        out[mode] = task_data.task_pairs([3.0], [2.0], [0.4], 20, 6, 2, output_vectors=mode, generator=gen(5))
+        out[mode] = task_data.task_pairs([3.0], [2.0], [0.4], task_data.PairSpec(20, 6, 2), output_vectors=mode,
+                                         generator=gen(5))
     ind, ident, axis = (out[m] for m in ("independent", "identical", "axis"))
     assert torch.allclose(ind.sigma31 - ind.teacher, axis.sigma31 - axis.teacher, atol=1e-12)  # same noise
     w = ident.teacher[0].numpy()
@@ -47,11 +49,12 @@ def test_output_vector_choices_share_inputs_and_noise():
     wa = axis.teacher[0].numpy()
     assert np.allclose(wa[1:6], 0) and np.allclose(wa[7:], 0)
     with pytest.raises(ValueError, match="output_vectors must be one of"):
-        task_data.task_pairs([3.0], [2.0], [0.4], 20, 6, 1, output_vectors="random")
+        task_data.task_pairs([3.0], [2.0], [0.4], task_data.PairSpec(20, 6, 1), output_vectors="random")
 
 
 def test_leaky_relu_teachers():
-    tp = task_data.leaky_relu_task_pairs([2.0, 5.0], [1.0, 1.0], [1.0, 0.0], 40, 12, 2, generator=gen(1))
+    tp = task_data.leaky_relu_task_pairs([2.0, 5.0], [1.0, 1.0], [1.0, 0.0], task_data.PairSpec(40, 12, 2),
+                                         generator=gen(1))
     assert tp.teacher.shape == (4, 24, 40)
     y = tp.teacher.numpy()
     ratio = y[y < 0].sum() / y[y > 0].sum()
@@ -59,7 +62,8 @@ def test_leaky_relu_teachers():
     noise = (tp.sigma31 - tp.teacher).numpy()
     assert abs(noise.var() * 40 - 1.0) < 0.15
     # with slope 1 the teacher is the linear map U S V^T with S = svm (4, 3, 2, 1)/4 and V^A.V^B = q I
-    lin = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], 40, 12, 1, slope=1.0, generator=gen(2))
+    lin = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], task_data.PairSpec(40, 12, 1),
+                                          teachers=task_data.LeakyTeachers(slope=1.0), generator=gen(2))
     w = lin.teacher[0].numpy()
     assert np.allclose(np.linalg.svd(w[:12], compute_uv=False)[:4], 2.0 * np.array([4, 3, 2, 1]) / 4)
     va = np.linalg.svd(w[:12])[2][:4].T
@@ -97,8 +101,8 @@ def test_padding_examples_changes_nothing_and_converged_map_is_where_gd_ends():
     x, y = task_data.stack_examples([small, big])
     assert x.shape == (2, 12, 20)
     kw = dict(hidden=8, lr=5e-2, epochs=4000, eps=1e-3, dtype=torch.float64, record_at=np.array([0, 4000]))
-    alone = train.train_students(small, **kw)
-    both = train.train_students((x, y), **kw)
+    alone = train.train_students(small, **train.train_specs(**kw))
+    both = train.train_students((x, y), **train.train_specs(**kw))
     assert np.allclose(alone.train_error[0], both.train_error[0], rtol=1e-10)
     w0 = train.composite_map(train.init_weights(small[1] @ small[0].mT, 8, 3, "aligned", 1e-3, dtype=torch.float64))
     w_inf = task_data.converged_map(*small, w0)
@@ -108,8 +112,8 @@ def test_padding_examples_changes_nothing_and_converged_map_is_where_gd_ends():
 def test_leaky_relu_branches_are_the_authors_sum_of_rank_one_networks():
     """branches=True: with slope 1 each task is a sum of rank-one maps, of rank `rank`; at q = 1
     the two tasks share every branch's input direction, at q = 0 they do not."""
-    tp = task_data.leaky_relu_task_pairs([2.0, 2.0], [3.0, 3.0], [1.0, 0.0], 40, 12, 1, slope=1.0,
-                                         branches=True, generator=gen(3))
+    tp = task_data.leaky_relu_task_pairs([2.0, 2.0], [3.0, 3.0], [1.0, 0.0], task_data.PairSpec(40, 12, 1),
+                                         teachers=task_data.LeakyTeachers(slope=1.0, branches=True), generator=gen(3))
     clean = tp.teacher.numpy()
     for g, shared in ((0, True), (1, False)):
         head_a, head_b = clean[g, :12], clean[g, 12:]
@@ -125,13 +129,13 @@ GOLDEN_TEACHER_SUM, GOLDEN_ENTRY = 17.835182257238003, 0.002935326309976557
 def test_leaky_relu_task_pairs_default_draws_are_unchanged():
     """Golden values (recorded before the branches option existed): the default construction's
     random draws, and so every chapter that uses it, are unchanged."""
-    tp = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], 40, 12, 1, generator=gen(4))
+    tp = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], task_data.PairSpec(40, 12, 1), generator=gen(4))
     assert float(tp.teacher.sum()) == pytest.approx(GOLDEN_TEACHER_SUM, rel=1e-12)
     assert float(tp.sigma31[0, 3, 5]) == pytest.approx(GOLDEN_ENTRY, rel=1e-12)
 
 
 def test_task_a_only_zeroes_head_b_of_copies_of_the_chosen_data_sets():
-    tp = task_data.task_pairs([3.0, 3.0], [2.0, 1.0], [0.5, 0.0], 8, 3, 2, generator=gen(6))
+    tp = task_data.task_pairs([3.0, 3.0], [2.0, 1.0], [0.5, 0.0], task_data.PairSpec(8, 3, 2), generator=gen(6))
     data, teacher = task_data.task_a_only(tp, [1, 3])
     assert data.shape == teacher.shape == (2, 6, 8)
     np.testing.assert_array_equal(data[:, :3].numpy(), tp.sigma31[[1, 3], :3].numpy())

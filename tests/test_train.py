@@ -92,8 +92,9 @@ def test_ta_student_follows_eq9():
     shat = np.array([4.0, 2.5, 1.5, 1.0, 0.6, 0.3])
     s31 = designed_sigma31(shat, n1=12, n3=6)
     lr = 1e-3
-    res = train.train_students(s31, hidden=6, lr=lr, epochs=6000, eps=EPS, modes=6, n_records=150,
-                               dtype=torch.float64)
+    res = train.train_students(s31, train.Architecture(hidden=6), train.Schedule(lr=lr, epochs=6000, n_records=150),
+                               start=train.Start(eps=EPS), evaluation=train.Evaluation(modes=6),
+                               execution=train.Execution(dtype=torch.float64))
     theory = eq9(res.time[:, None], shat[None, :])
     bound = lr * shat**2 * np.log(shat / EPS) / 8
     err = np.abs(res.mode_strength[0] - theory)
@@ -111,8 +112,10 @@ def test_ta_student_follows_eq9():
 
 def test_linear_test_error_is_eq5_and_data_svals_reported():
     teacher, s31 = noisy_task([3.0, 1.0])
-    res = train.train_students(s31, hidden=15, lr=1e-2, epochs=50, teacher=teacher, record_at=[0, 50],
-                               dtype=torch.float64)
+    res = train.train_students(s31, train.Architecture(hidden=15),
+                               train.Schedule(lr=1e-2, epochs=50, record_at=[0, 50]),
+                               evaluation=train.Evaluation(teacher=teacher),
+                               execution=train.Execution(dtype=torch.float64))
     w = train.composite_map(res.weights)
     wbar = teacher.matrix
     expected = ((w - wbar) ** 2).sum((-2, -1)) / (wbar**2).sum((-2, -1))
@@ -137,8 +140,10 @@ def test_lr_1e2_reproduces_lr_1e3_at_equal_time():
     runs = {}
     for lr in (1e-3, 1e-2):
         grid = np.rint(np.linspace(0, horizon, 201) / lr).astype(int)
-        runs[lr] = train.train_students(s31, hidden=20, lr=lr, epochs=int(round(horizon / lr)), init=init,
-                                        teacher=teacher, record_at=grid, generator=gen(5))
+        runs[lr] = train.train_students(s31, train.Architecture(hidden=20),
+                                        train.Schedule(lr=lr, epochs=int(round(horizon / lr)), record_at=grid),
+                                        start=train.Start(init=init), evaluation=train.Evaluation(teacher=teacher),
+                                        generator=gen(5))
     fine, coarse = runs[1e-3], runs[1e-2]
     assert np.allclose(fine.time, coarse.time)
     assert np.abs(fine.train_error - coarse.train_error).max() < 0.03
@@ -157,9 +162,11 @@ def test_one_step_is_gradient_descent_on_half_the_squared_error(n_layers, activa
     _, s31 = noisy_task([3.0, 1.0], n1=12, n3=6)
     ws = train.init_weights(s31, 5, n_layers, "random", 0.5, generator=gen(6), dtype=torch.float64)
     lr = 1e-2
-    res = train.train_students(s31, hidden=5, n_layers=n_layers, lr=lr, epochs=1, weights=ws,
-                               activation=activation, output_activation=activation is not None,
-                               dtype=torch.float64, record_at=[0, 1])
+    res = train.train_students(s31,
+                               train.Architecture(hidden=5, n_layers=n_layers, activation=activation,
+                                                  output_activation=activation is not None),
+                               train.Schedule(lr=lr, epochs=1, record_at=[0, 1]), start=train.Start(weights=ws),
+                               execution=train.Execution(dtype=torch.float64))
     params = [w.clone().requires_grad_(True) for w in ws]
     out = params[0]
     for p in params[1:]:
@@ -187,10 +194,12 @@ def test_batched_equals_one_network_at_a_time(activation):
     kw = dict(hidden=10, n_layers=4, lr=5e-3, epochs=300, n_records=20, activation=activation,
               dtype=torch.float64, modes=0 if activation else 3)
     # the nonlinear test error uses Gaussian test inputs shared by the batch: same seed, same inputs
-    batched = train.train_students(s31, weights=ws, teacher=teacher.matrix, generator=gen(7), **kw)
+    batched = train.train_students(s31,
+                                   **train.train_specs(weights=ws, teacher=teacher.matrix, generator=gen(7), **kw))
     for i in range(4):
-        one = train.train_students(s31[i : i + 1], weights=[w[i : i + 1] for w in ws],
-                                   teacher=teacher.matrix[i : i + 1], generator=gen(7), **kw)
+        one = train.train_students(s31[i : i + 1],
+                                   **train.train_specs(weights=[w[i : i + 1] for w in ws],
+                                                       teacher=teacher.matrix[i : i + 1], generator=gen(7), **kw))
         # (not "alignment": it matches student modes by rank, which is arbitrary while
         # their singular values are degenerate, e.g. all equal to eps at t = 0)
         for name in ("train_error", "test_error", "svals", "mode_strength"):
@@ -204,8 +213,8 @@ def test_inputs_targets_form_matches_sigma31_form():
     teacher, s31 = noisy_task([3.0, 1.0], n1=20, n3=10)
     q = teachers.random_orthonormal(20, 20, generator=gen(9))
     kw = dict(hidden=8, lr=1e-2, epochs=200, teacher=teacher, n_records=10, dtype=torch.float64)
-    a = train.train_students(s31, **kw)
-    b = train.train_students((q, s31 @ q), **kw)
+    a = train.train_students(s31, **train.train_specs(**kw))
+    b = train.train_students((q, s31 @ q), **train.train_specs(**kw))
     np.testing.assert_allclose(a.train_error, b.train_error, rtol=1e-9)
     np.testing.assert_allclose(a.test_error, b.test_error, rtol=1e-9)
 
@@ -215,9 +224,9 @@ def test_seeded_runs_are_identical(activation):
     teacher, s31 = noisy_task([3.0, 2.0])
     kw = dict(hidden=10, lr=1e-2, epochs=100, init="random", teacher=teacher, activation=activation,
               n_test=200)
-    a = train.train_students(s31, generator=gen(11), **kw)
-    b = train.train_students(s31, generator=gen(11), **kw)
-    c = train.train_students(s31, generator=gen(12), **kw)
+    a = train.train_students(s31, **train.train_specs(generator=gen(11), **kw))
+    b = train.train_students(s31, **train.train_specs(generator=gen(11), **kw))
+    c = train.train_students(s31, **train.train_specs(generator=gen(12), **kw))
     assert np.array_equal(a.train_error, b.train_error) and np.array_equal(a.test_error, b.test_error)
     assert not np.array_equal(a.train_error, c.train_error)
     assert a.train_error.dtype == np.float64 and a.weights[0].dtype == torch.float32
@@ -232,8 +241,10 @@ def test_leaky_relu_with_slope_one_is_the_linear_student():
     teacher, s31 = noisy_task([3.0, 2.0])
     kw = dict(hidden=10, n_layers=4, lr=1e-2, epochs=600, eps=1e-3, init="random", teacher=teacher,
               n_records=12, dtype=torch.float64)
-    lin = train.train_students(s31, generator=gen(2), **kw)
-    leaky = train.train_students(s31, generator=gen(2), activation="leaky_relu", slope=1.0, n_test=4000, **kw)
+    lin = train.train_students(s31, **train.train_specs(generator=gen(2), **kw))
+    leaky = train.train_students(s31,
+                                 **train.train_specs(generator=gen(2), activation="leaky_relu", slope=1.0,
+                                                     n_test=4000, **kw))
     np.testing.assert_allclose(leaky.train_error, lin.train_error, rtol=1e-9)
     # the nonlinear path estimates the test error with Gaussian inputs
     np.testing.assert_allclose(leaky.test_error, lin.test_error, rtol=0.1)
@@ -242,9 +253,12 @@ def test_leaky_relu_with_slope_one_is_the_linear_student():
 @pytest.mark.parametrize("output_activation", [False, True])
 def test_leaky_relu_students_learn(output_activation):
     teacher, s31 = noisy_task([5.0, 5.0], n1=30, n3=15)
-    res = train.train_students(s31, hidden=15, lr=2e-2, epochs=400, eps=1e-3, init="random", teacher=teacher,
-                               activation="leaky_relu", output_activation=output_activation,
-                               generator=gen(4), n_test=300, n_records=20)
+    res = train.train_students(s31,
+                               train.Architecture(hidden=15, activation="leaky_relu",
+                                                  output_activation=output_activation),
+                               train.Schedule(lr=2e-2, epochs=400, n_records=20),
+                               start=train.Start(init="random", eps=1e-3),
+                               evaluation=train.Evaluation(teacher=teacher, n_test=300), generator=gen(4))
     assert res.train_error.shape == res.test_error.shape == (2, len(res.epochs))
     assert np.all(np.isfinite(res.test_error))
     assert np.all(res.train_error[:, -1] < 0.5) and np.all(res.test_error.min(1) < 0.6)
@@ -255,8 +269,10 @@ def test_two_heads_share_the_input_layer_and_report_each_task():
     t_b, s_b = noisy_task([2.0, 2.0], n1=30, n3=10, seed=2)
     s31 = torch.cat([s_a, s_b], dim=-2)
     wbar = torch.cat([t_a.matrix, t_b.matrix], dim=-2)
-    res = train.train_students(s31, hidden=10, lr=1e-2, epochs=300, teacher=wbar, heads=(10, 10),
-                               n_records=10, dtype=torch.float64)
+    res = train.train_students(s31, train.Architecture(hidden=10, heads=(10, 10)),
+                               train.Schedule(lr=1e-2, epochs=300, n_records=10),
+                               evaluation=train.Evaluation(teacher=wbar),
+                               execution=train.Execution(dtype=torch.float64))
     assert res.head_train_error.shape == res.head_test_error.shape == (2, 2, len(res.epochs))
     w = train.composite_map(res.weights)[..., :10, :]
     expected = ((w - t_a.matrix) ** 2).sum((-2, -1)) / (t_a.matrix**2).sum((-2, -1))
@@ -272,12 +288,12 @@ def test_lr_below_the_stability_limit_is_stable_and_above_it_is_refused():
         limit = float(train.stability_limit(s31, n_layers)[0])
         assert limit == pytest.approx(2 / ((n_layers - 1) * 5.0 ** (2 - 2 / (n_layers - 1))))
         kw = dict(hidden=4, n_layers=n_layers, eps=1e-2, epochs=int(60 / limit) + 1, n_records=5)
-        ok = train.train_students(s31, lr=0.95 * limit, **kw)
+        ok = train.train_students(s31, **train.train_specs(lr=0.95 * limit, **kw))
         assert np.isfinite(ok.train_error).all() and ok.train_error[0, -1] < 0.04  # only shat=1 left
         with pytest.raises(ValueError, match="stability limit"):
-            train.train_students(s31, lr=1.01 * limit, **kw)
+            train.train_students(s31, **train.train_specs(lr=1.01 * limit, **kw))
         with pytest.raises(FloatingPointError, match="diverged"):
-            train.train_students(s31, lr=3 * limit, check_stability=False, **kw)
+            train.train_students(s31, **train.train_specs(lr=3 * limit, check_stability=False, **kw))
 
 
 # ----------------------------------------------------------------------------------------
@@ -317,23 +333,27 @@ def test_bad_arguments_raise(kwargs, match):
     args = dict(hidden=4, lr=1e-3, epochs=10)
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
-        train.train_students(_S31, **args)
+        train.train_students(_S31, **train.train_specs(**args))
 
 
 def test_bad_data_raise():
     with pytest.raises(ValueError, match=r"sigma31 must have 3 dimensions"):
-        train.train_students(torch.zeros(4, 6), hidden=2, epochs=1)
+        train.train_students(torch.zeros(4, 6), train.Architecture(hidden=2), train.Schedule(epochs=1))
     with pytest.raises(ValueError, match="must agree in B and P"):
-        train.train_students((torch.zeros(6, 5), torch.zeros(2, 4, 7)), hidden=2, epochs=1)
+        train.train_students((torch.zeros(6, 5), torch.zeros(2, 4, 7)), train.Architecture(hidden=2),
+                             train.Schedule(epochs=1))
     with pytest.raises(ValueError, match="data must be sigma31"):
-        train.train_students(np.zeros((2, 4, 6)), hidden=2, epochs=1)
+        train.train_students(np.zeros((2, 4, 6)), train.Architecture(hidden=2), train.Schedule(epochs=1))
     with pytest.raises(ValueError, match=r"training targets of network\(s\) \[1\] are all zero"):
-        train.train_students(torch.cat([_S31[:1], torch.zeros(1, 4, 6)]), hidden=2, epochs=1)
-    zero_teacher = train.train_students(_S31, hidden=2, epochs=1, teacher=torch.zeros(2, 4, 6))
+        train.train_students(torch.cat([_S31[:1], torch.zeros(1, 4, 6)]), train.Architecture(hidden=2),
+                             train.Schedule(epochs=1))
+    zero_teacher = train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1),
+                                        evaluation=train.Evaluation(teacher=torch.zeros(2, 4, 6)))
     assert np.isnan(zero_teacher.test_error).all()
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="no CUDA device is available"):
-            train.train_students(_S31, hidden=2, epochs=1, device="cuda")
+            train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1),
+                                 execution=train.Execution(device="cuda"))
 
 
 def test_log_epoch_grid():
@@ -386,21 +406,24 @@ def test_snr_sweep_layout_and_noise_scale():
 
 def test_arguments_are_checked_by_name_and_booleans_are_not_numbers():
     with pytest.raises(ValueError, match=r"^eps must be a number > 0 or one per network"):
-        train.train_students(_S31, hidden=2, epochs=1, eps=torch.tensor([True, False]))
+        train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1),
+                             start=train.Start(eps=torch.tensor([True, False])))
     with pytest.raises(ValueError, match=r"^eps must be real numbers in \(0, inf\) \(one, or one per network\); got "
                                          r"\[1e-05, True\]"):
-        train.train_students(_S31, hidden=2, epochs=1, eps=[1e-5, True])
+        train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1),
+                             start=train.Start(eps=[1e-5, True]))
     for flag in ("output_activation", "check_stability"):
         with pytest.raises(ValueError, match=rf"^{flag} must be True or False; got 'no'"):
-            train.train_students(_S31, hidden=2, epochs=1, **{flag: "no"})
+            train.train_students(_S31, **train.train_specs(hidden=2, epochs=1, **{flag: "no"}))
     with pytest.raises(ValueError, match=r"^slope \(of the leaky ReLU\) must be a real number in \[0, 1\]; got None"):
-        train.train_students(_S31, hidden=2, epochs=1, slope=None)  # checked for linear students too
+        train.Architecture(hidden=2, slope=None)  # checked for linear students too
     with pytest.raises(ValueError, match=r"^heads must be a non-empty sequence of integers >= 1"):
-        train.train_students(_S31, hidden=2, epochs=1, heads="x")
+        train.Architecture(hidden=2, heads="x")
     with pytest.raises(ValueError, match=r"^record_at must be a non-empty sequence of integers >= 0"):
-        train.train_students(_S31, hidden=2, epochs=1, record_at=[0, True])
+        train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1, record_at=[0, True]))
     with pytest.raises(ValueError, match=r"^test_data must be None or a pair"):
-        train.train_students(_S31, hidden=2, epochs=1, test_data="x")
+        train.train_students(_S31, train.Architecture(hidden=2), train.Schedule(epochs=1),
+                             evaluation=train.Evaluation(test_data="x"))
 
 
 def test_helpers_refuse_what_they_cannot_use():
@@ -544,11 +567,13 @@ def test_ta_mode_dynamics_stays_in_the_band_of_gradient_descent():
 def test_train_ta_and_random_is_one_batch_of_train_students():
     sweep = train.snr_sweep([2.0], [1, 2], 2, 8, 4, generator=gen(0))
     record_at = np.array([0, 5, 10, 20, 40])
-    paired = train.train_ta_and_random(sweep, hidden=4, n_layers=3, lr=0.05, record_at=record_at, eps=1e-3,
-                                       generator=gen(1))
+    paired = train.train_ta_and_random(sweep, train.Architecture(hidden=4, n_layers=3), lr=0.05, record_at=record_at,
+                                       eps=1e-3, generator=gen(1))
     data, teacher, init = train.ta_and_random(sweep)
-    res = train.train_students(data, hidden=4, n_layers=3, lr=0.05, epochs=40, init=init, eps=1e-3,
-                               teacher=teacher, record_at=record_at, modes=2, generator=gen(1))
+    res = train.train_students(data, train.Architecture(hidden=4, n_layers=3),
+                               train.Schedule(lr=0.05, epochs=40, record_at=record_at),
+                               start=train.Start(init=init, eps=1e-3),
+                               evaluation=train.Evaluation(teacher=teacher, modes=2), generator=gen(1))
     shat = res.data_svals[:, :2]
     assert isinstance(paired, train.PairedStudents) and paired.lr == 0.05
     assert np.array_equal(paired.time, res.time) and np.array_equal(paired.test_error, res.test_error)
@@ -573,12 +598,16 @@ def test_train_ta_and_random_is_one_batch_of_train_students():
 def test_train_ta_and_random_refuses_bad_records_and_levels():
     sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
     with pytest.raises(ValueError, match=r"^record_at must be a 1-d array of integers >= 0"):
-        train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=[0, -5], eps=1e-3)
+        train.train_ta_and_random(sweep, train.Architecture(hidden=2, n_layers=3), lr=0.05, record_at=[0, -5],
+                                  eps=1e-3)
     with pytest.raises(ValueError, match=r"^record_at must hold at least one epoch"):
-        train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=np.array([], int), eps=1e-3)
+        train.train_ta_and_random(sweep, train.Architecture(hidden=2, n_layers=3), lr=0.05,
+                                  record_at=np.array([], int), eps=1e-3)
     with pytest.raises(ValueError, match=r"^sweep must be"):
-        train.train_ta_and_random(sweep.sigma31, hidden=2, n_layers=3, lr=0.05, record_at=[0, 5], eps=1e-3)
-    paired = train.train_ta_and_random(sweep, hidden=2, n_layers=3, lr=0.05, record_at=[0, 5], eps=1e-3)
+        train.train_ta_and_random(sweep.sigma31, train.Architecture(hidden=2, n_layers=3), lr=0.05, record_at=[0, 5],
+                                  eps=1e-3)
+    paired = train.train_ta_and_random(sweep, train.Architecture(hidden=2, n_layers=3), lr=0.05, record_at=[0, 5],
+                                       eps=1e-3)
     with pytest.raises(ValueError, match=r"^align_level must"):
         paired.crossings(align_level=1.0)
     with pytest.raises(ValueError, match=r"^grow_level must"):
@@ -616,8 +645,8 @@ def test_leaky_and_linear_students_share_their_data_and_the_linear_ones_match_tr
     sigma31 = teachers.noisy_training_covariance(teacher, generator=g)
     kw = dict(hidden=4, lr=0.05, epochs=40, init="random", eps=1e-3, n_records=6, generator=g,
               test_data=(torch.eye(8), teacher.matrix.float()), check_stability=False, desc=None)
-    leaky = train.train_students(sigma31.float(), activation="leaky_relu", **kw)
-    linear = train.train_students(sigma31.float(), activation="linear", **kw)
+    leaky = train.train_students(sigma31.float(), **train.train_specs(activation="leaky_relu", **kw))
+    linear = train.train_students(sigma31.float(), **train.train_specs(activation="linear", **kw))
     np.testing.assert_array_equal(res.leaky_test.reshape(6, -1), leaky.test_error)
     np.testing.assert_array_equal(res.linear_train.reshape(6, -1), linear.train_error)
     # a linear student's test error on the training inputs is eq. (4): the error of its composite map
@@ -721,8 +750,9 @@ def test_train_paired_curves_is_one_batch_of_train_students():
     sweep = train.snr_sweep([2.0, 4.0], [1], 2, 8, 6, generator=gen(0))
     curves = train.train_paired_curves(sweep, hidden=3, lr=0.05, epochs=40, n_records=6, eps=1e-3, generator=gen(1))
     data, teacher, init = train.ta_and_random(sweep)
-    res = train.train_students(data, hidden=3, lr=0.05, epochs=40, init=init, eps=1e-3, teacher=teacher,
-                               n_records=6, generator=gen(1))
+    res = train.train_students(data, train.Architecture(hidden=3), train.Schedule(lr=0.05, epochs=40, n_records=6),
+                               start=train.Start(init=init, eps=1e-3), evaluation=train.Evaluation(teacher=teacher),
+                               generator=gen(1))
     assert isinstance(curves, train.PairedCurves) and curves.hidden == 3
     assert np.array_equal(curves.time, res.time)
     assert np.array_equal(curves.train_error, res.train_error) and np.array_equal(curves.test_error, res.test_error)
@@ -758,8 +788,10 @@ def test_train_sampled_students_is_train_students_and_the_converged_map():
     data, wbar = task_data.stack_examples(sets), torch.cat([teacher.matrix] * 2)
     spec = train.FullBatchSpec(n1=6, n2=6, n3=6, lr=0.02, horizon=4.0, n_records=10, eps=1e-3)
     students = train.train_sampled_students(data, wbar, spec, check_stability=False)
-    res = train.train_students((data[0].float(), data[1].float()), hidden=6, lr=0.02, epochs=200, init="aligned",
-                               eps=1e-3, teacher=wbar.float(), n_records=10, check_stability=False)
+    res = train.train_students((data[0].float(), data[1].float()), train.Architecture(hidden=6),
+                               train.Schedule(lr=0.02, epochs=200, n_records=10, check_stability=False),
+                               start=train.Start(init="aligned", eps=1e-3),
+                               evaluation=train.Evaluation(teacher=wbar.float()))
     assert isinstance(students, train.SampledStudents)
     assert np.array_equal(students.time, res.time) and np.array_equal(students.test_error, res.test_error)
     assert np.array_equal(students.best, res.test_error.min(-1))
@@ -866,9 +898,11 @@ def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
     g = gen(0)
     data = train.snr_sweep([3.0], [1, 2], 3, 12, 6, generator=g)
     rec = train.dense_epoch_grid(spec.epochs, 30, lr=0.05, dense_from=0.6)
-    res = train.train_students(data.sigma31.float(), hidden=6, n_layers=3, lr=0.05, epochs=spec.epochs,
-                               init="random", eps=1e-3, teacher=data.teacher.matrix.float(), record_at=rec,
-                               generator=g, desc=None)
+    res = train.train_students(data.sigma31.float(), train.Architecture(hidden=6, n_layers=3),
+                               train.Schedule(lr=0.05, epochs=spec.epochs, record_at=rec),
+                               start=train.Start(init="random", eps=1e-3),
+                               evaluation=train.Evaluation(teacher=data.teacher.matrix.float()),
+                               execution=train.Execution(desc=None), generator=g)
     e_rand = train.empirical_optimal_stopping(res.time[1:], res.test_error[:, 1:])[1]
     e_ta = train.exact_ta_optimum(res.time[1:], data.sigma31, data.teacher.matrix, 1e-3, n2=6, n_layers=3,
                                   lr=0.05).error
@@ -883,9 +917,10 @@ def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
 
 def test_train_ta_and_random_without_modes_trains_the_same_students():
     sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, generator=torch.Generator().manual_seed(0))
-    kw = dict(hidden=3, n_layers=3, lr=0.05, record_at=[0, 3, 10], eps=1e-3)
-    full = train.train_ta_and_random(sweep, **kw, generator=torch.Generator().manual_seed(1))
-    lean = train.train_ta_and_random(sweep, **kw, generator=torch.Generator().manual_seed(1), modes=False)
+    kw = dict(lr=0.05, record_at=[0, 3, 10], eps=1e-3)
+    arch = train.Architecture(hidden=3, n_layers=3)
+    full = train.train_ta_and_random(sweep, arch, **kw, generator=torch.Generator().manual_seed(1))
+    lean = train.train_ta_and_random(sweep, arch, **kw, generator=torch.Generator().manual_seed(1), modes=False)
     assert np.array_equal(full.test_error, lean.test_error) and np.array_equal(full.train_error, lean.train_error)
     assert np.array_equal(full.shat, lean.shat) and np.array_equal(full.data_svals, lean.data_svals)
     assert full.alignment.shape[-1] == 2 and lean.alignment.shape == lean.strength.shape == full.test_error.shape + (0,)

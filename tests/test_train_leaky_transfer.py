@@ -12,7 +12,7 @@ POINTS = np.array([[1.0, 3.0, 0.0], [1.0, 3.0, 1.0], [2.0, 3.0, 0.0], [2.0, 3.0,
 
 
 def _pairs(runs=2, seed=0, **kw):
-    return task_data.leaky_relu_task_pairs(POINTS[:, 0], POINTS[:, 1], POINTS[:, 2], 8, 4, runs,
+    return task_data.leaky_relu_task_pairs(POINTS[:, 0], POINTS[:, 1], POINTS[:, 2], task_data.PairSpec(8, 4, runs),
                                            generator=torch.Generator().manual_seed(seed), **kw)
 
 
@@ -25,11 +25,14 @@ def test_leaky_relu_transfer_pairs_each_student_with_its_single_task_baseline():
     # the same students by hand
     rows = task_data.task_a_rows(POINTS, [1.0, 2.0], 2)
     single_data, single_clean = task_data.task_a_only(pairs, rows)
-    result = train.train_students(
-        torch.cat([pairs.sigma31, single_data]).float(), hidden=4, lr=0.05, epochs=40, activation="leaky_relu",
-        output_activation=True, test_data=(torch.eye(8), torch.cat([pairs.teacher, single_clean]).float()),
-        heads=(4, 4), n_records=10, init="random", eps=1e-3, generator=torch.Generator().manual_seed(1),
-        check_stability=False, desc=None)
+    result = train.train_students(torch.cat([pairs.sigma31, single_data]).float(),
+                                  train.Architecture(hidden=4, activation="leaky_relu", output_activation=True,
+                                                     heads=(4, 4)),
+                                  train.Schedule(lr=0.05, epochs=40, n_records=10, check_stability=False),
+                                  start=train.Start(init="random", eps=1e-3),
+                                  evaluation=train.Evaluation(
+                                      test_data=(torch.eye(8), torch.cat([pairs.teacher, single_clean]).float())),
+                                  execution=train.Execution(desc=None), generator=torch.Generator().manual_seed(1))
     best = result.head_test_error[:, 0].min(-1)
     expected = transfer.paired_transfer(best[:8].reshape(4, 2), best[8:].reshape(2, 2), POINTS, [1.0, 2.0])
     assert np.array_equal(out.benefit, expected)
@@ -41,7 +44,8 @@ def test_fan_weights_and_the_two_initialisations():
     assert [tuple(w.shape) for w in weights] == [(5, 4, 8), (5, 8, 4)]
     assert [tuple(w.shape) for w in joint] == [(3, 4, 8), (3, 8, 4)]
     assert torch.all(weights[1][3:, 4:] == 0) and torch.equal(weights[0][:3], joint[0])
-    diag = task_data.leaky_relu_task_pairs([1.0], [3.0], [1.0], 8, 4, 3, generator=torch.Generator().manual_seed(2))
+    diag = task_data.leaky_relu_task_pairs([1.0], [3.0], [1.0], task_data.PairSpec(8, 4, 3),
+                                           generator=torch.Generator().manual_seed(2))
     study = train.compare_initialisations(diag, SPEC, generator=torch.Generator().manual_seed(3))
     assert study.authors.shape == study.balanced.shape == (3,) and len(study.layer_scale) == 2
     assert np.all(np.isfinite(study.authors)) and min(study.layer_scale) > 0

@@ -11,7 +11,7 @@ from gendyn import task_data, transfer
 def composite_teacher(sa, sb, q, n1, n3, seed=0):
     """``Wbar^{A+B}`` of eq. (24) with Haar vectors and ``Vbar^A^T Vbar^B = Q``."""
     tp = task_data.task_pairs(np.atleast_2d(sa), np.atleast_2d(sb), np.asarray(q, dtype=float)[None],
-                              n1, n3, 1, generator=torch.Generator().manual_seed(seed))
+                              task_data.PairSpec(n1, n3, 1), generator=torch.Generator().manual_seed(seed))
     return tp.teacher[0].numpy(), tp.sigma31[0].numpy()
 
 
@@ -127,10 +127,12 @@ def test_sampled_head_errors_match_trained_two_headed_ta_students():
     from gendyn import train
 
     n1, n3 = 30, 10
-    tp = task_data.task_pairs([3.0, 1.0], [5.0, 2.0], [0.8, 0.3], n1, n3, 2,
+    tp = task_data.task_pairs([3.0, 1.0], [5.0, 2.0], [0.8, 0.3], task_data.PairSpec(n1, n3, 2),
                               generator=torch.Generator().manual_seed(3))
-    res = train.train_students(tp.sigma31, hidden=n3, lr=2e-3, epochs=1500, teacher=tp.teacher, heads=(n3, n3),
-                               dtype=torch.float64, record_at=np.arange(0, 1501, 50))
+    res = train.train_students(tp.sigma31, train.Architecture(hidden=n3, heads=(n3, n3)),
+                               train.Schedule(lr=2e-3, epochs=1500, record_at=np.arange(0, 1501, 50)),
+                               evaluation=train.Evaluation(teacher=tp.teacher),
+                               execution=train.Execution(dtype=torch.float64))
     exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, dl.TaStudent(eps=1e-5, n2=n3))
     # gradient descent lags the flow by ~ lr ln(shat/eps)/4 ~ 0.006 tau: compare where curves are smooth
     assert np.max(np.abs(res.head_test_error[:, 0] - exact)) < 0.02
@@ -143,10 +145,13 @@ def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
     from gendyn import train
 
     n1, n3 = 24, 8
-    tp = task_data.task_pairs([2.0], [30.0], [0.9], n1, n3, 2, generator=torch.Generator().manual_seed(4))
+    tp = task_data.task_pairs([2.0], [30.0], [0.9], task_data.PairSpec(n1, n3, 2),
+                              generator=torch.Generator().manual_seed(4))
     lr = 1.5e-2  # lr * shat_max ~ 0.45: far from the flow, yet exact mode by mode
-    res = train.train_students(tp.sigma31, hidden=n3, lr=lr, epochs=300, teacher=tp.teacher, heads=(n3, n3),
-                               dtype=torch.float64, record_at=np.arange(0, 301, 7))
+    res = train.train_students(tp.sigma31, train.Architecture(hidden=n3, heads=(n3, n3)),
+                               train.Schedule(lr=lr, epochs=300, record_at=np.arange(0, 301, 7)),
+                               evaluation=train.Evaluation(teacher=tp.teacher),
+                               execution=train.Execution(dtype=torch.float64))
     exact = transfer.sampled_head_errors(res.time, tp.sigma31, tp.teacher, n3, dl.TaStudent(eps=1e-5, n2=n3), lr=lr)
     assert np.allclose(res.head_test_error[:, 0], exact, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="whole numbers of epochs"):
@@ -249,8 +254,8 @@ def test_simulated_transfer_pairs_each_student_with_its_task_a_data():
 def test_d1_alignments_match_their_predictions_on_sampled_data():
     grid = transfer.transfer_grid([3.0], [3.0], 2, n1=200, n2=100, n3=100, eps=1e-5)  # q = 0, 1
     runs = 6
-    pairs = task_data.task_pairs(grid.points[:, 0], grid.points[:, 1], grid.points[:, 2], 200, 100, runs,
-                                 generator=torch.Generator().manual_seed(3))
+    pairs = task_data.task_pairs(grid.points[:, 0], grid.points[:, 1], grid.points[:, 2],
+                                 task_data.PairSpec(200, 100, runs), generator=torch.Generator().manual_seed(3))
     d1 = transfer.d1_alignments(pairs.sigma31.numpy(), pairs.teacher.numpy(), grid)
     assert d1.joint.shape == d1.single.shape == d1.shat.shape == (2, runs)
     np.testing.assert_array_equal(d1.turn, d1.joint - d1.single)
@@ -266,7 +271,7 @@ def test_d1_alignments_match_their_predictions_on_sampled_data():
 
 def test_sampled_transfer_is_the_difference_of_the_exact_head_errors():
     t = np.geomspace(1e-2, 5, 50)
-    pairs = task_data.task_pairs([3.0, 3.0], [3.0, 3.0], [1.0, 0.0], 40, 20, 3,
+    pairs = task_data.task_pairs([3.0, 3.0], [3.0, 3.0], [1.0, 0.0], task_data.PairSpec(40, 20, 3),
                                  generator=torch.Generator().manual_seed(0))
     exact = transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 20, n2=20)
     joint = transfer.sampled_head_errors(t, pairs.sigma31, pairs.teacher, 20, dl.TaStudent(eps=1e-5, n2=20)).min(-1)

@@ -314,11 +314,10 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
     structured = teachers.noisy_training_covariance(teacher, generator=generator)
     randomised = task_data.randomised_outputs(structured, generator=generator)
     data = torch.cat([structured, randomised]).float()
-    result = train.train_students(
-        torch.cat([data] * len(inits)), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
-        init=[i for i in inits for _ in range(len(data))], eps=spec.eps, n_records=spec.n_records,
-        generator=generator, device=device, desc=desc,
-    )
+    result = train.train_students(torch.cat([data] * len(inits)), train.Architecture(hidden=spec.n2),
+                                  train.Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records),
+                                  start=train.Start(init=[i for i in inits for _ in range(len(data))], eps=spec.eps),
+                                  execution=train.Execution(device=device, desc=desc), generator=generator)
     n_data = 2 * n_teachers * runs
     return RandomisedTraining(
         time=result.time,

@@ -397,11 +397,11 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatc
     generator = _checks.torch_generator(generator)
     wbar, sigma31 = _draw(sb, runs, spec.n1, spec.n3, generator)
     batch = sigma31.shape[0]
-    result = train.train_students(
-        torch.cat([sigma31, sigma31]).float(), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
-        init=["aligned"] * batch + ["random"] * batch, eps=spec.eps, teacher=torch.cat([wbar, wbar]).float(),
-        n_records=spec.n_records, generator=generator, device=device, desc=desc,
-    )
+    result = train.train_students(torch.cat([sigma31, sigma31]).float(), train.Architecture(hidden=spec.n2),
+                                  train.Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records),
+                                  start=train.Start(init=["aligned"] * batch + ["random"] * batch, eps=spec.eps),
+                                  evaluation=train.Evaluation(teacher=torch.cat([wbar, wbar]).float()),
+                                  execution=train.Execution(device=device, desc=desc), generator=generator)
     err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
     shape = (sb.shape[0], runs)
     return AlgorithmComparison(result.test_error.min(-1).reshape(2, *shape), err.reshape(shape), excess.reshape(shape))

@@ -21,7 +21,9 @@ Noise entries have variance ``noise_std^2 / N1`` (eqs. 2-3 and 25-26).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -133,10 +135,12 @@ def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
     return u_a.to(dtype), random_orthonormal(n3, r_b, **kw).to(dtype)
 
 
-def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: int, n3: int, runs: int, *,
-               noise_std: float = 1.0, output_vectors: str = "independent", generator: torch.Generator | None = None,
-               dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu") -> TaskPairs:
+def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, spec: PairSpec | None = None,
+               *sizes: int, output_vectors: str = "independent", generator: torch.Generator | None = None,
+               dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu", **flat: object) -> TaskPairs:
     """Noisy training data of two linear tasks sharing orthonormal inputs (§4, eq. 24).
+
+    ``task_pairs(svals_a, svals_b, overlap, PairSpec(n1=30, n3=10, runs=3), generator=gen)``.
 
     Parameters
     ----------
@@ -145,14 +149,11 @@ def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: i
     overlap : array_like, shape (G, rA, rB)
         ``Q = Vbar^A^T Vbar^B`` of each setting (``(G,)`` of cosines ``q`` for rank 1); its
         singular values must be ``<= 1``.
-    n1 : int
-        Inputs = examples (orthonormal, ``Sigma11 = I``).
-    n3 : int
-        Outputs per task (head).
-    runs : int
-        Independent draws per setting.
-    noise_std : float
-        ``sigma_z``: noise entries have variance ``noise_std^2 / n1`` (eq. 3).
+    spec : PairSpec
+        Inputs ``n1``, outputs per head ``n3``, runs per setting and the noise (required).
+    *sizes, **flat
+        Deprecated: the old form ``task_pairs(svals_a, svals_b, overlap, n1, n3, runs, noise_std=...)``,
+        accepted for one more release with a ``DeprecationWarning``; the results are identical.
     output_vectors : {"independent", "identical", "axis"}
         ``Ubar^A``, ``Ubar^B`` Haar-random and independent; the same matrix for both tasks
         (each in its own head); or the first standard basis vectors of each head. By
@@ -175,9 +176,13 @@ def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, n1: i
     The input modes and the noise are drawn before the output vectors, so two calls from
     the same generator state that differ only in ``output_vectors`` share them exactly.
     """
+    if sizes or flat:
+        spec = _old_pair_spec("task_pairs", spec, sizes, flat, ("output_vectors",))
+        return task_pairs(svals_a, svals_b, overlap, spec, output_vectors=output_vectors, generator=generator,
+                          dtype=dtype, device=device)
+    spec = _checks.instance(spec, "spec", PairSpec, hint=" (PairSpec(n1=..., n3=..., runs=...))")
     sa, sb, q = _settings(svals_a, svals_b, overlap)
-    n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
-    noise_std = _checks.real(noise_std, "noise_std")
+    n1, n3, runs, noise_std = spec.n1, spec.n3, spec.runs, spec.noise_std
     _checks.choice(output_vectors, "output_vectors", OUTPUT_VECTORS)
     generator, dtype, device = _check_torch(generator, dtype, device)
     f64 = dict(dtype=torch.float64, device=device)
@@ -201,10 +206,10 @@ def _leaky(x, slope):
     return torch.where(x > 0, x, slope * x)
 
 
-def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, n1: int, n3: int, runs: int, *,
-                          rank: int = 4, slope: float = 0.2, noise_std: float = 1.0, branches: bool = False,
-                          generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
-                          device: str | torch.device = "cpu") -> TaskPairs:
+def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec: PairSpec | None = None,
+                          *sizes: int, teachers: LeakyTeachers | None = None, generator: torch.Generator | None = None,
+                          dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
+                          **flat: object) -> TaskPairs:
     """Two leaky-ReLU teacher tasks on one-hot inputs (App. F, Fig. 12).
 
     Teacher ``X`` (``X = A, B``) is the network ``f_X(x) = lrelu(Ubar^X S^X lrelu(Vbar^X^T x))``
@@ -217,13 +222,18 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, n1: 
     ----------
     svm_a, svm_b, q : array_like, shape (G,)
         Singular-value multipliers and the input alignment of ``G`` settings.
-    n1, n3, runs, rank, slope, noise_std, generator, dtype, device
-        As in :func:`task_pairs`; ``rank`` hidden units of each teacher.
-    branches : bool
-        Build each task as the authors' script did: a *sum* of ``rank`` rank-one branches
-        ``lrelu(ubar_i s_i lrelu(vbar_i^T x))``, each with its own random unit directions
-        (``vbar_i^A . vbar_i^B = q`` within a branch, independent across branches), and the
-        output nonlinearity inside the sum. Default: the single network of App. F.
+    spec : PairSpec
+        Inputs ``n1``, outputs per head ``n3``, runs per setting and the noise, as in
+        :func:`task_pairs` (required).
+    teachers : LeakyTeachers, optional
+        The teachers' hidden units ``rank``, leaky-ReLU ``slope`` and construction (``branches``);
+        ``None``: ``LeakyTeachers()``, the single network of App. F with 4 hidden units.
+    generator, dtype, device
+        As in :func:`task_pairs`.
+    *sizes, **flat
+        Deprecated: the old form ``leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, rank=...,
+        slope=..., noise_std=..., branches=...)``, accepted for one more release with a
+        ``DeprecationWarning``; the results are identical.
 
     Returns
     -------
@@ -237,24 +247,32 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, n1: 
     Notes
     -----
     The default is the single network with ``Nbar2 = rank`` hidden units that App. F
-    describes; ``branches=True`` is the construction of the authors' script, in which the
-    branches' directions are independent, not orthonormal, and each branch has its own
+    describes; ``LeakyTeachers(branches=True)`` is the construction of the authors' script, in which
+    the branches' directions are independent, not orthonormal, and each branch has its own
     output nonlinearity.
     """
+    if sizes or flat:
+        teacher_keys = ("rank", "slope", "branches")
+        if teachers is not None and set(flat) & set(teacher_keys):
+            raise ValueError("pass either teachers or rank, slope and branches (deprecated), not both")
+        old = {k: flat.pop(k) for k in teacher_keys if k in flat}
+        spec = _old_pair_spec("leaky_relu_task_pairs", spec, sizes, flat, teacher_keys)
+        teachers = LeakyTeachers(**old) if old else teachers
+        return leaky_relu_task_pairs(svm_a, svm_b, q, spec, teachers=teachers, generator=generator, dtype=dtype,
+                                     device=device)
+    spec = _checks.instance(spec, "spec", PairSpec, hint=" (PairSpec(n1=..., n3=..., runs=...))")
+    teachers = LeakyTeachers() if teachers is None else _checks.instance(teachers, "teachers", LeakyTeachers)
     svm_a, svm_b = (np.atleast_1d(_checks.real_array(x, name, lower=0, ndim=(0, 1)))
                     for x, name in ((svm_a, "svm_a"), (svm_b, "svm_b")))
     q = np.atleast_1d(_checks.real_array(q, "q", lower=-1, upper=1, ndim=(0, 1), extra=" (cosines)"))
     if not svm_a.size == svm_b.size == q.size > 0:
         raise ValueError(f"svm_a, svm_b and q must be 1-d arrays of the same length G >= 1; got lengths "
                          f"{svm_a.size}, {svm_b.size}, {q.size}")
-    rank = _checks.integer(rank, "rank")
-    slope = _checks.bounded(slope, "slope", 0, 1)
-    n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
-    noise_std = _checks.real(noise_std, "noise_std")
+    rank, slope, branches = teachers.rank, teachers.slope, teachers.branches
+    n1, n3, runs, noise_std = spec.n1, spec.n3, spec.runs, spec.noise_std
     generator, dtype, device = _check_torch(generator, dtype, device)
     g_count = q.size
     f64 = dict(dtype=torch.float64, device=device)
-    branches = _checks.flag(branches, "branches")
     profile = torch.arange(rank, 0, -1, **f64) / rank
     if branches:  # rank independent rank-one networks, each with q-aligned input directions
         parts = [(_input_modes(q[:, None, None], n1, runs, generator, torch.float64, device),
@@ -495,3 +513,84 @@ def converged_map(inputs: torch.Tensor, targets: torch.Tensor, initial: torch.Te
     proj = s11 @ pinv
     eye = torch.eye(x.shape[1], dtype=torch.float64, device=x.device)
     return (y @ x.mT) @ pinv + w0 @ (eye - proj)
+
+
+# ----------------------------------------------------------------------------------------
+# Specs of task_pairs and leaky_relu_task_pairs (Issue 33: small frozen dataclasses instead of wide signatures)
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["PairSpec", "LeakyTeachers"]
+
+
+@dataclass(frozen=True)
+class PairSpec:
+    """The sizes and noise of two-task data (:func:`task_pairs`, :func:`leaky_relu_task_pairs`).
+
+    Attributes
+    ----------
+    n1 : int
+        Inputs = examples (orthonormal, ``Sigma11 = I``; one-hot for leaky-ReLU teachers), ``>= 1``.
+    n3 : int
+        Outputs per task (head), ``>= 1``.
+    runs : int
+        Independent draws per setting, ``>= 1``.
+    noise_std : float
+        ``sigma_z``: noise entries have variance ``noise_std^2 / n1`` (eq. 3), finite.
+    """
+
+    n1: int
+    n3: int
+    runs: int
+    noise_std: float = 1.0
+
+    def __post_init__(self):
+        for name in ("n1", "n3", "runs"):
+            object.__setattr__(self, name, _checks.integer(getattr(self, name), name))
+        object.__setattr__(self, "noise_std", _checks.real(self.noise_std, "noise_std"))
+
+
+@dataclass(frozen=True)
+class LeakyTeachers:
+    """The leaky-ReLU teachers of :func:`leaky_relu_task_pairs` (App. F).
+
+    Attributes
+    ----------
+    rank : int
+        Hidden units ``Nbar2`` of each teacher (4 in the paper), ``>= 1``.
+    slope : float
+        Negative-side slope of the leaky ReLU, in ``[0, 1]``.
+    branches : bool
+        Build each task as the authors' script did: a *sum* of ``rank`` rank-one branches
+        ``lrelu(ubar_i s_i lrelu(vbar_i^T x))``, each with its own random unit directions
+        (``vbar_i^A . vbar_i^B = q`` within a branch, independent across branches), and the
+        output nonlinearity inside the sum. Default: the single network of App. F.
+    """
+
+    rank: int = 4
+    slope: float = 0.2
+    branches: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "rank", _checks.integer(self.rank, "rank"))
+        object.__setattr__(self, "slope", _checks.bounded(self.slope, "slope", 0, 1))
+        object.__setattr__(self, "branches", _checks.flag(self.branches, "branches"))
+
+
+def _old_pair_spec(func, first, sizes, flat, extra):
+    """The :class:`PairSpec` of an old flat call ``func(..., n1, n3, runs, noise_std=...)``, with its warning."""
+    positional = ((first,) if first is not None else ()) + tuple(sizes)
+    names = ("n1", "n3", "runs")
+    if len(positional) > len(names):
+        raise ValueError(f"{func} takes at most n1, n3 and runs positionally in its deprecated form; "
+                         f"got {len(positional)} values")
+    given = dict(zip(names, positional))
+    unknown = set(flat) - set(names) - {"noise_std"}
+    if unknown or set(given) & set(flat):
+        raise ValueError(f"unknown or repeated {func} keyword(s) {sorted(unknown | (set(given) & set(flat)))}; "
+                         f"allowed: spec, {', '.join(extra + ('generator', 'dtype', 'device'))}")
+    warnings.warn(f"{func}(..., n1, n3, runs, noise_std=...) is deprecated and will be removed in the next release: "
+                  f"pass {func}(..., PairSpec(n1, n3, runs, noise_std=...), ...)"
+                  + (", teachers=LeakyTeachers(rank=..., slope=..., branches=...)" if func.startswith("leaky")
+                     else ""),
+                  DeprecationWarning, stacklevel=3)
+    return PairSpec(**given, **flat)

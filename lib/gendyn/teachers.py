@@ -13,6 +13,7 @@ tensor program; pass a seeded :class:`torch.Generator` for reproducibility.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -236,8 +237,8 @@ class SpikeMeasurement(_checks.FormerlyDict):
 
 
 def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, seed: int = 0,
-                   device: str | torch.device = "cpu", chunk: int = 32, keep_spectra: int = 0,
-                   dtype: torch.dtype = torch.float32) -> SpikeMeasurement:
+                   keep_spectra: int = 0, execution: SpikeExecution | None = None,
+                   **flat: object) -> SpikeMeasurement:
     """Empirical top singular values and overlaps of noisy low-rank teachers (Fig. 2).
 
     Parameters
@@ -253,16 +254,15 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         Independent teachers and noise draws per row of ``sbar``.
     seed : int
         Seed ``>= 0`` of the torch generator (results are identical run to run on the CPU).
-    device : str
-        Torch device.
-    chunk : int
-        Matrices per batched eigen-decomposition (memory ``~ chunk * N1 * N3 * 8`` bytes).
     keep_spectra : int
         Keep the full singular spectra of the first ``keep_spectra <= repeats`` repeats of
         every row.
-    dtype : torch.dtype
-        float32 by default: twice as fast as float64, and its ~1e-6 error on singular
-        values and overlaps is far below the finite-size effects measured here.
+    execution : SpikeExecution, optional
+        Device, precision and batch size of the decompositions; ``None``: ``SpikeExecution()``
+        (CPU, float32, 32 matrices at a time).
+    **flat
+        Deprecated: ``device=``, ``chunk=`` and ``dtype=`` instead of ``execution``, accepted for one
+        more release with a ``DeprecationWarning``; the results are identical.
 
     Returns
     -------
@@ -270,6 +270,19 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         ``shat`` and ``overlap`` of shape ``(G, repeats, r)``; ``spectra`` of shape
         ``(G, keep_spectra, N3)`` if requested (else None).
     """
+    if flat:
+        if set(flat) - {"device", "chunk", "dtype"}:
+            raise ValueError(f"unknown measure_spikes keyword(s) {sorted(set(flat) - {'device', 'chunk', 'dtype'})}; "
+                             f"allowed: seed, keep_spectra, execution")
+        if execution is not None:
+            raise ValueError("pass either execution or device, chunk and dtype (deprecated), not both")
+        warnings.warn("measure_spikes(..., device=..., chunk=..., dtype=...) is deprecated and will be removed in the "
+                      "next release: pass measure_spikes(..., execution=SpikeExecution(device=..., dtype=..., "
+                      "chunk=...))", DeprecationWarning, stacklevel=2)
+        return measure_spikes(sbar, n_in, aspect, repeats, seed=seed, keep_spectra=keep_spectra,
+                              execution=SpikeExecution(**flat))
+    execution = SpikeExecution() if execution is None else _checks.instance(execution, "execution", SpikeExecution)
+    device, chunk, dtype = execution.device, execution.chunk, execution.dtype
     sbar = np.atleast_2d(_checks.real_array(sbar, "sbar", lower=0.0, ndim=(0, 1, 2),
                                             extra=", shape (G, r) (or (r,) for one row)"))
     n_in = _checks.integer(n_in, "n_in")
@@ -282,12 +295,9 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         raise ValueError(f"sbar must have shape (G, r) with G >= 1 and 1 <= r <= N3 = {n_out}; got {sbar.shape}")
     repeats = _checks.integer(repeats, "repeats")
     seed = _checks.integer(seed, "seed", 0)
-    device = _checks.torch_device(device)
-    chunk = _checks.integer(chunk, "chunk")
     keep_spectra = _checks.integer(keep_spectra, "keep_spectra", 0)
     if keep_spectra > repeats:
         raise ValueError(f"keep_spectra must be <= repeats = {repeats}; got {keep_spectra}")
-    dtype = _checks.torch_dtype(dtype)
     gen = _random.seeded(seed)
     flat = torch.as_tensor(np.repeat(sbar, repeats, axis=0), dtype=dtype, device=device)
     shat, overlap, spectra = [], [], []
@@ -372,7 +382,40 @@ def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: in
     seed = _checks.integer(seed, "seed", 0)
     shat, overlap = [], []
     for i, n_in in enumerate(n_ins):
-        run = measure_spikes(sbar[:, None], n_in, aspect, repeats, seed=seed + i, device=device)
+        run = measure_spikes(sbar[:, None], n_in, aspect, repeats, seed=seed + i,
+                             execution=SpikeExecution(device=device))
         shat.append(np.abs(run.shat[:, :, 0].mean(1) - rmt.spike_singular_value(sbar, aspect)).mean())
         overlap.append(np.abs(run.overlap[:, :, 0].mean(1) - rmt.spike_overlap(sbar, aspect)).mean())
     return SpikeGaps(np.array(n_ins, dtype=float), np.array(shat), np.array(overlap))
+
+
+# ----------------------------------------------------------------------------------------
+# Spec of measure_spikes (Issue 33: small frozen dataclasses instead of wide signatures)
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["SpikeExecution"]
+
+
+@dataclass(frozen=True)
+class SpikeExecution:
+    """Where and in what precision :func:`measure_spikes` decomposes its matrices.
+
+    Attributes
+    ----------
+    device : str or torch.device
+        Torch device (``"cpu"``, ``"cuda"`` or ``"cuda:N"``).
+    dtype : torch.dtype
+        float32 by default: twice as fast as float64, and its ~1e-6 error on singular
+        values and overlaps is far below the finite-size effects measured there.
+    chunk : int
+        Matrices per batched eigen-decomposition (memory ``~ chunk * N1 * N3 * 8`` bytes), ``>= 1``.
+    """
+
+    device: str | torch.device = "cpu"
+    dtype: torch.dtype = torch.float32
+    chunk: int = 32
+
+    def __post_init__(self):
+        object.__setattr__(self, "device", _checks.torch_device(self.device))
+        object.__setattr__(self, "dtype", _checks.torch_dtype(self.dtype))
+        object.__setattr__(self, "chunk", _checks.integer(self.chunk, "chunk"))

@@ -93,6 +93,7 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -478,7 +479,7 @@ def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, gene
     Returns
     -------
     tuple of torch.Tensor
-        ``(B, N2, N1), (B, N3, N2), ...``, ready for ``train_students(weights=...)``.
+        ``(B, N2, N1), (B, N3, N2), ...``, ready for ``train_students(..., start=Start(weights=...))``.
     """
     batch = _checks.integer(batch, "batch", 1, " (number of networks)")
     sizes = _checks.integers(sizes, "sizes", meaning=" (layer sizes, inputs first)")
@@ -570,17 +571,14 @@ def _check_weights(weights, shapes, device, dtype):
     return out
 
 
-def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], *, hidden: int, n_layers: int = 3,
-                   lr: float = 1e-3, epochs: int = 10_000, init: str | Sequence[str] = "aligned", eps: ArrayLike = 1e-5,
-                   teacher: torch.Tensor | LowRankTeacher | None = None,
-                   test_data: tuple[torch.Tensor, torch.Tensor] | None = None, n_test: int = 1000,
-                   activation: str | None = None, slope: float = 0.2, output_activation: bool = False,
-                   heads: Sequence[int] | None = None, record_at: ArrayLike | None = None, n_records: int = 100,
-                   modes: int = 0, weights: Sequence[torch.Tensor] | None = None, dtype: torch.dtype = torch.float32,
-                   device: str | torch.device | None = None, generator: torch.Generator | None = None,
-                   check_stability: bool = True, num_threads: int | None = 1,
-                   desc: str | None = "gradient descent") -> TrainResult:
+def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], architecture: Architecture | None = None,
+                   schedule: Schedule | None = None, *, start: Start | None = None,
+                   evaluation: Evaluation | None = None, execution: Execution | None = None,
+                   generator: torch.Generator | None = None, **flat: object) -> TrainResult:
     """Train a batch of students by full-batch gradient descent, eq. (8).
+
+    ``train_students(sigma31, Architecture(hidden=4), Schedule(lr=0.05, epochs=400),
+    evaluation=Evaluation(teacher=wbar))``.
 
     Parameters
     ----------
@@ -588,66 +586,25 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], *, hi
         Either ``sigma31`` of shape ``(B, N3, N1)`` (orthonormal inputs, ``P = N1``), or
         ``(inputs, targets)`` with ``inputs`` ``(B, N1, P)`` or ``(N1, P)`` and
         ``targets`` ``(B, N3, P)``. ``B`` is the number of networks.
-    hidden : int
-        Hidden width ``N2`` (all hidden layers).
-    n_layers : int
-        Layers of units ``N_l >= 3``: 3 for one hidden layer, 5 for three.
-    lr : float
-        Learning rate ``lambda = 1/tau``, ``0 < lr < stability_limit`` for linear students.
-    epochs : int
-        Number of full-batch steps, ``>= 1``.
-    init : str or sequence of str
-        ``"aligned"`` (TA) or ``"random"``, one for all or one per network
-        (:func:`init_weights`). Ignored when ``weights`` is given.
-    eps : float or sequence of float
-        Initial singular value of the composite map (one, or one per network).
-    teacher : torch.Tensor ``(B, N3, N1)`` or LowRankTeacher, optional
-        Noise-free teacher ``Wbar`` for the test error.
-    test_data : tuple of torch.Tensor, optional
-        ``(X_test, Y_test)``, ``(B, N1, M)`` or ``(N1, M)`` and ``(B, N3, M)``: test error
-        ``||f(X_test) - Y_test||^2 / ||Y_test||^2`` (e.g. a nonlinear teacher, App. F).
-        Give at most one of ``teacher`` and ``test_data``.
-    n_test : int
-        Gaussian test inputs for a nonlinear student with a matrix ``teacher``.
-    activation : None, "linear" or "leaky_relu"
-        Nonlinearity of the hidden layers (§3.5).
-    slope : float
-        Negative-side slope of the leaky ReLU, in ``[0, 1]``; 0.2 is the default of
-        TensorFlow's ``leaky_relu``, which the authors' nonlinear scripts used.
-    output_activation : bool
-        Also apply the leaky ReLU to the output layer (the authors' nonlinear scripts do;
-        §3.5 mentions the hidden layers only).
-    heads : sequence of int, optional
-        Output sizes of the heads (summing to ``N3``): one head per task, sharing every
-        layer but the last (§4, transfer); the loss is the sum over heads. Give stacked
-        ``sigma31``/targets/teacher rows, task A first.
-    record_at : array_like of int, optional
-        Epochs at which to record (in ``[0, epochs]``); default
-        ``log_epoch_grid(epochs, n_records)``.
-    n_records : int
-        Points of the default grid.
-    modes : int
-        Record the top ``modes`` singular values, alignments and mode strengths of the
-        composite map (linear students only; ``0 <= modes <= min(N1, N2, N3)``).
-    weights : sequence of torch.Tensor, optional
-        Initial weights (copied), ``W^{21}`` first; replaces ``init``.
-    dtype : torch.dtype
-        ``torch.float32`` (default) or ``torch.float64``.
-    device : str, optional
-        ``"cpu"``, ``"cuda"`` or ``"cuda:N"``; default: the device of ``data``.
+    architecture : Architecture
+        Hidden width, layers, activation and heads of the students (required).
+    schedule : Schedule, optional
+        Learning rate, epochs, records and the stability check; ``None``: ``Schedule()``.
+    start : Start, optional
+        Initialisation (``"aligned"`` or ``"random"`` and ``eps``) or given initial weights;
+        ``None``: ``Start()``, TA students of ``eps = 1e-5``.
+    evaluation : Evaluation, optional
+        The teacher or test data of the test error and the singular modes to record; ``None``:
+        ``Evaluation()``, the training error alone.
+    execution : Execution, optional
+        Precision, device, CPU threads and the progress bar's label; ``None``: ``Execution()``.
     generator : torch.Generator, optional
         Randomness of the random initialisation and the Gaussian test inputs; a seeded
         generator gives identical results run to run on the CPU.
-    check_stability : bool
-        Raise if ``lr`` is at or above :func:`stability_limit` (linear students).
-    num_threads : int or None
-        CPU threads for the duration of the call (restored afterwards); ``None`` keeps
-        torch's setting. The default 1 is deliberate: the batched products are small, and
-        on a 2-core machine shared with other jobs two threads that wait for each other
-        were measured 5-10x *slower* per epoch than one, and the batched QR of the random
-        initialisation 100x slower. On an idle machine ``None`` may be faster.
-    desc : str
-        Label of the terminal progress bar (:func:`gendyn.progress.track`).
+    **flat
+        Deprecated: the fields of the specs as keywords, ``train_students(data, hidden=4, lr=0.05,
+        ...)`` (:func:`train_specs`), accepted for one more release with a ``DeprecationWarning``;
+        the results are identical.
 
     Returns
     -------
@@ -660,9 +617,31 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], *, hi
     FloatingPointError
         If training diverges (a non-finite training error at a recorded epoch).
     """
-    args = dict(locals())
-    with _thread_limit(args.pop("num_threads")):
-        return _train_students(**args)
+    if flat:
+        specs = dict(architecture=architecture, schedule=schedule, start=start, evaluation=evaluation,
+                     execution=execution)
+        if any(v is not None for v in specs.values()):
+            raise ValueError(f"pass the students either as specs (architecture, schedule, start, evaluation, "
+                             f"execution) or as flat keywords (deprecated), not both; got the keywords {sorted(flat)}")
+        warnings.warn("train_students(data, hidden=..., lr=..., ...) with flat keywords is deprecated and will be "
+                      "removed in the next release: pass specs, train_students(data, Architecture(hidden=...), "
+                      "Schedule(lr=..., epochs=...), start=Start(...), evaluation=Evaluation(...), "
+                      "execution=Execution(...)), or train_students(data, **train_specs(...))",
+                      DeprecationWarning, stacklevel=2)
+        return train_students(data, generator=generator, **train_specs(**flat))
+    architecture = _checks.instance(architecture, "architecture", Architecture, hint=" (hidden width, layers, ...)")
+    schedule = Schedule() if schedule is None else _checks.instance(schedule, "schedule", Schedule)
+    start = Start() if start is None else _checks.instance(start, "start", Start)
+    evaluation = Evaluation() if evaluation is None else _checks.instance(evaluation, "evaluation", Evaluation)
+    execution = Execution() if execution is None else _checks.instance(execution, "execution", Execution)
+    a, s, st, ev, ex = architecture, schedule, start, evaluation, execution
+    with _thread_limit(ex.num_threads):
+        return _train_students(
+            data, hidden=a.hidden, n_layers=a.n_layers, lr=s.lr, epochs=s.epochs, init=st.init, eps=st.eps,
+            teacher=ev.teacher, test_data=ev.test_data, n_test=ev.n_test, activation=a.activation, slope=a.slope,
+            output_activation=a.output_activation, heads=a.heads, record_at=s.record_at, n_records=s.n_records,
+            modes=ev.modes, weights=st.weights, dtype=ex.dtype, device=ex.device, generator=generator,
+            check_stability=s.check_stability, desc=ex.desc)
 
 
 def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, test_data, n_test, activation,
@@ -1137,11 +1116,11 @@ def train_two_headed(blocks: Mapping[str, tuple[torch.Tensor, torch.Tensor]], n3
     if len(shapes) > 1:
         raise ValueError(f"blocks must share their inputs N1; got {sorted(shapes)}")
     sizes = [len(b[0]) for b in blocks.values()]
-    result = train_students(
-        torch.cat([b[0] for b in blocks.values()]).float(), hidden=hidden, lr=lr, epochs=epochs, init="aligned",
-        eps=eps, teacher=torch.cat([b[1] for b in blocks.values()]).float(), heads=(n3, n3), n_records=n_records,
-        device=device, desc=f"{sum(sizes)} two-headed students",
-    )
+    result = train_students(torch.cat([b[0] for b in blocks.values()]).float(),
+                            Architecture(hidden=hidden, heads=(n3, n3)),
+                            Schedule(lr=lr, epochs=epochs, n_records=n_records), start=Start(init="aligned", eps=eps),
+                            evaluation=Evaluation(teacher=torch.cat([b[1] for b in blocks.values()]).float()),
+                            execution=Execution(device=device, desc=f"{sum(sizes)} two-headed students"))
     best = np.split(result.head_test_error[:, 0].min(-1), np.cumsum(sizes)[:-1])
     return TwoHeadedStudents(result, dict(zip(blocks, best)))
 
@@ -1379,9 +1358,11 @@ def ta_mode_dynamics(sigma31: torch.Tensor, n_layers: int, lr: float, epochs: in
         raise ValueError(f"sigma31 must have shape (N3, N1) with 1 <= N3 <= N1; got {tuple(sigma31.shape)}")
     n_layers = _check_n_layers(n_layers)
     device = _checks.torch_device(device)
-    res = train_students(sigma31[None], hidden=n3, n_layers=n_layers, lr=lr, epochs=epochs, eps=eps, modes=n3,
-                         n_records=n_records, dtype=torch.float64, device=device,
-                         desc=f"TA network, N_l = {n_layers}")
+    res = train_students(sigma31[None], Architecture(hidden=n3, n_layers=n_layers),
+                         Schedule(lr=lr, epochs=epochs, n_records=n_records), start=Start(eps=eps),
+                         evaluation=Evaluation(modes=n3),
+                         execution=Execution(dtype=torch.float64, device=device,
+                                             desc=f"TA network, N_l = {n_layers}"))
     return ModeDynamics(res.time, np.ascontiguousarray(res.mode_strength[0][:, ::-1]), float(lr), n_layers)
 
 
@@ -1450,11 +1431,11 @@ class LeakyTransfer(NamedTuple):
 
 def _leaky_optimal_errors(data, clean, spec, start, generator, device, desc):
     """Head A's optimal test error (minimum over the records) of each leaky-ReLU two-headed student."""
-    result = train_students(
-        data.float(), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs, activation="leaky_relu",
-        output_activation=True, test_data=(torch.eye(spec.n1), clean.float()), heads=(spec.n3, spec.n3),
-        n_records=spec.n_records, generator=generator, device=device, check_stability=False, desc=desc, **start,
-    )
+    result = train_students(data.float(), Architecture(hidden=spec.n2, activation="leaky_relu", output_activation=True,
+                                                       heads=(spec.n3, spec.n3)),
+                            Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records, check_stability=False),
+                            start=Start(**start), evaluation=Evaluation(test_data=(torch.eye(spec.n1), clean.float())),
+                            execution=Execution(device=device, desc=desc), generator=generator)
     return result.head_test_error[:, 0].min(-1)
 
 
@@ -1703,9 +1684,9 @@ class PairedStudents:
         return paired_optimal_stopping(self.time[1:], self.test_error[:, 1:])
 
 
-def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: float, record_at: ArrayLike,
+def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = None, *, lr: float, record_at: ArrayLike,
                         eps: float, generator: torch.Generator | None = None,
-                        device: str | torch.device = "cpu", modes: bool = True) -> PairedStudents:
+                        device: str | torch.device = "cpu", modes: bool = True, **flat: object) -> PairedStudents:
     """Train a TA and a random student on every data set of ``sweep`` by gradient descent, eq. (8) (App. B).
 
     One batch of :func:`train_students` on the data of :func:`ta_and_random`, for ``max(record_at)``
@@ -1715,10 +1696,9 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
     ----------
     sweep : SnrSweep
         The data sets (:func:`snr_sweep`).
-    hidden : int
-        Hidden units ``N2`` of every hidden layer.
-    n_layers : int
-        Layers of units ``N_l >= 2``, input and output included.
+    architecture : Architecture
+        Hidden units ``N2`` of every hidden layer and layers of units ``N_l >= 3``, input and output
+        included: ``Architecture(hidden=..., n_layers=...)`` of linear students with one head (required).
     lr : float
         Learning rate (the time constant is ``tau = 1 / lr``).
     record_at : array_like of int
@@ -1733,12 +1713,32 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
         Record the modes (``alignment``, ``strength``, ``svals``). ``False``: those fields are empty,
         shape ``(2 B, T, 0)``, and the training costs less: a singular value decomposition of every
         student at every record (2-3x the training's own time with dense records) is skipped.
+    **flat
+        Deprecated: ``hidden=..., n_layers=...`` instead of ``architecture``, accepted for one more
+        release with a ``DeprecationWarning``; the results are identical.
 
     Returns
     -------
     PairedStudents
         The records, TA students first.
     """
+    if flat:
+        if set(flat) - {"hidden", "n_layers"}:
+            raise ValueError(f"unknown train_ta_and_random keyword(s) {sorted(set(flat) - {'hidden', 'n_layers'})}; "
+                             f"allowed: architecture, lr, record_at, eps, generator, device, modes")
+        if architecture is not None:
+            raise ValueError("pass either architecture or hidden and n_layers (deprecated), not both")
+        warnings.warn("train_ta_and_random(sweep, hidden=..., n_layers=..., ...) is deprecated and will be removed "
+                      "in the next release: pass train_ta_and_random(sweep, Architecture(hidden=..., n_layers=...), "
+                      "...)", DeprecationWarning, stacklevel=2)
+        return train_ta_and_random(sweep, Architecture(**flat), lr=lr, record_at=record_at, eps=eps,
+                                   generator=generator, device=device, modes=modes)
+    architecture = _checks.instance(architecture, "architecture", Architecture,
+                                    hint=" (Architecture(hidden=..., n_layers=...))")
+    if not architecture.linear or architecture.heads is not None or architecture.output_activation:
+        raise ValueError(f"architecture must be of linear students with one head (activation None or 'linear', "
+                         f"heads None, output_activation False); got {architecture}")
+    n_layers = architecture.n_layers
     sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
     record_at = _checks.integer_array(record_at, "record_at", 0, ndim=1)
     if record_at.size == 0:
@@ -1746,9 +1746,10 @@ def train_ta_and_random(sweep: SnrSweep, *, hidden: int, n_layers: int, lr: floa
     rank = int(sweep.rank.max())
     recorded = rank if _checks.flag(modes, "modes") else 0
     data, teacher, init = ta_and_random(sweep)
-    res = train_students(data, hidden=hidden, n_layers=n_layers, lr=lr, epochs=int(record_at.max()), init=init,
-                         eps=eps, teacher=teacher, record_at=record_at, modes=recorded, generator=generator,
-                         device=device, desc=f"TA and random students, N_l = {n_layers}")
+    res = train_students(data, architecture, Schedule(lr=lr, epochs=int(record_at.max()), record_at=record_at),
+                         start=Start(init=init, eps=eps), evaluation=Evaluation(teacher=teacher, modes=recorded),
+                         execution=Execution(device=device, desc=f"TA and random students, N_l = {n_layers}"),
+                         generator=generator)
     shat = res.data_svals[:, :rank]
     if recorded:
         alignment, strength, svals = res.alignment, res.mode_strength / shat[:, None, :], res.svals / shat[:, None, :]
@@ -1877,11 +1878,14 @@ def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchS
     sigma31 = _noisy(teacher, noise_std, generator)
     errors = []
     for activation in ("leaky_relu", "linear"):
-        res = train_students(sigma31.float(), hidden=spec.n2, n_layers=n_layers, lr=spec.lr, epochs=spec.epochs,
-                             init="random", eps=spec.eps, slope=slope,
-                             test_data=(torch.eye(spec.n1), teacher.matrix.float()), n_records=spec.n_records,
-                             activation=activation, device=device, generator=generator, check_stability=False,
-                             desc=f"{activation} students, {n_layers - 2} hidden layer(s)")
+        res = train_students(sigma31.float(),
+                             Architecture(hidden=spec.n2, n_layers=n_layers, activation=activation, slope=slope),
+                             Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records, check_stability=False),
+                             start=Start(init="random", eps=spec.eps),
+                             evaluation=Evaluation(test_data=(torch.eye(spec.n1), teacher.matrix.float())),
+                             execution=Execution(device=device,
+                                                 desc=f"{activation} students, {n_layers - 2} hidden layer(s)"),
+                             generator=generator)
         errors += [e.reshape(len(svals), runs, -1) for e in (res.train_error, res.test_error)]
     return LeakyAndLinear(res.time, *errors)
 
@@ -2191,8 +2195,9 @@ def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int,
     n_records = _checks.integer(n_records, "n_records", 2, " (recorded epochs)")
     device = _checks.torch_device(device)
     data, teacher, init = ta_and_random(sweep)
-    res = train_students(data, hidden=hidden, lr=lr, epochs=epochs, init=init, eps=eps, teacher=teacher,
-                         n_records=n_records, generator=generator, device=device, desc=f"rank-{hidden} students")
+    res = train_students(data, Architecture(hidden=hidden), Schedule(lr=lr, epochs=epochs, n_records=n_records),
+                         start=Start(init=init, eps=eps), evaluation=Evaluation(teacher=teacher),
+                         execution=Execution(device=device, desc=f"rank-{hidden} students"), generator=generator)
     return PairedCurves(res.time, res.train_error, res.test_error, hidden)
 
 
@@ -2265,9 +2270,11 @@ def train_sampled_students(data: tuple[torch.Tensor, torch.Tensor], teacher: tor
                          f"{tuple(targets.shape)} and {tuple(teacher.shape)}")
     check_stability = _checks.flag(check_stability, "check_stability")
     device = _checks.torch_device(device)
-    result = train_students((inputs.float(), targets.float()), hidden=spec.n2, lr=spec.lr, epochs=spec.epochs,
-                            init="aligned", eps=spec.eps, teacher=teacher.float(), n_records=spec.n_records,
-                            check_stability=check_stability, device=device, desc=f"{b} students")
+    result = train_students((inputs.float(), targets.float()), Architecture(hidden=spec.n2),
+                            Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records,
+                                     check_stability=check_stability),
+                            start=Start(init="aligned", eps=spec.eps), evaluation=Evaluation(teacher=teacher.float()),
+                            execution=Execution(device=device, desc=f"{b} students"))
     w0 = composite_map(init_weights((targets @ inputs.mT), spec.n2, 3, "aligned", spec.eps, dtype=torch.float64))
     w_inf = task_data.converged_map(inputs, targets, w0)
     converged = linear_test_error(w_inf, teacher)
@@ -2496,11 +2503,264 @@ def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int],
     device = _checks.torch_device(device)
     data = snr_sweep(svms, ranks, runs, spec.n1, spec.n3, generator=generator)
     rec = dense_epoch_grid(spec.epochs, spec.n_records, lr=spec.lr, dense_from=0.05 * spec.horizon)
-    res = train_students(data.sigma31.float(), hidden=spec.n2, n_layers=n_layers, lr=spec.lr, epochs=spec.epochs,
-                         init="random", eps=spec.eps, teacher=data.teacher.matrix.float(), record_at=rec,
-                         generator=generator, device=device, desc=f"random students, eps = {spec.eps:g}")
+    res = train_students(data.sigma31.float(), Architecture(hidden=spec.n2, n_layers=n_layers),
+                         Schedule(lr=spec.lr, epochs=spec.epochs, record_at=rec),
+                         start=Start(init="random", eps=spec.eps),
+                         evaluation=Evaluation(teacher=data.teacher.matrix.float()),
+                         execution=Execution(device=device, desc=f"random students, eps = {spec.eps:g}"),
+                         generator=generator)
     t_rec = res.time[1:]
     t_rand, e_rand = empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
     e_ta = exact_ta_optimum(t_rec, data.sigma31, data.teacher.matrix, spec.eps, n2=spec.n2, n_layers=n_layers,
                             lr=spec.lr).error
     return RandomExcess(data.rank, data.svm, e_rand / e_ta - 1, t_rand >= t_rec[-1])
+
+
+# ----------------------------------------------------------------------------------------
+# Specs of train_students: what a batch of students is, how it trains, where it starts, what it
+# records and where it runs (Issue 33: small frozen dataclasses instead of one wide signature)
+# ----------------------------------------------------------------------------------------
+
+__all__ += ["Architecture", "Schedule", "Start", "Evaluation", "Execution", "train_specs"]
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """The students' architecture (:func:`train_students`, :func:`train_ta_and_random`).
+
+    Attributes
+    ----------
+    hidden : int
+        Hidden width ``N2`` (all hidden layers), ``>= 1``.
+    n_layers : int
+        Layers of units ``N_l >= 3``, input and output included: 3 for one hidden layer, 5 for three.
+    activation : None, "linear" or "leaky_relu"
+        Nonlinearity of the hidden layers (§3.5); ``None`` is ``"linear"``.
+    slope : float
+        Negative-side slope of the leaky ReLU, in ``[0, 1]`` (0.2: TensorFlow's default, which the
+        authors' nonlinear scripts used).
+    output_activation : bool
+        Also apply the leaky ReLU to the output layer (the authors' nonlinear scripts do).
+    heads : tuple of int, optional
+        Output sizes of the heads (summing to ``N3``): one head per task sharing every layer but the
+        last (§4); ``None``: one head.
+    """
+
+    hidden: int
+    n_layers: int = 3
+    activation: str | None = None
+    slope: float = 0.2
+    output_activation: bool = False
+    heads: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        _checks.integer(self.hidden, "hidden", 1, " (hidden width N2)")
+        _check_n_layers(self.n_layers)
+        _check_activation(self.activation, self.slope)
+        _checks.flag(self.output_activation, "output_activation")
+        if self.heads is not None:
+            object.__setattr__(self, "heads", tuple(_checks.integers(self.heads, "heads", 1,
+                                                                     meaning=" (output sizes summing to N3)")))
+
+    @property
+    def linear(self) -> bool:
+        """Whether the students are linear (no activation)."""
+        return self.activation in (None, "linear")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How the students train (:func:`train_students`): full-batch gradient descent and its records.
+
+    Attributes
+    ----------
+    lr : float
+        Learning rate ``lambda = 1/tau`` (``> 0``; below :func:`stability_limit` for linear students).
+    epochs : int
+        Full-batch steps, ``>= 1``.
+    record_at : tuple of int, optional
+        Epochs at which to record, in ``[0, epochs]``; ``None``: ``log_epoch_grid(epochs, n_records)``.
+    n_records : int
+        Points of the default record grid, ``>= 2``.
+    check_stability : bool
+        Raise if ``lr`` is at or above :func:`stability_limit` (linear students).
+    """
+
+    lr: float = 1e-3
+    epochs: int = 10_000
+    record_at: tuple[int, ...] | None = None
+    n_records: int = 100
+    check_stability: bool = True
+
+    def __post_init__(self):
+        _checks.positive(self.lr, "lr", " (the learning rate)")
+        epochs = _checks.integer(self.epochs, "epochs", 1)
+        _checks.integer(self.n_records, "n_records", 2)
+        _checks.flag(self.check_stability, "check_stability")
+        if self.record_at is not None:
+            grid = _checks.integers(self.record_at, "record_at", 0, meaning=f" (epochs in [0, {epochs}])")
+            if max(grid) > epochs:
+                raise ValueError(f"record_at must be a non-empty sequence of integer epochs in [0, {epochs}]; "
+                                 f"got {self.record_at!r}")
+            object.__setattr__(self, "record_at", tuple(int(e) for e in grid))
+
+
+@dataclass(frozen=True, eq=False)
+class Start:
+    """Where the students start (:func:`train_students`): a balanced initialisation or given weights.
+
+    Attributes
+    ----------
+    init : str or tuple of str
+        ``"aligned"`` (TA) or ``"random"`` (:data:`INITS`), one for all networks or one per network
+        (:func:`init_weights`). Ignored when ``weights`` is given.
+    eps : float or array_like
+        Initial singular value of the composite map (``> 0``; one, or one per network).
+    weights : sequence of torch.Tensor, optional
+        Initial weights (copied), ``W^{21}`` first; replaces ``init``.
+    """
+
+    init: str | tuple[str, ...] = "aligned"
+    eps: ArrayLike = 1e-5
+    weights: Sequence[torch.Tensor] | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.init, str):
+            try:
+                object.__setattr__(self, "init", tuple(self.init))
+            except TypeError:
+                raise ValueError(f"init must be one of {INITS} or a sequence of them, one per network; "
+                                 f"got {self.init!r}") from None
+        _check_inits(self.init, 1 if isinstance(self.init, str) else len(self.init))
+        ndim = self.eps.ndim if isinstance(self.eps, torch.Tensor) else np.ndim(self.eps)
+        if ndim > 1:
+            raise ValueError(f"eps must be a number > 0 or a 1-d sequence of them, one per network; got {ndim} "
+                             f"dimensions")
+        if isinstance(self.eps, torch.Tensor):
+            size = self.eps.numel()
+        else:
+            try:
+                size = int(np.size(self.eps))
+            except (TypeError, ValueError):
+                size = 1  # not a number: _eps_tensor says what is allowed
+        _eps_tensor(self.eps, max(size, 1), "cpu")
+        if self.weights is not None:
+            try:
+                weights = None if isinstance(self.weights, (torch.Tensor, str)) else tuple(self.weights)
+            except TypeError:
+                weights = None
+            if not weights or not all(isinstance(w, torch.Tensor) for w in weights):
+                raise ValueError(f"weights must be a non-empty sequence of torch tensors, W21 first, or None; "
+                                 f"got {type(self.weights).__name__}")
+            object.__setattr__(self, "weights", weights)
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """What :func:`train_students` measures besides the training error: a test error and the singular modes.
+
+    Attributes
+    ----------
+    teacher : torch.Tensor ``(B, N3, N1)`` or LowRankTeacher, optional
+        Noise-free teacher ``Wbar`` for the test error (eq. 5).
+    test_data : tuple of torch.Tensor, optional
+        ``(X_test, Y_test)``, ``(B, N1, M)`` or ``(N1, M)`` and ``(B, N3, M)``: test error
+        ``||f(X_test) - Y_test||^2 / ||Y_test||^2`` (e.g. a nonlinear teacher, App. F). At most one of
+        ``teacher`` and ``test_data``.
+    n_test : int
+        Gaussian test inputs for a nonlinear student with a matrix ``teacher``, ``>= 1``.
+    modes : int
+        Record the top ``modes`` singular values, alignments and mode strengths of the composite map
+        (linear students only; ``0 <= modes <= min(N1, N2, N3)``).
+    """
+
+    teacher: torch.Tensor | LowRankTeacher | None = None
+    test_data: tuple[torch.Tensor, torch.Tensor] | None = None
+    n_test: int = 1000
+    modes: int = 0
+
+    def __post_init__(self):
+        if self.teacher is not None and not isinstance(self.teacher, (torch.Tensor, LowRankTeacher)):
+            raise ValueError(f"teacher must be a torch tensor (B, N3, N1), a LowRankTeacher or None; "
+                             f"got {type(self.teacher).__name__}")
+        if self.test_data is not None:
+            if not (isinstance(self.test_data, (tuple, list)) and len(self.test_data) == 2):
+                raise ValueError(f"test_data must be None or a pair (X_test, Y_test); "
+                                 f"got {type(self.test_data).__name__}")
+            object.__setattr__(self, "test_data", tuple(self.test_data))
+        if self.teacher is not None and self.test_data is not None:
+            raise ValueError("give at most one of teacher and test_data")
+        _checks.integer(self.n_test, "n_test", 1)
+        _checks.integer(self.modes, "modes", 0)
+
+
+@dataclass(frozen=True)
+class Execution:
+    """The arithmetic and where :func:`train_students` runs; the results depend on ``dtype`` only (and the device's
+    rounding).
+
+    Attributes
+    ----------
+    dtype : torch.dtype
+        ``torch.float32`` (default, for speed) or ``torch.float64``.
+    device : str or torch.device, optional
+        ``"cpu"``, ``"cuda"`` or ``"cuda:N"``; ``None``: the device of the data.
+    num_threads : int or None
+        CPU threads for the duration of the call (restored afterwards); ``None`` keeps torch's setting.
+        The default 1 is deliberate: on a CPU shared with other jobs, more threads were measured 5-10x
+        slower per epoch.
+    desc : str or None
+        Label of the terminal progress bar (:func:`gendyn.progress.track`).
+    """
+
+    dtype: torch.dtype = torch.float32
+    device: str | torch.device | None = None
+    num_threads: int | None = 1
+    desc: str | None = "gradient descent"
+
+    def __post_init__(self):
+        _check_dtype(self.dtype)
+        if self.device is not None:
+            _checks.torch_device(self.device)
+        if self.num_threads is not None:
+            _checks.integer(self.num_threads, "num_threads", 1)
+        _checks.text(self.desc, "desc", optional=True)
+
+
+#: The specs of :func:`train_students` and the keywords of its old one-signature form that each takes.
+_TRAIN_SPECS = {"architecture": (Architecture, ("hidden", "n_layers", "activation", "slope", "output_activation",
+                                                "heads")),
+                "schedule": (Schedule, ("lr", "epochs", "record_at", "n_records", "check_stability")),
+                "start": (Start, ("init", "eps", "weights")),
+                "evaluation": (Evaluation, ("teacher", "test_data", "n_test", "modes")),
+                "execution": (Execution, ("dtype", "device", "num_threads", "desc"))}
+
+
+def train_specs(**keywords: object) -> dict[str, object]:
+    """The specs of :func:`train_students` from its keywords written out flat.
+
+    ``train_specs(hidden=4, lr=0.05, epochs=40, teacher=wbar)`` gives ``{"architecture":
+    Architecture(hidden=4), "schedule": Schedule(lr=0.05, epochs=40), "evaluation":
+    Evaluation(teacher=wbar)}``: every field of :class:`Architecture`, :class:`Schedule`, :class:`Start`,
+    :class:`Evaluation` and :class:`Execution` by its name, plus ``generator``. A spec none of whose fields
+    is given is left out (the trainer's default).
+
+    Returns
+    -------
+    dict
+        ``train_students(data, **train_specs(**keywords))`` trains the students.
+    """
+    rest = dict(keywords)
+    out = {}
+    if "generator" in rest:
+        out["generator"] = rest.pop("generator")
+    for name, (cls, fields) in _TRAIN_SPECS.items():
+        given = {f: rest.pop(f) for f in fields if f in rest}
+        if given or name == "architecture":
+            if name == "architecture" and "hidden" not in given:
+                raise ValueError("hidden is required: the students' hidden width N2")
+            out[name] = cls(**given)
+    if rest:
+        known = sorted(f for _, fields in _TRAIN_SPECS.values() for f in fields) + ["generator"]
+        raise ValueError(f"unknown train_students keyword(s) {sorted(rest)}; allowed: {', '.join(known)}")
+    return out
