@@ -49,7 +49,20 @@ Conventions
 - **Specs.** A run with many settings takes small frozen dataclasses that say what it is (the
   cells, the data, the students, the schedule, the precision, where it runs), checked when they are
   made: ``multitask_train.run_grid(GridCells(n_train=(100,)), seeds, schedule=GridSchedule(lr=0.1))``.
-  An older call form stays for one release with a ``DeprecationWarning``.
+  No public function takes more than 8 parameters. The specs by module: ``deep_linear.TaStudent``
+  (the student of the deep linear theory, also taken by ``transfer`` and ``randomised``);
+  ``train.Architecture``, ``Schedule``, ``Start``, ``Evaluation``, ``Execution``;
+  ``task_data.PairSpec``, ``LeakyTeachers``; ``teachers.SpikeExecution``; ``multitask_train.Grid*``,
+  ``TeacherPair``, ``TrainingSets``, ``TrainOptions``; ``interleaved_sgd.Trunk``, ``SGDSchedule``,
+  ``Execution``; ``settings_inference.Sweep``; ``committee.OrderParameters``, ``OnlineSGD``,
+  ``ODESolver``; ``committee_sgd.Sampling``, ``Initialisation``; ``linear_experiments.Variances``,
+  ``LinearLabels``, ``Execution``; ``random_features.TeacherLabels``. An ``Execution`` spec says where and
+  how a module's runs compute (its fields differ by module). An older call form stays for one release with
+  a ``DeprecationWarning`` that writes out the new one.
+- **Mixed arithmetic.** ``multitask_train.GridPrecision(arithmetic="mixed")`` keeps float64 weights,
+  updates and losses and takes the matrix products in float32; measured against float64 on the same draws
+  it moves the deep ReLU benefits of Fig. A4 by several seed-to-seed SDs, so the book keeps float64 there
+  (``benchmarks/a4_precision.py``).
 - **Precision.** Theory is float64 numpy. The torch trainers take ``dtype`` (float32 by
   default for speed); use float64 where rounding reaches the result (the book's deep ReLU
   grid of Lee & Ndirango: ``multitask_train.GridPrecision(draw_dtype=...)`` separates the draws
@@ -135,7 +148,7 @@ seeds, generators
 devices, dtypes
     ``device``: ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (below). ``dtype``: the torch dtype of the
     arithmetic, float32 by default where speed matters (the trainers of :mod:`~gendyn.train` and
-    :mod:`~gendyn.multitask_train`, ``teachers.measure_spikes``), float64 elsewhere; ``draw_dtype`` that of the random draws where the two may differ
+    :mod:`~gendyn.multitask_train`, ``teachers.SpikeExecution``), float64 elsewhere; ``draw_dtype`` that of the random draws where the two may differ
     (``multitask_train.GridPrecision``).
 
 Devices and random numbers
