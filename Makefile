@@ -4,8 +4,11 @@
 #   make test   set up the environment if missing, run the unit tests and every chapter at
 #               the smoke scale (claims checked), and build the smoke-scale book
 #
-# Chapters are executed by tools/chapters.py into _build/runs/<scale>/. It re-executes a
-# chapter whenever the identity of its run changes (the notebook, SEED, DEVICE, any PARAMS
+# Chapters are written as MyST Markdown notebooks, notebooks/<paper>/<chapter>.md (jupytext
+# pairs them with Jupyter; tools/to_myst.py converts an .ipynb). tools/chapters.py converts each
+# into an .ipynb in a temporary folder and executes it with papermill into
+# _build/runs/<scale>/<paper>/<chapter>.ipynb. It re-executes a
+# chapter whenever the identity of its run changes (the chapter's text, SEED, DEVICE, any PARAMS
 # override, the library modules it imports, requirements.lock, the data those modules read),
 # accepts a run only if all its claims
 # passed and it reached ledger.finish(), and leaves nothing of a failed or interrupted run.
@@ -45,10 +48,13 @@ endif
 # the -jN make runs with (JOBS or the command line's own -jN), for the chapters' share of the cores
 jobs_now = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
 
-NOTEBOOKS := $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort)
+# The chapters' sources (an .ipynb not converted yet by tools/to_myst.py runs as well), and the
+# executed notebook of each: <paper>/<chapter>.ipynb under the runs folder.
+NOTEBOOKS := $(shell find notebooks \( -name '*.md' -o -name '*.ipynb' \) -not -path '*/.ipynb_checkpoints/*' | sort)
+CHAPTERS  := $(patsubst notebooks/%,%,$(NOTEBOOKS:.md=.ipynb))
 RUNS      := _build/runs/$(SCALE)
 RUN_ARGS   = --runs $(RUNS) -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $(PARAMS)
-EXECUTED  := $(patsubst notebooks/%,$(RUNS)/%,$(NOTEBOOKS))
+EXECUTED  := $(addprefix $(RUNS)/,$(CHAPTERS))
 BOOK_OUT  := $(if $(filter paper,$(SCALE)),.,_build/$(SCALE))
 STAGE     := book/generated
 
@@ -90,6 +96,9 @@ $(STAMP): $(LOCKS) pyproject.toml
 # One executed notebook per chapter, with its claims and figures in a folder of the same
 # name beside it. FORCE: tools/chapters.py decides from the run's identity whether it is up
 # to date (Make's timestamps miss a change of SEED, DEVICE or PARAMS).
+$(RUNS)/%.ipynb: notebooks/%.md FORCE | $(STAMP)
+	GENDYN_JOBS=$(jobs_now) $(BIN)/python tools/chapters.py run $< $(RUN_ARGS)
+
 $(RUNS)/%.ipynb: notebooks/%.ipynb FORCE | $(STAMP)
 	GENDYN_JOBS=$(jobs_now) $(BIN)/python tools/chapters.py run $< $(RUN_ARGS)
 
@@ -153,7 +162,7 @@ test: export GENDYN_PROGRESS = 0
 test: $(STAMP)
 	$(BIN)/python -m pytest
 	GENDYN_RUN_DIR=$$(mktemp -d) $(BIN)/python -m pytest --nbval --nbval-current-env -q \
-	  $(patsubst notebooks/%,_build/runs/smoke/%,$(NOTEBOOKS))
+	  $(addprefix _build/runs/smoke/,$(CHAPTERS))
 	$(MAKE) book SCALE=smoke
 	GENDYN_BOOK_HTML=_build/smoke/_build/html $(BIN)/python -m pytest -q tests/test_built_book.py
 	$(MAKE) latex SCALE=smoke

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from gendyn.book.myst import chapter_sources
+
 HTML = Path(os.environ["GENDYN_BOOK_HTML"]) if os.environ.get("GENDYN_BOOK_HTML") else None
 pytestmark = pytest.mark.skipif(HTML is None, reason="set GENDYN_BOOK_HTML to a built book's html folder")
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(p.relative_to(ROOT / "notebooks").with_suffix(".html")
-                  for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+CHAPTERS = sorted(p.relative_to(ROOT / "notebooks").with_suffix(".html") for p in chapter_sources(ROOT / "notebooks"))
 
 
 def page(rel):

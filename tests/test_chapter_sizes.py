@@ -6,7 +6,6 @@ import ast
 import dataclasses
 import importlib
 import importlib.util
-import json
 import re
 import shutil
 import subprocess
@@ -18,6 +17,7 @@ import pytest
 
 from gendyn.book import scales, sources
 from gendyn.book.chapters import CHAPTERS
+from gendyn.book.myst import read_notebook, source_path
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
@@ -104,7 +104,7 @@ def test_scales_imports_no_chapter_module():
 @pytest.fixture(scope="module")
 def closures():
     """``{chapter: the library modules its notebook uses}`` (tools/chapters.py's closure)."""
-    return {chapter: chapters.library_modules(ROOT / "notebooks" / nb) for chapter, (nb, _) in CHAPTERS.items()}
+    return {chapter: chapters.library_modules(source_path(ROOT / "notebooks" / nb)) for chapter, (nb, _) in CHAPTERS.items()}
 
 
 def test_a_chapter_module_is_in_the_identity_of_its_chapter_and_of_those_that_use_it_only(closures):
@@ -117,8 +117,8 @@ def test_a_notebook_that_configures_another_chapter_imports_its_module(closures)
     """Its identity must cover the sizes it runs with: scales.configure imports the module at call time,
     out of the identity's sight."""
     for chapter, (nb, _) in CHAPTERS.items():
-        code = "".join("".join(c["source"]) for c in json.loads((ROOT / "notebooks" / nb).read_text())["cells"]
-                       if c["cell_type"] == "code")
+        code = "".join(c.source for c in read_notebook(source_path(ROOT / "notebooks" / nb)).cells
+                       if c.cell_type == "code")
         configured = set(re.findall(r"""(?:configure|start)\(\s*["']([\w-]+)["']""", code))
         assert chapter in configured, nb
         for other in configured:
@@ -141,7 +141,8 @@ def copied_project(tmp_path, monkeypatch):
 
 
 def identities(project):
-    return {chapter: chapters.identity(project / "notebooks" / nb, SMOKE) for chapter, (nb, _) in CHAPTERS.items()}
+    return {chapter: chapters.identity(source_path(project / "notebooks" / nb), SMOKE)
+            for chapter, (nb, _) in CHAPTERS.items()}
 
 
 @pytest.mark.parametrize("chapter", ["lg-rmt", "as-bounds"])

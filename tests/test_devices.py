@@ -14,7 +14,6 @@ same tiny experiments on CPU and CUDA, one CPU generator, must agree.
 import ast
 import dataclasses
 import inspect
-import json
 import re
 from pathlib import Path
 
@@ -24,12 +23,13 @@ import torch
 
 from gendyn import _checks, _random, committee_sgd, linear_experiments as le, multitask_train as mt, train
 from gendyn import interleaved_sgd as il, random_features as rf
+from gendyn.book.myst import chapter_sources, read_notebook
 from flat_grid import run_flat
 
 
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib" / "gendyn"
-CHAPTERS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+CHAPTERS = chapter_sources(ROOT / "notebooks")
 RANDOM_FUNCTIONS = {"randn", "rand", "randint", "randperm", "normal", "bernoulli", "multinomial", "poisson",
                     "randn_like", "rand_like", "randint_like"}
 RANDOM_METHODS = {"normal_", "uniform_", "random_", "exponential_", "bernoulli_", "geometric_", "cauchy_",
@@ -56,7 +56,7 @@ def test_every_library_draw_goes_through_the_policy():
 
 
 def _chapter_code(path):
-    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    return [c.source for c in read_notebook(path).cells if c.cell_type == "code"]
 
 
 CHAPTER_MODULES = sorted((LIB / "book" / "chapters").glob("*.py"))
@@ -65,7 +65,7 @@ CHAPTER_MODULES = sorted((LIB / "book" / "chapters").glob("*.py"))
 @pytest.mark.parametrize("path", CHAPTERS + CHAPTER_MODULES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_chapters_draw_on_the_cpu_and_bring_tensors_home(path):
     """Chapters and their companion modules (gendyn.book.chapters) alike."""
-    code = "\n".join(_chapter_code(path)) if path.suffix == ".ipynb" else path.read_text()
+    code = "\n".join(_chapter_code(path)) if path.suffix != ".py" else path.read_text()
     assert "Generator(device" not in code, "chapters seed CPU generators (the same data on every device)"
     bare = [line.strip() for line in code.splitlines() if re.search(r"(?<!\.cpu\(\))\.numpy\(\)", line)]
     assert not bare, "a tensor that may live on the GPU goes to numpy without .cpu():\n" + "\n".join(bare)

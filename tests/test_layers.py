@@ -100,12 +100,12 @@ def companion(notebook):
 
 
 def test_every_chapter_has_one_companion_module_and_imports_it():
-    import json
+    from gendyn.book.myst import chapter_sources, read_notebook
 
-    notebooks = sorted(NOTEBOOKS.glob("*/*.ipynb"))
+    notebooks = chapter_sources(NOTEBOOKS)
     assert sorted(companion(nb) for nb in notebooks) == CHAPTER_MODULES
     for nb in notebooks:
-        code = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+        code = "".join(c.source for c in read_notebook(nb).cells if c.cell_type == "code")
         assert f"from gendyn.book.chapters import {companion(nb)}" in code, nb
 
 

@@ -1,5 +1,5 @@
 """Exact properties of the reconstructed Lee & Ndirango theory (gendyn.softmax_multitask) that the
-setup chapter (notebooks/lee-ndirango/setup-and-derivations.ipynb) shows but does not claim:
+setup chapter (notebooks/lee-ndirango/setup-and-derivations.md) shows but does not claim:
 identities, algebraic limits and properties true by construction are tested here, on the science
 functions directly."""
 

@@ -13,9 +13,10 @@ import nbformat
 import papermill
 import pytest
 
+from gendyn.book.myst import chapter_sources, read_notebook, source_path, write_ipynb
+
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
-NOTEBOOKS = [nb for nb in NOTEBOOKS if ".ipynb_checkpoints" not in nb.parts]
+NOTEBOOKS = chapter_sources(ROOT / "notebooks")  # MyST Markdown notebooks (gendyn.book.myst)
 RUNS = ROOT / "_build" / "runs" / "smoke"
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 pytestmark = pytest.mark.notebook  # `make unit` leaves these out
@@ -26,10 +27,12 @@ _spec.loader.exec_module(chapters)
 
 
 def execute(notebook, output, parameters, env_dir):
+    """papermill on the chapter source ``notebook``, converted into an .ipynb beside ``output``."""
     os.environ["GENDYN_RUN_DIR"] = str(env_dir)
     os.environ.setdefault("GENDYN_PROGRESS", "0")
+    source = write_ipynb(notebook, Path(output).with_name(f"source-{notebook.stem}.ipynb"))
     return papermill.execute_notebook(
-        str(notebook), str(output), parameters=parameters, cwd=str(notebook.parent), progress_bar=False
+        str(source), str(output), parameters=parameters, cwd=str(notebook.parent), progress_bar=False
     )
 
 
@@ -53,7 +56,7 @@ def test_parameters_cell_holds_only_literals():
     import ast
 
     for notebook in NOTEBOOKS:
-        cells = nbformat.read(notebook, as_version=4).cells
+        cells = read_notebook(notebook).cells
         params = [c for c in cells if "parameters" in c.metadata.get("tags", [])]
         assert len(params) == 1, f"{notebook.name}: need exactly one parameters cell"
         for node in ast.parse(params[0].source).body:
@@ -76,13 +79,13 @@ def test_parameters_cell_holds_only_literals():
     ids=["unknown-scale", "unknown-device", "negative-size", "one-repeat", "huge-seed", "misspelt-name"],
 )
 def test_bad_parameter_stops_the_first_chapter_with_a_clear_message(parameters, message, tmp_path):
-    notebook = ROOT / "notebooks" / "lampinen-ganguli" / "rmt-teacher-in-data.ipynb"
+    notebook = source_path(ROOT / "notebooks" / "lampinen-ganguli" / "rmt-teacher-in-data.md")
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(notebook, tmp_path / "out.ipynb", parameters, tmp_path)
 
 
 def test_same_seed_gives_byte_identical_claims_and_figures(tmp_path):
-    notebook = ROOT / "notebooks" / "advani-saxe" / "bounds.ipynb"  # a quick chapter with figures
+    notebook = source_path(ROOT / "notebooks" / "advani-saxe" / "bounds.md")  # a quick chapter with figures
     folders = []
     for run in ("first", "second"):
         chapters.run(notebook, tmp_path / run, SMOKE, force=True, log=lambda *_: None)

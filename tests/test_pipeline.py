@@ -16,6 +16,8 @@ import nbformat
 import papermill
 import pytest
 
+from gendyn.book import myst
+
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("chapters", ROOT / "tools" / "chapters.py")
 chapters = importlib.util.module_from_spec(_spec)
@@ -54,16 +56,26 @@ def project(tmp_path, monkeypatch):
     return tmp_path
 
 
-def chapter(project, name, body=PASSING):
-    """Write a chapter notebook with a parameters cell and ``body``; returns its path."""
+def chapter(project, name, body=PASSING, suffix=".md"):
+    """Write a chapter's source, a MyST Markdown notebook (``suffix=".ipynb"``: a notebook not converted
+    yet), with a parameters cell and ``body``; returns its path."""
     nb = nbformat.v4.new_notebook()
     params = nbformat.v4.new_code_cell('SCALE = "paper"\nSEED = 0\nDEVICE = "cpu"')
     params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(body.format(name=name))]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# Chapter {name}\n\n$$\\frac{{1}}{{2}}$$"), params,
+                nbformat.v4.new_code_cell(body.format(name=name))]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = project / "notebooks" / "part" / f"{name}.ipynb"
-    nbformat.write(nb, path)
+    path = project / "notebooks" / "part" / f"{name}{suffix}"
+    if suffix == ".md":
+        path.write_text(myst.to_myst(nb))
+    else:
+        nbformat.write(nb, path)
     return path
+
+
+def as_ipynb(nb, tmp):
+    """The chapter source ``nb`` as an .ipynb papermill can run by hand."""
+    return myst.write_ipynb(nb, Path(tmp) / f"{nb.stem}-source.ipynb")
 
 
 def left_behind(runs):
@@ -85,9 +97,9 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     assert len(hidden) == 1 and "parameters" in hidden[0]["metadata"]["tags"]  # the defaults, not what ran
     shown = [c for c in staged["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
     assert len(shown) == 1 and 'SCALE = "smoke"' in "".join(shown[0]["source"])  # the parameters of this run
-    assert "(run `" in "".join(staged["cells"][2]["source"])  # the box that says which run this is
+    assert "(run `" in "".join(staged["cells"][3]["source"])  # the box that says which run this is
     assert "extra_footer" in (out / "_config.yml").read_text()
-    assert "| [good](part/good.ipynb) |" in (out / "execution-statistics.md").read_text()
+    assert "| [Chapter good](part/good.ipynb) |" in (out / "execution-statistics.md").read_text()  # its title
     # the exact source of the build (outside git: the project tree without the build's outputs)
     import tarfile
 
@@ -95,11 +107,33 @@ def test_an_accepted_run_is_staged_with_its_ledger(project):
     with tarfile.open(archive) as tar:
         names = tar.getnames()
     folder = archive.name[:-len(".tar.gz")]
-    assert f"{folder}/notebooks/part/good.ipynb" in names and f"{folder}/_config.yml" in names
+    assert f"{folder}/notebooks/part/good.md" in names and f"{folder}/_config.yml" in names
     assert not any(n.startswith((f"{folder}/staged", f"{folder}/.venv")) for n in names)
     assert archive.name in (out / "source.md").read_text()
-    assert f"</staged/{archive.name}>" in "".join(staged["cells"][2]["source"])  # from the chapter's box
+    assert f"</staged/{archive.name}>" in "".join(staged["cells"][3]["source"])  # from the chapter's box
+    assert staged["metadata"]["papermill"]["input_path"] == str(nb)  # the source, not the notebook papermill ran
     assert "version" in (out / "citation.bib").read_text() and (out / "CITATION.cff").exists()
+
+
+def test_a_chapter_source_is_run_as_a_notebook_and_lands_as_one(project):
+    """A MyST source runs as the .ipynb converted from it (nothing written under notebooks/); an .ipynb
+    source not converted yet runs the same way; the identity is that of the source's text."""
+    runs = project / "runs"
+    text = chapter(project, "text")
+    legacy = chapter(project, "legacy", suffix=".ipynb")
+    before = sorted(p.name for p in (project / "notebooks" / "part").iterdir())
+    for nb in (text, legacy):
+        record = chapters.run(nb, runs, SMOKE)
+        assert record.finished and record.run == chapters.identity(nb, SMOKE)
+        out = chapters.places(nb, runs)[0]
+        assert out == runs / "part" / f"{nb.stem}.ipynb" and out.exists()
+        executed = nbformat.read(out, as_version=4)
+        assert [c.cell_type for c in executed.cells][:2] == ["markdown", "code"]
+        assert any("injected-parameters" in c.metadata.get("tags", []) for c in executed.cells)
+    assert sorted(p.name for p in (project / "notebooks" / "part").iterdir()) == before
+    base = chapters.identity(text, SMOKE)
+    text.write_text(text.read_text().replace("Chapter text", "Chapter text, reworded"))
+    assert chapters.identity(text, SMOKE) != base
 
 
 @pytest.mark.parametrize("name, body, why", [
@@ -216,8 +250,8 @@ def test_a_hand_run_writes_its_claims_outside_the_runs_folder(project, monkeypat
     monkeypatch.delenv("GENDYN_RUN_DIR", raising=False)
     monkeypatch.delenv("GENDYN_RUN_ID", raising=False)
     monkeypatch.chdir(ROOT)  # the kernel finds the project root from its working directory
-    papermill.execute_notebook(str(nb), str(project / "out.ipynb"), parameters=SMOKE, progress_bar=False,
-                               cwd=str(ROOT))
+    papermill.execute_notebook(str(as_ipynb(nb, project)), str(project / "out.ipynb"), parameters=SMOKE,
+                               progress_bar=False, cwd=str(ROOT))
     scratch = ROOT / "_build" / "scratch" / "smoke" / "demo-by-hand.claims.json"
     assert scratch.exists()
     scratch.unlink()
@@ -232,8 +266,8 @@ def test_a_notebook_executed_by_hand_over_an_accepted_run_is_refused(project):
     out, _, _, _ = chapters.places(nb, runs)
     chapters.accepted(nb, runs, SMOKE)
     by_hand = project / "by-hand.ipynb"
-    papermill.execute_notebook(str(nb), str(by_hand), parameters={**SMOKE, "SEED": 1}, progress_bar=False,
-                               kernel_name="python3")
+    papermill.execute_notebook(str(as_ipynb(nb, project)), str(by_hand), parameters={**SMOKE, "SEED": 1},
+                               progress_bar=False, kernel_name="python3")
     shutil.copy(by_hand, out)
     with pytest.raises(chapters.RunRejected, match="not the one of this run"):
         chapters.accepted(nb, runs, SMOKE)

@@ -70,14 +70,16 @@ def test_make_runs_jobs_dry_run(tmp_path):
     out = subprocess.run(["make", "-n", "runs", "JOBS=2", "SCALE=smoke", f"STAMP={stamp}"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     runs = [line for line in out.splitlines() if "tools/chapters.py run" in line]
-    notebooks = sorted(p.relative_to(ROOT / "notebooks").as_posix() for p in (ROOT / "notebooks").rglob("*.ipynb")
-                       if ".ipynb_checkpoints" not in p.parts)
+    from gendyn.book.myst import chapter_sources
+
+    notebooks = [p.relative_to(ROOT / "notebooks").as_posix() for p in chapter_sources(ROOT / "notebooks")]
     assert len(runs) == len(notebooks)
     assert all(line.startswith("GENDYN_JOBS=2 ") for line in runs), runs[:2]
     order = [next(nb for nb in notebooks if f"notebooks/{nb} " in line) for line in runs]
-    published = order.index("lee-ndirango/published-data.ipynb")
-    assert published > order.index("lee-ndirango/aux-data-and-depth.ipynb")
-    assert published > order.index("lee-ndirango/multitask-benefit.ipynb")
+    order = [nb.rsplit(".", 1)[0] for nb in order]
+    published = order.index("lee-ndirango/published-data")
+    assert published > order.index("lee-ndirango/aux-data-and-depth")
+    assert published > order.index("lee-ndirango/multitask-benefit")
     serial = subprocess.run(["make", "-n", "runs", "SCALE=smoke", f"STAMP={stamp}"], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout
     assert all(line.startswith("GENDYN_JOBS=1 ") for line in serial.splitlines() if "tools/chapters.py run" in line)

@@ -1,10 +1,15 @@
 """The book's pipeline: run chapters, accept only complete and passing runs, stage the book.
 
-    python tools/chapters.py run NOTEBOOK --runs _build/runs/smoke -p SCALE smoke -p SEED 0 -p DEVICE cpu
-    python tools/chapters.py stage --runs _build/runs/smoke --out book/generated -p ... NOTEBOOK...
+    python tools/chapters.py run notebooks/PAPER/CHAPTER.md --runs _build/runs/smoke -p SCALE smoke -p SEED 0 -p DEVICE cpu
+    python tools/chapters.py stage --runs _build/runs/smoke --out book/generated -p ... SOURCE...
     python tools/chapters.py offer-pdf _build/latex/gendyn-book.pdf --out book/generated
 
-A chapter run has an **identity**: a hash of the notebook, its parameters (scale, seed,
+A chapter's source is a MyST Markdown notebook, ``notebooks/<paper>/<chapter>.md``
+(:mod:`gendyn.book.myst`; an ``.ipynb`` source not converted yet by ``tools/to_myst.py`` runs as
+well). A run converts it into an ``.ipynb`` in a temporary folder, which papermill executes into
+``<runs>/<paper>/<chapter>.ipynb``, the executed notebook that nbval, ``stage`` and the book read.
+
+A chapter run has an **identity**: a hash of the chapter's source text, its parameters (scale, seed,
 device and every override), ``pyproject.toml``, ``requirements.lock``, and the library
 modules the chapter imports (transitively) with the data they read — so changing one module
 re-runs only the chapters that use it. ``run`` skips a chapter whose accepted run has the current
@@ -39,6 +44,7 @@ import math
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +53,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.claims import category_counts, read_record  # noqa: E402
 from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown, strength_page  # noqa: E402
+from gendyn.book.myst import read_notebook, write_ipynb  # noqa: E402
 from gendyn.book.sources import imports_of, module_closure, source_files  # noqa: E402
 from gendyn.book.threads import chapter_threads, thread_environment  # noqa: E402
 
@@ -83,9 +90,9 @@ def library_modules(notebook):
     """The library modules a chapter uses: those its code imports, and theirs, transitively
     (each package's ``__init__`` included). Returns ``{module name: file}``."""
     code = []
-    for cell in json.loads(Path(notebook).read_text())["cells"]:
-        if cell["cell_type"] == "code":
-            source = "".join(cell["source"])
+    for cell in read_notebook(notebook).cells:
+        if cell.cell_type == "code":
+            source = cell.source
             try:
                 code.append(ast.parse(source))
             except SyntaxError:  # a cell with IPython magics: read it line by line
@@ -100,7 +107,7 @@ def _source_files(notebook):
 
 def identity(notebook, parameters):
     """The identity of a run of ``notebook`` with ``parameters`` (a dict), as a hex string:
-    a hash of the notebook, the parameters, the lock files, the torch build installed (CPU or
+    a hash of the chapter's source (its path under ``notebooks/`` and its text), the parameters, the lock files, the torch build installed (CPU or
     CUDA) and every library module (and data file) the chapter uses, so a change anywhere else
     does not re-run it."""
     digest = hashlib.sha256()
@@ -115,17 +122,21 @@ def identity(notebook, parameters):
 
 
 def places(notebook, runs):
-    """Where the run of ``notebook`` lands: (notebook, folder, partial notebook, partial folder)."""
-    rel = Path(notebook).resolve().relative_to(NOTEBOOKS)
+    """Where the run of the chapter source ``notebook`` lands: (executed notebook, folder, partial
+    notebook, partial folder); the executed notebook is ``<runs>/<paper>/<chapter>.ipynb``."""
+    rel = Path(notebook).resolve().relative_to(NOTEBOOKS).with_suffix(".ipynb")
     out = Path(runs) / rel
     folder = out.with_suffix("")
     return out, folder, out.with_name(f".partial-{out.name}"), folder.with_name(f".partial-{folder.name}")
 
 
-def _stamp(executed, run_id, parameters):
-    """Bind the executed notebook to its run: its identity and parameters in its metadata."""
+def _stamp(executed, run_id, parameters, source=None):
+    """Bind the executed notebook to its run: its identity and parameters in its metadata (and, given
+    ``source``, the chapter's source as papermill's input, not the temporary notebook it ran)."""
     nb = json.loads(Path(executed).read_text())
     nb["metadata"]["gendyn"] = {"run": run_id, "parameters": parameters}
+    if source is not None and "papermill" in nb["metadata"]:
+        nb["metadata"]["papermill"]["input_path"] = str(source)
     Path(executed).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -250,8 +261,11 @@ def run(notebook, runs, parameters, force=False, log=print):
 
         os.environ.update(env)
         start = time.perf_counter()
-        papermill.execute_notebook(str(notebook), str(partial_out), parameters=parameters,
-                                   cwd=str(Path(notebook).parent), progress_bar=False, log_output=False)
+        with tempfile.TemporaryDirectory(prefix="gendyn-chapter-") as scratch:
+            # papermill runs an .ipynb: the chapter's source converted (never a file under notebooks/)
+            source = write_ipynb(notebook, Path(scratch) / out.name)
+            papermill.execute_notebook(str(source), str(partial_out), parameters=parameters,
+                                       cwd=str(Path(notebook).parent), progress_bar=False, log_output=False)
         seconds = time.perf_counter() - start
         try:
             record = read_record(partial_folder)
@@ -260,7 +274,7 @@ def run(notebook, runs, parameters, force=False, log=print):
         problems = record.problems(run=run_id, scale=parameters.get("SCALE"), declared=DECLARED)
         if problems:
             raise RunRejected(f"{notebook}: " + "; ".join(problems))
-        _stamp(partial_out, run_id, parameters)
+        _stamp(partial_out, run_id, parameters, source=notebook)
         (partial_folder / OWNER).unlink()
         partial_folder.replace(folder)
         (folder.with_suffix(".seconds")).write_text(f"{seconds:.1f}\n")  # for benchmarks/run.py
@@ -283,9 +297,9 @@ def run(notebook, runs, parameters, force=False, log=print):
 
 def title_of(notebook):
     """The chapter's title: the first level-1 heading of the notebook."""
-    for cell in json.loads(Path(notebook).read_text())["cells"]:
-        if cell["cell_type"] == "markdown":
-            for line in "".join(cell["source"]).splitlines():
+    for cell in read_notebook(notebook).cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
                 if line.startswith("# "):
                     return line[2:].strip()
     return Path(notebook).stem
@@ -543,7 +557,8 @@ def stage(notebooks, runs, out, parameters):
         target = Path(out) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_page(executed, record, parameters,
-                                dict(source, url=url, sha=facts["sha"], notebook=rel.as_posix())))
+                                dict(source, url=url, sha=facts["sha"],
+                                     notebook=Path(notebook).resolve().relative_to(NOTEBOOKS).as_posix())))
         seconds = folder.with_suffix(".seconds")
         number = numbers.get(rel.with_suffix("").as_posix())
         title = title_of(notebook) if number is None else f"{number}. {title_of(notebook)}"
@@ -587,9 +602,10 @@ def claim_strength(notebooks):
     smoke = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
     identities = {}
     if data is not None:
-        by_notebook = {e["notebook"]: e["chapter"] for e in data["chapters"]}
+        # by the chapter's path without its suffix: a table measured before the sources became .md still names them
+        by_notebook = {str(Path(e["notebook"]).with_suffix("")): e["chapter"] for e in data["chapters"]}
         for notebook in notebooks:
-            rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS))
+            rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS).with_suffix(""))
             if rel in by_notebook:
                 identities[by_notebook[rel]] = identity(notebook, smoke)
     return strength_page(data, identities)
@@ -636,7 +652,7 @@ def main(argv=None):
         p.add_argument("--runs", required=True, help="folder of the executed chapters, e.g. _build/runs/smoke")
         p.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                        help="a notebook parameter (SCALE, SEED, DEVICE, overrides)")
-    sub.choices["run"].add_argument("notebook")
+    sub.choices["run"].add_argument("notebook", help="the chapter's source, notebooks/<paper>/<chapter>.md")
     sub.choices["run"].add_argument("--force", action="store_true", help="run even if up to date")
     sub.choices["stage"].add_argument("--out", required=True, help="folder of the book's chapter pages")
     sub.choices["stage"].add_argument("notebooks", nargs="+")

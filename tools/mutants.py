@@ -36,6 +36,7 @@ from gendyn.book.chapters import CHAPTERS  # noqa: E402
 from gendyn.book.claims import read_record  # noqa: E402
 from gendyn.book.ledger_page import strength_markdown  # noqa: E402
 from gendyn.book.mutation import ENVIRONMENT, Mutation  # noqa: E402
+from gendyn.book.myst import source_path, write_ipynb  # noqa: E402
 from gendyn.book.threads import JOBS, chapter_threads, thread_environment  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -69,8 +70,9 @@ def mutations_of(chapter):
 
 def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, timeout=900):
     """Execute ``chapter`` at ``scale`` with ``mutation`` (or none) in fresh folders; its :class:`Outcome`."""
-    notebook = ROOT / "notebooks" / CHAPTERS[chapter][0]
+    notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
     with tempfile.TemporaryDirectory(prefix="gendyn-mutant-") as tmp:
+        source = write_ipynb(notebook, f"{tmp}/chapter.ipynb")  # papermill runs the chapter's text as an .ipynb
         env = {k: v for k, v in os.environ.items() if k not in ("GENDYN_RUN_ID", ENVIRONMENT)}
         env.update(GENDYN_RUN_DIR=f"{tmp}/run", GENDYN_CACHE_DIR=f"{tmp}/cache", GENDYN_PROGRESS="0",
                    PYTHONHASHSEED="0")
@@ -78,7 +80,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
             env[ENVIRONMENT] = mutation.to_json()
         env.update(thread_environment(chapter_threads(env)))  # the runs side by side share the cores
         start = time.perf_counter()
-        command = [python, "-m", "papermill", str(notebook), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
+        command = [python, "-m", "papermill", str(source), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
                    "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent), "--no-progress-bar"]
         try:
             proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
@@ -124,7 +126,7 @@ def report(results):
     """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim."""
     chapters, killed, total = [], 0, 0
     for chapter, (baseline, outcomes) in results.items():
-        notebook = ROOT / "notebooks" / CHAPTERS[chapter][0]
+        notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
         entry = dict(chapter=chapter, notebook=CHAPTERS[chapter][0], baseline_seconds=round(baseline.seconds, 1),
                      identity=pipeline.identity(notebook, SMOKE),
                      baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,

@@ -1,14 +1,20 @@
 """Convert a percent-format script (``# %%`` code, ``# %% [markdown]`` text) to a notebook.
 
-The chapters are edited as notebooks; this helper only writes a first version of one
-from a plain-text draft: ``python tools/py2nb.py draft.py notebooks/x/y.ipynb``.
-A cell whose header line ends with ``tags=["parameters"]`` gets that tag.
+The chapters are MyST Markdown notebooks; this helper only writes a first version of one
+from a plain-text draft: ``python tools/py2nb.py draft.py notebooks/x/y.md`` (a target ending
+in ``.ipynb`` gets a JSON notebook). A cell whose header line ends with ``tags=["parameters"]``
+gets that tag.
 """
 
 import re
 import sys
+from pathlib import Path
 
 import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from gendyn.book.myst import to_myst  # noqa: E402
 
 
 def convert(text):
@@ -33,4 +39,7 @@ def convert(text):
 
 if __name__ == "__main__":
     src, dst = sys.argv[1:3]
-    nbformat.write(convert(open(src).read()), dst)
+    if dst.endswith(".md"):
+        Path(dst).write_text(to_myst(convert(open(src).read())))
+    else:
+        nbformat.write(convert(open(src).read()), dst)

@@ -8,4 +8,5 @@ grids     the Lee & Ndirango grids of the book and their cache shared by chapter
 stats     the claims' statistics: standard errors, Student-t bounds, batch means, KS distance, agreement
 figures   figures that recur across chapters (the benefit strips of Figs. A1-A4)
 threads   a chapter run's share of the CPU threads when chapters run side by side (make runs JOBS=N)
+myst      the chapters' sources: MyST Markdown notebooks read and written with jupytext
 """

@@ -1,6 +1,6 @@
 """The code of each chapter of the book that is not science: its sizes, its figures and its claims.
 
-One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-asymptotic-error.ipynb``
+One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-asymptotic-error.md``
 → :mod:`gendyn.book.chapters.goldt_sec2_asymptotic_error`). A module holds
 
 - ``Sizes``, a frozen dataclass of the chapter's sizes (a typed field and a one-line comment per
@@ -27,37 +27,38 @@ chapter's module (published-data those of the multitask and aux-depth chapters, 
 """
 
 
-#: Each chapter of the book: ``{chapter id: (notebook under notebooks/, module of this package)}``.
+#: Each chapter of the book: ``{chapter id: (its source under notebooks/, a MyST Markdown notebook
+#: (:mod:`gendyn.book.myst`), module of this package)}``.
 #: Every module defines ``Sizes`` and ``SIZES`` (read by :func:`gendyn.book.scales.configure`). A module
 #: may define ``claim_ids(cfg)``, the ids of the claims its chapter checks (fixed before the run:
 #: :meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory functions its claims test
 #: with the error they should detect (:mod:`gendyn.book.mutation`).
 CHAPTERS = {
-    "as-bounds": ("advani-saxe/bounds.ipynb", "advani_saxe_bounds"),
-    "as-double-descent": ("advani-saxe/double-descent.ipynb", "advani_saxe_double_descent"),
-    "as-early-stopping-ridge": ("advani-saxe/early-stopping-and-ridge.ipynb", "advani_saxe_early_stopping_and_ridge"),
-    "as-nonlinear-teacher": ("advani-saxe/nonlinear-teacher.ipynb", "advani_saxe_nonlinear_teacher"),
-    "as-toy-model": ("advani-saxe/toy-model.ipynb", "advani_saxe_toy_model"),
-    "goldt-sec1": ("goldt-et-al/sec1-dynamics.ipynb", "goldt_sec1_dynamics"),
-    "goldt-sec2": ("goldt-et-al/sec2-asymptotic-error.ipynb", "goldt_sec2_asymptotic_error"),
-    "goldt-sec3": ("goldt-et-al/sec3-both-layers.ipynb", "goldt_sec3_both_layers"),
-    "lg-alignment": ("lampinen-ganguli/alignment-lag.ipynb", "lampinen_ganguli_alignment_lag"),
-    "lg-generalisation-deep": ("lampinen-ganguli/generalisation-deep.ipynb", "lampinen_ganguli_generalisation_deep"),
-    "lg-generalisation": ("lampinen-ganguli/generalisation-dynamics.ipynb", "lampinen_ganguli_generalisation_dynamics"),
-    "lg-low-rank": ("lampinen-ganguli/low-rank-students.ipynb", "lampinen_ganguli_low_rank_students"),
-    "lg-mode-dynamics": ("lampinen-ganguli/mode-dynamics.ipynb", "lampinen_ganguli_mode_dynamics"),
-    "lg-nongradient": ("lampinen-ganguli/non-gradient-algorithm.ipynb", "lampinen_ganguli_non_gradient_algorithm"),
-    "lg-nonlinear": ("lampinen-ganguli/nonlinear-students.ipynb", "lampinen_ganguli_nonlinear_students"),
-    "lg-nonlinear-transfer": ("lampinen-ganguli/nonlinear-transfer.ipynb", "lampinen_ganguli_nonlinear_transfer"),
-    "lg-examples": ("lampinen-ganguli/number-of-examples.ipynb", "lampinen_ganguli_number_of_examples"),
-    "lg-randomised": ("lampinen-ganguli/randomised-data.ipynb", "lampinen_ganguli_randomised_data"),
-    "lg-rmt": ("lampinen-ganguli/rmt-teacher-in-data.ipynb", "lampinen_ganguli_rmt_teacher_in_data"),
-    "lg-transfer": ("lampinen-ganguli/transfer.ipynb", "lampinen_ganguli_transfer"),
-    "ln-authors-settings": ("lee-ndirango/authors-settings.ipynb", "lee_ndirango_authors_settings"),
-    "ln-aux-depth": ("lee-ndirango/aux-data-and-depth.ipynb", "lee_ndirango_aux_data_and_depth"),
-    "ln-multitask": ("lee-ndirango/multitask-benefit.ipynb", "lee_ndirango_multitask_benefit"),
-    "ln-published": ("lee-ndirango/published-data.ipynb", "lee_ndirango_published_data"),
-    "ln-relation": ("lee-ndirango/relation-to-lampinen-ganguli.ipynb", "lee_ndirango_relation_to_lampinen_ganguli"),
-    "ln-setup": ("lee-ndirango/setup-and-derivations.ipynb", "lee_ndirango_setup_and_derivations"),
-    "ln-single-task": ("lee-ndirango/single-task-dynamics.ipynb", "lee_ndirango_single_task_dynamics"),
+    "as-bounds": ("advani-saxe/bounds.md", "advani_saxe_bounds"),
+    "as-double-descent": ("advani-saxe/double-descent.md", "advani_saxe_double_descent"),
+    "as-early-stopping-ridge": ("advani-saxe/early-stopping-and-ridge.md", "advani_saxe_early_stopping_and_ridge"),
+    "as-nonlinear-teacher": ("advani-saxe/nonlinear-teacher.md", "advani_saxe_nonlinear_teacher"),
+    "as-toy-model": ("advani-saxe/toy-model.md", "advani_saxe_toy_model"),
+    "goldt-sec1": ("goldt-et-al/sec1-dynamics.md", "goldt_sec1_dynamics"),
+    "goldt-sec2": ("goldt-et-al/sec2-asymptotic-error.md", "goldt_sec2_asymptotic_error"),
+    "goldt-sec3": ("goldt-et-al/sec3-both-layers.md", "goldt_sec3_both_layers"),
+    "lg-alignment": ("lampinen-ganguli/alignment-lag.md", "lampinen_ganguli_alignment_lag"),
+    "lg-generalisation-deep": ("lampinen-ganguli/generalisation-deep.md", "lampinen_ganguli_generalisation_deep"),
+    "lg-generalisation": ("lampinen-ganguli/generalisation-dynamics.md", "lampinen_ganguli_generalisation_dynamics"),
+    "lg-low-rank": ("lampinen-ganguli/low-rank-students.md", "lampinen_ganguli_low_rank_students"),
+    "lg-mode-dynamics": ("lampinen-ganguli/mode-dynamics.md", "lampinen_ganguli_mode_dynamics"),
+    "lg-nongradient": ("lampinen-ganguli/non-gradient-algorithm.md", "lampinen_ganguli_non_gradient_algorithm"),
+    "lg-nonlinear": ("lampinen-ganguli/nonlinear-students.md", "lampinen_ganguli_nonlinear_students"),
+    "lg-nonlinear-transfer": ("lampinen-ganguli/nonlinear-transfer.md", "lampinen_ganguli_nonlinear_transfer"),
+    "lg-examples": ("lampinen-ganguli/number-of-examples.md", "lampinen_ganguli_number_of_examples"),
+    "lg-randomised": ("lampinen-ganguli/randomised-data.md", "lampinen_ganguli_randomised_data"),
+    "lg-rmt": ("lampinen-ganguli/rmt-teacher-in-data.md", "lampinen_ganguli_rmt_teacher_in_data"),
+    "lg-transfer": ("lampinen-ganguli/transfer.md", "lampinen_ganguli_transfer"),
+    "ln-authors-settings": ("lee-ndirango/authors-settings.md", "lee_ndirango_authors_settings"),
+    "ln-aux-depth": ("lee-ndirango/aux-data-and-depth.md", "lee_ndirango_aux_data_and_depth"),
+    "ln-multitask": ("lee-ndirango/multitask-benefit.md", "lee_ndirango_multitask_benefit"),
+    "ln-published": ("lee-ndirango/published-data.md", "lee_ndirango_published_data"),
+    "ln-relation": ("lee-ndirango/relation-to-lampinen-ganguli.md", "lee_ndirango_relation_to_lampinen_ganguli"),
+    "ln-setup": ("lee-ndirango/setup-and-derivations.md", "lee_ndirango_setup_and_derivations"),
+    "ln-single-task": ("lee-ndirango/single-task-dynamics.md", "lee_ndirango_single_task_dynamics"),
 }

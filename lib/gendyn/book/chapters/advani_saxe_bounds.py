@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/advani-saxe/bounds.ipynb``.
+"""Figures and claims of the chapter ``notebooks/advani-saxe/bounds.md``.
 
 Advani, Saxe & Sompolinsky, as in the MIT 18.338 slides: the memorisation puzzle of a random-feature
 ReLU network and the generalisation bounds (7)-(12). The module holds the chapter's sizes, its three

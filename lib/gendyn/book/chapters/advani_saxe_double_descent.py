@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/advani-saxe/double-descent.ipynb``.
+"""Figures and claims of the chapter ``notebooks/advani-saxe/double-descent.md``.
 
 Advani, Saxe & Sompolinsky, slides "Interpreting (5)" and "Double Descent": the long-time and
 early-stopped test error of the linear student against the load ``alpha = P/N``, the eigengap and

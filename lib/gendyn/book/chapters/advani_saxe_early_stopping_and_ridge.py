@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/advani-saxe/early-stopping-and-ridge.ipynb``.
+"""Figures and claims of the chapter ``notebooks/advani-saxe/early-stopping-and-ridge.md``.
 
 Advani, Saxe & Sompolinsky: early stopping of the linear student against optimal L2 (ridge)
 regularisation. The module holds the chapter's sizes, its two figures (the maps over the

@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/advani-saxe/nonlinear-teacher.ipynb``.
+"""Figures and claims of the chapter ``notebooks/advani-saxe/nonlinear-teacher.md``.
 
 Advani, Saxe & Sompolinsky, Figs. 7-9 of the journal paper: random-feature ReLU students of a
 two-layer ReLU teacher. The module holds the chapter's figures (Fig. 7 C, D, F; the hidden-layer

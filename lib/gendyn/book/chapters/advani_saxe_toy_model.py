@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/advani-saxe/toy-model.ipynb``.
+"""Figures and claims of the chapter ``notebooks/advani-saxe/toy-model.md``.
 
 Advani, Saxe & Sompolinsky, slides eqs. (2)-(6): the exact learning dynamics of a linear student
 of a noisy linear teacher. The experiments are science API

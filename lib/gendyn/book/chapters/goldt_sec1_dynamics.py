@@ -1,4 +1,4 @@
-"""Companion of the chapter ``notebooks/goldt-et-al/sec1-dynamics.ipynb``: online SGD against its ODEs.
+"""Companion of the chapter ``notebooks/goldt-et-al/sec1-dynamics.md``: online SGD against its ODEs.
 
 Goldt et al. (2019), §1, Fig. 1 and Theorem 1. The experiments are science
 (:func:`gendyn.committee_sgd.ode_comparison`, :func:`~gendyn.committee_sgd.ode_distance`,

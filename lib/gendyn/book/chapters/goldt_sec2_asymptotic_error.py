@@ -1,4 +1,4 @@
-"""Companion of the chapter ``notebooks/goldt-et-al/sec2-asymptotic-error.ipynb``: the asymptotic error of SCMs.
+"""Companion of the chapter ``notebooks/goldt-et-al/sec2-asymptotic-error.md``: the asymptotic error of SCMs.
 
 Goldt et al. (2019), §2, Fig. 2 and the supplementary Figs. S2 and S3. The experiments are science
 (:func:`gendyn.committee_sgd.stationary_run`, :func:`gendyn.committee_sgd.long_ode_runs`,

@@ -1,4 +1,4 @@
-"""Companion of the chapter ``notebooks/goldt-et-al/sec3-both-layers.ipynb``: training both layers.
+"""Companion of the chapter ``notebooks/goldt-et-al/sec3-both-layers.md``: training both layers.
 
 Goldt et al. (2019), §3, Figs. 3 and 4. The experiments are science and the notebook shows their
 protocol: the runs of Fig. 3a (:func:`gendyn.committee_sgd.stationary_run` with

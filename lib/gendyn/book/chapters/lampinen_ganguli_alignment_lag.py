@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter *Alignment lag of randomly initialised students*.
 
-Serves ``notebooks/lampinen-ganguli/alignment-lag.ipynb`` (Lampinen & Ganguli 2019, App. B, Fig. 9, §3.4):
+Serves ``notebooks/lampinen-ganguli/alignment-lag.md`` (Lampinen & Ganguli 2019, App. B, Fig. 9, §3.4):
 TA and random students of one and three hidden layers learn the same data sets
 (:func:`gendyn.train.train_ta_and_random`, one :class:`~gendyn.train.PairedStudents` per depth); the chapter
 reads off when the random students' modes align with the data's and grow

@@ -1,5 +1,5 @@
 """Figures and claims of the chapter *Generalisation dynamics of deeper networks*
-(``notebooks/lampinen-ganguli/generalisation-deep.ipynb``, Lampinen & Ganguli §3.4, App. A, Fig. 4).
+(``notebooks/lampinen-ganguli/generalisation-deep.md``, Lampinen & Ganguli §3.4, App. A, Fig. 4).
 
 What is particular to three hidden layers: the figures and claims of the side-by-side run at a smaller
 learning rate, of random vs TA students (which split at the noise's learning time) and of the random

@@ -1,5 +1,5 @@
 """Figures and claims of the chapter *Generalisation dynamics: theory, aligned and random students*
-(``notebooks/lampinen-ganguli/generalisation-dynamics.ipynb``, Lampinen & Ganguli §3.3-3.4, Fig. 3).
+(``notebooks/lampinen-ganguli/generalisation-dynamics.md``, Lampinen & Ganguli §3.3-3.4, Fig. 3).
 
 It holds the chapter's sizes, the Fig. 3 figures (error curves, finite-size gaps, optimal stopping) and
 the claims; the experiment is the library's (TA and random students on the same data sets,

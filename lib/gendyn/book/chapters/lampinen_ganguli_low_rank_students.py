@@ -1,6 +1,6 @@
 """Sizes, figure and claims of the chapter *Students of lower rank* (Lampinen & Ganguli 2019, App. H, Fig. 14).
 
-Serves ``notebooks/lampinen-ganguli/low-rank-students.ipynb``: TA and random students whose hidden layer is
+Serves ``notebooks/lampinen-ganguli/low-rank-students.md``: TA and random students whose hidden layer is
 narrower than their output layer learn rank-1 teachers; the chapter compares their optimal early stopping
 with eq. (15) for any student rank, measures the alignment lag of the random students, and shows that the
 paper's literal definition of ``R_in`` predicts the wrong training error. The notebook draws the data sets,

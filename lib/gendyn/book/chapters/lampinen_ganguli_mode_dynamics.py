@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter "Mode dynamics and the singular-mode detection wave".
 
-Serves ``notebooks/lampinen-ganguli/mode-dynamics.ipynb`` (Lampinen & Ganguli §3.1, Fig. 1 and
+Serves ``notebooks/lampinen-ganguli/mode-dynamics.md`` (Lampinen & Ganguli §3.1, Fig. 1 and
 App. A): training-aligned (TA) deep linear networks of depth :math:`N_l` learn a designed data
 spectrum, and their mode strengths are compared with eq. (9) and its deep form (A.1)-(A.2)
 (:func:`gendyn.deep_linear.mode_strength`). The runs (:func:`gendyn.train.ta_mode_dynamics`, modes in

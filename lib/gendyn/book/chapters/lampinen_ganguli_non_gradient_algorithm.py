@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter "Beating optimal early stopping without gradient descent".
 
-Serves ``notebooks/lampinen-ganguli/non-gradient-algorithm.ipynb`` (Lampinen & Ganguli §3.7, App. E,
+Serves ``notebooks/lampinen-ganguli/non-gradient-algorithm.md`` (Lampinen & Ganguli §3.7, App. E,
 Fig. 11): the optimal singular-value shrinkage estimator (:mod:`gendyn.shrinkage`) against optimal
 early stopping of gradient descent, in theory (eqs. 15-16), on the same data sets (rank-1 and
 rank-3 teachers, TA and random students), and at growing :math:`\\bar N_1` (finite size).

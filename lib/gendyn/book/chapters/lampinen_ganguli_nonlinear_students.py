@@ -1,5 +1,5 @@
 """Sizes, figures and claims of the chapter *Nonlinear students*
-(``notebooks/lampinen-ganguli/nonlinear-students.ipynb``, Lampinen & Ganguli §3.5, Fig. 5).
+(``notebooks/lampinen-ganguli/nonlinear-students.md``, Lampinen & Ganguli §3.5, Fig. 5).
 
 The notebook shows its protocol itself: the teachers and sizes of each depth, the training of leaky-ReLU
 and linear students on the same data (:func:`gendyn.train.train_leaky_and_linear`), in our setting and in

@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter *Transfer between nonlinear tasks* (Lampinen & Ganguli 2019, App. F).
 
-Serves ``notebooks/lampinen-ganguli/nonlinear-transfer.ipynb``: the transfer benefit ``T^{A<-B}`` of
+Serves ``notebooks/lampinen-ganguli/nonlinear-transfer.md``: the transfer benefit ``T^{A<-B}`` of
 leaky-ReLU two-headed students on the grid of Fig. 12, with App. F's teachers and balanced initial weights
 and with the authors' teachers and initialisation, and the statements of Fig. 12's caption as claims. The
 notebook shows its protocol itself: the grid and the linear theory of Fig. 8 on it

@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter "The number of training examples".
 
-Serves ``notebooks/lampinen-ganguli/number-of-examples.ipynb`` (Lampinen & Ganguli App. G, Fig. 13):
+Serves ``notebooks/lampinen-ganguli/number-of-examples.md`` (Lampinen & Ganguli App. G, Fig. 13):
 a rank-1 teacher labels :math:`P` examples of :math:`N_1` inputs, full-rank TA students learn them,
 and their optimal and converged test errors are compared with :mod:`gendyn.sampling` (eq. 27 with
 the factor :math:`\\sqrt{\\mathcal D}`, and as printed) in the under- and oversampled regimes.

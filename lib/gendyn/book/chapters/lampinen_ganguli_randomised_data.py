@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter "Randomised versus structured data: a learning-time puzzle".
 
-Serves ``notebooks/lampinen-ganguli/randomised-data.ipynb`` (Lampinen & Ganguli §3.6, Fig. 6), which shows
+Serves ``notebooks/lampinen-ganguli/randomised-data.md`` (Lampinen & Ganguli §3.6, Fig. 6), which shows
 its protocol itself: the teachers and their :math:`\\sigma_r` (:func:`gendyn.randomised.randomised_scale`),
 the theory curves and predicted learning times (:func:`gendyn.randomised.learning_curves`,
 :func:`gendyn.randomised.learning_times`) and the experiment, structured training sets and their randomised

@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter "How the teacher is buried in the training data".
 
-Serves ``notebooks/lampinen-ganguli/rmt-teacher-in-data.ipynb`` (Lampinen & Ganguli §3.2, Fig. 2):
+Serves ``notebooks/lampinen-ganguli/rmt-teacher-in-data.md`` (Lampinen & Ganguli §3.2, Fig. 2):
 measured spectra, outliers and singular-vector overlaps of noisy low-rank teachers
 (:func:`gendyn.teachers.measure_spikes`, one :class:`~gendyn.teachers.SpikeMeasurement` per aspect ratio;
 the finite-size gaps of :func:`gendyn.teachers.spike_gaps`) against the

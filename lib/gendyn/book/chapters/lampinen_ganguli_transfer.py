@@ -1,6 +1,6 @@
 """Sizes, figures and claims of the chapter *Transfer between tasks* (Lampinen & Ganguli 2019, §4, App. D).
 
-Serves ``notebooks/lampinen-ganguli/transfer.ipynb``, which shows its protocol itself: the data of every
+Serves ``notebooks/lampinen-ganguli/transfer.md``, which shows its protocol itself: the data of every
 two-headed student (:func:`gendyn.task_data.task_pairs`, :func:`gendyn.task_data.task_a_only`), their training in
 one batch (:func:`gendyn.train.train_two_headed`), the simulated ``T`` on the grid of Fig. 8
 (:func:`gendyn.transfer.simulated_transfer`) and its theory (:func:`gendyn.transfer.transfer_grid`), App. D.1's

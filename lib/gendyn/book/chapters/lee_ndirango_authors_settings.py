@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/authors-settings.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/authors-settings.md``.
 
 Which unrecorded settings (input dimension, ``--clean_validation``, trunk, epochs and learning rate)
 produced Lee & Ndirango's published runs? The notebook fits a search grid of settings

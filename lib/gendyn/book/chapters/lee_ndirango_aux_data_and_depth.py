@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/aux-data-and-depth.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/aux-data-and-depth.md``.
 
 Lee & Ndirango, §4.6-4.7, Figs. 3 (left and right), A3 and A4. The notebook runs the grids
 (:func:`gendyn.multitask_train.run_grid`, cached by :func:`gendyn.book.grids.cached_grid`), selects

@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/multitask-benefit.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/multitask-benefit.md``.
 
 Lee & Ndirango, §4.5, Figs. 2, A1 and A2. The notebook runs the rank-10 and rank-3 grids
 (:func:`gendyn.multitask_train.run_grid`, cached by :func:`gendyn.book.grids.cached_grid`) and

@@ -1,4 +1,4 @@
-"""Tables, figures and claims of the chapter ``notebooks/lee-ndirango/published-data.ipynb``.
+"""Tables, figures and claims of the chapter ``notebooks/lee-ndirango/published-data.md``.
 
 Lee & Ndirango's published per-run losses (Figs. 2, 3, A1-A4) against the book's grids. The science is in
 :mod:`gendyn.published_runs` (the cell-by-cell match :func:`~gendyn.published_runs.match_cells`, the

@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/relation-to-lampinen-ganguli.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/relation-to-lampinen-ganguli.md``.
 
 Lee & Ndirango's multitask benefit (§4.4) beside Lampinen & Ganguli's transfer benefit (§4):
 the same students, teachers and data trained with the cross-entropy on argmax labels

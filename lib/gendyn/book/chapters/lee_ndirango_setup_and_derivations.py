@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/setup-and-derivations.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/setup-and-derivations.md``.
 
 Lee & Ndirango, §2-4 and appendices A-C, as reconstructed in the chapter. The notebook draws at random
 (its generator, in the order of its cells) and computes: the agreement of noisy and clean labels

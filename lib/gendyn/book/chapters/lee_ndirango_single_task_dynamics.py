@@ -1,4 +1,4 @@
-"""Figures and claims of the chapter ``notebooks/lee-ndirango/single-task-dynamics.ipynb``.
+"""Figures and claims of the chapter ``notebooks/lee-ndirango/single-task-dynamics.md``.
 
 Lee & Ndirango, §3 and appendix B (Fig. 1): the notebook trains training-aligned (TA) and randomly
 initialised softmax students of noisy rank-one teachers
