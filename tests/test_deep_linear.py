@@ -806,3 +806,16 @@ def test_the_former_forms_refuse_mixed_or_unknown_arguments():
         dl.theory_errors([1.0], [3.0], 100, 50, 50)
     with pytest.raises(ValueError, match=r"n2 must be an integer >= 1; got 0 \(the former form of theory_errors"):
         dl.theory_errors([1.0], [3.0], 100, 0, 50, 1e-5)
+
+
+def test_sampled_ta_errors_former_form_accepts_a_zero_d_array_eps():
+    from gendyn import teachers
+
+    gen = torch.Generator().manual_seed(1)
+    teacher = teachers.low_rank_teacher(torch.tensor([[3.0]], dtype=torch.float64), 12, 4, generator=gen)
+    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    t = np.array([0.5, 1.0])
+    new = dl.sampled_ta_errors(t, s31, teacher.matrix, dl.TaStudent(eps=1e-5))
+    with pytest.warns(DeprecationWarning):
+        old = dl.sampled_ta_errors(t, s31, teacher.matrix, np.array(1e-5))
+    assert np.array_equal(old[1], new[1])

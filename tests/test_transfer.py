@@ -341,3 +341,15 @@ def test_two_headed_student_needs_head_a():
         transfer.transfer_benefit(3.0, 2.0, 0.5, dl.TaStudent(n3=50, eps=1e-5))
     with pytest.raises(ValueError, match=r"student\.n3 must be the data's N3 = 4"):
         transfer.sampled_head_errors([1.0], np.ones((1, 4, 6)), np.ones((1, 4, 6)), 2, dl.TaStudent(n3=3, eps=1e-5))
+
+
+def test_sampled_head_errors_former_form_with_all_defaults_still_runs_and_warns():
+    # the former form defaulted everything after n3_a (eps = 1e-5): no student is that form
+    tp = task_data.task_pairs([2.0], [3.0], [0.9], task_data.PairSpec(12, 4, 2),
+                              generator=torch.Generator().manual_seed(4))
+    t = np.array([0.5, 1.0])
+    new = transfer.sampled_head_errors(t, tp.sigma31, tp.teacher, 4, dl.TaStudent(eps=1e-5))
+    with pytest.warns(DeprecationWarning):
+        assert np.array_equal(transfer.sampled_head_errors(t, tp.sigma31, tp.teacher, 4), new)
+    with pytest.warns(DeprecationWarning):
+        assert np.array_equal(transfer.sampled_head_errors(t, tp.sigma31, tp.teacher, 4, chunk=8), new)

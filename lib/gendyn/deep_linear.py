@@ -1392,7 +1392,10 @@ def _is_former(student, args, flat):
     """Whether a call uses the former flat form: values after the student's place, flat keywords, or a
     number in the student's place (the former first size or ``eps``)."""
     number = isinstance(student, numbers.Real) and not isinstance(student, (bool, np.bool_))
-    return bool(args) or bool(flat) or number
+    # a 0-d numpy array or torch tensor was a valid former size or eps too
+    scalar = (getattr(student, "ndim", None) == 0 and hasattr(student, "dtype")
+              and str(student.dtype) not in ("bool", "torch.bool"))
+    return bool(args) or bool(flat) or number or scalar
 
 
 def _former(function, names, student, args, flat, *, defaults=None, new_form, build=None):

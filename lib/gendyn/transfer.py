@@ -524,7 +524,8 @@ def sampled_head_errors(t: ArrayLike, sigma31: ArrayLike, teacher: ArrayLike, n3
     -------
     ndarray, shape (B, T)
     """
-    if deep_linear._is_former(student, args, flat):
+    # the former form had defaults for everything after n3_a: no student at all is that form too
+    if student is None or deep_linear._is_former(student, args, flat):
         old = deep_linear._former(
             "sampled_head_errors", ("n2", "eps", "tau", "n_layers", "chunk", "lr"), student, args, flat,
             defaults={"eps": 1e-5, "chunk": chunk, "lr": lr},
