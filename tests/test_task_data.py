@@ -157,3 +157,18 @@ def test_task_a_rows_take_each_sbar_a_from_its_first_grid_point():
         task_data.task_a_rows(points, [2.0], 3)
     with pytest.raises(ValueError, match="points"):
         task_data.task_a_rows(points[:, :2], [1.0], 3)
+
+
+def test_a_pair_spec_with_former_flat_sizes_is_refused_and_former_teacher_keywords_warn():
+    gen = torch.Generator().manual_seed(0)
+    with pytest.raises(ValueError, match="not both"):
+        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), noise_std=0.5, generator=gen)
+    with pytest.raises(ValueError, match="not both"):
+        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), 3, generator=gen)
+    new = task_data.leaky_relu_task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1),
+                                          teachers=task_data.LeakyTeachers(rank=2),
+                                          generator=torch.Generator().manual_seed(0))
+    with pytest.warns(DeprecationWarning, match="LeakyTeachers"):
+        old = task_data.leaky_relu_task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), rank=2,
+                                              generator=torch.Generator().manual_seed(0))
+    assert torch.equal(old.sigma31, new.sigma31)

@@ -256,6 +256,10 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec
         if teachers is not None and set(flat) & set(teacher_keys):
             raise ValueError("pass either teachers or rank, slope and branches (deprecated), not both")
         old = {k: flat.pop(k) for k in teacher_keys if k in flat}
+        if old and isinstance(spec, PairSpec) and not (sizes or flat):
+            warnings.warn("leaky_relu_task_pairs(..., rank=..., slope=..., branches=...) is deprecated and will be "
+                          "removed in the next release: pass teachers=LeakyTeachers(rank=..., slope=..., "
+                          "branches=...)", DeprecationWarning, stacklevel=2)
         spec = _old_pair_spec("leaky_relu_task_pairs", spec, sizes, flat, teacher_keys)
         teachers = LeakyTeachers(**old) if old else teachers
         return leaky_relu_task_pairs(svm_a, svm_b, q, spec, teachers=teachers, generator=generator, dtype=dtype,
@@ -578,6 +582,12 @@ class LeakyTeachers:
 
 def _old_pair_spec(func, first, sizes, flat, extra):
     """The :class:`PairSpec` of an old flat call ``func(..., n1, n3, runs, noise_std=...)``, with its warning."""
+    if isinstance(first, PairSpec):
+        if sizes or flat:
+            raise ValueError(f"{func}: pass n1, n3, runs and noise_std either in spec=PairSpec(...) or flat "
+                             f"(deprecated), not both; got a PairSpec and "
+                             f"{sorted(flat) if flat else f'{len(sizes)} positional size(s)'}")
+        return first
     positional = ((first,) if first is not None else ()) + tuple(sizes)
     names = ("n1", "n3", "runs")
     if len(positional) > len(names):
