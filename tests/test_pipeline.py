@@ -348,3 +348,9 @@ def test_sigterm_leaves_no_partial_files(project):
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=60)
     assert not list(runs.rglob(".partial-*")), list(runs.rglob("*"))
+
+
+def test_a_run_identity_covers_the_conversion_of_its_myst_source():
+    # the notebook papermill runs is made from the .md by gendyn.book.myst: a change there changes the run
+    files = chapters._source_files(chapters.ROOT / "notebooks" / "advani-saxe" / "bounds.md")
+    assert chapters.ROOT / "lib" / "gendyn" / "book" / "myst.py" in files

@@ -62,7 +62,9 @@ from gendyn.book.threads import chapter_threads, thread_environment  # noqa: E40
 #: (:mod:`gendyn.book.sources`, relative to ``ROOT``).
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = ("pyproject.toml", "requirements.lock", "requirements/pip.lock", "requirements/torch-cpu.lock",
-           "requirements/torch-cuda.lock")
+           "requirements/torch-cuda.lock",
+           # the conversion of a MyST source into the notebook papermill runs: a change to it changes what runs
+           "lib/gendyn/book/myst.py")
 
 
 def _installed():
