@@ -95,6 +95,18 @@ def test_the_tool_converts_once_and_removes_the_ipynb(tmp_path):
     assert to_myst_tool.check(target)  # not as the tool writes it
 
 
+def test_an_older_ipynb_beside_an_edited_md_is_not_converted_over_it_without_force(tmp_path):
+    nbformat.write(demo(), tmp_path / "x.ipynb")
+    target = to_myst_tool.convert(tmp_path / "x.ipynb")
+    edited = target.read_text() + "\nA sentence added to the text source.\n"
+    target.write_text(edited)
+    nbformat.write(demo(), tmp_path / "x.ipynb")  # e.g. left by jupytext --to ipynb without -o
+    with pytest.raises(ValueError, match="exists and differs"):
+        to_myst_tool.convert(tmp_path / "x.ipynb")
+    assert target.read_text() == edited and (tmp_path / "x.ipynb").exists()
+    assert to_myst_tool.convert(tmp_path / "x.ipynb", force=True).read_text() != edited
+
+
 def test_a_conversion_that_would_lose_something_writes_nothing(tmp_path):
     nb = demo()
     nb.metadata["widgets"] = {"state": {}}  # notebook metadata the text does not keep

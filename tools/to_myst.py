@@ -12,8 +12,10 @@ notebook metadata (kernelspec, language_info, mystnb); only then is the ``.md`` 
 
 Idempotent and deterministic: with no ``.ipynb`` left it changes nothing, and converting the same
 notebook always writes the same text (jupytext is pinned in requirements.lock). An ``.md`` beside an
-``.ipynb`` of the same name is overwritten: the ``.ipynb`` is the newer source (a merge of a
-notebook edit made before the conversion).
+``.ipynb`` of the same name is overwritten only if it already says the same, or with ``--force`` (the
+``.ipynb`` is then the newer source, e.g. a merged notebook edit made before the conversion): an
+``.ipynb`` left by ``jupytext --to ipynb`` without ``-o`` is an older copy, and converting it would undo
+later edits of the ``.md``.
 """
 
 import argparse
@@ -42,9 +44,10 @@ def _metadata_problems(original, converted):
     return problems
 
 
-def convert(notebook):
+def convert(notebook, force=False):
     """Write the ``.md`` of the ``.ipynb`` source ``notebook`` and remove the ``.ipynb``; returns the
-    ``.md``. Raises ``ValueError`` (writing nothing) if the text would not give the same notebook."""
+    ``.md``. Raises ``ValueError`` (writing nothing) if the text would not give the same notebook, or
+    would replace an ``.md`` that says something else (unless ``force``)."""
     import nbformat
 
     notebook = Path(notebook)
@@ -54,6 +57,10 @@ def convert(notebook):
     except ValueError as error:
         raise ValueError(f"{notebook}: {error}") from None
     target = notebook.with_suffix(myst.SUFFIX)
+    if not force and target.is_file() and target.read_text(encoding="utf-8") != text:
+        raise ValueError(f"{notebook}: {target.name} exists and differs from it; the .ipynb may be an older copy "
+                         f"(jupytext --to ipynb without -o writes one beside the .md): remove the .ipynb, or "
+                         f"pass --force to replace the .md with it")
     scratch = target.with_name(f".to-myst-{target.name}")
     scratch.write_text(text, encoding="utf-8")
     try:
@@ -84,6 +91,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", help="the .ipynb sources to convert (default: every one under notebooks/)")
     parser.add_argument("--check", action="store_true", help="only check that every .md source is in canonical form")
+    parser.add_argument("--force", action="store_true", help="replace an .md that differs from its .ipynb")
     args = parser.parse_args(argv)
     if args.check:
         problems = [p for path in (args.paths or sources(myst.SUFFIX)) for p in check(path)]
@@ -94,7 +102,7 @@ def main(argv=None):
     failed = 0
     for notebook in todo:
         try:
-            target = convert(notebook)
+            target = convert(notebook, force=args.force)
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             failed += 1

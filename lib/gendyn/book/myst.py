@@ -135,7 +135,9 @@ def chapter_sources(root: str | Path) -> list[Path]:
     stems = [p.with_suffix("") for p in found]
     twice = sorted({str(s) for s in stems if stems.count(s) > 1})
     if twice:
-        raise ValueError(f"root: chapters with both an .md and an .ipynb source: {twice} (run tools/to_myst.py)")
+        raise ValueError(f"root: chapters with both an .md and an .ipynb source: {twice} (remove the .ipynb "
+                         "if it is an older copy, e.g. from jupytext --to ipynb without -o, or convert it with "
+                         "tools/to_myst.py --force if it is the newer source)")
     return found
 
 
