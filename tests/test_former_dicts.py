@@ -17,3 +17,17 @@ def test_item_access_warns_and_reads_the_attribute(cls):
     for bad in ("not_a_field", "__class__", 0):
         with pytest.raises(KeyError):
             result[bad]
+
+
+@pytest.mark.parametrize("cls", [linear_experiments.RandomFeatureSweep, linear_experiments.RandomFeatureGD,
+                                 linear_experiments.LinearStudentSweep, teachers.SpikeMeasurement])
+def test_membership_keys_items_and_iteration_work_as_on_the_former_dict_and_warn(cls):
+    names = [f.name for f in dataclasses.fields(cls)]
+    result = cls(**{name: k for k, name in enumerate(names)})
+    with pytest.warns(DeprecationWarning, match="no longer a dict"):
+        assert names[0] in result and "not_a_field" not in result
+    with pytest.warns(DeprecationWarning, match="no longer a dict"):
+        assert list(result) == names == list(result.keys())
+    with pytest.warns(DeprecationWarning, match="no longer a dict"):
+        assert dict(result.items()) == {name: k for k, name in enumerate(names)}
+    assert result == result and result != cls(**{name: k for k, name in enumerate(names)})  # by identity

@@ -6,6 +6,7 @@ names the argument, what is allowed and what was given, e.g.
 (``True`` is an ``int`` to Python, never a size or a rate to us).
 """
 
+import dataclasses
 import numbers
 import warnings
 
@@ -482,10 +483,16 @@ def renamed(value, old_value, name, old_name, *, default, check, stacklevel=3):
 
 
 class FormerlyDict:
-    """Mixin of a result type that was a ``dict``: ``result["key"]`` still reads ``result.key`` for one
-    release, with a ``DeprecationWarning`` naming the attribute (an unknown key is a ``KeyError``)."""
+    """Mixin of a result type (a dataclass) that was a ``dict``: ``result["key"]``, ``"key" in result``,
+    ``keys()``, ``items()`` and iteration still work as on the former dict for one release, with a
+    ``DeprecationWarning`` that names the attribute to use (an unknown key is a ``KeyError``)."""
 
     __slots__ = ()
+
+    def _former_keys(self, use):
+        warnings.warn(f"{type(self).__name__} is no longer a dict and dict access will be removed in the next "
+                      f"release: use {use}", DeprecationWarning, stacklevel=3)
+        return [f.name for f in dataclasses.fields(self)]
 
     def __getitem__(self, key):
         if not isinstance(key, str) or key.startswith("_") or not hasattr(self, key):
@@ -493,3 +500,17 @@ class FormerlyDict:
         warnings.warn(f"{type(self).__name__} is no longer a dict and item access will be removed in the next "
                       f"release: use .{key}", DeprecationWarning, stacklevel=2)
         return getattr(self, key)
+
+    def __contains__(self, key):
+        return key in self._former_keys("hasattr(result, name)")
+
+    def __iter__(self):
+        return iter(self._former_keys("dataclasses.fields(result)"))
+
+    def keys(self):
+        """The former dict's keys, the field names (deprecated)."""
+        return self._former_keys("dataclasses.fields(result)")
+
+    def items(self):
+        """The former dict's items, ``(field name, value)`` (deprecated)."""
+        return [(k, getattr(self, k)) for k in self._former_keys("dataclasses.asdict(result)")]

@@ -979,7 +979,7 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
 # ----------------------------------------------------------------------------- random features
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class RandomFeatureSweep(_checks.FormerlyDict):
     """Gradient flow of random-feature ReLU networks over a sweep of widths (:func:`random_feature_relu`).
 
@@ -1023,7 +1023,7 @@ class RandomFeatureSweep(_checks.FormerlyDict):
         return self.eigvals.shape[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class RandomFeatureGD(_checks.FormerlyDict):
     """Gradient descent of random-feature ReLU networks on teacher and on random labels (:func:`random_feature_gd`).
 
@@ -1529,7 +1529,7 @@ def _flat_specs(func, flat, specs):
 __all__ += ["Variances", "Execution", "LinearLabels"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class LinearStudentSweep(_checks.FormerlyDict):
     """Gradient flow of linear students over loads, datasets and conditions (:func:`simulate_linear_student`).
 

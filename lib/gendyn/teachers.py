@@ -217,7 +217,7 @@ def _overlaps(U, V, teacher):
     return left * right
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class SpikeMeasurement(_checks.FormerlyDict):
     """Top singular values and overlaps of noisy low-rank teachers' training data (:func:`measure_spikes`).
 
