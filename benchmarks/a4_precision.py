@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/a4_precision.py --depths 5 --n-train 200 --snr-points 3   # a subset
     .venv/bin/python benchmarks/a4_precision.py --device cuda --record   # rows into benchmarks/results.json
 
-The deep ReLU grid of the chapter ``notebooks/lee-ndirango/aux-data-and-depth.ipynb`` (paper scale by
+The deep ReLU grid of the chapter ``notebooks/lee-ndirango/aux-data-and-depth.md`` (paper scale by
 default: :func:`gendyn.book.grids.book_grid`, ``"deep-nonlinear"``) runs in each arithmetic on the same
 float64 draws (``GridPrecision(draw_dtype=torch.float64)``): plain float64 (the book's), mixed
 (``arithmetic="mixed"``: float64 weights, updates, losses and residuals, float32 matrix products) and,

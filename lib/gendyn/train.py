@@ -47,7 +47,7 @@ Errors (eqs. 4 and 5)
   (whose map is not a matrix) a Monte Carlo estimate
   ``sum_j ||f(x_j) - Wbar x_j||^2 / sum_j ||Wbar x_j||^2`` over ``n_test`` fixed Gaussian
   inputs drawn once from ``generator`` and shared by all networks. A nonlinear teacher
-  (App. F) is given instead as ``test_data=(X_test, Y_test)``.
+  (App. F) is given instead as ``Evaluation(test_data=(X_test, Y_test))``.
 * With ``heads`` (two tasks sharing every layer but the last, §4) the output rows are split
   into heads and each error is also reported per head, normalised by that head's targets.
 

@@ -24,7 +24,7 @@ from .sources import source_hash
 
 __all__ = ["BOOK_GRIDS", "book_grid", "placement", "cached_grid", "grid_key", "job_executor"]
 
-#: Runs of the deep ReLU grid trained together on a CPU (``run_grid(block=...)``): their
+#: Runs of the deep ReLU grid trained together on a CPU (``GridExecution(block=...)``): their
 #: activations stay in cache, about a fifth less CPU time than all runs at once (float
 #: rounding differs at the 1e-7 level; no gain measured for the linear grids, which keep
 #: all runs at once); a GPU takes every run at once.
