@@ -84,6 +84,8 @@ def test_train_ta_and_random_old_form_is_deprecated_and_identical():
         train.train_ta_and_random(sweep, hidden=3, n_layers=3, width=2, **kw)
     with pytest.raises(ValueError, match=r"not both"):
         train.train_ta_and_random(sweep, train.Architecture(hidden=3), hidden=3, **kw)
+    with pytest.raises(ValueError, match=r"needs both hidden and n_layers"):  # the former form required both
+        train.train_ta_and_random(sweep, hidden=3, **kw)
 
 
 def test_task_pairs_old_form_is_deprecated_and_identical():

@@ -1728,6 +1728,9 @@ def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = Non
                              f"allowed: architecture, lr, record_at, eps, generator, device, modes")
         if architecture is not None:
             raise ValueError("pass either architecture or hidden and n_layers (deprecated), not both")
+        if set(flat) != {"hidden", "n_layers"}:  # the former form required both
+            raise ValueError(f"the deprecated form of train_ta_and_random needs both hidden and n_layers; got "
+                             f"only {sorted(flat)}: pass Architecture(hidden=..., n_layers=...)")
         warnings.warn("train_ta_and_random(sweep, hidden=..., n_layers=..., ...) is deprecated and will be removed "
                       "in the next release: pass train_ta_and_random(sweep, Architecture(hidden=..., n_layers=...), "
                       "...)", DeprecationWarning, stacklevel=2)
