@@ -813,11 +813,21 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     kwargs = dict(sigma31=sigma31, sigma11=sigma11, x=x, y=y, slope=slope,
                   output_activation=output_activation)
 
+    # a linear student's record reads only the residual and the composite map of the forward pass, which the
+    # update leaves alone: one step computes both (the same arithmetic as a forward pass, then a step)
+    fused = linear and y_test is None
+
     def _run():
         j = 0
         with torch.no_grad():
             for epoch in track(range(epochs + 1), desc=desc):
-                if j < n_rec and epoch == grid[j]:  # forward pass only, then record
+                if j < n_rec and epoch == grid[j]:
+                    if fused:  # one pass: the residual and map before the update, then the update (in place)
+                        residual, w_composite = step(ws, lr, epoch < epochs, True, **kwargs)
+                        record(j, epoch, residual, w_composite)
+                        j += 1
+                        continue
+                    # a record that reads the weights (test inputs): forward pass only, then record
                     residual, w_composite = step(ws, lr, False, True, **kwargs)
                     record(j, epoch, residual, w_composite)
                     j += 1
