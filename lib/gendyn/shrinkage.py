@@ -323,6 +323,7 @@ def optimal_errors(teacher_svals: ArrayLike, n1: int, n2: int, n3: int, eps: flo
     sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=2, extra=" (teachers x singular values)")
     if sb.shape[0] == 0 or sb.shape[1] == 0:
         raise ValueError(f"teacher_svals must hold at least one teacher and one value; got shape {sb.shape}")
+    n2 = _checks.integer(n2, "n2")  # required here (TaStudent would read None as full rank)
     grad = np.array([deep_linear.optimal_early_stopping(row, deep_linear.TaStudent(n1=n1, n2=n2, n3=n3, eps=eps))[1]
                      for row in sb])
     return OptimalErrors(grad, nongradient_optimal_error(sb, _checks.integer(n3, "n3") / _checks.integer(n1, "n1")))
