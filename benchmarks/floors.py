@@ -242,10 +242,15 @@ def ode_rhs(k: int, m: int, train_second_layer: bool = False) -> float:
 def _train_students(batch, n1, hidden, n3, n_layers, epochs, records, *, what, precision=F32, p=None,
                     activation="linear", test_inputs=None, modes=0):
     """The terms of one :func:`gendyn.train.train_students` call: ``batch`` networks, ``epochs`` steps,
-    ``records`` recorded epochs (a forward pass each, and an ``eigh`` of ``W W^T`` with ``modes``)."""
+    ``records`` recorded epochs (a forward pass each, and an ``eigh`` of ``W W^T`` with ``modes``).
+
+    A linear student's record shares the forward pass of the step it precedes (``train_students`` reads the
+    residual and the composite map the step computes anyway): only the last record, after the last step,
+    takes a forward pass of its own, and with inputs ``p`` each record takes the residual ``W X - Y``."""
     if activation == "linear":
         step = deep_linear_step(n1, hidden, n3, n_layers, p=p)
-        record = deep_linear_step(n1, hidden, n3, n_layers, p=p, update=False)
+        forward = deep_linear_step(n1, hidden, n3, n_layers, p=p, update=False)
+        record = forward / max(records, 1)  # one forward pass over all the records
         if p is not None:
             record += mm(n3, n1, p)  # the training residual W X - Y
     else:
@@ -254,7 +259,8 @@ def _train_students(batch, n1, hidden, n3, n_layers, epochs, records, *, what, p
         if test_inputs:
             record += sum(mm(o, i, test_inputs) for o, i in _layer_shapes(n1, hidden, n3, n_layers))
     terms = [Term(f"{what}: {batch:,} networks x {epochs:,} steps", batch * epochs * step, precision),
-             Term(f"{what}: {records:,} records (forward pass)", batch * records * record, precision)]
+             Term(f"{what}: {records:,} records" + (" (forward pass)" if activation != "linear" else ""),
+                  batch * records * record, precision)]
     if modes:  # the composite map's top modes at every record, in float64 (teachers.top_singular_modes)
         a, b = min(n1, n3), max(n1, n3)
         terms.append(Term(f"{what}: modes at every record (W W^T, eigh)",

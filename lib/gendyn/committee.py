@@ -551,10 +551,22 @@ class _Tuples:
             [np.repeat(self.spairs, npair, axis=0), np.tile(self.pairs, (len(i), 1))], axis=-1
         )  # I4(i, k, a, b), i <= k, a <= b
         self.pair_weight = np.where(a == b, 1.0, 2.0)
+        # flat indices into one (n, n) covariance, component-major: (m, m, P) for P index tuples of m fields
+        self.flat = {name: np.ascontiguousarray(np.moveaxis(tuples[:, :, None] * n + tuples[:, None, :], 0, -1))
+                     for name, tuples in (("pairs", self.pairs), ("spairs", self.spairs),
+                                          ("triples", self.triples), ("quads", self.quads))}
+
+    def gather(self, C, name):
+        """``_gather(C, getattr(self, name))`` for one covariance ``C`` (n, n): the same values, taken with
+        precomputed flat indices into a component-major array, so that every ``C[..., i, j]`` the Gaussian
+        averages read is contiguous (the ODEs' right-hand side evaluates these thousands of times)."""
+        if C.ndim != 2:
+            return _gather(C, getattr(self, name))
+        return C.reshape(-1)[self.flat[name]].transpose(2, 0, 1)
 
 
 def _i2_matrix(C, act, tup):
-    vals = _TABLE[act][0](_gather(C, tup.pairs))
+    vals = _TABLE[act][0](tup.gather(C, "pairs"))
     out = np.zeros(C.shape)
     a, b = tup.pairs.T
     out[..., a, b] = vals
@@ -620,12 +632,12 @@ def _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma2, wd, train2):
     u = np.concatenate([-v, v_star])  # Delta_0 = teacher - student = sum_a u_a g(f_a)
     I2m = _i2_matrix(C, act, tup)
     # A[i, b] = < g'(lambda_i) f_b Delta_0 > = sum_a u_a I3(i, b, a)
-    A = (table[1](_gather(C, tup.triples)).reshape(K, tup.n, tup.n) @ u)
+    A = (table[1](tup.gather(C, "triples")).reshape(K, tup.n, tup.n) @ u)
     # B[i, k] = < g'(lambda_i) g'(lambda_k) Delta_0^2 > = sum_ab u_a u_b I4(i, k, a, b)
-    i4 = table[2](_gather(C, tup.quads)).reshape(len(tup.spairs), len(tup.pairs))
+    i4 = table[2](tup.gather(C, "quads")).reshape(len(tup.spairs), len(tup.pairs))
     a, b = tup.pairs.T
     B_ik = i4 @ (tup.pair_weight * u[a] * u[b])
-    j2 = table[3](_gather(C, tup.spairs))
+    j2 = table[3](tup.gather(C, "spairs"))
     i, k = tup.spairs.T
     second = np.zeros((K, K))
     second[i, k] = B_ik + sigma2 * j2
@@ -745,8 +757,9 @@ def _pack(Q, R, v, iu):
 def _unpack(y, K, M, iu):
     nq = len(iu[0])
     Q = np.zeros((K, K))
-    Q[iu] = y[:nq]
-    Q = Q + np.triu(Q, 1).T
+    upper = y[:nq] + 0.0  # the former Q + triu(Q, 1).T added 0.0 to every entry (so -0.0 became 0.0)
+    Q[iu] = upper
+    Q[iu[1], iu[0]] = upper
     R = y[nq : nq + K * M].reshape(K, M)
     v = y[nq + K * M :]
     return Q, R, v

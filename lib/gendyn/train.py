@@ -545,9 +545,13 @@ def _forward(ws, x, activation, slope, output_activation):
     return cur
 
 
-def _row_sq_norms(r, heads):
-    """Squared Frobenius norms ``(B,)`` and per head ``(B, H)`` (or None) of ``r``."""
-    rows = r.square().sum(-1)  # (B, N3)
+def _row_sq_norms(r, heads, scratch=False):
+    """Squared Frobenius norms ``(B,)`` and per head ``(B, H)`` (or None) of ``r``.
+
+    ``scratch``: ``r`` is a temporary nobody reads afterwards, squared in place (the same values, one
+    allocation and one pass over memory fewer: a record of a batch of students makes two of these).
+    """
+    rows = (r.square_() if scratch else r.square()).sum(-1)  # (B, N3)
     total = rows.sum(-1)
     if heads is None:
         return total, None
@@ -782,7 +786,8 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
             rec[key] = torch.empty(batch, n_rec, modes, dtype=torch.float64, device=device)
 
     def record(j, epoch, train_residual, w_composite):
-        total, per_head = _row_sq_norms(train_residual.to(torch.float64), heads)
+        # the residuals are the step's temporaries (the fused update has used them already): scratch
+        total, per_head = _row_sq_norms(train_residual.to(torch.float64), heads, scratch=True)
         rec["train"][:, j] = total / y_norm
         if not bool(torch.isfinite(rec["train"][:, j]).all()):
             raise FloatingPointError(f"gradient descent diverged by epoch {epoch} (lr={lr:g}); "
@@ -794,7 +799,7 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
                 resid = w_composite - wbar
             else:
                 resid = _forward(ws, x_test, activation, slope, output_activation) - y_test
-            total, per_head = _row_sq_norms(resid.to(torch.float64), heads)
+            total, per_head = _row_sq_norms(resid.to(torch.float64), heads, scratch=True)
             rec["test"][:, j] = total / t_norm
             if heads:
                 rec["head_test"][:, :, j] = per_head / t_norm_heads
@@ -813,11 +818,21 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     kwargs = dict(sigma31=sigma31, sigma11=sigma11, x=x, y=y, slope=slope,
                   output_activation=output_activation)
 
+    # a linear student's record reads only the residual and the composite map of the forward pass, which the
+    # update leaves alone: one step computes both (the same arithmetic as a forward pass, then a step)
+    fused = linear and y_test is None
+
     def _run():
         j = 0
         with torch.no_grad():
             for epoch in track(range(epochs + 1), desc=desc):
-                if j < n_rec and epoch == grid[j]:  # forward pass only, then record
+                if j < n_rec and epoch == grid[j]:
+                    if fused:  # one pass: the residual and map before the update, then the update (in place)
+                        residual, w_composite = step(ws, lr, epoch < epochs, True, **kwargs)
+                        record(j, epoch, residual, w_composite)
+                        j += 1
+                        continue
+                    # a record that reads the weights (test inputs): forward pass only, then record
                     residual, w_composite = step(ws, lr, False, True, **kwargs)
                     record(j, epoch, residual, w_composite)
                     j += 1

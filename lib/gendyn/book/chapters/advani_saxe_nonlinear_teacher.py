@@ -280,7 +280,8 @@ def figure_8(sweeps: dict[float, RandomFeatureRun], snrs: Sequence[float], n_sam
         ax.axvline(n_samples, color="k", ls=":", lw=1)
         ax.set(xscale="log", yscale="log", xlabel="hidden units $N_h$", ylabel="test error $E_g$",
                title=f"SNR = {snr:g}")
-    axes[0].legend(fontsize=7)
+    # below the panel, as in Fig. 9: at N_h = P the converged error spikes through the axes' height
+    axes[0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return fig
 
 

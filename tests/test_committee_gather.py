@@ -1,0 +1,58 @@
+"""The ODEs' right-hand side takes its Gaussian averages' covariances with precomputed flat indices
+(committee._Tuples.gather) and unpacks the state without np.triu: the same values, bit for bit, as the former
+fancy-index gather and unpacking; the derivatives and an ODE run are unchanged."""
+import numpy as np
+import pytest
+
+from gendyn import committee as cm
+
+
+@pytest.mark.parametrize("K, M", [(1, 1), (3, 2), (5, 2), (4, 4)])
+def test_flat_gather_equals_fancy_gather(K, M):
+    rng = np.random.default_rng(K * 10 + M)
+    tup = cm._Tuples(K, M)
+    a = rng.standard_normal((K + M, K + M))
+    C = a @ a.T
+    for name in ("pairs", "spairs", "triples", "quads"):
+        new, old = tup.gather(C, name), cm._gather(C, getattr(tup, name))
+        assert new.shape == old.shape and np.array_equal(new, old)
+        for act in cm.ACTIVATIONS:  # every Gaussian average reads the same numbers
+            m = old.shape[-1]
+            fun = cm._TABLE[act][{2: 0, 3: 1, 4: 2}[m]] if name != "spairs" else cm._TABLE[act][3]
+            assert np.array_equal(fun(new), fun(old), equal_nan=True)
+    batched = np.stack([C, 2 * C])  # a batch of covariances still takes the fancy gather
+    assert np.array_equal(tup.gather(batched, "pairs"), cm._gather(batched, tup.pairs))
+
+
+def _former_unpack(y, K, M, iu):
+    nq = len(iu[0])
+    Q = np.zeros((K, K))
+    Q[iu] = y[:nq]
+    Q = Q + np.triu(Q, 1).T
+    return Q, y[nq:nq + K * M].reshape(K, M), y[nq + K * M:]
+
+
+def test_unpack_equals_former():
+    K, M = 4, 3
+    iu = np.triu_indices(K)
+    y = np.random.default_rng(0).standard_normal(len(iu[0]) + K * M + K)
+    y[[0, 3, 5]] = -0.0  # the former unpacking turned -0.0 into 0.0
+    for a, b in zip(cm._unpack(y, K, M, iu), _former_unpack(y, K, M, iu)):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_derivatives_unchanged_by_layout():
+    """_derivatives with the flat gather against the same code with the fancy gather (monkeypatched)."""
+    K, M = 5, 2
+    near = cm.specialised_state(M, K - M, jitter=0.01, seed=3)
+    v, v_star = np.ones(K), np.ones(M)
+    tup = cm._Tuples(K, M)
+    new = cm._derivatives(*near[:2], near[2], v, v_star, "erf", tup, 0.05, 0.05, 1e-4, 0.0, True)
+
+    class Fancy(cm._Tuples):
+        def gather(self, C, name):
+            return cm._gather(C, getattr(self, name))
+
+    old = cm._derivatives(*near[:2], near[2], v, v_star, "erf", Fancy(K, M), 0.05, 0.05, 1e-4, 0.0, True)
+    for a, b in zip(new, old):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
