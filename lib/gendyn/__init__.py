@@ -30,6 +30,7 @@ module                             contents
 :mod:`~gendyn.published_runs`      the per-run results Lee & Ndirango published (carried in
                                    ``data/lee-ndirango-2019``); their cells matched with other runs, the
                                    label-entropy floor under their losses, the plan of a rerun
+:mod:`~gendyn.seeding`             the one random-number convention: the ``rng`` argument, named streams
 :mod:`~gendyn.allocator`           keep freed memory in the process (glibc): no page-fault churn in batched
                                    trainers
 :mod:`~gendyn.progress`            terminal progress bars that stay out of rendered notebooks
@@ -137,12 +138,17 @@ learning rate, time
     passes over the training set (one full-batch step in :mod:`~gendyn.train`; every minibatch of
     task A in :mod:`~gendyn.interleaved_sgd`). Goldt et al.'s time ``alpha = steps / N`` (``times``,
     ``alpha_max``) is not the load ``alpha = P/N``.
-seeds, generators
-    ``seed``: an integer ``>= 0`` that seeds the library's own CPU generators; ``seeds``: one per
-    independent run, whose draws depend on its seed alone (:mod:`~gendyn.multitask_train`,
-    :mod:`~gendyn.interleaved_sgd`; under the authors' data protocol, ``train_cells(data=...)``, the
-    seeds are train seeds that permute one shared draw); ``generator``: a ``torch.Generator`` (``None``: torch's global
-    one). Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
+seeds, generators, streams
+    ``rng``: the random-number argument of every stochastic public function: an ``int >= 0`` (a
+    seed), a ``numpy.random.SeedSequence`` (a named stream), a torch or numpy generator (drawn from
+    as it is) or ``None`` (fresh entropy). :mod:`~gendyn.seeding` validates it in one place and
+    derives independent named streams from it (``stream(rng, "teacher")``, ``stream(SEED, "relu",
+    L)``): no seed arithmetic. ``seeds``: one integer ``rng`` per independent run of a function
+    batched over runs (:mod:`~gendyn.multitask_train`, :mod:`~gendyn.interleaved_sgd`,
+    :mod:`~gendyn.settings_inference`), whose draws depend on its seed alone (under the authors'
+    data protocol, ``train_cells(data=...)``, the seeds are train seeds that permute one shared
+    draw). The former keywords ``generator=`` and ``seed=`` are accepted for one more release with
+    a ``DeprecationWarning``. Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
     :mod:`~gendyn.linear_experiments`, :mod:`~gendyn.random_features`) or ``runs``
     (:mod:`~gendyn.train`, :mod:`~gendyn.task_data`, :mod:`~gendyn.committee_sgd`).
 devices, dtypes
@@ -156,10 +162,9 @@ Devices and random numbers
 Every experiment runs on the CPU or on CUDA (``device="cpu"``, ``"cuda"`` or ``"cuda:N"``);
 the same call on either device is the same experiment.
 
-- **Where random numbers are drawn.** On the device of the ``torch.Generator`` passed
-  (``generator=``; ``None`` is torch's global CPU generator), then moved to the device the
-  computation runs on. The library's own seeded generators (``seed=`` arguments) live on the
-  CPU. A CPU generator therefore gives the same data, initial weights and minibatches on any
+- **Where random numbers are drawn.** On the device of a ``torch.Generator`` passed as ``rng``,
+  then moved to the device the computation runs on. The generators the library makes from an
+  integer, a stream or ``None`` (:func:`gendyn.seeding.torch_generator`) live on the CPU. A CPU generator therefore gives the same data, initial weights and minibatches on any
   device, and a generator on one device is never an error for a computation on another.
 - **Where results live.** Every result object holds numpy arrays on the host, whatever the
   device. The exceptions are ``train.TrainResult.weights`` and
