@@ -98,3 +98,13 @@ def test_former_keywords_warn_and_conflict():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             draw(seed=-3)
+
+
+def test_run_seeds_differ_between_runs_paths_and_roots():
+    a = seeding.run_seeds(0, 5, "cells")
+    b = seeding.run_seeds(1, 5, "cells")
+    c = seeding.run_seeds(0, 5, "grid")
+    assert len(set(a + b + c)) == 15 and all(0 <= s < 2 ** 63 for s in a)
+    assert seeding.run_seeds(0, 3, "cells") == a[:3]
+    with pytest.raises(ValueError, match="runs must be an integer >= 1"):
+        seeding.run_seeds(0, 0)

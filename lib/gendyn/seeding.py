@@ -40,7 +40,7 @@ from typing import Union
 import numpy as np
 import torch
 
-__all__ = ["Rng", "check", "stream", "streams", "torch_generator", "numpy_generator", "entropy"]
+__all__ = ["Rng", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy"]
 
 #: What an ``rng`` argument may be (see the module docstring).
 Rng = Union[int, np.integer, np.random.SeedSequence, np.random.Generator, torch.Generator, None]
@@ -139,6 +139,20 @@ def streams(rng: Rng, *names: str | int) -> tuple[np.random.SeedSequence, ...]:
 def entropy(seed_sequence: np.random.SeedSequence) -> int:
     """A 63-bit integer seed from ``seed_sequence`` (for generators that take one integer)."""
     return int(seed_sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def run_seeds(rng: Rng, runs: int, *path: str | int) -> tuple[int, ...]:
+    """One integer seed per run, for the functions batched over independent runs (``seeds=``).
+
+    Run ``r`` gets :func:`entropy` of ``stream(rng, *path, r)``: 63-bit integers that differ between
+    runs, between paths and between roots, so the runs of ``SEED = 1`` are not those of ``SEED = 0``
+    shifted by one (as ``range(SEED, SEED + runs)`` would make them).
+    """
+    from . import _checks
+
+    runs = _checks.integer(runs, "runs", 1)
+    root = stream(rng, *path)
+    return tuple(entropy(stream(root, r)) for r in range(runs))
 
 
 def torch_generator(rng: Rng, name: str = "rng") -> torch.Generator:
