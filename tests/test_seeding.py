@@ -108,3 +108,13 @@ def test_run_seeds_differ_between_runs_paths_and_roots():
     assert seeding.run_seeds(0, 3, "cells") == a[:3]
     with pytest.raises(ValueError, match="runs must be an integer >= 1"):
         seeding.run_seeds(0, 0)
+
+
+def test_fresh_entropy_is_refused_where_runs_must_be_reproducible(monkeypatch):
+    monkeypatch.setenv(seeding.REQUIRE_RNG, "1")
+    for make in (seeding.torch_generator, seeding.numpy_generator, seeding.stream):
+        with pytest.raises(ValueError, match="GENDYN_REQUIRE_RNG"):
+            make(None)
+    assert seeding.torch_generator(3).initial_seed() == 3  # a seed is fine
+    monkeypatch.setenv(seeding.REQUIRE_RNG, "0")
+    seeding.torch_generator(None)

@@ -254,7 +254,8 @@ def run(notebook, runs, parameters, force=False, log=print):
             out.with_suffix(".failed.ipynb"))
     partial_folder.mkdir(parents=True)
     (partial_folder / OWNER).write_text(f"{os.getpid()}\n")
-    env = {"GENDYN_RUN_DIR": str(partial_folder), "GENDYN_RUN_ID": run_id}
+    # GENDYN_REQUIRE_RNG: a draw from fresh entropy (rng=None) fails the run, so the same seed gives the same bytes
+    env = {"GENDYN_RUN_DIR": str(partial_folder), "GENDYN_RUN_ID": run_id, "GENDYN_REQUIRE_RNG": "1"}
     # chapters run side by side (make runs JOBS=N) share the cores: the kernel starts with its share
     env.update(thread_environment(chapter_threads()))
     saved = {k: os.environ.get(k) for k in env}

@@ -75,7 +75,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
         source = write_ipynb(notebook, f"{tmp}/chapter.ipynb")  # papermill runs the chapter's text as an .ipynb
         env = {k: v for k, v in os.environ.items() if k not in ("GENDYN_RUN_ID", ENVIRONMENT)}
         env.update(GENDYN_RUN_DIR=f"{tmp}/run", GENDYN_CACHE_DIR=f"{tmp}/cache", GENDYN_PROGRESS="0",
-                   PYTHONHASHSEED="0")
+                   PYTHONHASHSEED="0", GENDYN_REQUIRE_RNG="1")
         if mutation is not None:
             env[ENVIRONMENT] = mutation.to_json()
         env.update(thread_environment(chapter_threads(env)))  # the runs side by side share the cores

@@ -26,6 +26,13 @@ minibatches), or a chapter with several series of runs, asks for **named streams
 - two different paths never give the same stream (a text name is hashed into ``2**32 + crc32``, an
   integer name is below ``2**32``, and ``SeedSequence`` mixes the whole key).
 
+Reproducible runs
+-----------------
+``None`` is fresh entropy, so a run that forgets to pass ``rng`` is not reproducible. Where that must not
+happen, set ``$GENDYN_REQUIRE_RNG=1``: making a generator or stream from ``None`` is then a
+``ValueError``. The book's pipeline sets it for every chapter run (``tools/chapters.py``,
+``tools/mutants.py``): the same seed gives the same bytes.
+
 No seed arithmetic: a chapter writes ``rng=stream(SEED, "relu", L)``, not ``seed=1000 * SEED + L``,
 which collides as soon as two series' offsets overlap.
 """
@@ -33,6 +40,7 @@ which collides as soon as two series' offsets overlap.
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 import zlib
 from typing import Union
@@ -40,7 +48,7 @@ from typing import Union
 import numpy as np
 import torch
 
-__all__ = ["Rng", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy"]
+__all__ = ["Rng", "REQUIRE_RNG", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy"]
 
 #: What an ``rng`` argument may be (see the module docstring).
 Rng = Union[int, np.integer, np.random.SeedSequence, np.random.Generator, torch.Generator, None]
@@ -48,6 +56,15 @@ Rng = Union[int, np.integer, np.random.SeedSequence, np.random.Generator, torch.
 _ALLOWED = ("an integer >= 0, a numpy SeedSequence or Generator, a torch.Generator, or None "
             "(fresh entropy)")
 _TEXT_KEYS = 1 << 32  # text names hash into [2**32, 2**33): never equal to an integer name
+#: Set to ``1`` to refuse ``rng=None`` (fresh entropy) where a run must be reproducible.
+REQUIRE_RNG = "GENDYN_REQUIRE_RNG"
+
+
+def _fresh(name: str) -> None:
+    """Refuse fresh entropy for ``name`` when ``$GENDYN_REQUIRE_RNG`` is ``1``."""
+    if os.environ.get(REQUIRE_RNG, "").strip() == "1":
+        raise ValueError(f"{name}=None draws fresh entropy, which this run refuses (${REQUIRE_RNG}=1: it must be "
+                         f"reproducible): pass an integer seed or a stream (gendyn.seeding.stream)")
 
 
 def _is_torch_generator(value) -> bool:
@@ -78,6 +95,8 @@ def _root(rng: Rng, name: str) -> np.random.SeedSequence:
     rng = check(rng, name)
     if isinstance(rng, np.random.SeedSequence):
         return rng
+    if rng is None:
+        _fresh(name)
     if rng is None or isinstance(rng, int):
         return np.random.SeedSequence(rng)
     return np.random.SeedSequence(_draw_63_bits(rng))
@@ -170,6 +189,8 @@ def torch_generator(rng: Rng, name: str = "rng") -> torch.Generator:
     elif isinstance(rng, np.random.Generator):
         seed = _draw_63_bits(rng)
     else:
+        if rng is None:
+            _fresh(name)
         seed = entropy(np.random.SeedSequence() if rng is None else rng)
     return torch.Generator().manual_seed(seed)
 
@@ -183,6 +204,8 @@ def numpy_generator(rng: Rng, name: str = "rng") -> np.random.Generator:
     rng = check(rng, name)
     if isinstance(rng, np.random.Generator):
         return rng
+    if rng is None:
+        _fresh(name)
     if rng is None or isinstance(rng, (int, np.random.SeedSequence)):
         return np.random.default_rng(rng)
     return np.random.default_rng(_draw_63_bits(rng))
