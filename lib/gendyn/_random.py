@@ -48,3 +48,9 @@ def orthonormal(n, r, batch, generator, device, dtype):
     g = randn(*batch, n, r, generator=generator, device=device, dtype=dtype)
     q, rr = torch.linalg.qr(g)
     return q * torch.sign(torch.diagonal(rr, dim1=-2, dim2=-1)).unsqueeze(-2)
+
+
+def integer_seed(generator):
+    """One integer in ``[0, 2**62)`` drawn from ``generator`` on its device (it seeds a root stream,
+    :mod:`gendyn.seeding`); the generator is advanced."""
+    return int(torch.randint(0, 1 << 62, (1,), generator=generator, device=_source(generator)).item())

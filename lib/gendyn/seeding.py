@@ -48,6 +48,8 @@ from typing import Union
 import numpy as np
 import torch
 
+from . import _random
+
 __all__ = ["Rng", "REQUIRE_RNG", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy"]
 
 #: What an ``rng`` argument may be (see the module docstring).
@@ -88,7 +90,7 @@ def _draw_63_bits(generator) -> int:
     """One integer in ``[0, 2**62)`` drawn from a torch or numpy generator (advancing it)."""
     if isinstance(generator, np.random.Generator):
         return int(generator.integers(0, 1 << 62))
-    return int(torch.randint(0, 1 << 62, (1,), generator=generator, device=generator.device).item())
+    return _random.integer_seed(generator)
 
 
 def _root(rng: Rng, name: str) -> np.random.SeedSequence:
