@@ -59,7 +59,7 @@ def rate_numpy(N, K, M, steps):
 
 
 def rate_engine(N, K, M, steps, engine):
-    init = cs.initial_weights(N, K, M, "erf", seed=0)
+    init = cs.initial_weights(N, K, M, "erf", rng=0)
     res = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), [0.0, steps / N], engine=engine)
     return res.steps_per_second
 

@@ -74,7 +74,7 @@ def nn2pp_sgd(program, steps_over_n, folder):
 
 
 def gendyn_sgd(steps_over_n):
-    init = cs.initial_weights(N, K, M, "erf", seed=0)
+    init = cs.initial_weights(N, K, M, "erf", rng=0)
     cpu, wall = time.process_time(), time.perf_counter()
     cs.simulate(init, cm.OnlineSGD(LR, 0.0), [0.0, steps_over_n], engine="weights")
     return time.process_time() - cpu, time.perf_counter() - wall
@@ -86,7 +86,7 @@ def nn2pp_ode(program, alpha, folder):
 
 
 def gendyn_ode(alpha):
-    init = cs.initial_weights(N, K, M, "erf", seed=0)
+    init = cs.initial_weights(N, K, M, "erf", rng=0)
     # the initial order parameters only
     run = cs.simulate(init, cm.OnlineSGD(LR, 0.0), [0.0], engine="order-parameters")
     cpu, wall = time.process_time(), time.perf_counter()

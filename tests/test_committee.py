@@ -492,9 +492,9 @@ def test_specialised_states_have_zero_error_and_are_fixed_points(L, pair_q):
 
 
 def test_specialised_state_jitter_is_seeded_and_small():
-    a = specialised_state(2, 3, jitter=0.01, seed=4)
-    b = specialised_state(2, 3, jitter=0.01, seed=4)
-    c = specialised_state(2, 3, jitter=0.01, seed=5)
+    a = specialised_state(2, 3, jitter=0.01, rng=4)
+    b = specialised_state(2, 3, jitter=0.01, rng=4)
+    c = specialised_state(2, 3, jitter=0.01, rng=5)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     assert not np.array_equal(a[0], c[0])
     assert np.abs(a[0] - specialised_state(2, 3)[0]).max() < 0.05
@@ -587,7 +587,7 @@ def test_arc_cosine_kernel_is_the_relu_i2_in_numpy_and_torch():
 
 
 def test_committee_odes_are_integrate_odes_with_unit_second_layers():
-    Q, R, T = cm.specialised_state(2, 1, jitter=0.1, seed=0)
+    Q, R, T = cm.specialised_state(2, 1, jitter=0.1, rng=0)
     a = cm.committee_odes((Q, R, T), "erf", 0.3, 0.05, [0.0, 1.0, 5.0])
     b = cm.integrate_odes(cm.OrderParameters(Q, R, T, np.ones(3), np.ones(2)), "erf", cm.OnlineSGD(0.3, 0.05),
                           [0.0, 1.0, 5.0])
@@ -630,7 +630,7 @@ def test_copies_and_their_signed_sums_on_the_continuum_of_denoising_splits():
 
 
 def test_split_relaxation_is_frozen_without_noise_and_decays_with_it():
-    state = cm.denoising_state(1, 2, 2.0, split=0.4, jitter=0.01, seed=3)
+    state = cm.denoising_state(1, 2, 2.0, split=0.4, jitter=0.01, rng=3)
     lr, sigma = 0.5, 0.1
     times = 100.0 + np.array([0.0, 5.0, 10.0]) / (lr * sigma) ** 2
     noisy = cm.split_relaxation(state, 2.0, lr, sigma, times)
@@ -651,7 +651,7 @@ def test_split_relaxation_is_frozen_without_noise_and_decays_with_it():
 
 
 def test_denoising_fixed_point_reads_the_odes_from_near_the_state_against_the_theory():
-    state = cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
+    state = cm.denoising_state(1, 2, 2.0, jitter=0.05, v_jitter=0.05, rng=4)
     reading = cm.denoising_fixed_point(state, 2.0, 0.2, 0.01, 2e4)
     ode = cm.integrate_odes(cm.OrderParameters(*state, [2.0]), "erf", cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
                             [0.0, 2e3, 2e4])
@@ -665,7 +665,7 @@ def test_random_start_odes_reads_each_start_against_the_denoising_theory():
     # K = M = 1 from a random start reaches the (unique) denoising state; a second start near the state with
     # one unit of K = 2 switched off does not, within the horizon
     times = [0.0, 1e2, 2e4]
-    near = cm.denoising_state(1, 1, 2.0, jitter=0.05, v_jitter=0.05, seed=4)
+    near = cm.denoising_state(1, 1, 2.0, jitter=0.05, v_jitter=0.05, rng=4)
     res = cm.random_start_odes([near, near], 2.0, 0.2, 0.01, times, rel_tol=0.05)
     ode = cm.integrate_odes(cm.OrderParameters(*near, [2.0]), "erf", cm.OnlineSGD(0.2, 0.01, train_second_layer=True),
                             times)
@@ -675,7 +675,7 @@ def test_random_start_odes_reads_each_start_against_the_denoising_theory():
     np.testing.assert_array_equal(res.reached, np.abs(res.eg / res.theory - 1) <= 0.05)
     assert res.reached[:, -1].all() and not res.reached[:, 0].any()
     np.testing.assert_array_equal(res.fraction, res.reached.mean(axis=0))
-    Q, R, T, v = cm.denoising_state(1, 2, 2.0, jitter=0.05, seed=5)
+    Q, R, T, v = cm.denoising_state(1, 2, 2.0, jitter=0.05, rng=5)
     lost = cm.random_start_odes([(Q, R, T, np.array([2.0, 0.0]))], 2.0, 0.2, 0.01, [0.0, 1e3])
     assert lost.fraction[-1] == 0.0 and lost.eg[0, -1] > 1.5 * lost.theory  # K = 2 acting as K = 1
     with pytest.raises(ValueError, match="starts"):

@@ -44,7 +44,7 @@ def test_unpack_equals_former():
 def test_derivatives_unchanged_by_layout():
     """_derivatives with the flat gather against the same code with the fancy gather (monkeypatched)."""
     K, M = 5, 2
-    near = cm.specialised_state(M, K - M, jitter=0.01, seed=3)
+    near = cm.specialised_state(M, K - M, jitter=0.01, rng=3)
     v, v_star = np.ones(K), np.ones(M)
     tup = cm._Tuples(K, M)
     new = cm._derivatives(*near[:2], near[2], v, v_star, "erf", tup, 0.05, 0.05, 1e-4, 0.0, True)

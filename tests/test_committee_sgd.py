@@ -4,9 +4,11 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
 from gendyn import committee as cm
 from gendyn import committee_sgd as cs
+from gendyn import seeding
 from test_committee import dg, g  # the reference activations of the ODE tests
 
 
@@ -88,7 +90,7 @@ def test_order_parameter_update_equals_the_weight_update(act, train2, wd):
 
 
 def test_order_parameters_and_initial_state():
-    init = cs.initial_weights(50, 3, 2, "erf", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal"))
+    init = cs.initial_weights(50, 3, 2, "erf", runs=2, rng=4, init=cs.Initialisation(teacher="orthonormal"))
     Q, R, T = init.order_parameters()
     w, ws = init.w[1], init.w_star[1]
     np.testing.assert_allclose(Q[1], w @ w.T / 50, atol=1e-13)
@@ -108,39 +110,39 @@ def test_order_parameters_and_initial_state():
 
 def test_default_initialisation_variances():
     N = 400
-    erf_init = cs.initial_weights(N, 2, 1, "erf", seed=0)
-    lin_init = cs.initial_weights(N, 2, 1, "linear", seed=0)
+    erf_init = cs.initial_weights(N, 2, 1, "erf", rng=0)
+    lin_init = cs.initial_weights(N, 2, 1, "linear", rng=0)
     assert np.allclose(np.diag(erf_init.order_parameters()[0][0]), 1.0, atol=0.2)
     assert np.allclose(np.diag(lin_init.order_parameters()[0][0]), 1.0 / N, rtol=0.2)
-    both = cs.initial_weights(N, 3, 1, "erf", seed=0, init=cs.Initialisation(v="normal"))
+    both = cs.initial_weights(N, 3, 1, "erf", rng=0, init=cs.Initialisation(v="normal"))
     assert both.v.shape == (1, 3) and np.all(both.v != 1.0)
-    small = cs.initial_weights(N, 3, 1, "erf", seed=0, init=cs.Initialisation(v="normal", v_var=1e-4))
+    small = cs.initial_weights(N, 3, 1, "erf", rng=0, init=cs.Initialisation(v="normal", v_var=1e-4))
     np.testing.assert_allclose(small.v, both.v * 1e-2)
 
 
 @pytest.mark.parametrize("engine", cs.ENGINES)
 def test_reproducible_and_runs_independent_of_batching(engine):
-    init = cs.initial_weights(80, 2, 2, "erf", runs=3, seed=5)
+    init = cs.initial_weights(80, 2, 2, "erf", runs=3, rng=5)
     times = cs.log_times(2.0, 6, N=80)
-    a = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
-    b = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
+    a = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, rng=9)
+    b = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, rng=9)
     np.testing.assert_array_equal(a.Q, b.Q)
     np.testing.assert_array_equal(a.eg, b.eg)
-    one = cs.initial_weights(80, 2, 2, "erf", runs=1, seed=5)
-    c = cs.simulate(one, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=9)
+    one = cs.initial_weights(80, 2, 2, "erf", runs=1, rng=5)
+    c = cs.simulate(one, cm.OnlineSGD(0.5, 0.1), times, engine=engine, rng=9)
     np.testing.assert_array_equal(c.Q[0], a.Q[0])  # run 0 does not depend on how many runs there are
-    d = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, seed=10)
+    d = cs.simulate(init, cm.OnlineSGD(0.5, 0.1), times, engine=engine, rng=10)
     assert not np.array_equal(d.Q, a.Q)
 
 
 def test_engines_agree_in_distribution():
     """Mean and spread of eps_g after 100 steps agree between the two engines (same initial weights)."""
     N, runs = 50, 150
-    init = cs.initial_weights(N, 2, 2, "erf", runs=1, seed=6)
+    init = cs.initial_weights(N, 2, 2, "erf", runs=1, rng=6)
     many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
                              np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
     times = np.array([0.0, 2.0])
-    res = {e: cs.simulate(many, cm.OnlineSGD(1.0, 0.3), times, engine=e, seed=7).eg[:, -1] for e in cs.ENGINES}
+    res = {e: cs.simulate(many, cm.OnlineSGD(1.0, 0.3), times, engine=e, rng=7).eg[:, -1] for e in cs.ENGINES}
     a, b = res["weights"], res["order-parameters"]
     se = math.sqrt(a.var(ddof=1) / runs + b.var(ddof=1) / runs)
     assert abs(a.mean() - b.mean()) < 4.5 * se, (a.mean(), b.mean(), se)
@@ -157,11 +159,11 @@ def test_short_time_agreement_with_the_odes():
     before the run-to-run spread of the plateau exit).
     """
     N, runs = 400, 24
-    init = cs.initial_weights(N, 3, 2, "erf", runs=1, seed=8)
+    init = cs.initial_weights(N, 3, 2, "erf", runs=1, rng=8)
     many = cs.InitialWeights(np.repeat(init.w, runs, 0), np.repeat(init.w_star, runs, 0),
                              np.repeat(init.v, runs, 0), np.repeat(init.v_star, runs, 0), "erf")
     times = cs.log_times(3.0, 8, alpha_min=0.1, N=N)
-    res = cs.simulate(many, cm.OnlineSGD(0.5, 0.1), times, engine="order-parameters", seed=1)
+    res = cs.simulate(many, cm.OnlineSGD(0.5, 0.1), times, engine="order-parameters", rng=1)
     ode = res.ode(0)
     np.testing.assert_allclose(res.initial_state(5)[0], ode.Q[0])
     mean = res.eg.mean(0)
@@ -169,7 +171,7 @@ def test_short_time_agreement_with_the_odes():
     assert np.all(np.abs(mean - ode.eg) <= 4.5 * se + 2.0 / N), np.c_[mean, ode.eg, se]
     # the weights engine on two runs: within the single-run spread
     few = cs.simulate(cs.InitialWeights(many.w[:2], many.w_star[:2], many.v[:2], many.v_star[:2], "erf"),
-                      cm.OnlineSGD(0.5, 0.1), times, seed=1)
+                      cm.OnlineSGD(0.5, 0.1), times, rng=1)
     spread = res.eg.std(0, ddof=1)
     assert np.all(np.abs(few.eg - ode.eg) <= 4.5 * spread + 2.0 / N)
 
@@ -177,7 +179,7 @@ def test_short_time_agreement_with_the_odes():
 def test_finite_training_set_is_fitted():
     """Linear student, P < N noisy examples, many passes: the training error goes to ~0, eps_g does not."""
     N, P = 60, 20
-    init = cs.initial_weights(N, 1, 1, "linear", seed=3)
+    init = cs.initial_weights(N, 1, 1, "linear", rng=3)
     res = cs.simulate(init, cm.OnlineSGD(0.5, 0.5), cs.log_times(100.0, 5, N=N),
                       sampling=cs.Sampling(batch_size=2, train_set_size=P))
     assert res.train_error is not None and res.train_error.shape == res.eg.shape
@@ -238,10 +240,10 @@ def test_simulate_needs_initial_weights():
 def test_the_order_parameter_chain_stops_when_its_state_stops_being_a_gram_matrix():
     # strong weight decay pulls every student unit onto one direction; rounding then makes the chain's
     # (Q, R, T) indefinite and the recorded error meaningless (negative): it must raise, not return it
-    init = cs.initial_weights(100, 3, 2, "erf", seed=7, init=cs.Initialisation(teacher="orthonormal"))
+    init = cs.initial_weights(100, 3, 2, "erf", rng=7, init=cs.Initialisation(teacher="orthonormal"))
     with pytest.raises(FloatingPointError, match="engine 'order-parameters' lost a valid state.*engine='weights'"):
         cs.simulate(init, cm.OnlineSGD(0.05, 0.01, weight_decay=0.01), [0, 1000, 5000], engine="order-parameters",
-                    seed=7)
+                    rng=7)
 
 
 def test_log_and_late_times_adds_evenly_spaced_steps_in_the_second_half():
@@ -273,13 +275,13 @@ def test_late_average_is_the_mean_of_the_late_records_with_a_batch_means_error()
 
 
 def test_near_specialised_puts_one_student_unit_on_each_teacher_unit():
-    init = cs.near_specialised(400, 4, 2, seed=3, jitter=0.01)
+    init = cs.near_specialised(400, 4, 2, rng=3, jitter=0.01)
     Q, R, T = (x[0] for x in init.order_parameters())
     assert init.shape == (400, 4, 2) and init.activation == "erf"
     np.testing.assert_allclose(T, np.eye(2), atol=1e-12)  # orthonormal teacher
     np.testing.assert_allclose(R[:2], np.eye(2), atol=0.02)  # the specialists
     np.testing.assert_allclose(Q[2:, 2:], 1e-4 * np.eye(2), atol=2e-5)  # superfluous units of small weight
-    exact = cs.near_specialised(400, 4, 2, seed=3, jitter=0.0)
+    exact = cs.near_specialised(400, 4, 2, rng=3, jitter=0.0)
     np.testing.assert_array_equal(exact.w[0, :2], exact.w_star[0])
     np.testing.assert_array_equal(exact.w[0, 2:], 0.0)
     np.testing.assert_array_equal(init.w_star, exact.w_star)  # the same teacher at any jitter
@@ -288,8 +290,8 @@ def test_near_specialised_puts_one_student_unit_on_each_teacher_unit():
 
 
 def test_stationary_run_reads_eps_star_from_the_late_records_and_compares_theory_and_odes():
-    init = cs.near_specialised(100, 3, 2, seed=1)
-    out = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1, ode=True)
+    init = cs.near_specialised(100, 3, 2, rng=1)
+    out = cs.stationary_run(init, 0.2, 0.1, 200.0, rng=1, ode=True)
     assert isinstance(out, cs.StationaryRun) and (out.K, out.M, out.L, out.lr) == (3, 2, 1, 0.2)
     assert (out.sgd, out.se) == tuple(cs.late_average(out.run.alpha, out.run.eg[0]))
     assert out.theory == cm.asymptotic_error("erf", 2, 3, cm.OnlineSGD(0.2, 0.1))
@@ -298,11 +300,11 @@ def test_stationary_run_reads_eps_star_from_the_late_records_and_compares_theory
     # the stationary error: eq. (10) within a generous finite-N margin (N = 100), the ODE's fixed point closer
     assert out.sgd == pytest.approx(out.theory, rel=0.3)
     assert out.ode_long == pytest.approx(out.theory, rel=0.02)
-    again = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1)
+    again = cs.stationary_run(init, 0.2, 0.1, 200.0, rng=1)
     assert again.sgd == out.sgd and again.ode is None and again.ode_run is None  # same seed, same run
-    decayed = cs.stationary_run(init, 0.2, 0.1, 200.0, seed=1, weight_decay=1e-3)
+    decayed = cs.stationary_run(init, 0.2, 0.1, 200.0, rng=1, weight_decay=1e-3)
     assert decayed.theory is None and decayed.run.settings["weight_decay"] == 1e-3
-    relu = cs.stationary_run(cs.initial_weights(100, 2, 1, "relu", seed=0), 0.2, 0.1, 20.0)
+    relu = cs.stationary_run(cs.initial_weights(100, 2, 1, "relu", rng=0), 0.2, 0.1, 20.0)
     assert relu.theory is None and np.isfinite(relu.sgd)
 
 
@@ -314,9 +316,9 @@ def test_stationary_run_refuses_batches_of_runs_and_short_horizons():
 
 
 def test_ode_comparison_runs_sgd_three_ways_from_one_state_and_the_odes_from_it():
-    init = cs.initial_weights(50, 2, 2, "erf", seed=3)
+    init = cs.initial_weights(50, 2, 2, "erf", rng=3)
     times = cs.log_times(2.0, 8, alpha_min=0.05, N=50)
-    out = cs.ode_comparison(init, 0.2, 0.0, times, spread_runs=3, early_runs=2, early_alpha=0.5, seed=3)
+    out = cs.ode_comparison(init, 0.2, 0.0, times, spread_runs=3, early_runs=2, early_alpha=0.5, rng=3)
     assert isinstance(out, cs.ODEComparison) and out.K == 2
     assert (out.single.engine, out.spread.engine, out.early.engine) == ("weights", "order-parameters",
                                                                          "order-parameters")
@@ -327,15 +329,16 @@ def test_ode_comparison_runs_sgd_three_ways_from_one_state_and_the_odes_from_it(
     for res in (out.single, out.spread, out.early):
         np.testing.assert_allclose(res.Q0, np.repeat(init.order_parameters()[0], res.eg.shape[0], 0))
     np.testing.assert_array_equal(out.ode.eg, out.single.ode(0).eg)
-    # the seeds: the run on the weights is simulate's at `seed`, the spread runs' at seed + 500
-    np.testing.assert_array_equal(out.single.eg, cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, seed=3).eg)
-    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", seed=3), cm.OnlineSGD(0.2, 0.0), times,
-                         engine="order-parameters", seed=503)
+    # the streams: the run on the weights is simulate's on the stream "single" of rng, the spread runs' on "spread"
+    single = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, rng=seeding.stream(3, "single"))
+    np.testing.assert_array_equal(out.single.eg, single.eg)
+    spread = cs.simulate(cs.initial_weights(50, 2, 2, "erf", rng=3), cm.OnlineSGD(0.2, 0.0), times,
+                         engine="order-parameters", rng=seeding.stream(3, "spread"))
     np.testing.assert_array_equal(out.spread.eg[:1], spread.eg)
 
 
 def test_ode_comparison_refuses_batches_of_runs_single_early_runs_and_early_times_before_the_grid():
-    init = cs.initial_weights(20, 2, 1, seed=0)
+    init = cs.initial_weights(20, 2, 1, rng=0)
     times = [0.1, 0.2, 0.3]
     with pytest.raises(ValueError, match="initial must hold one run"):
         cs.ode_comparison(cs.initial_weights(20, 2, 1, runs=2), 0.1, 0.0, times, spread_runs=1, early_runs=2,
@@ -348,15 +351,15 @@ def test_ode_comparison_refuses_batches_of_runs_single_early_runs_and_early_time
 
 def test_ode_distance_is_the_rms_gap_of_each_run_from_its_own_odes_and_shrinks_with_n():
     times = cs.log_times(1.0, 10, alpha_min=0.05)
-    init = cs.initial_weights(40, 2, 2, "erf", runs=3, seed=1)
-    out = cs.ode_distance(init, 0.2, 0.0, times, seed=2)
+    init = cs.initial_weights(40, 2, 2, "erf", runs=3, rng=1)
+    out = cs.ode_distance(init, 0.2, 0.0, times, rng=2)
     assert isinstance(out, cs.ODEDistance) and out.N == 40 and out.rms.shape == (3,)
-    res = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, engine="order-parameters", seed=2)
+    res = cs.simulate(init, cm.OnlineSGD(0.2, 0.0), times, engine="order-parameters", rng=2)
     manual = [np.sqrt(np.mean((res.eg[r, 1:] - res.ode(r).eg[1:]) ** 2)) for r in range(3)]
     np.testing.assert_array_equal(out.rms, manual)
-    big = cs.ode_distance(cs.initial_weights(4000, 2, 2, "erf", runs=3, seed=1), 0.2, 0.0, times, seed=2)
+    big = cs.ode_distance(cs.initial_weights(4000, 2, 2, "erf", runs=3, rng=1), 0.2, 0.0, times, rng=2)
     assert big.rms.mean() < out.rms.mean()  # eq. (7): O(N^-1/2)
-    weights = cs.ode_distance(init, 0.2, 0.0, times, engine="weights", seed=2)
+    weights = cs.ode_distance(init, 0.2, 0.0, times, engine="weights", rng=2)
     assert weights.run.engine == "weights" and np.all(np.isfinite(weights.rms))
     with pytest.raises(ValueError, match="times must hold at least two times"):
         cs.ode_distance(init, 0.2, 0.0, [0.5])
@@ -377,36 +380,36 @@ def test_escape_time_interpolates_the_first_crossing_in_log_log_and_is_inf_witho
 
 
 def test_stationary_run_with_both_layers_trained_compares_with_the_denoising_fixed_point():
-    init = cs.initial_weights(60, 2, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+    init = cs.initial_weights(60, 2, 2, "erf", rng=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
                                                                               v_star=2.0))
-    out = cs.stationary_run(init, 0.1, 0.05, 50.0, seed=2, train_second_layer=True)
+    out = cs.stationary_run(init, 0.1, 0.05, 50.0, rng=2, train_second_layer=True)
     assert out.run.settings["train_second_layer"] and out.run.settings["lr2"] == 0.1
     assert not np.array_equal(out.run.v[0, -1], out.run.v[0, 0])  # v moved
     assert out.theory == cm.asymptotic_error("erf", 2, 2, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), v_star=2.0)
     same = cs.simulate(init, cm.OnlineSGD(0.1, 0.05, train_second_layer=True), cs.log_and_late_times(50.0, 60),
-                       engine="order-parameters", seed=2)
+                       engine="order-parameters", rng=2)
     np.testing.assert_array_equal(out.run.eg, same.eg)
-    odd = cs.initial_weights(60, 3, 2, "erf", seed=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
+    odd = cs.initial_weights(60, 3, 2, "erf", rng=2, init=cs.Initialisation(teacher="orthonormal", v="normal",
                                                                              v_star=2.0))
     assert cs.stationary_run(odd, 0.1, 0.05, 50.0, train_second_layer=True).theory is None  # K not a multiple of M
 
 
 def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_runs_effective_rate():
-    init = cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4, init=cs.Initialisation(teacher="orthonormal",
+    init = cs.initial_weights(40, 2, 2, "linear", runs=2, rng=4, init=cs.Initialisation(teacher="orthonormal",
                                                                                          v="normal", v_var=0.5))
-    out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, seed=4)
+    out = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, train_second_layer=True, rng=4)
     assert isinstance(out, cs.LinearStationaryRuns) and out.K == 2
     assert out.batches.shape == (2, 10) and out.eff.shape == (2,)
     late = out.run.alpha >= out.run.alpha[-1] / 2
     np.testing.assert_allclose(out.batches.mean(1), out.run.eg[:, late][:, -100:].mean(1))
     np.testing.assert_allclose(out.eff, cm.linear_effective_rate(0.05, out.run.v[:, late], out.run.Q[:, late],
                                                                  40).mean(1))
-    fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, seed=4)  # v fixed: eta' = eta sum_k v_k^2
+    fixed = cs.linear_stationary_runs(init, 0.05, 0.1, 20.0, rng=4)  # v fixed: eta' = eta sum_k v_k^2
     np.testing.assert_allclose(fixed.eff, 0.05 * np.sum(init.v ** 2, axis=1))
     # eq. (12) at eta' = eta K describes the stationary error of the SCM (v = v* = 1)
-    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, seed=4,
+    scm = cs.linear_stationary_runs(cs.initial_weights(40, 2, 2, "linear", runs=2, rng=4,
                                                        init=cs.Initialisation(teacher="orthonormal")),
-                                    0.05, 0.1, 400.0, seed=4)
+                                    0.05, 0.1, 400.0, rng=4)
     np.testing.assert_allclose(scm.eff, 0.1)
     assert scm.batches.mean() == pytest.approx(cm.linear_stationary_error(0.1, 0.1), rel=0.5)
     with pytest.raises(ValueError, match="initial must hold linear networks"):
@@ -416,7 +419,7 @@ def test_linear_stationary_runs_give_batch_means_of_the_second_half_and_each_run
 
 
 def test_long_ode_runs_integrate_the_odes_from_near_the_fixed_point_and_from_each_start():
-    starts = [cs.initial_weights(30, 2, 1, "erf", seed=s, init=cs.Initialisation(teacher="orthonormal", v="normal",
+    starts = [cs.initial_weights(30, 2, 1, "erf", rng=s, init=cs.Initialisation(teacher="orthonormal", v="normal",
                                                                                  v_star=2.0))
               for s in range(2)]
     near = cm.denoising_state(1, 2, 2.0, split=0.3, jitter=0.01)
@@ -441,19 +444,19 @@ def test_long_ode_runs_integrate_the_odes_from_near_the_fixed_point_and_from_eac
 
 
 def test_linear_student_starts_and_eq12_for_each_of_fig4s_students():
-    normalised = cs.linear_student_start(30, 3, 2, "both layers from the normalised SCM", runs=2, seed=1)
-    scm = cs.linear_student_start(30, 3, 2, "normalised SCM", runs=2, seed=1)
+    normalised = cs.linear_student_start(30, 3, 2, "both layers from the normalised SCM", runs=2, rng=1)
+    scm = cs.linear_student_start(30, 3, 2, "normalised SCM", runs=2, rng=1)
     assert normalised.train_second_layer and not scm.train_second_layer
     np.testing.assert_allclose(scm.initial.v, 1 / 3)
     np.testing.assert_allclose(scm.initial.v_star, 1 / 2)
     # the same draws, every unit moved by the teachers' mean
     np.testing.assert_allclose(normalised.initial.w - scm.initial.w, np.repeat(scm.initial.w_star.mean(1, keepdims=True), 3, 1))
-    both = cs.linear_student_start(30, 3, 2, "both layers", runs=200, seed=1)
+    both = cs.linear_student_start(30, 3, 2, "both layers", runs=200, rng=1)
     assert both.initial.v.var() == pytest.approx(1 / 3, rel=0.2)
     runs = {}
     for j, variant in enumerate(cs.LINEAR_VARIANTS):
-        start = cs.linear_student_start(30, 2, 1, variant, runs=2, seed=j)
-        runs[variant, 2] = cs.linear_stationary_runs(start.initial, 0.05, 0.1, 20.0, seed=j,
+        start = cs.linear_student_start(30, 2, 1, variant, runs=2, rng=j)
+        runs[variant, 2] = cs.linear_stationary_runs(start.initial, 0.05, 0.1, 20.0, rng=j,
                                                      train_second_layer=start.train_second_layer)
     lin = cs.linear_networks(runs, 30, 0.05, 0.1, 1)
     assert lin.ks == (2,) and lin.runs == 2
@@ -489,7 +492,7 @@ def test_the_former_call_forms_of_simulate_and_initial_weights_warn_and_give_the
     with pytest.warns(DeprecationWarning, match=r"call initial_weights\(N, K, M, activation, .*Initialisation"):
         old = cs.initial_weights(30, 2, 1, "relu", runs=2, seed=4, init_var=0.3, teacher="orthonormal", v="normal",
                                  v_star=2.0, v_var=0.5)
-    new = cs.initial_weights(30, 2, 1, "relu", runs=2, seed=4,
+    new = cs.initial_weights(30, 2, 1, "relu", runs=2, rng=4,
                              init=cs.Initialisation(0.3, "orthonormal", "normal", 2.0, 0.5))
     for name in ("w", "w_star", "v", "v_star"):
         np.testing.assert_array_equal(getattr(old, name), getattr(new, name))
@@ -497,12 +500,65 @@ def test_the_former_call_forms_of_simulate_and_initial_weights_warn_and_give_the
     with pytest.warns(DeprecationWarning, match=r"call simulate\(initial, gendyn.committee.OnlineSGD"):
         old = cs.simulate(new, 0.3, 0.1, times, lr2=0.2, train_second_layer=True, weight_decay=0.01, batch_size=2,
                           train_set_size=40, seed=3, block=16)
-    res = cs.simulate(new, cm.OnlineSGD(0.3, 0.1, 0.2, True, 0.01), times, sampling=cs.Sampling(2, 40), seed=3,
+    res = cs.simulate(new, cm.OnlineSGD(0.3, 0.1, 0.2, True, 0.01), times, sampling=cs.Sampling(2, 40), rng=3,
                       block=16)
     for name in ("alpha", "eg", "Q", "R", "v", "train_error"):
         np.testing.assert_array_equal(getattr(old, name), getattr(res, name))
     assert old.settings == res.settings
     with pytest.warns(DeprecationWarning):
         old = cs.simulate(new, 0.3, 0.1, times=times, engine="order-parameters")
-    np.testing.assert_array_equal(old.eg, cs.simulate(new, cm.OnlineSGD(0.3, 0.1), times,
-                                                      engine="order-parameters").eg)
+    np.testing.assert_array_equal(old.eg, cs.simulate(new, cm.OnlineSGD(0.3, 0.1), times,  # the former default seed 0
+                                                      engine="order-parameters", rng=0).eg)
+
+
+# ------------------------------------------------------------------ the rng argument (gendyn.seeding)
+
+
+def test_rng_keeps_the_draws_of_the_former_integer_seeds():
+    # run r draws from SeedSequence(seed).spawn(runs)[r] (numpy) as before the one convention
+    init = cs.initial_weights(30, 2, 1, "erf", runs=2, rng=4)
+    child = np.random.SeedSequence(4).spawn(2)[1]
+    np.testing.assert_array_equal(init.w_star[1], np.random.default_rng(child).standard_normal((1, 30)))
+    # the inputs of the weights engine: a torch generator seeded with 63 bits of the run's stream
+    gen = torch.Generator().manual_seed(int(np.random.SeedSequence(9).spawn(1)[0].generate_state(1, np.uint64)[0] >> 1))
+    assert seeding.torch_generator(seeding.stream(9, 0)).initial_seed() == gen.initial_seed()
+
+
+def test_a_generator_or_a_stream_is_an_rng_and_none_is_fresh_entropy():
+    a = cs.initial_weights(30, 2, 1, rng=seeding.stream(5, "start"))
+    b = cs.initial_weights(30, 2, 1, rng=seeding.stream(5, "start"))
+    np.testing.assert_array_equal(a.w, b.w)
+    g = torch.Generator().manual_seed(1)
+    c, d = cs.initial_weights(30, 2, 1, rng=g), cs.initial_weights(30, 2, 1, rng=g)  # advanced: different draws
+    assert not np.array_equal(c.w, d.w)
+    assert not np.array_equal(cs.initial_weights(30, 2, 1).w, cs.initial_weights(30, 2, 1).w)
+    times = [0.0, 0.5, 1.0]
+    e = cs.simulate(a, cm.OnlineSGD(0.3, 0.1), times, rng=np.random.default_rng(2)).eg
+    f = cs.simulate(a, cm.OnlineSGD(0.3, 0.1), times, rng=np.random.default_rng(2)).eg
+    np.testing.assert_array_equal(e, f)
+
+
+FORMER_SEED = [  # one call per family of stochastic functions, with the keyword rng (or seed) to fill
+    lambda **k: cs.initial_weights(30, 2, 1, "erf", runs=2, **k).w,
+    lambda **k: cs.simulate(cs.initial_weights(30, 2, 1, rng=0), cm.OnlineSGD(0.3, 0.1), [0.0, 0.5], **k).eg,
+    lambda **k: cs.near_specialised(30, 3, 2, **k).w,
+    lambda **k: cs.stationary_run(cs.initial_weights(100, 2, 1, rng=0), 0.2, 0.1, 2.0, **k).sgd,
+    lambda **k: cs.ode_comparison(cs.initial_weights(30, 2, 1, rng=0), 0.3, 0.0, [0.0, 0.5, 1.0], spread_runs=1,
+                                  early_runs=2, early_alpha=0.5, **k).spread.eg,
+    lambda **k: cs.ode_distance(cs.initial_weights(30, 2, 1, runs=2, rng=0), 0.3, 0.0, [0.0, 0.5], **k).rms,
+    lambda **k: cs.linear_stationary_runs(cs.initial_weights(30, 2, 1, "linear", rng=0), 0.05, 0.1, 7.0, **k).batches,
+    lambda **k: cs.linear_student_start(30, 2, 1, "both layers", **k).initial.v,
+    lambda **k: cm.specialised_state(2, 2, jitter=0.01, **k)[0],
+    lambda **k: cm.denoising_state(1, 2, 2.0, jitter=0.01, v_jitter=0.01, **k)[3],
+]
+
+
+@pytest.mark.parametrize("call", FORMER_SEED, ids=range(len(FORMER_SEED)))
+def test_the_former_seed_keyword_warns_and_draws_as_rng(call):
+    with pytest.warns(DeprecationWarning, match=r"\(seed=\.\.\.\) is deprecated.*pass rng="):
+        old = call(seed=3)
+    np.testing.assert_array_equal(old, call(rng=3))
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        call(seed=3, rng=3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sead'"):
+        call(sead=3)

@@ -203,8 +203,8 @@ def test_results_are_numpy_on_the_host(name):
 def test_online_sgd_results_are_numpy():  # a CPU program by design (numba), results on the host
     from gendyn import committee
 
-    init = committee_sgd.initial_weights(20, 2, 2, runs=2, seed=0)
-    _assert_on_host(committee_sgd.simulate(init, committee.OnlineSGD(0.5, 0.0), [0.0, 1.0], seed=0))
+    init = committee_sgd.initial_weights(20, 2, 2, runs=2, rng=0)
+    _assert_on_host(committee_sgd.simulate(init, committee.OnlineSGD(0.5, 0.0), [0.0, 1.0], rng=0))
 
 
 @cuda

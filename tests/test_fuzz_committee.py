@@ -44,11 +44,11 @@ CASES = [
     Case(cm.linear_stationary_error, dict(effective_lr=0.1, sigma=0.1, small_lr=False),
          accepted=dict(effective_lr={"wrong-shape"}, sigma={"zero"}, small_lr={"bool"})),  # elementwise
     Case(cm.linear_effective_rate, dict(lr=0.1, v=np.array([0.5, -0.5]), Q=Q, N=100)),
-    Case(cm.specialised_state, dict(M=2, L=2, pair_q=0.5, jitter=0.01, seed=0),
-         accepted=dict(L={"zero"}, pair_q={"zero"}, jitter={"zero"}, seed={"zero"})),
-    Case(cm.denoising_state, dict(M=1, K=2, v_star=2.0, split=0.5, jitter=0.01, v_jitter=0.01, seed=0),
+    Case(cm.specialised_state, dict(M=2, L=2, pair_q=0.5, jitter=0.01, rng=0),
+         accepted=dict(L={"zero"}, pair_q={"zero"}, jitter={"zero"}, rng={"zero", "none"})),
+    Case(cm.denoising_state, dict(M=1, K=2, v_star=2.0, split=0.5, jitter=0.01, v_jitter=0.01, rng=0),
          accepted=dict(v_star={"negative"}, split={"negative", "zero"}, jitter={"zero"}, v_jitter={"zero"},
-                       seed={"zero"})),
+                       rng={"zero", "none"})),
     # the slow manifold of §2: the ODEs of a soft committee machine, a relaxed point on the manifold
     Case(cm.committee_odes, dict(state=(Q, R, T), activation="erf", lr=0.5, sigma=0.1, times=[0.0, 0.5, 1.0]),
          accepted=dict(lr={"zero"}, sigma={"zero"})),
@@ -74,3 +74,10 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_bad_arguments_give_clear_errors(case):
     assert not findings(fuzz(case))
+
+
+@pytest.mark.parametrize("case", [case for case in CASES if "rng" in case.kwargs], ids=lambda c: c.name)
+@pytest.mark.parametrize("bad", [-1, 1.5, "x"])
+def test_a_bad_rng_is_refused_naming_rng(case, bad):
+    with pytest.raises(ValueError, match=r"\brng\b"):
+        case.func(**{**case.kwargs, "rng": bad})

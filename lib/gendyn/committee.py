@@ -80,7 +80,7 @@ from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 from scipy.special import expit
 
-from . import _checks
+from . import _checks, seeding
 
 __all__ = [
     "ACTIVATIONS",
@@ -1120,9 +1120,14 @@ def asymptotic_error(
 # ------------------------------------------------------------------- zero-error states
 
 
-def _check_jitter(jitter, seed):
-    jitter = _checks.real(jitter, "jitter", extra=" (a standard deviation)")
-    return jitter, _checks.integer(seed, "seed", 0)
+def _check_jitter(jitter):
+    return _checks.real(jitter, "jitter", extra=" (a standard deviation)")
+
+
+def _no_other_keywords(former, where):
+    """A ``TypeError`` for a keyword left in ``former`` (a ``**`` dict after :func:`gendyn.seeding.former_rng`)."""
+    if former:
+        raise TypeError(f"{where}() got an unexpected keyword argument {next(iter(former))!r}")
 
 
 def _gram(W, W_star):
@@ -1221,7 +1226,7 @@ def linear_effective_rate(
 
 
 def specialised_state(
-    M: int, L: int, *, pair_q: float = 0.0, jitter: float = 0.0, seed: int = 0
+    M: int, L: int, *, pair_q: float = 0.0, jitter: float = 0.0, rng: seeding.Rng = None, **former: object
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Order parameters of a zero-error soft committee machine with ``L`` superfluous units.
 
@@ -1248,8 +1253,10 @@ def specialised_state(
     jitter : float (keyword only)
         Standard deviation ``>= 0`` of i.i.d. Gaussian numbers added to every coordinate
         of every student unit (a start near the state rather than on it).
-    seed : int (keyword only)
-        Seed of the jitter (``numpy.random.default_rng``).
+    rng : int, SeedSequence, torch or numpy Generator, or None (keyword only)
+        The jitter's random numbers (a numpy generator: an integer ``s`` draws as
+        ``numpy.random.default_rng(s)``); ``None``: fresh entropy (see :mod:`gendyn.seeding`). The
+        former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -1264,8 +1271,10 @@ def specialised_state(
     """
     M = _checks.integer(M, "M", 1)
     L = _checks.integer(L, "L", 0)
+    rng = seeding.former_rng(rng, former, "committee.specialised_state")
+    _no_other_keywords(former, "specialised_state")
     pair_q = _checks.real(pair_q, "pair_q", extra=" (a squared norm)")
-    jitter, seed = _check_jitter(jitter, seed)
+    jitter = _check_jitter(jitter)
     K = M + L
     W = np.zeros((K, K + M))
     W[:M, :M] = np.eye(M)
@@ -1273,13 +1282,13 @@ def specialised_state(
         W[M + 2 * p, M + p] = np.sqrt(pair_q)
         W[M + 2 * p + 1, M + p] = -np.sqrt(pair_q)
     if jitter > 0:
-        W = W + jitter * np.random.default_rng(seed).standard_normal(W.shape)
+        W = W + jitter * seeding.numpy_generator(rng).standard_normal(W.shape)
     return _gram(W, np.eye(M, K + M))
 
 
 def denoising_state(
     M: int, K: int, v_star: float = 1.0, *, split: float = 0.0, jitter: float = 0.0, v_jitter: float = 0.0,
-    seed: int = 0
+    rng: seeding.Rng = None, **former: object
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Order parameters and second-layer weights of the denoising state (both layers trained).
 
@@ -1309,14 +1318,18 @@ def denoising_state(
         degenerate and the ODE integrator slow; a little jitter avoids that.
     v_jitter : float (keyword only)
         Standard deviation ``>= 0`` of Gaussian numbers added to each ``v_k``.
-    seed : int (keyword only)
-        Seed of the jitters (``numpy.random.default_rng``; first layer drawn first).
+    rng : int, SeedSequence, torch or numpy Generator, or None (keyword only)
+        The jitters' random numbers (one numpy generator, first layer drawn first: an integer ``s``
+        draws as ``numpy.random.default_rng(s)``); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
+        The former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
 
     Returns
     -------
     Q, R, T, v : ndarray
         Shapes (K, K), (K, M), (M, M), (K,); use with ``v_star`` for every teacher unit.
     """
+    rng = seeding.former_rng(rng, former, "committee.denoising_state")
+    _no_other_keywords(former, "denoising_state")
     M = _checks.integer(M, "M", 1)
     K = _checks.integer(K, "K", 1)
     if K % M:
@@ -1327,7 +1340,7 @@ def denoising_state(
     split = _checks.bounded(split, "split")
     if split != 0 and K < 2 * M:
         raise ValueError(f"split needs two copies of teacher unit 0 (K >= 2 M); got K={K}, M={M}")
-    jitter, seed = _check_jitter(jitter, seed)
+    jitter = _check_jitter(jitter)
     v_jitter = _checks.real(v_jitter, "v_jitter", extra=" (a standard deviation)")
     W = np.zeros((K, K + M))
     W[np.arange(K), np.arange(K) % M] = 1.0
@@ -1335,11 +1348,11 @@ def denoising_state(
     if split:
         v[0] += split
         v[M] -= split
-    rng = np.random.default_rng(seed)
+    draws = seeding.numpy_generator(rng)
     if jitter > 0:
-        W = W + jitter * rng.standard_normal(W.shape)
+        W = W + jitter * draws.standard_normal(W.shape)
     if v_jitter > 0:
-        v = v + v_jitter * rng.standard_normal(K)
+        v = v + v_jitter * draws.standard_normal(K)
     return (*_gram(W, np.eye(M, K + M)), v)
 
 
@@ -1822,16 +1835,25 @@ def _former_signature(former: Callable, convert: Callable, new_form: str) -> Cal
     ``former`` (its parameters and defaults are the old ones; its body is unused) warns
     (``DeprecationWarning`` naming ``new_form``) and runs ``func(*args, **kwargs)`` with
     ``(args, kwargs) = convert(**old_arguments)``: the same computation, so the same results. A call
-    that binds to neither raises the ``TypeError`` of the new signature.
+    that binds to neither raises the ``TypeError`` of the new signature. A ``**`` parameter of the function
+    (``**former``) takes only the former random-number keywords (``generator``, ``seed``:
+    :func:`gendyn.seeding.former_rng`); a call that puts anything else there is one of the former form.
     """
 
     def decorate(func):
         new, old = inspect.signature(func), inspect.signature(former)
+        extra = next((p.name for p in new.parameters.values() if p.kind is p.VAR_KEYWORD), None)
+
+        def bind_new(args, kwargs):
+            bound = new.bind(*args, **kwargs)
+            other = [k for k in bound.arguments.get(extra, {}) if k not in ("generator", "seed")]
+            if other:
+                raise TypeError(f"{func.__name__}() got an unexpected keyword argument {other[0]!r}")
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             try:
-                new.bind(*args, **kwargs)
+                bind_new(args, kwargs)
             except TypeError as error:
                 try:
                     bound = old.bind(*args, **kwargs)

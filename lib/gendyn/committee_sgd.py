@@ -63,6 +63,20 @@ the authors' choice, ``T = I + O(N^{-1/2})``) or rescaled Gram-Schmidt rows with
 ``T = I`` exactly (``"orthonormal"``: the ``N -> inf`` value the asymptotic formulas
 assume).
 
+Random numbers
+--------------
+Every stochastic function takes ``rng`` (an ``int``, a ``SeedSequence``, a torch or numpy generator, or
+``None`` for fresh entropy; :mod:`gendyn.seeding`). Run ``r`` of a batch draws from the stream
+``seeding.stream(rng, r)`` (for an integer ``s``, ``numpy.random.SeedSequence(s).spawn(runs)[r]``), so
+its draws do not depend on the number of runs: :func:`initial_weights` draws its teacher and student
+from it (numpy), :func:`simulate` its inputs and noise (a torch generator seeded with
+:func:`gendyn.seeding.entropy` of it; the order-parameter chain: numba's generator seeded with 32 bits
+of it) and the order of a training set from its sub-stream ``0``. Functions with several SGD runs of
+their own take named streams of ``rng`` (:func:`ode_comparison`: ``"single"``, ``"spread"``,
+``"early"``). Pass the initial weights and the SGD of one experiment *different* streams
+(``stream(SEED, "erf", L, "start")`` and ``stream(SEED, "erf", L, "sgd")``): the same integer for
+both seeds the numpy and torch generators from one ``SeedSequence``.
+
 Public API
 ----------
 ENGINES, TEACHERS     allowed values of ``engine`` and ``teacher``
@@ -106,7 +120,7 @@ import torch
 from numba import njit
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, committee as cm
+from . import _checks, _random, committee as cm, seeding
 from .progress import track
 
 __all__ = [
@@ -215,8 +229,8 @@ def _default_init_var(activation, N):
     return 1.0 if activation == "erf" else 1.0 / N
 
 
-def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: int = 1, seed: int = 0,
-                    init: Initialisation | None = None) -> InitialWeights:
+def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: int = 1, rng: seeding.Rng = None,
+                    init: Initialisation | None = None, **former: object) -> InitialWeights:
     """Draw teacher and student weights for ``runs`` independent networks.
 
     Parameters
@@ -227,9 +241,10 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
         Sets the default student initialisation.
     runs : int
         Number of independent networks (teacher and student drawn anew for each).
-    seed : int
-        Seed; run ``r`` uses its own stream (``numpy.random.SeedSequence(seed).spawn``),
-        so its weights do not depend on ``runs``.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The weights' random numbers: run ``r`` draws from the stream ``seeding.stream(rng, r)`` (for an
+        integer ``s``, ``numpy.random.SeedSequence(s).spawn(runs)[r]``), so its weights do not depend on
+        ``runs``; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     init : Initialisation, optional
         How teacher and student are drawn: the student's first-layer variance (default 1 for erf,
         ``1/N`` for ReLU and linear networks, module docstring), the teacher's rows, both second
@@ -242,8 +257,10 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
     Notes
     -----
     The former keywords ``init_var, teacher, v, v_star, v_var`` (now the fields of :class:`Initialisation`)
-    still work for one release, with a ``DeprecationWarning``.
+    and ``seed`` (now ``rng``) still work for one release, with a ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.initial_weights")
+    cm._no_other_keywords(former, "initial_weights")
     init = Initialisation() if init is None else _checks.instance(init, "init", Initialisation,
                                                                   hint=" (init_var, teacher, v, v_star, v_var)")
     init_var, teacher, v, v_star, v_var = init.init_var, init.teacher, init.v, init.v_star, init.v_var
@@ -254,19 +271,19 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
     if N <= K + M:
         raise ValueError(f"need N > K + M; got N={N}, K={K}, M={M}")
     runs = _checks.integer(runs, "runs", 1)
-    seed = _checks.integer(seed, "seed", 0)
+    root = seeding.stream(rng)
     init_var = _default_init_var(act, N) if init_var is None else init_var
     w = np.empty((runs, K, N))
     ws = np.empty((runs, M, N))
     vv = np.empty((runs, K))
-    for r, child in enumerate(np.random.SeedSequence(seed).spawn(runs)):
-        rng = np.random.default_rng(child)
-        ws[r] = rng.standard_normal((M, N))
+    for r in range(runs):
+        draws = seeding.numpy_generator(seeding.stream(root, r))
+        ws[r] = draws.standard_normal((M, N))
         if teacher == "orthonormal":
             q, _ = np.linalg.qr(ws[r].T)
             ws[r] = q.T * math.sqrt(N)
-        w[r] = rng.standard_normal((K, N)) * math.sqrt(init_var)
-        vv[r] = rng.standard_normal(K) * math.sqrt(v_var) if isinstance(v, str) else v
+        w[r] = draws.standard_normal((K, N)) * math.sqrt(init_var)
+        vv[r] = draws.standard_normal(K) * math.sqrt(v_var) if isinstance(v, str) else v
     return InitialWeights(w, ws, vv, np.full((runs, M), v_star), act)
 
 
@@ -593,10 +610,6 @@ def _record_steps(times, N):
     return steps
 
 
-def _torch_generator(child):
-    return _random.seeded(child.generate_state(1, dtype=np.uint64)[0] >> 1)
-
-
 def _student_outputs(X, w, v, act, inv_sqrt_n):
     lam = (X.astype(np.float64) @ w.T) * inv_sqrt_n
     if act == "erf":
@@ -613,7 +626,7 @@ def _run_weights(init, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, chi
     w = init.w[r].copy()
     v = init.v[r].copy()
     ws, vs = init.w_star[r], init.v_star[r]
-    gen = _torch_generator(child)
+    gen = seeding.torch_generator(child)  # inputs and noise
     inv_sqrt_n = 1.0 / math.sqrt(N)
     code = _ACT_CODE[act]
     lam, coef, gv = np.empty(K), np.empty((bs, K)), np.empty(K)
@@ -625,7 +638,7 @@ def _run_weights(init, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, chi
         y_train = np.empty(P)
         _teacher_labels(X_train, ws, vs, code, inv_sqrt_n,
                         sigma * _random.randn(P, generator=gen, dtype=torch.float64).numpy(), y_train)
-        order_rng = np.random.default_rng(child.spawn(1)[0])
+        order_rng = seeding.numpy_generator(seeding.stream(child, 0))  # the order of the training set
         per_pass = P // bs
         perm, pos = order_rng.permutation(P), 0
     step = 0
@@ -669,7 +682,8 @@ def _run_order_parameters(init, r, act, lr, lr2, sigma, wd, train2, steps_rec, c
 
 
 def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sampling: Sampling | None = None,
-             engine: str = "weights", seed: int = 0, block: int = 2048, progress: str | None = None) -> SGDResult:
+             engine: str = "weights", rng: seeding.Rng = None, block: int = 2048, progress: str | None = None,
+             **former: object) -> SGDResult:
     """Train the students of ``initial`` by SGD (eqs. 2-3) and record their order parameters.
 
     Parameters
@@ -692,9 +706,10 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
     engine : {"weights", "order-parameters"}
         See the module docstring; "order-parameters" needs online learning with
         ``batch_size = 1``.
-    seed : int
-        Seed of the inputs and noise; run ``r`` has its own stream, independent of the
-        number of runs. Results are identical run to run (CPU) for identical arguments.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The inputs, noise and training sets: run ``r`` draws from the stream ``seeding.stream(rng, r)``
+        (module docstring), independent of the number of runs; ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`). Results are identical run to run (CPU) for identical arguments.
     block : int
         Steps whose inputs are drawn at once ("weights" engine; memory ``block * N * 4``
         bytes). Changing it changes the random stream.
@@ -709,8 +724,10 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
     -----
     The former call ``simulate(initial, lr, sigma, times, *, lr2=None, train_second_layer=False,
     weight_decay=0.0, batch_size=1, train_set_size=None, engine="weights", seed=0, block=2048, progress=None)``
-    still works for one release, with a ``DeprecationWarning``.
+    and the keyword ``seed`` (now ``rng``) still work for one release, with a ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.simulate")
+    cm._no_other_keywords(former, "simulate")
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     act = _check_activation(initial.activation)
     _checks.instance(sgd, "sgd", cm.OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer, weight_decay)")
@@ -720,7 +737,6 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
         raise ValueError("sgd.lr must be a finite number > 0; got 0.0")
     lr, sigma, lr2, wd, train_second_layer = sgd.lr, sgd.sigma, sgd.rate2, sgd.weight_decay, sgd.train_second_layer
     bs, train_set_size = sampling.batch_size, sampling.train_set_size
-    seed = _checks.integer(seed, "seed", 0)
     block = _checks.integer(block, "block", 1)
     engine = _checks.choice(engine, "engine", ENGINES)
     train2 = _checks.flag(train_second_layer, "train_second_layer")
@@ -737,7 +753,8 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
                        f"times up to {float(steps_rec[-1]) / N:g} (steps = times * N = {int(steps_rec[-1])}) with "
                        f"{runs} runs, batch_size={bs}, N={N}, K={K}, M={M}",
                        iterations=runs * float(steps_rec[-1]) / block)
-    children = np.random.SeedSequence(seed).spawn(runs)
+    root = seeding.stream(rng)
+    children = [seeding.stream(root, r) for r in range(runs)]
     out = []
     start = time.perf_counter()
     for r in track(range(runs), desc=progress, total=runs) if progress else range(runs):
@@ -806,11 +823,13 @@ def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batch
     return LateAverage(x.mean(), means.std(ddof=1) / np.sqrt(batches))
 
 
-def near_specialised(N: int, K: int, M: int, *, seed: int = 0, jitter: float = 0.01) -> InitialWeights:
+def near_specialised(N: int, K: int, M: int, *, rng: seeding.Rng = None, jitter: float = 0.01,
+                     **former: object) -> InitialWeights:
     """Erf students near the specialised state (Goldt et al. 2019, §2): no plateau to cross.
 
-    The weights of :func:`initial_weights` (``teacher="orthonormal"``, one run, seed ``seed``) are
-    replaced by i.i.d. ``N(0, jitter^2)`` numbers (``numpy.random.default_rng(seed)``), and student
+    The weights of :func:`initial_weights` (``teacher="orthonormal"``, one run, ``rng``) are
+    replaced by i.i.d. ``N(0, jitter^2)`` numbers (drawn from the root stream of ``rng``, run 0's being
+    the teacher's: ``numpy.random.default_rng(s)`` for an integer ``s``), and student
     units ``0 .. M-1`` get the teacher's vectors added: ``M`` specialists, ``K - M`` superfluous units
     of small weights, the state whose noisy fixed point eq. (10) perturbs.
 
@@ -818,8 +837,9 @@ def near_specialised(N: int, K: int, M: int, *, seed: int = 0, jitter: float = 0
     ----------
     N, K, M : int
         Input dimension, student and teacher hidden units (``K >= M``, ``N > K + M``).
-    seed : int
-        Seed of the teacher and of the jitter.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The teacher's and the jitter's random numbers; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
+        The former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
     jitter : float
         Standard deviation of the student's weights around the specialised state, ``>= 0``.
 
@@ -828,13 +848,16 @@ def near_specialised(N: int, K: int, M: int, *, seed: int = 0, jitter: float = 0
     InitialWeights
         One run of erf networks, ``v = v* = 1``.
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.near_specialised")
+    cm._no_other_keywords(former, "near_specialised")
     K = _checks.integer(K, "K", 1)
     M = _checks.integer(M, "M", 1)
     if K < M:
         raise ValueError(f"K must be >= M = {M} (one specialist per teacher unit); got K={K}")
     jitter = _checks.real(jitter, "jitter", extra=" (a standard deviation)")
-    init = initial_weights(N, K, M, "erf", seed=seed, init=Initialisation(teacher="orthonormal"))
-    w = jitter * np.random.default_rng(seed).standard_normal(init.w.shape)
+    root = seeding.stream(rng)
+    init = initial_weights(N, K, M, "erf", rng=root, init=Initialisation(teacher="orthonormal"))  # from stream 0
+    w = jitter * seeding.numpy_generator(root).standard_normal(init.w.shape)
     w[:, :M] += init.w_star
     return InitialWeights(w, init.w_star, init.v, init.v_star, "erf")
 
@@ -891,8 +914,8 @@ class StationaryRun:
 
 
 def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
-                   weight_decay: float = 0.0, seed: int = 0, ode: bool = False,
-                   train_second_layer: bool = False) -> StationaryRun:
+                   weight_decay: float = 0.0, rng: seeding.Rng = None, ode: bool = False,
+                   train_second_layer: bool = False, **former: object) -> StationaryRun:
     """One long SGD run of a soft committee machine (``v = v*`` fixed) and its asymptotic error ``eps_g*``.
 
     Goldt et al. (2019) §2, Fig. 2: online SGD (eq. 2) as the exact chain of its order parameters
@@ -915,8 +938,9 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
         The run's horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
     weight_decay : float
         ``kappa >= 0`` (the paper's section G); the theory is then ``None``.
-    seed : int
-        Seed of the inputs and noise (:func:`simulate`).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The inputs and noise (:func:`simulate`); ``None``: fresh entropy (see :mod:`gendyn.seeding`). The
+        former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
     ode : bool
         Also integrate the ODEs (9) from the run's initial state: their average over the same
         times and their ``eps_g`` at ``10 alpha_max``.
@@ -932,6 +956,8 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     FloatingPointError
         If the run's error is not finite (SGD diverged).
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.stationary_run")
+    cm._no_other_keywords(former, "stationary_run")
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights or near_specialised)")
     if initial.runs != 1:
         raise ValueError(f"initial must hold one run (a stationary run averages one trajectory); got {initial.runs}")
@@ -943,7 +969,7 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
     res = simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2, weight_decay=weight_decay),
-                   log_and_late_times(alpha_max, N), engine="order-parameters", seed=seed)
+                   log_and_late_times(alpha_max, N), engine="order-parameters", rng=rng)
     if not np.all(np.isfinite(res.eg)):
         raise FloatingPointError(f"the SGD run's error is not finite (diverged) at lr={lr}, sigma={sigma}, K={K}")
     sgd, se = late_average(res.alpha, res.eg[0])
@@ -1009,7 +1035,7 @@ class ODEComparison:
 
 
 def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *, spread_runs: int,
-                   early_runs: int, early_alpha: float, seed: int = 0) -> ODEComparison:
+                   early_runs: int, early_alpha: float, rng: seeding.Rng = None, **former: object) -> ODEComparison:
     """SGD at a finite ``N`` against the ODEs (9) from one initial state: Goldt et al. (2019) §1, Fig. 1.
 
     Online SGD (eqs. 2-3; a soft committee machine, ``v`` fixed) follows the ODEs (9) up to
@@ -1034,9 +1060,11 @@ def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: Arra
         Runs of the chain up to ``early_alpha`` (``>= 2``: a spread needs two).
     early_alpha : float
         End of the early times, ``> 0``.
-    seed : int
-        Seed of the run on the weights; the spread runs use ``seed + 500``, the early runs ``seed + 700``
-        (:func:`simulate`).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The inputs and noise (:func:`simulate`) of the run on the weights, the spread runs and the early
+        runs: the streams ``"single"``, ``"spread"`` and ``"early"`` of ``rng``; ``None``: fresh entropy
+        (see :mod:`gendyn.seeding`). The former keyword ``seed`` still works for one release, with a
+        ``DeprecationWarning``.
 
     Returns
     -------
@@ -1047,21 +1075,23 @@ def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: Arra
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.ode_comparison")
+    cm._no_other_keywords(former, "ode_comparison")
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.runs != 1:
         raise ValueError(f"initial must hold one run (every SGD run starts from its state); got {initial.runs}")
     spread_runs = _checks.integer(spread_runs, "spread_runs", 1)
     early_runs = _checks.integer(early_runs, "early_runs", 2, " (a spread needs two runs)")
     early_alpha = _checks.real(early_alpha, "early_alpha", positive=True)
-    seed = _checks.integer(seed, "seed", 0)
     times = _checks.real_array(times, "times", ndim=1, lower=0.0)
     if not np.any(times <= early_alpha):
         raise ValueError(f"early_alpha must be >= the first of times = {times[0]:g}; got {early_alpha!r}")
-    single = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, seed=seed), "run on the weights")
+    single_rng, spread_rng, early_rng = seeding.streams(rng, "single", "spread", "early")
+    single = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, rng=single_rng), "run on the weights")
     spread = _finite_runs(simulate(_repeated(initial, spread_runs), cm.OnlineSGD(lr, sigma), times,
-                                   engine="order-parameters", seed=seed + 500), "spread runs")
+                                   engine="order-parameters", rng=spread_rng), "spread runs")
     early = _finite_runs(simulate(_repeated(initial, early_runs), cm.OnlineSGD(lr, sigma), times[times <= early_alpha],
-                                  engine="order-parameters", seed=seed + 700), "early runs")
+                                  engine="order-parameters", rng=early_rng), "early runs")
     return ODEComparison(single, spread, early, single.ode(0))
 
 
@@ -1088,7 +1118,7 @@ class ODEDistance:
 
 
 def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayLike, *,
-                 engine: str = "order-parameters", seed: int = 0) -> ODEDistance:
+                 engine: str = "order-parameters", rng: seeding.Rng = None, **former: object) -> ODEDistance:
     """The RMS distance of each SGD run's ``eps_g`` from the ODEs (9): Goldt et al. (2019) Theorem 1, eq. (7).
 
     Every run of ``initial`` (its own teacher and student) is trained by online SGD (:func:`simulate`)
@@ -1108,8 +1138,9 @@ def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayL
         first (at ``alpha = 0`` both start from the same state), so at least two.
     engine : {"weights", "order-parameters"}
         The SGD engine (:func:`simulate`).
-    seed : int
-        Seed of the inputs and noise (:func:`simulate`).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The inputs and noise (:func:`simulate`); ``None``: fresh entropy (see :mod:`gendyn.seeding`). The
+        former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -1120,11 +1151,13 @@ def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayL
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.ode_distance")
+    cm._no_other_keywords(former, "ode_distance")
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     times = _checks.real_array(times, "times", ndim=1, lower=0.0)
     if times.size < 2:
         raise ValueError(f"times must hold at least two times (the distance is taken after the first); got {times}")
-    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, engine=engine, seed=seed), "SGD runs")
+    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma), times, engine=engine, rng=rng), "SGD runs")
     rms = []
     for r in range(initial.runs):
         ode = res.ode(r)
@@ -1203,7 +1236,8 @@ class LinearStationaryRuns:
 
 
 def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
-                           train_second_layer: bool = False, seed: int = 0) -> LinearStationaryRuns:
+                           train_second_layer: bool = False, rng: seeding.Rng = None,
+                           **former: object) -> LinearStationaryRuns:
     """Long online-SGD runs of linear two-layer students and their stationary error: Goldt et al. (2019) §3, Fig. 4.
 
     The runs of ``initial`` are trained (eqs. 2-3; the exact order-parameter chain) up to ``alpha_max``,
@@ -1223,8 +1257,9 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
         The runs' horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
     train_second_layer : bool
         Train ``v`` too (:func:`simulate`); ``eta'`` then uses ``Q`` and ``N`` as well.
-    seed : int
-        Seed of the inputs and noise (:func:`simulate`).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The inputs and noise (:func:`simulate`); ``None``: fresh entropy (see :mod:`gendyn.seeding`). The
+        former keyword ``seed`` still works for one release, with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -1235,6 +1270,8 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.linear_stationary_runs")
+    cm._no_other_keywords(former, "linear_stationary_runs")
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.activation != "linear":
         raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
@@ -1245,7 +1282,7 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
         raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
                          f"average); got {alpha_max!r}")
     res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2),
-                                log_and_late_times(alpha_max, N), engine="order-parameters", seed=seed),
+                                log_and_late_times(alpha_max, N), engine="order-parameters", rng=rng),
                        "linear students")
     late = res.alpha >= res.alpha[-1] / 2
     batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
@@ -1387,7 +1424,8 @@ def _check_variant(variant):
     return _checks.choice(variant, "variant", LINEAR_VARIANTS)
 
 
-def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1, seed: int = 0) -> LinearStart:
+def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1, rng: seeding.Rng = None,
+                         **former: object) -> LinearStart:
     """The initial weights of one of the four linear students of Goldt et al. (2019) Fig. 4 (§3).
 
     :data:`LINEAR_VARIANTS`: SCM, ``v = v* = 1`` fixed; normalised SCM, ``v = 1/K`` and ``v* = 1/M``
@@ -1404,13 +1442,17 @@ def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1,
         One of :data:`LINEAR_VARIANTS`.
     runs : int
         Independent networks.
-    seed : int
-        Seed (:func:`initial_weights`).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The weights' random numbers (:func:`initial_weights`); ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`). The former keyword ``seed`` still works for one release, with a
+        ``DeprecationWarning``.
 
     Returns
     -------
     LinearStart
     """
+    rng = seeding.former_rng(rng, former, "committee_sgd.linear_student_start")
+    cm._no_other_keywords(former, "linear_student_start")
     variant = _check_variant(variant)
     K = _checks.integer(K, "K", 1)
     M = _checks.integer(M, "M", 1)
@@ -1422,7 +1464,7 @@ def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1,
         kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
     else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
         kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, True
-    init = initial_weights(N, K, M, "linear", runs=runs, seed=seed,
+    init = initial_weights(N, K, M, "linear", runs=runs, rng=rng,
                            init=Initialisation(teacher="orthonormal", v=v, v_star=v_star, **kw))
     if variant == LINEAR_VARIANTS[3]:
         # every unit the teachers' mean plus its small initial weights
@@ -1558,7 +1600,7 @@ class Sampling:
 
 @dataclass(frozen=True)
 class Initialisation:
-    """How :func:`initial_weights` draws teacher and student weights (besides their sizes and seed).
+    """How :func:`initial_weights` draws teacher and student weights (besides their sizes and ``rng``).
 
     Checked when made.
 
@@ -1620,14 +1662,14 @@ simulate = cm._former_signature(
     _former_simulate,
     lambda **a: ((a["initial"], cm.OnlineSGD(a["lr"], a["sigma"], a["lr2"], a["train_second_layer"],
                                              a["weight_decay"]), a["times"]),
-                 dict(sampling=Sampling(a["batch_size"], a["train_set_size"]), engine=a["engine"], seed=a["seed"],
+                 dict(sampling=Sampling(a["batch_size"], a["train_set_size"]), engine=a["engine"], rng=a["seed"],
                       block=a["block"], progress=a["progress"])),
     "simulate(initial, gendyn.committee.OnlineSGD(lr, sigma, lr2, train_second_layer, weight_decay), times, "
-    "sampling=Sampling(batch_size, train_set_size), engine=..., seed=..., block=..., progress=...)")(simulate)
+    "sampling=Sampling(batch_size, train_set_size), engine=..., rng=..., block=..., progress=...)")(simulate)
 initial_weights = cm._former_signature(
     _former_initial_weights,
     lambda **a: ((a["N"], a["K"], a["M"], a["activation"]),
-                 dict(runs=a["runs"], seed=a["seed"], init=Initialisation(a["init_var"], a["teacher"], a["v"],
+                 dict(runs=a["runs"], rng=a["seed"], init=Initialisation(a["init_var"], a["teacher"], a["v"],
                                                                           a["v_star"], a["v_var"]))),
-    "initial_weights(N, K, M, activation, runs=..., seed=..., init=Initialisation(init_var, teacher, v, v_star, "
+    "initial_weights(N, K, M, activation, runs=..., rng=..., init=Initialisation(init_var, teacher, v, v_star, "
     "v_var))")(initial_weights)

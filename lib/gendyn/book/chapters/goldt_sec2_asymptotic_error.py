@@ -25,7 +25,7 @@ from gendyn.book.scales import RunConfig
 from gendyn.book.stats import weighted_slope_z
 from gendyn.committee_sgd import StationaryRun
 
-__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "SEEDS", "LR", "SIGMA", "SETTLE", "figure_2a",
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "SERIES", "stream_paths", "LR", "SIGMA", "SETTLE", "figure_2a",
            "check_asymptotic", "check_linear", "check_growth", "figure_scaling", "check_scaling",
            "check_weight_decay", "weight_decay_worst", "LongTimes", "long_time_numbers", "figure_long_times",
            "check_long_times", "figure_2b", "figure_s3_relu", "check_relu", "figure_s2_inverse_k"]
@@ -119,11 +119,42 @@ LR, SIGMA = 0.05, 0.01
 ODE = "gendyn.committee.integrate_odes"
 EQ10 = "gendyn.committee.asymptotic_error"
 
-#: Offsets of the chapter's seeds (``1000 * SEED + offset + L`` or ``+ j``): each series its own range,
-#: so that no two series share a teacher or initial weights (the eta = 1/K runs of Fig. S2 once used
-#: 300 + L, the seeds of the ReLU runs at eta = 0.1).
-SEEDS = dict(erf=0, linear=100, relu=200, scaling=400, decay=500, inverse_k=600)
+#: The chapter's series of random draws: the first name of every stream ``seeding.stream(SEED, name, ...)`` the
+#: notebook draws from (:mod:`gendyn.seeding`). Each series has its own, so that no two series share a teacher,
+#: a start or inputs by accident (the eta = 1/K runs of Fig. S2 once used the seeds of the ReLU runs at
+#: eta = 0.1). Shared on purpose: the long ODE runs' start 0 of L is Fig. 2a's (``("erf", L, "start", 0)``), and
+#: the weight-decay runs of one L use the same streams for every kappa (a paired design).
+SERIES = {
+    "erf": "Fig. 2a, erf SCMs: per L the starts (L, 'start', s; s > 0 for the long ODE runs) and SGD (L, 'sgd')",
+    "linear": "Fig. 2a, linear SCMs: per L the start (L, 'start') and SGD (L, 'sgd')",
+    "scaling": "eps_g* against eta and sigma: per setting j the start (j, 'start') and SGD (j, 'sgd')",
+    "decay": "weight decay: per L the start (L, 'start') and SGD (L, 'sgd'), the same for every kappa",
+    "long-near": "the long ODE runs: per L the jitter of the start near the specialised state",
+    "relu": "Fig. S3, ReLU SCMs: per rate ('eta=<rate>') and L the start ('start') and SGD ('sgd')",
+    "inverse-k": "Fig. S2, eta = 1/K: per L the start (L, 'start') and SGD (L, 'sgd')",
+}
 SETTLE = 1e5  #: a time near the specialised state where (10) should hold (the long ODE runs record it)
+
+
+def stream_paths(sizes: Sizes) -> list[tuple[str | int, ...]]:
+    """Every stream path (after ``SEED``) the notebook draws from at ``sizes``, each once, in the notebook's order.
+
+    The scaling runs are numbered as the notebook numbers them (sorted ``(eta, sigma)`` settings); Fig. 2b's erf
+    run is Fig. 2a's at ``fig2b_l`` (drawn on the same streams when ``fig2b_l`` is not one of Fig. 2a's sizes).
+    """
+    erf_ls = sorted(set(sizes.erf_ls) | {sizes.fig2b_l})
+    paths: list[tuple[str | int, ...]] = [p for L in erf_ls for p in (("erf", L, "start", 0), ("erf", L, "sgd"))]
+    paths += [("linear", L, use) for L in sizes.linear_ls for use in ("start", "sgd")]
+    settings = sorted({(LR, s) for s in sizes.scaling_sigmas} | {(lr, SIGMA) for lr in sizes.scaling_lrs})
+    paths += [("scaling", j, use) for j in range(len(settings)) for use in ("start", "sgd")]
+    paths += [("decay", L, use) for L in sizes.decay_ls for use in ("start", "sgd")]
+    for L in sizes.long_ls:
+        paths.append(("long-near", L))
+        paths += [("erf", L, "start", s) for s in range(sizes.long_seeds) if ("erf", L, "start", s) not in paths]
+    paths += [("relu", f"eta={lr:g}", L, use) for lr in sizes.relu_lrs for L in sizes.relu_ls
+              for use in ("start", "sgd")]
+    paths += [("inverse-k", L, use) for L in sizes.inverse_k_ls for use in ("start", "sgd")]
+    return paths
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:

@@ -96,6 +96,34 @@ THEORY = "gendyn.committee.asymptotic_error"  # the denoising fixed point (and e
 EQ12 = ("gendyn.committee.linear_stationary_error", "gendyn.committee.linear_effective_rate")
 
 
+#: The chapter's series of random draws: the first name of every stream ``seeding.stream(SEED, name, ...)`` the
+#: notebook draws from (:mod:`gendyn.seeding`); each series its own, so no two share a teacher, a start or inputs
+#: by accident. Shared on purpose: the long ODE runs' start 0 of K is Fig. 3a's (``("fig3a", K, "start", 0)``).
+SERIES = {
+    "fig3a": "Fig. 3a: per K the starts (K, 'start', s; s > 0 for the long ODE runs) and SGD (K, 'sgd')",
+    "long-split": "the long ODE runs: per K the jitter of the unequal split near the denoising state",
+    "fig3c-near": "Fig. 3c: per (M, K) the jitter of the start near the denoising state",
+    "fig3c-random": "Fig. 3c from random starts: per (M, K) the random_starts starts",
+    "fig4": "Fig. 4: per variant and K the networks (variant, K, 'start') and their SGD (variant, K, 'sgd')",
+}
+
+
+def stream_paths(sizes: Sizes) -> list[tuple[str | int, ...]]:
+    """Every stream path (after ``SEED``) the notebook draws from at ``sizes``, each once, in the notebook's order."""
+    paths: list[tuple[str | int, ...]] = [p for K in sizes.ks for p in (("fig3a", K, "start", 0), ("fig3a", K, "sgd"))]
+    for K in sizes.long_ks:
+        paths.append(("long-split", K))
+        paths += [("fig3a", K, "start", s) for s in range(sizes.long_seeds) if ("fig3a", K, "start", s) not in paths]
+    fig3c = [(M_, K) for M_ in (1, 2) for K in sizes.theory_ks if K % M_ == 0]
+    paths += [("fig3c-near", M_, K) for M_, K in fig3c] + [("fig3c-random", M_, K) for M_, K in fig3c]
+    paths += [("fig4", variant, K, use) for variant in sgd.LINEAR_VARIANTS for K in sizes.linear_ks
+              for use in ("start", "sgd")]
+    return paths
+
+
+__all__ += ["SERIES", "stream_paths"]
+
+
 def claim_ids(cfg: RunConfig) -> list[str]:
     """The ids of the chapter's claims, fixed by its configuration before it runs."""
     ids = [f"fig3-theory-K{K}" if K == M_FIG3 else f"fig3-theory-bound-K{K}" for K in cfg.ks if K % M_FIG3 == 0]
