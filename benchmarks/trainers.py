@@ -62,7 +62,7 @@ def a4_program(steps=24):
 def lg_fig4_program(epochs=400):
     cfg = scales.configure("lg-generalisation-deep", "paper", 0, "cpu")
     gen = torch.Generator().manual_seed(0)
-    sweep = train.snr_sweep(cfg.svms, cfg.ranks, cfg.runs, cfg.n1, cfg.n3, generator=gen)
+    sweep = train.snr_sweep(cfg.svms, cfg.ranks, cfg.runs, cfg.n1, cfg.n3, rng=gen)
     n = len(sweep.rank)
     data = torch.cat([sweep.sigma31, sweep.sigma31]).float()
     wbar = torch.cat([sweep.teacher.matrix, sweep.teacher.matrix]).float()
@@ -71,7 +71,7 @@ def lg_fig4_program(epochs=400):
                                         train.Schedule(lr=cfg.lr, epochs=epochs, n_records=20),
                                         start=train.Start(init=init, eps=1e-5),
                                         evaluation=train.Evaluation(teacher=wbar),
-                                        execution=train.Execution(desc=None), generator=gen)
+                                        execution=train.Execution(desc=None), rng=gen)
 
 
 INTERLEAVED_STUDENTS, INTERLEAVED_EPOCHS = 60, 20

@@ -82,12 +82,12 @@ def test_fitted_exponent_recovers_a_power_law_and_its_spread():
     rng = np.random.default_rng(1)
     sizes = np.array([100.0, 200.0, 400.0, 800.0])
     samples = [n ** -0.5 * (1 + 0.1 * rng.standard_normal(400)) for n in sizes]
-    b, se = stats.fitted_exponent(sizes, samples, seed=3)
+    b, se = stats.fitted_exponent(sizes, samples, rng=3)
     assert abs(b + 0.5) < 4 * se and 0 < se < 0.01
     # an offset: the fit goes through |mean - offset|
     shifted = [v + 2.0 for v in samples]
-    assert stats.fitted_exponent(sizes, shifted, offsets=[2.0] * 4, seed=3) == pytest.approx((b, se))
-    assert stats.fitted_exponent(sizes, samples, seed=3) == (b, se)  # the seed fixes the resamples
+    assert stats.fitted_exponent(sizes, shifted, offsets=[2.0] * 4, rng=3) == pytest.approx((b, se))
+    assert stats.fitted_exponent(sizes, samples, rng=3) == (b, se)  # the seed fixes the resamples
 
 
 @pytest.mark.parametrize("kwargs, match", [(dict(sizes=[1.0]), "sizes"), (dict(sizes=[1.0, -2.0]), "sizes"),
@@ -200,10 +200,10 @@ def test_thresholds_seeds_and_options_refuse_what_is_not_meant():
     with pytest.raises(ValueError, match=r"^x has a zero standard error along axis -1"):
         stats.z_score(np.ones((2, 5)))
     sizes, samples = [10.0, 20.0], [[1.0, 1.2, 0.9], [0.5, 0.6, 0.4]]
-    for seed in (None, True, 1.5, -1):
-        with pytest.raises(ValueError, match=r"^seed must be an integer >= 0"):
-            stats.fitted_exponent(sizes, samples, seed=seed)
-    assert stats.fitted_exponent(sizes, samples, seed=3) == stats.fitted_exponent(sizes, samples, seed=3)
+    for rng in (True, 1.5, -1, "x"):
+        with pytest.raises(ValueError, match=r"^rng must be an integer >= 0"):
+            stats.fitted_exponent(sizes, samples, rng=rng)
+    assert stats.fitted_exponent(sizes, samples, rng=3) == stats.fitted_exponent(sizes, samples, rng=3)
     for sides in (True, 2.0):
         with pytest.raises(ValueError, match=r"^sides must be one of \(1, 2\)"):
             stats.z_quantile(10, sides=sides)

@@ -100,22 +100,22 @@ def _assert_on_host(result, allowed=()):
 
 
 def _deep_linear(device):
-    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, generator=torch.Generator().manual_seed(0))
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, rng=torch.Generator().manual_seed(0))
     return train.train_students(sweep.sigma31, train.Architecture(hidden=4),
                                 train.Schedule(lr=0.05, epochs=40, n_records=5),
                                 start=train.Start(init=("aligned", "random")),
                                 evaluation=train.Evaluation(teacher=sweep.teacher, modes=1),
                                 execution=train.Execution(dtype=torch.float64, device=device),
-                                generator=torch.Generator().manual_seed(1))
+                                rng=torch.Generator().manual_seed(1))
 
 
 def _deep_nonlinear(device):
-    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, generator=torch.Generator().manual_seed(0))
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 5, rng=torch.Generator().manual_seed(0))
     return train.train_students(sweep.sigma31, train.Architecture(hidden=4, activation="leaky_relu"),
                                 train.Schedule(lr=0.05, epochs=40, n_records=5, check_stability=False),
                                 start=train.Start(init="random"), evaluation=train.Evaluation(teacher=sweep.teacher),
                                 execution=train.Execution(dtype=torch.float64, device=device),
-                                generator=torch.Generator().manual_seed(1))
+                                rng=torch.Generator().manual_seed(1))
 
 
 def _multitask(device):

@@ -72,7 +72,7 @@ def test_deep_student_step_counts(n_layers, activation, inputs):
         train.train_students(data, train.Architecture(hidden=n2, n_layers=n_layers, activation=activation),
                              train.Schedule(lr=1e-3, epochs=epochs, record_at=[0], check_stability=False),
                              start=train.Start(init="random", eps=1e-2), execution=train.Execution(desc=None),
-                             generator=torch.Generator().manual_seed(1))
+                             rng=torch.Generator().manual_seed(1))
 
     step = floors.deep_linear_step if activation == "linear" else floors.leaky_step
     counted = _per_step(run)

@@ -28,10 +28,10 @@ def _former_loop(sigma31, teacher, ws, lr, grid, epochs):
 @pytest.mark.parametrize("n_layers", [3, 5])
 def test_fused_record_step_is_bit_identical(n_layers):
     gen = torch.Generator().manual_seed(3)
-    sweep = train.snr_sweep([2.0, 4.0], [1, 3], 3, 30, 20, generator=gen)  # a paper-like shape, smaller
+    sweep = train.snr_sweep([2.0, 4.0], [1, 3], 3, 30, 20, rng=gen)  # a paper-like shape, smaller
     data, teacher, init = train.ta_and_random(sweep)
     hidden, lr, epochs = 16, 1e-2, 400
-    ws0 = train.init_weights(data, hidden, n_layers, init, eps=1e-3, generator=gen)
+    ws0 = train.init_weights(data, hidden, n_layers, init, eps=1e-3, rng=gen)
     grid = train.dense_epoch_grid(epochs, 20, lr=lr, dense_from=1.0, dense_dt=0.02)  # records every other epoch
     res = train.train_students(data, train.Architecture(hidden=hidden, n_layers=n_layers),
                                train.Schedule(lr=lr, epochs=epochs, record_at=grid),

@@ -31,8 +31,8 @@ CASES = [
     Case(stats.dkw_bound, dict(n=100, level=1e-3)),
     Case(stats.fitted_exponent,
          dict(sizes=[10.0, 20.0, 40.0], samples=[_SAMPLES[0] * 2.0, _SAMPLES[1], _SAMPLES[2] / 2.0],
-              offsets=[0.0, 0.0, 0.0], n_boot=50, seed=0),
-         accepted=dict(offsets={"none"}, seed={"zero"})),
+              offsets=[0.0, 0.0, 0.0], n_boot=50, rng=0),
+         accepted=dict(offsets={"none"}, rng={"zero", "none"})),
     # one estimate per entry: a zero or negative estimate is an estimate
     Case(stats.weighted_mean_z, dict(means=[0.1, -0.2, 0.3], se=[0.1, 0.2, 0.1]),
          accepted=dict(means={"negative", "zero", "wrong-shape"})),

@@ -21,7 +21,7 @@ _TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.fl
 _DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
 _WEIGHTS = train.init_weights(_DATA, 2, 3, "aligned", 1e-3, dtype=torch.float64)
 _TIME = [0.0, 1.0, 2.0, 3.0]
-_SWEEP = train.snr_sweep([2.0], [1], 2, 4, 2, generator=_gen())
+_SWEEP = train.snr_sweep([2.0], [1], 2, 4, 2, rng=_gen())
 _TWO_HEADED = {"pair": (torch.cat([_DATA, 0.5 * _DATA], 1), torch.cat([_TEACHER.matrix, 0.5 * _TEACHER.matrix], 1))}
 _STOPPING = {"TA": (np.array([1.0, 2.0]), np.array([0.2, 0.3])), "random": (np.array([2.0, 2.5]), np.array([0.2, 0.3]))}
 
@@ -44,12 +44,12 @@ CASES = [
     Case(train.stability_limit, dict(sigma31=_DATA, n_layers=3, sigma11=torch.eye(4, dtype=torch.float64)),
          accepted={"sigma11": {"none"}}),
     Case(train.init_weights,
-         dict(sigma31=_DATA, hidden=2, n_layers=3, init="aligned", eps=1e-3, generator=_gen(),
+         dict(sigma31=_DATA, hidden=2, n_layers=3, init="aligned", eps=1e-3, rng=_gen(),
               dtype=torch.float64, num_threads=1),
-         accepted={"generator": {"none"}, "num_threads": {"none"}}),
-    Case(train.fan_average_weights, dict(batch=2, sizes=(4, 3, 2), factor=0.01, generator=_gen(),
+         accepted={"rng": {"none", "zero"}, "num_threads": {"none"}}),
+    Case(train.fan_average_weights, dict(batch=2, sizes=(4, 3, 2), factor=0.01, rng=_gen(),
                                          dtype=torch.float64, device="cpu"),
-         accepted={"generator": {"none"}}),
+         accepted={"rng": {"none", "zero"}}),
     Case(train.composite_map, dict(weights=_WEIGHTS)),
     # teacher and test_data are alternatives (None: no test error); the valid call has a
     # teacher, so any test_data is refused as a second test set
@@ -57,10 +57,10 @@ CASES = [
          dict(data=_DATA, architecture=train.Architecture(hidden=2, n_layers=3),
               schedule=train.Schedule(lr=0.05, epochs=5, n_records=3), start=train.Start(init="aligned", eps=1e-3),
               evaluation=train.Evaluation(teacher=_TEACHER, modes=1),
-              execution=train.Execution(dtype=torch.float64, device="cpu", desc="fuzz"), generator=_gen()),
-         # a spec left out (None) is its default; the generator: a torch.Generator or None
+              execution=train.Execution(dtype=torch.float64, device="cpu", desc="fuzz"), rng=_gen()),
+         # a spec left out (None) is its default; rng: an int (0 included), a generator or None
          accepted={"schedule": {"none"}, "start": {"none"}, "evaluation": {"none"}, "execution": {"none"},
-                   "generator": {"none"}}),
+                   "rng": {"none", "zero"}}),
     # the specs of train_students, field by field (a teacher and test data are alternatives, None: no test error)
     Case(train.Architecture, dict(hidden=2, n_layers=3, activation=None, slope=0.2, output_activation=False,
                                   heads=None),
@@ -86,17 +86,17 @@ CASES = [
     # a mask selects data sets; without one all are averaged
     Case(train.relative_lag, dict(stopping=_STOPPING, mask=[True, False]), accepted={"mask": {"none"}}),
     Case(train.snr_sweep,
-         dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, generator=_gen(), dtype=torch.float64,
+         dict(svms=[1.0, 2.0], ranks=[1, 2], runs=2, n1=6, n3=3, rng=_gen(), dtype=torch.float64,
               device="cpu"),
-         accepted={"generator": {"none"}}),
+         accepted={"rng": {"none", "zero"}}),
     Case(train.train_two_headed, dict(blocks=_TWO_HEADED, n3=2, hidden=2, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu"),
          accepted={"device": {"none"}}),
     Case(train.ta_mode_dynamics, dict(sigma31=_DATA[0], n_layers=3, lr=0.05, epochs=5, eps=1e-3, n_records=3,
                                       device="cpu")),
     Case(train.train_ta_and_random, dict(sweep=_SWEEP, architecture=train.Architecture(hidden=2, n_layers=3), lr=0.05,
-                                         record_at=[0, 2, 5], eps=1e-3, generator=_gen(), device="cpu", modes=True),
-         accepted={"generator": {"none"}, "device": {"none"}}),
+                                         record_at=[0, 2, 5], eps=1e-3, rng=_gen(), device="cpu", modes=True),
+         accepted={"rng": {"none", "zero"}, "device": {"none"}}),
     Case(train.sweep_subset, dict(sweep=_SWEEP, index=[1, 0])),
 ]
 
@@ -124,7 +124,7 @@ _PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:
 _DIAG = task_data.leaky_relu_task_pairs([1.0], [2.0], [1.0], task_data.PairSpec(4, 2, 2),
                                         teachers=task_data.LeakyTeachers(rank=1), generator=_gen())
 CASES += [
-    # generator: a torch.Generator or None (fuzzed above); weights: None or tensors (train_students checks them);
+    # rng: an int, a generator or None (fuzzed above); weights: None or tensors (train_students checks them);
     # desc: any label of a progress bar
     Case(train.leaky_relu_transfer, dict(pairs=_PAIRS, points=_POINTS, sbar_a=[1.0], spec=_LEAKY_SPEC, device="cpu")),
     Case(train.two_headed_fan_weights, dict(n_joint=2, n_single=1, n1=4, hidden=2, n3=2)),
@@ -138,16 +138,16 @@ _TIME = np.array([0.0, 0.5, 1.0, 2.0, 4.0, 8.0])
 _RISING = np.array([[4.0, 2.0, 1.0, 1.2, 2.5, 4.0], [4.0, 1.8, 1.1, 1.0, 2.2, 3.0]])
 _CURVES = train.LeakyAndLinear(_TIME, *(np.stack([_RISING, _RISING * k]) for k in (1.0, 1.1, 0.9, 1.2)))
 CASES += [
-    # slope 0 is a ReLU, noise_std 0 noise-free data; generator: a torch.Generator or None
+    # slope 0 is a ReLU, noise_std 0 noise-free data; rng: an int, a generator or None
     Case(train.train_leaky_and_linear, dict(teacher_svals=[[1.0, 0.0], [2.0, 1.0]], runs=2, spec=_LEAKY_SPEC,
-                                            n_layers=3, slope=0.2, noise_std=1.0, generator=_gen(), device="cpu"),
-         accepted={"slope": {"zero"}, "noise_std": {"zero"}, "generator": {"none"}, "device": {"none"}}),
+                                            n_layers=3, slope=0.2, noise_std=1.0, rng=_gen(), device="cpu"),
+         accepted={"slope": {"zero"}, "noise_std": {"zero"}, "rng": {"none", "zero"}, "device": {"none"}}),
     Case(train.LeakyAndLinear.subset, dict(self=_CURVES, rows=[1, 0]), skip={"self"},
          accepted={"rows": {"zero", "false"}}),  # teacher 0 (False: numpy reads it as 0)
     Case(train.count_drops, dict(time=_TIME, curve=4.0 / (1.0 + _TIME), floor=0.1, dip=0.5),
          accepted={"floor": {"zero"}}),  # every peak counts
     Case(train.plateau_span, dict(time=_TIME, curve=_RISING[0], factor=1.5)),
-    Case(train.minimum_time_ratios, dict(results=[_CURVES], seed=0, n_boot=5), accepted={"seed": {"zero"}}),
+    Case(train.minimum_time_ratios, dict(results=[_CURVES], rng=0, n_boot=5), accepted={"rng": {"zero", "none"}}),
     Case(train.onset_log_ratio, dict(onset_leaky=[1.0, 2.0], onset_linear=[2.0, 3.0], horizon=8.0, bound="upper")),
     Case(train.onset_comparison, dict(time=_TIME, leaky_test=_RISING, linear_test=_RISING * 1.1)),
 ]
@@ -155,8 +155,8 @@ CASES += [
 # students of lower rank (App. H): a TA and a random student of one rank on every data set of a sweep
 CASES += [
     Case(train.train_paired_curves, dict(sweep=_SWEEP, hidden=1, lr=0.05, epochs=5, n_records=3, eps=1e-3,
-                                         generator=_gen(), device="cpu"),
-         accepted={"generator": {"none"}}),
+                                         rng=_gen(), device="cpu"),
+         accepted={"rng": {"none", "zero"}}),
 ]
 
 # students of P examples (App. G): two data sets of P = 2 and 6 examples, N1 = N2 = N3 = 4
@@ -186,7 +186,7 @@ CASES += [
     # the dense records may start at t = 0
     Case(train.dense_epoch_grid, dict(epochs=20, n_records=4, lr=0.05, dense_from=0.5, dense_dt=0.1),
          accepted={"dense_from": {"zero"}}),
-    Case(train.random_excess, dict(spec=_EXCESS_SPEC, svms=[2.0], ranks=[1], runs=2, n_layers=3, generator=_gen(),
+    Case(train.random_excess, dict(spec=_EXCESS_SPEC, svms=[2.0], ranks=[1], runs=2, n_layers=3, rng=_gen(),
                                    device="cpu"),
-         accepted={"generator": {"none"}}),
+         accepted={"rng": {"none", "zero"}}),
 ]

@@ -145,11 +145,11 @@ def _boosted_curves(grid, t, lr, gamma, runs, seed=0):
 def test_speedup_exponent_recovers_the_exponent_of_its_model(gamma):
     grid = sampling.theory_grid(40, [20, 40, 80], [2.0, 3.0], EPS)
     t = np.concatenate([[0.0], np.geomspace(1e-2, 10, 200)])
-    fit = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, seed=0)
+    fit = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, rng=0)
     assert isinstance(fit, sampling.SpeedupFit)
     assert fit.gamma == pytest.approx(gamma, abs=0.015) and 0 <= fit.se < 0.02
     # the same seed, the same bootstrap
-    again = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, seed=0)
+    again = sampling.speedup_exponent(t, _boosted_curves(grid, t, 0.02, gamma, runs=4), grid, lr=0.02, rng=0)
     assert again == fit
 
 
@@ -157,11 +157,11 @@ def test_speedup_exponent_refuses_bad_grids_and_curves():
     t = np.concatenate([[0.0], np.geomspace(1e-2, 10, 50)])
     under = sampling.theory_grid(40, [20, 40], [2.0], EPS)
     with pytest.raises(ValueError, match=r"^grid must hold a number of examples P > N1"):
-        sampling.speedup_exponent(t, np.ones((2, 1, 2, t.size)), under, lr=0.02, seed=0)
+        sampling.speedup_exponent(t, np.ones((2, 1, 2, t.size)), under, lr=0.02, rng=0)
     grid = sampling.theory_grid(40, [20, 80], [2.0], EPS)
     with pytest.raises(ValueError, match=r"^curves must have shape \(P, S, runs >= 2, T\)"):
-        sampling.speedup_exponent(t, np.ones((2, 1, 1, t.size)), grid, lr=0.02, seed=0)
+        sampling.speedup_exponent(t, np.ones((2, 1, 1, t.size)), grid, lr=0.02, rng=0)
     with pytest.raises(ValueError, match=r"^time must reach into the drop"):
-        sampling.speedup_exponent(t[:2], np.ones((2, 1, 2, 2)), grid, lr=0.02, seed=0)
+        sampling.speedup_exponent(t[:2], np.ones((2, 1, 2, 2)), grid, lr=0.02, rng=0)
     with pytest.raises(ValueError, match=r"^time must hold at least two increasing"):
-        sampling.speedup_exponent(t[::-1], np.ones((2, 1, 2, t.size)), grid, lr=0.02, seed=0)
+        sampling.speedup_exponent(t[::-1], np.ones((2, 1, 2, t.size)), grid, lr=0.02, rng=0)

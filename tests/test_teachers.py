@@ -89,7 +89,7 @@ def test_profiles_are_the_authors_spectra_svm_times_rank_down_to_one():
     from gendyn import train
 
     assert sorted(teachers.PROFILES) == [1, 3]
-    sweep = train.snr_sweep([1.0], [1, 3], 1, 8, 4, generator=torch.Generator().manual_seed(0))
+    sweep = train.snr_sweep([1.0], [1, 3], 1, 8, 4, rng=torch.Generator().manual_seed(0))
     for rank, profile in teachers.PROFILES.items():
         np.testing.assert_array_equal(profile, np.arange(rank, 0, -1.0))
         np.testing.assert_array_equal(2.5 * profile, sweep.sbar(rank, 2.5))  # the sweeps' teachers too

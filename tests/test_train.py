@@ -61,14 +61,14 @@ def test_aligned_init_is_eps_times_the_data_modes_and_balanced(n_layers, hidden)
 
 def test_random_init_has_singular_values_eps_and_random_vectors():
     _, s31 = noisy_task([4.0, 4.0, 4.0], n1=40, n3=20)
-    ws = train.init_weights(s31, 20, 5, "random", EPS, generator=gen(0), dtype=torch.float64)
+    ws = train.init_weights(s31, 20, 5, "random", EPS, rng=gen(0), dtype=torch.float64)
     w = train.composite_map(ws)
     assert torch.allclose(torch.linalg.svdvals(w), torch.full((3, 20), EPS, dtype=torch.float64))
     # singular vectors unrelated to the data: overlap of the top data mode ~ 1/sqrt(N)
     u, _, vh = torch.linalg.svd(s31)
     assert float((u[..., :, 0].unsqueeze(-2) @ w @ vh[..., 0, :].unsqueeze(-1)).abs().max()) < 0.5 * EPS
     # a mixed batch picks per network
-    mixed = train.init_weights(s31, 20, 3, ["aligned", "random", "aligned"], EPS, generator=gen(0),
+    mixed = train.init_weights(s31, 20, 3, ["aligned", "random", "aligned"], EPS, rng=gen(0),
                                dtype=torch.float64)
     aligned = train.init_weights(s31, 20, 3, "aligned", EPS, dtype=torch.float64)
     assert torch.equal(mixed[0][0], aligned[0][0]) and not torch.allclose(mixed[0][1], aligned[0][1])
@@ -143,7 +143,7 @@ def test_lr_1e2_reproduces_lr_1e3_at_equal_time():
         runs[lr] = train.train_students(s31, train.Architecture(hidden=20),
                                         train.Schedule(lr=lr, epochs=int(round(horizon / lr)), record_at=grid),
                                         start=train.Start(init=init), evaluation=train.Evaluation(teacher=teacher),
-                                        generator=gen(5))
+                                        rng=gen(5))
     fine, coarse = runs[1e-3], runs[1e-2]
     assert np.allclose(fine.time, coarse.time)
     assert np.abs(fine.train_error - coarse.train_error).max() < 0.03
@@ -160,7 +160,7 @@ def test_lr_1e2_reproduces_lr_1e3_at_equal_time():
 def test_one_step_is_gradient_descent_on_half_the_squared_error(n_layers, activation):
     """The hand-written gradients equal autograd's for L = 1/2 ||f(X) - Y||^2, X = I."""
     _, s31 = noisy_task([3.0, 1.0], n1=12, n3=6)
-    ws = train.init_weights(s31, 5, n_layers, "random", 0.5, generator=gen(6), dtype=torch.float64)
+    ws = train.init_weights(s31, 5, n_layers, "random", 0.5, rng=gen(6), dtype=torch.float64)
     lr = 1e-2
     res = train.train_students(s31,
                                train.Architecture(hidden=5, n_layers=n_layers, activation=activation,
@@ -190,16 +190,16 @@ def test_one_step_is_gradient_descent_on_half_the_squared_error(n_layers, activa
 def test_batched_equals_one_network_at_a_time(activation):
     teacher, s31 = noisy_task([4.0, 2.0, 0.5, 3.0])
     init = ["aligned", "random", "random", "aligned"]
-    ws = train.init_weights(s31, 10, 4, init, [1e-3, 1e-3, 1e-2, 1e-2], generator=gen(3), dtype=torch.float64)
+    ws = train.init_weights(s31, 10, 4, init, [1e-3, 1e-3, 1e-2, 1e-2], rng=gen(3), dtype=torch.float64)
     kw = dict(hidden=10, n_layers=4, lr=5e-3, epochs=300, n_records=20, activation=activation,
               dtype=torch.float64, modes=0 if activation else 3)
     # the nonlinear test error uses Gaussian test inputs shared by the batch: same seed, same inputs
     batched = train.train_students(s31,
-                                   **train.train_specs(weights=ws, teacher=teacher.matrix, generator=gen(7), **kw))
+                                   **train.train_specs(weights=ws, teacher=teacher.matrix, rng=gen(7), **kw))
     for i in range(4):
         one = train.train_students(s31[i : i + 1],
                                    **train.train_specs(weights=[w[i : i + 1] for w in ws],
-                                                       teacher=teacher.matrix[i : i + 1], generator=gen(7), **kw))
+                                                       teacher=teacher.matrix[i : i + 1], rng=gen(7), **kw))
         # (not "alignment": it matches student modes by rank, which is arbitrary while
         # their singular values are degenerate, e.g. all equal to eps at t = 0)
         for name in ("train_error", "test_error", "svals", "mode_strength"):
@@ -224,9 +224,9 @@ def test_seeded_runs_are_identical(activation):
     teacher, s31 = noisy_task([3.0, 2.0])
     kw = dict(hidden=10, lr=1e-2, epochs=100, init="random", teacher=teacher, activation=activation,
               n_test=200)
-    a = train.train_students(s31, **train.train_specs(generator=gen(11), **kw))
-    b = train.train_students(s31, **train.train_specs(generator=gen(11), **kw))
-    c = train.train_students(s31, **train.train_specs(generator=gen(12), **kw))
+    a = train.train_students(s31, **train.train_specs(rng=gen(11), **kw))
+    b = train.train_students(s31, **train.train_specs(rng=gen(11), **kw))
+    c = train.train_students(s31, **train.train_specs(rng=gen(12), **kw))
     assert np.array_equal(a.train_error, b.train_error) and np.array_equal(a.test_error, b.test_error)
     assert not np.array_equal(a.train_error, c.train_error)
     assert a.train_error.dtype == np.float64 and a.weights[0].dtype == torch.float32
@@ -241,9 +241,9 @@ def test_leaky_relu_with_slope_one_is_the_linear_student():
     teacher, s31 = noisy_task([3.0, 2.0])
     kw = dict(hidden=10, n_layers=4, lr=1e-2, epochs=600, eps=1e-3, init="random", teacher=teacher,
               n_records=12, dtype=torch.float64)
-    lin = train.train_students(s31, **train.train_specs(generator=gen(2), **kw))
+    lin = train.train_students(s31, **train.train_specs(rng=gen(2), **kw))
     leaky = train.train_students(s31,
-                                 **train.train_specs(generator=gen(2), activation="leaky_relu", slope=1.0,
+                                 **train.train_specs(rng=gen(2), activation="leaky_relu", slope=1.0,
                                                      n_test=4000, **kw))
     np.testing.assert_allclose(leaky.train_error, lin.train_error, rtol=1e-9)
     # the nonlinear path estimates the test error with Gaussian inputs
@@ -258,7 +258,7 @@ def test_leaky_relu_students_learn(output_activation):
                                                   output_activation=output_activation),
                                train.Schedule(lr=2e-2, epochs=400, n_records=20),
                                start=train.Start(init="random", eps=1e-3),
-                               evaluation=train.Evaluation(teacher=teacher, n_test=300), generator=gen(4))
+                               evaluation=train.Evaluation(teacher=teacher, n_test=300), rng=gen(4))
     assert res.train_error.shape == res.test_error.shape == (2, len(res.epochs))
     assert np.all(np.isfinite(res.test_error))
     assert np.all(res.train_error[:, -1] < 0.5) and np.all(res.test_error.min(1) < 0.6)
@@ -392,7 +392,7 @@ def test_empirical_optimal_stopping_refines_a_log_grid():
 
 
 def test_snr_sweep_layout_and_noise_scale():
-    sweep = train.snr_sweep([2.0, 4.0], [1, 3], 5, 60, 30, generator=gen(0))
+    sweep = train.snr_sweep([2.0, 4.0], [1, 3], 5, 60, 30, rng=gen(0))
     assert sweep.sigma31.shape == (20, 30, 60) and sweep.teacher.matrix.shape == (20, 30, 60)
     assert list(sweep.rank[:10]) == [1] * 10 and list(sweep.svm[:5]) == [2.0] * 5
     mask = sweep.select(3, 4.0)
@@ -472,9 +472,9 @@ def test_overfitting_onset_rejects_bad_input(kwargs, match):
 
 def test_fan_average_weights_variance_truncation_and_seed():
     sizes, factor = (60, 30, 20), 0.01
-    draw = train.fan_average_weights(400, sizes, factor, generator=torch.Generator().manual_seed(0),
+    draw = train.fan_average_weights(400, sizes, factor, rng=torch.Generator().manual_seed(0),
                                      dtype=torch.float64)
-    again = train.fan_average_weights(400, sizes, factor, generator=torch.Generator().manual_seed(0),
+    again = train.fan_average_weights(400, sizes, factor, rng=torch.Generator().manual_seed(0),
                                       dtype=torch.float64)
     assert all(torch.equal(x, y) for x, y in zip(draw, again))
     for w, (n_in, n_out) in zip(draw, zip(sizes[:-1], sizes[1:])):
@@ -490,7 +490,7 @@ def test_fan_average_weights_variance_truncation_and_seed():
 
 
 def test_ta_and_random_doubles_each_data_set_ta_first():
-    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, generator=torch.Generator().manual_seed(0))
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, rng=torch.Generator().manual_seed(0))
     data, teacher, init = train.ta_and_random(sweep)
     b = len(sweep.rank)
     assert data.shape == teacher.shape == (2 * b, 3, 6) and data.dtype == torch.float32
@@ -565,15 +565,15 @@ def test_ta_mode_dynamics_stays_in_the_band_of_gradient_descent():
 
 
 def test_train_ta_and_random_is_one_batch_of_train_students():
-    sweep = train.snr_sweep([2.0], [1, 2], 2, 8, 4, generator=gen(0))
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 8, 4, rng=gen(0))
     record_at = np.array([0, 5, 10, 20, 40])
     paired = train.train_ta_and_random(sweep, train.Architecture(hidden=4, n_layers=3), lr=0.05, record_at=record_at,
-                                       eps=1e-3, generator=gen(1))
+                                       eps=1e-3, rng=gen(1))
     data, teacher, init = train.ta_and_random(sweep)
     res = train.train_students(data, train.Architecture(hidden=4, n_layers=3),
                                train.Schedule(lr=0.05, epochs=40, record_at=record_at),
                                start=train.Start(init=init, eps=1e-3),
-                               evaluation=train.Evaluation(teacher=teacher, modes=2), generator=gen(1))
+                               evaluation=train.Evaluation(teacher=teacher, modes=2), rng=gen(1))
     shat = res.data_svals[:, :2]
     assert isinstance(paired, train.PairedStudents) and paired.lr == 0.05
     assert np.array_equal(paired.time, res.time) and np.array_equal(paired.test_error, res.test_error)
@@ -596,7 +596,7 @@ def test_train_ta_and_random_is_one_batch_of_train_students():
 
 
 def test_train_ta_and_random_refuses_bad_records_and_levels():
-    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, rng=gen(0))
     with pytest.raises(ValueError, match=r"^record_at must be a 1-d array of integers >= 0"):
         train.train_ta_and_random(sweep, train.Architecture(hidden=2, n_layers=3), lr=0.05, record_at=[0, -5],
                                   eps=1e-3)
@@ -615,7 +615,7 @@ def test_train_ta_and_random_refuses_bad_records_and_levels():
 
 
 def test_sweep_subset_keeps_the_data_sets_in_order():
-    sweep = train.snr_sweep([2.0], [1, 3], 2, 8, 4, generator=gen(0))
+    sweep = train.snr_sweep([2.0], [1, 3], 2, 8, 4, rng=gen(0))
     sub = train.sweep_subset(sweep, [2, 0])
     assert sub.rank.tolist() == [3, 1] and sub.svm.tolist() == [2.0, 2.0]
     assert torch.equal(sub.sigma31, sweep.sigma31[[2, 0]])
@@ -636,7 +636,7 @@ def _leaky_spec(**kw):
 
 def test_leaky_and_linear_students_share_their_data_and_the_linear_ones_match_train_students():
     svals = [[2.0, 0.0], [3.0, 1.0]]
-    res = train.train_leaky_and_linear(svals, 3, _leaky_spec(), slope=0.2, generator=gen(4))
+    res = train.train_leaky_and_linear(svals, 3, _leaky_spec(), slope=0.2, rng=gen(4))
     assert res.leaky_train.shape == res.linear_test.shape == (2, 3, len(res.time))
     assert np.all(np.isfinite(res.leaky_test)) and np.all(res.linear_train > 0)
     # the same draws, made by hand: teachers, noise, then the leaky-ReLU and the linear initial weights
@@ -661,7 +661,7 @@ def test_leaky_and_linear_refuses_bad_input():
     with pytest.raises(ValueError, match="spec"):
         train.train_leaky_and_linear([[1.0]], 2, _leaky_spec(n3=10))  # n3 > n1
     with pytest.raises(ValueError, match="rows"):
-        train.train_leaky_and_linear([[1.0]], 2, _leaky_spec(), generator=gen(0)).subset([1])
+        train.train_leaky_and_linear([[1.0]], 2, _leaky_spec(), rng=gen(0)).subset([1])
 
 
 def test_count_drops_counts_separated_stages_and_merges_close_ones():
@@ -701,20 +701,20 @@ def test_minimum_time_ratios_compare_the_times_of_the_minima():
     early = np.array([[3.0, 1.0, 2.0, 3.0, 4.0]] * 3)  # minimum at t = 1
     late = np.array([[3.0, 2.0, 1.5, 1.0, 2.0]] * 3)  # minimum at t = 4
     res = train.LeakyAndLinear(t, early[None], late[None], early[None], early[None])
-    (ratio,) = train.minimum_time_ratios([res], seed=0, n_boot=10)
+    (ratio,) = train.minimum_time_ratios([res], rng=0, n_boot=10)
     assert ratio.log_ratio == pytest.approx(np.log(4.0)) and ratio.se == 0.0  # identical runs: no spread
     edge = train.LeakyAndLinear(t, early[None], np.sort(early)[:, ::-1][None], early[None], early[None])
     with pytest.raises(ValueError, match="horizon"):  # the leaky minimum at the last record
-        train.minimum_time_ratios([edge], seed=0)
+        train.minimum_time_ratios([edge], rng=0)
     # a minimum at t = 0 is not a time to compare (its log ratio would be -inf): that teacher is left out
     start = np.array([[1.0, 3.0, 4.0, 5.0, 6.0]] * 3)
     both = np.stack([early, early])  # (teacher, run, time)
     two = train.LeakyAndLinear(t, both, np.stack([start, late]), both, both)  # fields: time, then train, test
-    (ratio,) = train.minimum_time_ratios([two], seed=0, n_boot=10)
+    (ratio,) = train.minimum_time_ratios([two], rng=0, n_boot=10)
     assert ratio.log_ratio == pytest.approx(np.log(4.0)) and ratio.se == 0.0  # teacher 1 alone
     with pytest.raises(ValueError, match="after t = 0"):
         train.minimum_time_ratios([train.LeakyAndLinear(t, early[None], start[None], early[None], early[None])],
-                                  seed=0)
+                                  rng=0)
 
 
 def test_minimum_time_ratios_resample_the_two_kinds_of_student_in_pairs():
@@ -722,7 +722,7 @@ def test_minimum_time_ratios_resample_the_two_kinds_of_student_in_pairs():
     t = np.array([0.0, 1.0, 2.0, 4.0, 8.0])
     runs = np.array([[3.0, 1.0, 2.0, 3.0, 4.0], [3.0, 2.0, 1.0, 3.0, 4.0], [3.0, 2.5, 2.0, 1.0, 4.0]])
     res = train.LeakyAndLinear(t, runs[None], runs[None], runs[None], runs[None])
-    (ratio,) = train.minimum_time_ratios([res], seed=0, n_boot=50)
+    (ratio,) = train.minimum_time_ratios([res], rng=0, n_boot=50)
     assert ratio.log_ratio == 0.0 and ratio.se == 0.0
 
 
@@ -747,12 +747,12 @@ def test_onset_comparison_uses_overfitting_onset():
     np.testing.assert_array_equal(o.upper, train.onset_log_ratio(on_nl, on_lin, 3.0, bound="upper"))
     assert train.onset_comparison(t, linear[:1], linear[:1]).leaky == np.inf  # never doubled
 def test_train_paired_curves_is_one_batch_of_train_students():
-    sweep = train.snr_sweep([2.0, 4.0], [1], 2, 8, 6, generator=gen(0))
-    curves = train.train_paired_curves(sweep, hidden=3, lr=0.05, epochs=40, n_records=6, eps=1e-3, generator=gen(1))
+    sweep = train.snr_sweep([2.0, 4.0], [1], 2, 8, 6, rng=gen(0))
+    curves = train.train_paired_curves(sweep, hidden=3, lr=0.05, epochs=40, n_records=6, eps=1e-3, rng=gen(1))
     data, teacher, init = train.ta_and_random(sweep)
     res = train.train_students(data, train.Architecture(hidden=3), train.Schedule(lr=0.05, epochs=40, n_records=6),
                                start=train.Start(init=init, eps=1e-3), evaluation=train.Evaluation(teacher=teacher),
-                               generator=gen(1))
+                               rng=gen(1))
     assert isinstance(curves, train.PairedCurves) and curves.hidden == 3
     assert np.array_equal(curves.time, res.time)
     assert np.array_equal(curves.train_error, res.train_error) and np.array_equal(curves.test_error, res.test_error)
@@ -769,7 +769,7 @@ def test_train_paired_curves_is_one_batch_of_train_students():
 
 
 def test_train_paired_curves_refuses_bad_arguments():
-    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, generator=gen(0))
+    sweep = train.snr_sweep([2.0], [1], 2, 6, 3, rng=gen(0))
     with pytest.raises(ValueError, match=r"^sweep must be"):
         train.train_paired_curves(sweep.sigma31, hidden=2, lr=0.05, epochs=5, n_records=3, eps=1e-3)
     with pytest.raises(ValueError, match=r"^hidden must be an integer >= 1"):
@@ -823,7 +823,7 @@ def test_train_sampled_students_refuses_data_that_do_not_fit_the_spec():
         train.train_sampled_students(data, teacher.matrix, spec, check_stability=None)
 def test_exact_ta_optimum_reads_the_exact_theory_as_the_records_are():
     from gendyn import deep_linear as dl
-    sweep = train.snr_sweep([3.0], [1, 2], 3, 12, 6, generator=gen(0))
+    sweep = train.snr_sweep([3.0], [1, 2], 3, 12, 6, rng=gen(0))
     t = np.geomspace(0.05, 8.0, 200)
     found = train.exact_ta_optimum(t, sweep.sigma31, sweep.teacher.matrix, 1e-4, n_layers=3)
     assert isinstance(found, train.OptimalStopping) and found.time.shape == found.error.shape == (6,)
@@ -846,7 +846,7 @@ def test_asymptotic_gap_per_condition_and_its_closing_with_size():
     t_fine = np.geomspace(0.05, 6.0, 300)
     means = []
     for n1 in (40, 160):
-        sweep = train.snr_sweep([2.0, 4.0], [1], 12, n1, n1 // 2, generator=gen(n1))
+        sweep = train.snr_sweep([2.0, 4.0], [1], 12, n1, n1 // 2, rng=gen(n1))
         found = train.asymptotic_gap(sweep, t, t_fine, eps=1e-4, n_layers=3)
         assert isinstance(found, train.AsymptoticGap)
         assert found.conditions == ((1, 2.0), (1, 4.0))
@@ -863,7 +863,7 @@ def test_asymptotic_gap_per_condition_and_its_closing_with_size():
 
 
 def test_asymptotic_gap_and_exact_optimum_refuse_bad_input():
-    sweep = train.snr_sweep([2.0], [1], 2, 8, 4, generator=gen(0))
+    sweep = train.snr_sweep([2.0], [1], 2, 8, 4, rng=gen(0))
     t = np.geomspace(0.1, 2.0, 10)
     with pytest.raises(ValueError, match=r"^sweep must be"):
         train.asymptotic_gap(sweep.sigma31, t, t, eps=1e-3, n_layers=3)
@@ -891,18 +891,18 @@ def test_dense_epoch_grid_adds_dense_records_to_the_log_grid():
 
 def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
     spec = train.FullBatchSpec(n1=12, n2=6, n3=6, lr=0.05, horizon=12.0, n_records=30, eps=1e-3)
-    found = train.random_excess(spec, svms=[3.0], ranks=[1, 2], runs=3, n_layers=3, generator=gen(0))
+    found = train.random_excess(spec, svms=[3.0], ranks=[1, 2], runs=3, n_layers=3, rng=gen(0))
     assert isinstance(found, train.RandomExcess) and found.excess.shape == found.at_end.shape == (6,)
     assert list(found.rank) == [1, 1, 1, 2, 2, 2] and found.select(2, 3.0).sum() == 3
     # the same draws by hand: data, then the random students, then the exact TA minimum on the same records
     g = gen(0)
-    data = train.snr_sweep([3.0], [1, 2], 3, 12, 6, generator=g)
+    data = train.snr_sweep([3.0], [1, 2], 3, 12, 6, rng=g)
     rec = train.dense_epoch_grid(spec.epochs, 30, lr=0.05, dense_from=0.6)
     res = train.train_students(data.sigma31.float(), train.Architecture(hidden=6, n_layers=3),
                                train.Schedule(lr=0.05, epochs=spec.epochs, record_at=rec),
                                start=train.Start(init="random", eps=1e-3),
                                evaluation=train.Evaluation(teacher=data.teacher.matrix.float()),
-                               execution=train.Execution(desc=None), generator=g)
+                               execution=train.Execution(desc=None), rng=g)
     e_rand = train.empirical_optimal_stopping(res.time[1:], res.test_error[:, 1:])[1]
     e_ta = train.exact_ta_optimum(res.time[1:], data.sigma31, data.teacher.matrix, 1e-3, n2=6, n_layers=3,
                                   lr=0.05).error
@@ -916,11 +916,11 @@ def test_random_excess_pairs_random_students_with_the_exact_ta_optimum():
 
 
 def test_train_ta_and_random_without_modes_trains_the_same_students():
-    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, generator=torch.Generator().manual_seed(0))
+    sweep = train.snr_sweep([2.0], [1, 2], 2, 6, 3, rng=torch.Generator().manual_seed(0))
     kw = dict(lr=0.05, record_at=[0, 3, 10], eps=1e-3)
     arch = train.Architecture(hidden=3, n_layers=3)
-    full = train.train_ta_and_random(sweep, arch, **kw, generator=torch.Generator().manual_seed(1))
-    lean = train.train_ta_and_random(sweep, arch, **kw, generator=torch.Generator().manual_seed(1), modes=False)
+    full = train.train_ta_and_random(sweep, arch, **kw, rng=torch.Generator().manual_seed(1))
+    lean = train.train_ta_and_random(sweep, arch, **kw, rng=torch.Generator().manual_seed(1), modes=False)
     assert np.array_equal(full.test_error, lean.test_error) and np.array_equal(full.train_error, lean.train_error)
     assert np.array_equal(full.shat, lean.shat) and np.array_equal(full.data_svals, lean.data_svals)
     assert full.alignment.shape[-1] == 2 and lean.alignment.shape == lean.strength.shape == full.test_error.shape + (0,)

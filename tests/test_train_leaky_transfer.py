@@ -19,7 +19,7 @@ def _pairs(runs=2, seed=0, **kw):
 def test_leaky_relu_transfer_pairs_each_student_with_its_single_task_baseline():
     torch.set_num_threads(1)
     pairs = _pairs()
-    out = train.leaky_relu_transfer(pairs, POINTS, [1.0, 2.0], SPEC, generator=torch.Generator().manual_seed(1))
+    out = train.leaky_relu_transfer(pairs, POINTS, [1.0, 2.0], SPEC, rng=torch.Generator().manual_seed(1))
     assert out.benefit.shape == (4, 2) and out.single.shape == (2, 2)
     assert np.all(np.isfinite(out.benefit)) and np.all(out.single > 0)
     # the same students by hand
@@ -32,7 +32,7 @@ def test_leaky_relu_transfer_pairs_each_student_with_its_single_task_baseline():
                                   start=train.Start(init="random", eps=1e-3),
                                   evaluation=train.Evaluation(
                                       test_data=(torch.eye(8), torch.cat([pairs.teacher, single_clean]).float())),
-                                  execution=train.Execution(desc=None), generator=torch.Generator().manual_seed(1))
+                                  execution=train.Execution(desc=None), rng=torch.Generator().manual_seed(1))
     best = result.head_test_error[:, 0].min(-1)
     expected = transfer.paired_transfer(best[:8].reshape(4, 2), best[8:].reshape(2, 2), POINTS, [1.0, 2.0])
     assert np.array_equal(out.benefit, expected)
@@ -40,13 +40,13 @@ def test_leaky_relu_transfer_pairs_each_student_with_its_single_task_baseline():
 
 def test_fan_weights_and_the_two_initialisations():
     torch.set_num_threads(1)
-    weights, joint = train.two_headed_fan_weights(3, 2, 8, 4, 4, generator=torch.Generator().manual_seed(0))
+    weights, joint = train.two_headed_fan_weights(3, 2, 8, 4, 4, rng=torch.Generator().manual_seed(0))
     assert [tuple(w.shape) for w in weights] == [(5, 4, 8), (5, 8, 4)]
     assert [tuple(w.shape) for w in joint] == [(3, 4, 8), (3, 8, 4)]
     assert torch.all(weights[1][3:, 4:] == 0) and torch.equal(weights[0][:3], joint[0])
     diag = task_data.leaky_relu_task_pairs([1.0], [3.0], [1.0], task_data.PairSpec(8, 4, 3),
                                            generator=torch.Generator().manual_seed(2))
-    study = train.compare_initialisations(diag, SPEC, generator=torch.Generator().manual_seed(3))
+    study = train.compare_initialisations(diag, SPEC, rng=torch.Generator().manual_seed(3))
     assert study.authors.shape == study.balanced.shape == (3,) and len(study.layer_scale) == 2
     assert np.all(np.isfinite(study.authors)) and min(study.layer_scale) > 0
 

@@ -13,7 +13,7 @@ def gen(seed=0):
 
 
 def _sweep():
-    return train.snr_sweep([2.0], [1, 2], 2, 8, 4, generator=gen(0))
+    return train.snr_sweep([2.0], [1, 2], 2, 8, 4, rng=gen(0))
 
 
 def _same(a, b):
@@ -42,18 +42,18 @@ def test_train_students_flat_form_is_deprecated_and_identical(activation):
         train.Schedule(lr=0.05, epochs=30, n_records=5, check_stability=False),
         start=train.Start(init=("aligned", "random") * 2, eps=1e-3),
         evaluation=train.Evaluation(teacher=sweep.teacher, n_test=50, modes=0 if activation else 2),
-        execution=train.Execution(dtype=torch.float64, desc=None), generator=gen(1))
+        execution=train.Execution(dtype=torch.float64, desc=None), rng=gen(1))
     with pytest.warns(DeprecationWarning, match=r"train_students\(data, Architecture\(hidden=\.\.\.\)"):
-        old = train.train_students(sweep.sigma31, generator=gen(1), **flat)
+        old = train.train_students(sweep.sigma31, rng=gen(1), **flat)
     _same(new, old)
     assert new.time.shape == (5,) and np.isfinite(new.test_error).all()
 
 
 def test_train_specs_splits_the_flat_keywords():
-    specs = train.train_specs(hidden=4, lr=0.1, epochs=7, teacher=None, modes=1, generator=None)
+    specs = train.train_specs(hidden=4, lr=0.1, epochs=7, teacher=None, modes=1, rng=None)
     assert specs["architecture"] == train.Architecture(hidden=4)
     assert specs["schedule"] == train.Schedule(lr=0.1, epochs=7)
-    assert specs["evaluation"].modes == 1 and specs["generator"] is None
+    assert specs["evaluation"].modes == 1 and specs["rng"] is None
     assert "start" not in specs and "execution" not in specs
     with pytest.raises(ValueError, match=r"^unknown train_students keyword\(s\) \['width'\]"):
         train.train_specs(hidden=4, width=3)
@@ -74,9 +74,9 @@ def test_train_students_refuses_specs_and_flat_keywords_together():
 def test_train_ta_and_random_old_form_is_deprecated_and_identical():
     sweep = _sweep()
     kw = dict(lr=0.05, record_at=[0, 3, 10], eps=1e-3)
-    new = train.train_ta_and_random(sweep, train.Architecture(hidden=3, n_layers=3), generator=gen(2), **kw)
+    new = train.train_ta_and_random(sweep, train.Architecture(hidden=3, n_layers=3), rng=gen(2), **kw)
     with pytest.warns(DeprecationWarning, match=r"train_ta_and_random\(sweep, Architecture\("):
-        old = train.train_ta_and_random(sweep, hidden=3, n_layers=3, generator=gen(2), **kw)
+        old = train.train_ta_and_random(sweep, hidden=3, n_layers=3, rng=gen(2), **kw)
     _same(new, old)
     with pytest.raises(ValueError, match=r"^architecture must be of linear students with one head"):
         train.train_ta_and_random(sweep, train.Architecture(hidden=3, activation="leaky_relu"), **kw)

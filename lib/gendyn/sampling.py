@@ -39,7 +39,7 @@ white as possible (eq. 26):
 Functions: :func:`test_error` (any ``P``), :func:`optimal_test_error`,
 :func:`asymptotic_test_error` (``t -> inf``: non-monotonic in ``P``, largest at ``P = N1``), both on a
 grid of ``P`` and SNRs (:func:`theory_grid`), and the fit of the oversampled speed-up of learning
-(:func:`speedup_exponent`). Pure numpy.
+(:func:`speedup_exponent`, whose bootstrap draws from ``rng``, :mod:`gendyn.seeding`). Pure numpy.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _checks, deep_linear, rmt
+from . import _checks, deep_linear, rmt, seeding
 
 __all__ = ["density", "test_error", "optimal_test_error", "asymptotic_test_error"]
 
@@ -247,8 +247,8 @@ class SpeedupFit(NamedTuple):
     se: float  #: its bootstrap standard error over runs
 
 
-def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr: float, seed: int,
-                     n_boot: int = 100) -> SpeedupFit:
+def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr: float, rng: seeding.Rng = None,
+                     n_boot: int = 100, **former: object) -> SpeedupFit:
     """Fit the exponent ``gamma`` of the speed-up of learning for ``P > N1``: time ``D^gamma t`` on top of the boost.
 
     The model of each strictly oversampled setting is the boosted ``D = 1`` theory
@@ -269,8 +269,9 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
         The theory of the grid (:func:`theory_grid`); at least one ``P > N1``.
     lr : float
         The students' learning rate (for the lag), ``> 0``.
-    seed : int
-        Seed of the bootstrap over runs, ``>= 0``.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the bootstrap resamples over runs (:func:`gendyn.seeding.numpy_generator`:
+        ``numpy.random.default_rng(rng)`` for an integer); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     n_boot : int
         Bootstrap resamples, ``>= 2``.
 
@@ -278,6 +279,9 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
     -------
     SpeedupFit
     """
+    rng = seeding.former_rng(rng, former, "sampling.speedup_exponent")
+    if former:
+        raise TypeError(f"speedup_exponent() got unexpected keyword argument(s) {sorted(former)}")
     grid = _checks.instance(grid, "grid", TheoryGrid, hint=" (from theory_grid)")
     t = _checks.real_array(time, "time", lower=0.0, ndim=1)
     if t.size < 2 or np.any(np.diff(t) <= 0):
@@ -288,7 +292,6 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
         raise ValueError(f"curves must have shape (P, S, runs >= 2, T) = ({n_p}, {n_s}, runs, {t.size}); "
                          f"got {curves.shape}")
     lr = _checks.positive(lr, "lr")
-    seed = _checks.integer(seed, "seed", 0)
     n_boot = _checks.integer(n_boot, "n_boot", 2, " (bootstrap resamples)")
     n1, eps, ps = grid.n1, grid.eps, grid.n_train
     over = [j for j, p in enumerate(ps) if p > n1]
@@ -323,7 +326,7 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
             cost += ((np.log(m)[None, :] - log_model) ** 2).sum(-1)
         return gammas[cost.argmin()]
 
-    boot = np.random.default_rng(seed)
+    boot = seeding.numpy_generator(rng)
     gamma_hat = fit_gamma(lambda j, i: slice(None))
     gamma_boot = [fit_gamma(lambda j, i: boot.integers(0, runs, runs)) for _ in range(n_boot)]
     return SpeedupFit(float(gamma_hat), float(np.std(gamma_boot, ddof=1)))

@@ -46,7 +46,7 @@ Errors (eqs. 4 and 5)
   linear student exactly ``||W - Wbar||_F^2 / ||Wbar||_F^2``; for a nonlinear student
   (whose map is not a matrix) a Monte Carlo estimate
   ``sum_j ||f(x_j) - Wbar x_j||^2 / sum_j ||Wbar x_j||^2`` over ``n_test`` fixed Gaussian
-  inputs drawn once from ``generator`` and shared by all networks. A nonlinear teacher
+  inputs drawn once from ``rng`` and shared by all networks. A nonlinear teacher
   (App. F) is given instead as ``Evaluation(test_data=(X_test, Y_test))``.
 * With ``heads`` (two tasks sharing every layer but the last, §4) the output rows are split
   into heads and each error is also reported per head, normalised by that head's targets.
@@ -102,7 +102,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, seeding
 
 from .progress import track
 from .teachers import LowRankTeacher, _noisy, _random_orthonormal, _top_singular_modes, low_rank_teacher
@@ -298,6 +298,20 @@ def _check_activation(activation, slope):
 # ----------------------------------------------------------------------------------------
 
 
+def _no_other_keywords(former, where):
+    """A ``TypeError`` for keywords left in a function's ``**former`` after :func:`gendyn.seeding.former_rng`."""
+    if former:
+        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
+
+
+def _low_rank_teacher(svals, n1, n3, generator):
+    """:func:`gendyn.teachers.low_rank_teacher` on a checked ``svals`` and torch generator (its draws, in its
+    order: output singular vectors, then input ones)."""
+    args = (tuple(svals.shape[:-1]), generator, svals.device, svals.dtype)
+    return LowRankTeacher(_random_orthonormal(n3, svals.shape[-1], *args), svals,
+                          _random_orthonormal(n1, svals.shape[-1], *args))
+
+
 def log_epoch_grid(epochs: int, n_points: int = 100) -> np.ndarray:
     """Epoch 0 and about ``n_points - 1`` log-spaced epochs in ``[1, epochs]``.
 
@@ -378,8 +392,8 @@ def _modes_of(sigma31):
 
 
 def init_weights(sigma31: torch.Tensor, hidden: int, n_layers: int = 3, init: str | Sequence[str] = "aligned",
-                 eps: ArrayLike = 1e-5, *, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float32,
-                 num_threads: int | None = 1) -> tuple[torch.Tensor, ...]:
+                 eps: ArrayLike = 1e-5, *, rng: seeding.Rng = None, dtype: torch.dtype = torch.float32,
+                 num_threads: int | None = 1, **former: object) -> tuple[torch.Tensor, ...]:
     """Balanced initial weights whose composite map has all singular values ``eps``.
 
     Parameters
@@ -396,8 +410,9 @@ def init_weights(sigma31: torch.Tensor, hidden: int, n_layers: int = 3, init: st
         one string for all networks or one per network. See the module docstring.
     eps : float or sequence of float
         Initial singular value of the composite map (one, or one per network).
-    generator : torch.Generator, optional
-        Randomness of ``"random"`` (drawn for every network when any is random).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the Haar-random singular vectors of ``"random"`` (drawn for every network when any is
+        random); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     dtype : torch.dtype
         ``torch.float32`` or ``torch.float64``.
     num_threads : int or None
@@ -410,6 +425,9 @@ def init_weights(sigma31: torch.Tensor, hidden: int, n_layers: int = 3, init: st
         ``N_l - 1`` weights ``(B, N2, N1), (B, N2, N2), ..., (B, N3, N2)`` on the device of
         ``sigma31``.
     """
+    rng = seeding.former_rng(rng, former, "train.init_weights")
+    _no_other_keywords(former, "init_weights")
+    generator = seeding.torch_generator(rng)
     with _thread_limit(num_threads):
         return _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype)
 
@@ -422,7 +440,6 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
     batch, n3, n1 = sigma31.shape
     device = sigma31.device
     inits = _check_inits(init, batch)
-    generator = _checks.torch_generator(generator)
     scale = _eps_tensor(eps, batch, device).pow(1.0 / n_w).view(batch, 1, 1)
     m = min(n1, hidden, n3)
     f64 = dict(device=device, dtype=torch.float64)
@@ -452,9 +469,9 @@ def _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype):
     return tuple(w.to(dtype).contiguous() for w in ws)
 
 
-def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, generator: torch.Generator | None = None,
+def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, rng: seeding.Rng = None,
                         dtype: torch.dtype = torch.float32,
-                        device: str | torch.device = "cpu") -> tuple[torch.Tensor, ...]:
+                        device: str | torch.device = "cpu", **former: object) -> tuple[torch.Tensor, ...]:
     """Independent Gaussian initial weights of variance ``factor / fan_avg``, truncated at 2 SD.
 
     The initialisation of the authors' TensorFlow scripts for nonlinear networks
@@ -472,7 +489,8 @@ def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, gene
         Layer sizes ``N1, N2, ..., N_{N_l}`` (inputs first).
     factor : float
         Variance scale (``> 0``); the authors passed ``sqrt(1e-4) = 0.01``.
-    generator : torch.Generator, optional
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the weights, layer by layer; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     dtype, device
         Of the returned weights.
 
@@ -481,6 +499,8 @@ def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, gene
     tuple of torch.Tensor
         ``(B, N2, N1), (B, N3, N2), ...``, ready for ``train_students(..., start=Start(weights=...))``.
     """
+    rng = seeding.former_rng(rng, former, "train.fan_average_weights")
+    _no_other_keywords(former, "fan_average_weights")
     batch = _checks.integer(batch, "batch", 1, " (number of networks)")
     sizes = _checks.integers(sizes, "sizes", meaning=" (layer sizes, inputs first)")
     if len(sizes) < 2:
@@ -488,7 +508,7 @@ def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, gene
     factor = _checks.positive(factor, "factor")
     dtype = _check_dtype(dtype)
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     normal = torch.distributions.Normal(0.0, 1.0)
     lo = float(normal.cdf(torch.tensor(-2.0)))
     unit_sd = math.sqrt(1.0 - 4.0 * math.exp(-2.0) / math.sqrt(2.0 * math.pi) / (1.0 - 2.0 * lo))
@@ -578,7 +598,7 @@ def _check_weights(weights, shapes, device, dtype):
 def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], architecture: Architecture | None = None,
                    schedule: Schedule | None = None, *, start: Start | None = None,
                    evaluation: Evaluation | None = None, execution: Execution | None = None,
-                   generator: torch.Generator | None = None, **flat: object) -> TrainResult:
+                   rng: seeding.Rng = None, **flat: object) -> TrainResult:
     """Train a batch of students by full-batch gradient descent, eq. (8).
 
     ``train_students(sigma31, Architecture(hidden=4), Schedule(lr=0.05, epochs=400),
@@ -602,9 +622,10 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], archi
         ``Evaluation()``, the training error alone.
     execution : Execution, optional
         Precision, device, CPU threads and the progress bar's label; ``None``: ``Execution()``.
-    generator : torch.Generator, optional
-        Randomness of the random initialisation and the Gaussian test inputs; a seeded
-        generator gives identical results run to run on the CPU.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the random initialisation, then of the Gaussian test inputs (one generator, in that
+        order); an integer gives identical results run to run on the CPU; ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
     **flat
         Deprecated: the fields of the specs as keywords, ``train_students(data, hidden=4, lr=0.05,
         ...)`` (:func:`train_specs`), accepted for one more release with a ``DeprecationWarning``;
@@ -621,6 +642,7 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], archi
     FloatingPointError
         If training diverges (a non-finite training error at a recorded epoch).
     """
+    rng = seeding.former_rng(rng, flat, "train.train_students")
     if flat:
         specs = dict(architecture=architecture, schedule=schedule, start=start, evaluation=evaluation,
                      execution=execution)
@@ -632,7 +654,7 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], archi
                       "Schedule(lr=..., epochs=...), start=Start(...), evaluation=Evaluation(...), "
                       "execution=Execution(...)), or train_students(data, **train_specs(...))",
                       DeprecationWarning, stacklevel=2)
-        return train_students(data, generator=generator, **train_specs(**flat))
+        return train_students(data, rng=rng, **train_specs(**flat))
     architecture = _checks.instance(architecture, "architecture", Architecture, hint=" (hidden width, layers, ...)")
     schedule = Schedule() if schedule is None else _checks.instance(schedule, "schedule", Schedule)
     start = Start() if start is None else _checks.instance(start, "start", Start)
@@ -644,8 +666,8 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], archi
             data, hidden=a.hidden, n_layers=a.n_layers, lr=s.lr, epochs=s.epochs, init=st.init, eps=st.eps,
             teacher=ev.teacher, test_data=ev.test_data, n_test=ev.n_test, activation=a.activation, slope=a.slope,
             output_activation=a.output_activation, heads=a.heads, record_at=s.record_at, n_records=s.n_records,
-            modes=ev.modes, weights=st.weights, dtype=ex.dtype, device=ex.device, generator=generator,
-            check_stability=s.check_stability, desc=ex.desc)
+            modes=ev.modes, weights=st.weights, dtype=ex.dtype, device=ex.device,
+            generator=seeding.torch_generator(rng), check_stability=s.check_stability, desc=ex.desc)
 
 
 def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, test_data, n_test, activation,
@@ -697,7 +719,6 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
     if modes and not linear:
         raise ValueError("modes (singular modes of the composite map) need a linear student; "
                          f"got activation={activation!r}")
-    generator = _checks.torch_generator(generator)
     if record_at is None:
         grid = log_epoch_grid(epochs, _checks.integer(n_records, "n_records", 2))
     else:
@@ -1169,8 +1190,8 @@ class SnrSweep:
 
 
 def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int, *,
-              generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
-              device: str | torch.device = "cpu") -> SnrSweep:
+              rng: seeding.Rng = None, dtype: torch.dtype = torch.float64,
+              device: str | torch.device = "cpu", **former: object) -> SnrSweep:
     """Random teachers and noisy training sets of Figs. 3, 4, 9 and 14.
 
     A teacher of rank ``r`` with SNR multiplier ``svm`` has singular values
@@ -1179,10 +1200,18 @@ def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int
     (:func:`gendyn.teachers.noisy_training_covariance`, ``sigma_z = 1``). Each run draws
     its own teacher and noise.
 
+    Parameters
+    ----------
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers (all of them first), then of the noise; ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
+
     Returns
     -------
     SnrSweep
     """
+    rng = seeding.former_rng(rng, former, "train.snr_sweep")
+    _no_other_keywords(former, "snr_sweep")
     svms = [float(s) for s in _checks.real_array(svms, "svms", lower=0.0, ndim=1, extra=" (SNR multipliers)")]
     if not svms:
         raise ValueError("svms must hold at least one SNR multiplier")
@@ -1199,12 +1228,12 @@ def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int
         raise ValueError(f"teacher ranks must be <= N3 = {n3}; got {ranks}")
     dtype = _check_dtype(dtype)
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     labels = [(r, s) for r in ranks for s in svms for _ in range(runs)]
     sv = torch.zeros(len(labels), width, dtype=dtype, device=device)
     for b, (r, s) in enumerate(labels):
         sv[b, :r] = torch.as_tensor(s * np.arange(r, 0, -1, dtype=float), dtype=dtype)
-    teacher = low_rank_teacher(sv, n1, n3, generator=generator)
+    teacher = _low_rank_teacher(sv, n1, n3, generator)
     sigma31 = _noisy(teacher, 1.0, generator)
     return SnrSweep(teacher, sigma31, np.array([r for r, _ in labels]), np.array([s for _, s in labels]))
 
@@ -1444,19 +1473,20 @@ class LeakyTransfer(NamedTuple):
     single: np.ndarray  #: the single-task students' optimal errors, shape (len(sbar_a), runs)
 
 
-def _leaky_optimal_errors(data, clean, spec, start, generator, device, desc):
+def _leaky_optimal_errors(data, clean, spec, start, rng, device, desc):
     """Head A's optimal test error (minimum over the records) of each leaky-ReLU two-headed student."""
     result = train_students(data.float(), Architecture(hidden=spec.n2, activation="leaky_relu", output_activation=True,
                                                        heads=(spec.n3, spec.n3)),
                             Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records, check_stability=False),
                             start=Start(**start), evaluation=Evaluation(test_data=(torch.eye(spec.n1), clean.float())),
-                            execution=Execution(device=device, desc=desc), generator=generator)
+                            execution=Execution(device=device, desc=desc), rng=rng)
     return result.head_test_error[:, 0].min(-1)
 
 
 def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: ArrayLike, spec: FullBatchSpec, *,
-                        weights: Sequence[torch.Tensor] | None = None, generator: torch.Generator | None = None,
-                        device: str | torch.device = "cpu", desc: str = "leaky-ReLU students") -> LeakyTransfer:
+                        weights: Sequence[torch.Tensor] | None = None, rng: seeding.Rng = None,
+                        device: str | torch.device = "cpu", desc: str = "leaky-ReLU students",
+                        **former: object) -> LeakyTransfer:
     """Transfer ``T^{A<-B}`` between leaky-ReLU tasks: two-headed against single-task students (App. F, Fig. 12).
 
     Every two-headed student learns both tasks of its data; the single-task baseline of each
@@ -1479,8 +1509,8 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
     weights : sequence of Tensor, optional
         Initial weights of the two-headed students followed by the single-task ones
         (:func:`two_headed_fan_weights`); default balanced random weights of composite scale ``spec.eps``.
-    generator : torch.Generator, optional
-        Source of the balanced initial weights.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the balanced initial weights; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
     desc : str
@@ -1492,6 +1522,8 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
     """
     from .transfer import paired_transfer
 
+    rng = seeding.former_rng(rng, former, "train.leaky_relu_transfer")
+    _no_other_keywords(former, "leaky_relu_transfer")
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     if pairs.n3 != spec.n3 or pairs.sigma31.shape[-1] != spec.n1:
@@ -1502,7 +1534,7 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
         raise ValueError(f"points must have shape (G, 3) with G = {len(pairs.sigma31) // pairs.runs} grid points "
                          f"of pairs; got {points.shape}")
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     rows = task_data.task_a_rows(points, sbar_a, pairs.runs)
     single_data, single_clean = task_data.task_a_only(pairs, rows)
     start = dict(init="random", eps=spec.eps) if weights is None else dict(weights=weights)
@@ -1515,7 +1547,7 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
 
 
 def two_headed_fan_weights(n_joint: int, n_single: int, n1: int, hidden: int, n3: int, *,
-                           generator: torch.Generator | None = None
+                           rng: seeding.Rng = None, **former: object
                            ) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]:
     """The authors' initial weights of two-headed and one-task networks (App. F; :func:`fan_average_weights`, 0.01).
 
@@ -1528,8 +1560,8 @@ def two_headed_fan_weights(n_joint: int, n_single: int, n1: int, hidden: int, n3
         Numbers of two-headed and one-task networks, ``>= 1``.
     n1, hidden, n3 : int
         Inputs, hidden units and outputs of each task.
-    generator : torch.Generator, optional
-        Source of the draws.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the weights, two-headed networks first; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
 
     Returns
     -------
@@ -1538,11 +1570,14 @@ def two_headed_fan_weights(n_joint: int, n_single: int, n1: int, hidden: int, n3
     joint : (Tensor, Tensor)
         The two-headed networks' layers alone.
     """
+    rng = seeding.former_rng(rng, former, "train.two_headed_fan_weights")
+    _no_other_keywords(former, "two_headed_fan_weights")
+    generator = seeding.torch_generator(rng)
     n_joint = _checks.integer(n_joint, "n_joint", 1, " (two-headed networks)")
     n_single = _checks.integer(n_single, "n_single", 1, " (one-task networks)")
     n1, hidden, n3 = _checks.integer(n1, "n1"), _checks.integer(hidden, "hidden"), _checks.integer(n3, "n3")
-    joint = fan_average_weights(n_joint, (n1, hidden, 2 * n3), 0.01, generator=generator)
-    single = fan_average_weights(n_single, (n1, hidden, n3), 0.01, generator=generator)
+    joint = fan_average_weights(n_joint, (n1, hidden, 2 * n3), 0.01, rng=generator)
+    single = fan_average_weights(n_single, (n1, hidden, n3), 0.01, rng=generator)
     return (torch.cat([joint[0], single[0]]),
             torch.cat([joint[1], torch.cat([single[1], torch.zeros_like(single[1])], dim=1)])), joint
 
@@ -1567,8 +1602,8 @@ class InitialisationComparison:
 
 
 def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
-                            generator: torch.Generator | None = None,
-                            device: str | torch.device = "cpu") -> InitialisationComparison:
+                            rng: seeding.Rng = None,
+                            device: str | torch.device = "cpu", **former: object) -> InitialisationComparison:
     """``T`` of one setting's data sets learned from the authors' and from balanced initial weights (App. F).
 
     Each data set is learned four times in one batch: by a two-headed and a single-task (head B's targets
@@ -1581,8 +1616,9 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
         Two-task data of one grid point, ``runs`` data sets (:func:`gendyn.task_data.leaky_relu_task_pairs`).
     spec : FullBatchSpec
         Sizes and training.
-    generator : torch.Generator, optional
-        Source of the authors' weights, then the balanced ones.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the authors' weights, then of the balanced ones; ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
 
@@ -1590,6 +1626,8 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
     -------
     InitialisationComparison
     """
+    rng = seeding.former_rng(rng, former, "train.compare_initialisations")
+    _no_other_keywords(former, "compare_initialisations")
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     d, n3 = len(pairs.sigma31), spec.n3
@@ -1597,13 +1635,13 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
         raise ValueError(f"pairs must hold one grid point of N1 = spec.n1 = {spec.n1}, N3 = spec.n3 = {n3}; got "
                          f"{d} networks of {pairs.runs} runs, N1 = {pairs.sigma31.shape[-1]}, N3 = {pairs.n3}")
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     data, clean = torch.cat([pairs.sigma31] * 2), torch.cat([pairs.teacher] * 2)
     data[d:, n3:], clean[d:, n3:] = 0.0, 0.0  # rows d..2d: task A alone
-    fan, fan_joint = two_headed_fan_weights(d, d, spec.n1, spec.n2, n3, generator=generator)
-    small = init_weights(data.float(), spec.n2, 3, "random", spec.eps, generator=generator)
+    fan, fan_joint = two_headed_fan_weights(d, d, spec.n1, spec.n2, n3, rng=generator)
+    small = init_weights(data.float(), spec.n2, 3, "random", spec.eps, rng=generator)
     best = _leaky_optimal_errors(torch.cat([data] * 2), torch.cat([clean] * 2), spec,
-                                 dict(weights=[torch.cat([f, b]) for f, b in zip(fan, small)]), None, device,
+                                 dict(weights=[torch.cat([f, b]) for f, b in zip(fan, small)]), generator, device,
                                  "two initialisations").reshape(2, 2, d)  # (initialisation, joint or single, data set)
     t_authors, t_balanced = best[:, 1] - best[:, 0]
     layer_scale = [float(torch.linalg.matrix_norm(w, ord=2).mean()) / spec.eps**0.5 for w in fan_joint]
@@ -1700,7 +1738,7 @@ class PairedStudents:
 
 
 def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = None, *, lr: float, record_at: ArrayLike,
-                        eps: float, generator: torch.Generator | None = None,
+                        eps: float, rng: seeding.Rng = None,
                         device: str | torch.device = "cpu", modes: bool = True, **flat: object) -> PairedStudents:
     """Train a TA and a random student on every data set of ``sweep`` by gradient descent, eq. (8) (App. B).
 
@@ -1720,8 +1758,8 @@ def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = Non
         Epochs at which to record, ``>= 0``; the students train for ``max(record_at)`` epochs.
     eps : float
         Initial scale of every student (the singular values of its composite map).
-    generator : torch.Generator, optional
-        Source of the random students' initial weights (``None``: torch's global one).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the random students' initial weights; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
     modes : bool
@@ -1737,10 +1775,11 @@ def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = Non
     PairedStudents
         The records, TA students first.
     """
+    rng = seeding.former_rng(rng, flat, "train.train_ta_and_random")
     if flat:
         if set(flat) - {"hidden", "n_layers"}:
             raise ValueError(f"unknown train_ta_and_random keyword(s) {sorted(set(flat) - {'hidden', 'n_layers'})}; "
-                             f"allowed: architecture, lr, record_at, eps, generator, device, modes")
+                             f"allowed: architecture, lr, record_at, eps, rng, device, modes")
         if architecture is not None:
             raise ValueError("pass either architecture or hidden and n_layers (deprecated), not both")
         if set(flat) != {"hidden", "n_layers"}:  # the former form required both
@@ -1750,7 +1789,7 @@ def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = Non
                       "in the next release: pass train_ta_and_random(sweep, Architecture(hidden=..., n_layers=...), "
                       "...)", DeprecationWarning, stacklevel=2)
         return train_ta_and_random(sweep, Architecture(**flat), lr=lr, record_at=record_at, eps=eps,
-                                   generator=generator, device=device, modes=modes)
+                                   rng=rng, device=device, modes=modes)
     architecture = _checks.instance(architecture, "architecture", Architecture,
                                     hint=" (Architecture(hidden=..., n_layers=...))")
     if not architecture.linear or architecture.heads is not None or architecture.output_activation:
@@ -1767,7 +1806,7 @@ def train_ta_and_random(sweep: SnrSweep, architecture: Architecture | None = Non
     res = train_students(data, architecture, Schedule(lr=lr, epochs=int(record_at.max()), record_at=record_at),
                          start=Start(init=init, eps=eps), evaluation=Evaluation(teacher=teacher, modes=recorded),
                          execution=Execution(device=device, desc=f"TA and random students, N_l = {n_layers}"),
-                         generator=generator)
+                         rng=rng)
     shat = res.data_svals[:, :rank]
     if recorded:
         alignment, strength, svals = res.alignment, res.mode_strength / shat[:, None, :], res.svals / shat[:, None, :]
@@ -1842,8 +1881,8 @@ class LeakyAndLinear:
 
 
 def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchSpec, *, n_layers: int = 3,
-                           slope: float = 0.2, noise_std: float = 1.0, generator: torch.Generator | None = None,
-                           device: str | torch.device = "cpu") -> LeakyAndLinear:
+                           slope: float = 0.2, noise_std: float = 1.0, rng: seeding.Rng = None,
+                           device: str | torch.device = "cpu", **former: object) -> LeakyAndLinear:
     """Leaky-ReLU and linear students of one depth on the same noisy data sets of low-rank teachers (§3.5, Fig. 5).
 
     For each teacher (a row of singular values) ``runs`` data sets are drawn: a random teacher of
@@ -1871,8 +1910,9 @@ def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchS
         Leak of the leaky ReLU, ``>= 0`` (TensorFlow's default 0.2; the authors' Fig. 5 script 0.1).
     noise_std : float
         Label noise: entries of variance ``noise_std**2 / n1``, ``>= 0``.
-    generator : torch.Generator, optional
-        Source of the teachers, the noise and the initial weights (``None``: torch's global one).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers, the noise and the initial weights, in that order (one generator); ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
 
@@ -1880,19 +1920,21 @@ def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchS
     -------
     LeakyAndLinear
     """
+    rng = seeding.former_rng(rng, former, "train.train_leaky_and_linear")
+    _no_other_keywords(former, "train_leaky_and_linear")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     svals = _teacher_profiles(teacher_svals, spec.n3)
     runs = _checks.integer(runs, "runs")
     n_layers = _check_n_layers(n_layers)
     slope = _checks.real(slope, "slope")
     noise_std = _checks.real(noise_std, "noise_std")
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     device = _checks.torch_device(device)
     if spec.n3 > spec.n1:
         raise ValueError(f"spec must have n3 <= n1 (a teacher maps n1 inputs to n3 outputs); got n1={spec.n1}, "
                          f"n3={spec.n3}")
     sv = np.repeat(svals[:, None, :], runs, axis=1).reshape(-1, svals.shape[1])
-    teacher = low_rank_teacher(torch.tensor(sv), spec.n1, spec.n3, generator=generator)
+    teacher = _low_rank_teacher(torch.tensor(sv), spec.n1, spec.n3, generator)
     sigma31 = _noisy(teacher, noise_std, generator)
     errors = []
     for activation in ("leaky_relu", "linear"):
@@ -1903,7 +1945,7 @@ def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchS
                              evaluation=Evaluation(test_data=(torch.eye(spec.n1), teacher.matrix.float())),
                              execution=Execution(device=device,
                                                  desc=f"{activation} students, {n_layers - 2} hidden layer(s)"),
-                             generator=generator)
+                             rng=generator)
         errors += [e.reshape(len(svals), runs, -1) for e in (res.train_error, res.test_error)]
     return LeakyAndLinear(res.time, *errors)
 
@@ -2014,23 +2056,23 @@ def _log_minimum_ratio(time, leaky, linear, pick):
     return np.mean(vals) if vals else np.nan
 
 
-def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, seed: int, n_boot: int = 200
-                        ) -> tuple[MinimumTimeRatio, ...]:
+def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, rng: seeding.Rng = None, n_boot: int = 200,
+                        **former: object) -> tuple[MinimumTimeRatio, ...]:
     """When the test error is minimal, leaky-ReLU over linear students: log geometric-mean ratio per result (§3.5).
 
     For each result the times of minimal mean test error (over runs) of the two kinds of student are compared
     per teacher, over the teachers whose two minima fall strictly between the first and the last record. The
     standard error comes from ``n_boot`` bootstrap resamples of the runs, paired: one resample of a teacher's
     runs serves both kinds of student, which were trained on the same data sets, so that what the two share
-    cancels in the ratio. The resamples come from one numpy generator (``numpy.random.default_rng(seed)``)
-    drawn through the results in order.
+    cancels in the ratio. The resamples come from one numpy generator (:func:`gendyn.seeding.numpy_generator`
+    of ``rng``: ``numpy.random.default_rng(rng)`` for an integer) drawn through the results in order.
 
     Parameters
     ----------
     results : sequence of LeakyAndLinear
         Students of each depth (:func:`train_leaky_and_linear`), at least one, each with ``runs >= 2``.
-    seed : int
-        Seed of the bootstrap, ``>= 0``.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the bootstrap resamples; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     n_boot : int
         Bootstrap resamples, ``>= 2``.
 
@@ -2039,13 +2081,14 @@ def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, seed: int, n_boot:
     tuple of MinimumTimeRatio
         One per result.
     """
+    rng = seeding.former_rng(rng, former, "train.minimum_time_ratios")
+    _no_other_keywords(former, "minimum_time_ratios")
     results = list(_checks.instance(r, "results", LeakyAndLinear, hint=" (from train_leaky_and_linear)")
                    for r in (results if isinstance(results, Sequence) else [results]))
     if not results:
         raise ValueError("results must hold at least one LeakyAndLinear; got none")
-    seed = _checks.integer(seed, "seed", 0)
     n_boot = _checks.integer(n_boot, "n_boot", 2)
-    boot = np.random.default_rng(seed)
+    boot = seeding.numpy_generator(rng)
     out = []
     for k, res in enumerate(results):
         runs = res.leaky_test.shape[1]
@@ -2175,7 +2218,7 @@ class PairedCurves:
 
 
 def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int, n_records: int, eps: float,
-                        generator: torch.Generator | None = None, device: str | torch.device = "cpu"
+                        rng: seeding.Rng = None, device: str | torch.device = "cpu", **former: object
                         ) -> PairedCurves:
     """Train a TA and a random student of one hidden layer on every data set of ``sweep``, eq. (8) (App. H).
 
@@ -2198,8 +2241,8 @@ def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int,
         Recorded epochs (:func:`log_epoch_grid`), ``>= 2``.
     eps : float
         Initial scale of every student (the singular values of its composite map), ``> 0``.
-    generator : torch.Generator, optional
-        Source of the random students' initial weights (``None``: torch's global one).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the random students' initial weights; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device : str or torch.device
         Where to train.
 
@@ -2208,6 +2251,8 @@ def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int,
     PairedCurves
         The records, TA students first.
     """
+    rng = seeding.former_rng(rng, former, "train.train_paired_curves")
+    _no_other_keywords(former, "train_paired_curves")
     sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
     hidden = _checks.integer(hidden, "hidden", 1, " (hidden units, the students' rank)")
     n_records = _checks.integer(n_records, "n_records", 2, " (recorded epochs)")
@@ -2215,7 +2260,7 @@ def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int,
     data, teacher, init = ta_and_random(sweep)
     res = train_students(data, Architecture(hidden=hidden), Schedule(lr=lr, epochs=epochs, n_records=n_records),
                          start=Start(init=init, eps=eps), evaluation=Evaluation(teacher=teacher),
-                         execution=Execution(device=device, desc=f"rank-{hidden} students"), generator=generator)
+                         execution=Execution(device=device, desc=f"rank-{hidden} students"), rng=rng)
     return PairedCurves(res.time, res.train_error, res.test_error, hidden)
 
 
@@ -2484,7 +2529,7 @@ class RandomExcess(NamedTuple):
 
 
 def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int], runs: int, n_layers: int,
-                  generator: torch.Generator | None = None, device: str | torch.device = "cpu") -> RandomExcess:
+                  rng: seeding.Rng = None, device: str | torch.device = "cpu", **former: object) -> RandomExcess:
     """How much higher a randomly initialised student's minimum test error is than a TA student's (App. B, Fig. 4).
 
     Draws ``runs`` fresh data sets per rank and SNR (:func:`snr_sweep`, sizes of ``spec``) and trains only
@@ -2507,8 +2552,9 @@ def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int],
         Data sets per rank and SNR, ``>= 2``.
     n_layers : int
         Layers of units ``N_l >= 3``.
-    generator : torch.Generator, optional
-        Source of the data sets, then of the random initial weights (``None``: torch's global one).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the data sets, then of the random initial weights (one generator, in that order); ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
     device : str or torch.device
         Where to train.
 
@@ -2516,17 +2562,20 @@ def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int],
     -------
     RandomExcess
     """
+    rng = seeding.former_rng(rng, former, "train.random_excess")
+    _no_other_keywords(former, "random_excess")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (see FullBatchSpec)")
     runs = _checks.integer(runs, "runs", 2)
     device = _checks.torch_device(device)
-    data = snr_sweep(svms, ranks, runs, spec.n1, spec.n3, generator=generator)
+    generator = seeding.torch_generator(rng)
+    data = snr_sweep(svms, ranks, runs, spec.n1, spec.n3, rng=generator)
     rec = dense_epoch_grid(spec.epochs, spec.n_records, lr=spec.lr, dense_from=0.05 * spec.horizon)
     res = train_students(data.sigma31.float(), Architecture(hidden=spec.n2, n_layers=n_layers),
                          Schedule(lr=spec.lr, epochs=spec.epochs, record_at=rec),
                          start=Start(init="random", eps=spec.eps),
                          evaluation=Evaluation(teacher=data.teacher.matrix.float()),
                          execution=Execution(device=device, desc=f"random students, eps = {spec.eps:g}"),
-                         generator=generator)
+                         rng=generator)
     t_rec = res.time[1:]
     t_rand, e_rand = empirical_optimal_stopping(t_rec, res.test_error[:, 1:])
     e_ta = exact_ta_optimum(t_rec, data.sigma31, data.teacher.matrix, spec.eps, n2=spec.n2, n_layers=n_layers,
@@ -2760,8 +2809,9 @@ def train_specs(**keywords: object) -> dict[str, object]:
     ``train_specs(hidden=4, lr=0.05, epochs=40, teacher=wbar)`` gives ``{"architecture":
     Architecture(hidden=4), "schedule": Schedule(lr=0.05, epochs=40), "evaluation":
     Evaluation(teacher=wbar)}``: every field of :class:`Architecture`, :class:`Schedule`, :class:`Start`,
-    :class:`Evaluation` and :class:`Execution` by its name, plus ``generator``. A spec none of whose fields
-    is given is left out (the trainer's default).
+    :class:`Evaluation` and :class:`Execution` by its name, plus ``rng`` (and the former ``generator``, passed
+    on as it is for :func:`train_students` to warn about). A spec none of whose fields is given is left out (the
+    trainer's default).
 
     Returns
     -------
@@ -2770,8 +2820,9 @@ def train_specs(**keywords: object) -> dict[str, object]:
     """
     rest = dict(keywords)
     out = {}
-    if "generator" in rest:
-        out["generator"] = rest.pop("generator")
+    for name in ("rng", "generator", "seed"):
+        if name in rest:
+            out[name] = rest.pop(name)
     for name, (cls, fields) in _TRAIN_SPECS.items():
         given = {f: rest.pop(f) for f in fields if f in rest}
         if given or name == "architecture":
@@ -2779,6 +2830,6 @@ def train_specs(**keywords: object) -> dict[str, object]:
                 raise ValueError("hidden is required: the students' hidden width N2")
             out[name] = cls(**given)
     if rest:
-        known = sorted(f for _, fields in _TRAIN_SPECS.values() for f in fields) + ["generator"]
+        known = sorted(f for _, fields in _TRAIN_SPECS.values() for f in fields) + ["rng"]
         raise ValueError(f"unknown train_students keyword(s) {sorted(rest)}; allowed: {', '.join(known)}")
     return out

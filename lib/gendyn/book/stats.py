@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .. import _checks
+from .. import _checks, seeding
 
 __all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_margin", "t_bound_reason", "late_average",
            "batch_means_interval", "ks_distance", "dkw_bound", "fitted_exponent", "weighted_mean_z", "weighted_slope_z",
@@ -193,12 +193,15 @@ def dkw_bound(n: int, level: float = 1e-3) -> float:
 
 
 def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: ArrayLike | None = None, *,
-                    n_boot: int = 400, seed: int = 0) -> tuple[float, float]:
+                    n_boot: int = 400, rng: seeding.Rng = None, **former: object) -> tuple[float, float]:
     """Exponent ``b`` of ``|mean - offset| ~ size^b`` fitted in log-log, and its bootstrap standard error.
 
     ``samples[k]`` holds independent values measured at ``sizes[k]`` (one per run or data set);
     the fit goes through ``|mean(samples[k]) - offsets[k]|`` (``offsets`` default 0: the means
-    themselves). The standard error resamples the values within each size ``n_boot`` times.
+    themselves). The standard error resamples the values within each size ``n_boot`` times, drawing
+    from ``rng`` (an int, a SeedSequence, a torch or numpy Generator, or None: fresh entropy; see
+    :mod:`gendyn.seeding`; ``numpy.random.default_rng(rng)`` for an integer, so the same integer gives
+    the same standard error; the former ``seed=`` keyword still works for one release).
     Returns ``(exponent, standard_error)``.
     """
     sizes = _checks.real_array(sizes, "sizes", lower=0.0, open_lower=True, ndim=1)
@@ -216,8 +219,9 @@ def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: Arr
     if offsets.shape != sizes.shape:
         raise ValueError(f"offsets must have one value per size ({sizes.size}); got shape {offsets.shape}")
     n_boot = _checks.integer(n_boot, "n_boot", 2)
-    seed = _checks.integer(seed, "seed", 0, " (the bootstrap's seed: the same seed, the same standard error)")
-    rng = np.random.default_rng(seed)
+    rng = seeding.numpy_generator(seeding.former_rng(rng, former, "stats.fitted_exponent"))
+    if former:
+        raise TypeError(f"fitted_exponent() got unexpected keyword argument(s) {sorted(former)}")
     x = np.log(sizes)
     level = np.abs(np.array([v.mean() for v in samples]) - offsets)
     boot = np.abs(np.stack([v[rng.integers(0, v.size, (n_boot, v.size))].mean(-1) for v in samples])
