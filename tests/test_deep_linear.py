@@ -516,8 +516,8 @@ def test_gd_lag_predicts_the_delay_of_gradient_descent(n_layers, lr):
 
     gen = torch.Generator().manual_seed(0)
     shat = np.array([4.0, 2.0, 1.0])
-    u = teachers.random_orthonormal(3, 3, batch=(1,), generator=gen)
-    v = teachers.random_orthonormal(10, 3, batch=(1,), generator=gen)
+    u = teachers.random_orthonormal(3, 3, batch=(1,), rng=gen)
+    v = teachers.random_orthonormal(10, 3, batch=(1,), rng=gen)
     s31 = (u * torch.as_tensor(shat)) @ v.mT
     horizon = 1.2 * dl.mode_time(0.9, 1.0, 1e-5, n_layers=n_layers)
     epochs = int(horizon / lr)
@@ -583,8 +583,8 @@ def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
 
     gen = torch.Generator().manual_seed(3)
     sv = torch.tensor([[3.0, 0.0], [4.0, 2.0]], dtype=torch.float64)
-    teacher = teachers.low_rank_teacher(sv, 60, 30, generator=gen)
-    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    teacher = teachers.low_rank_teacher(sv, 60, 30, rng=gen)
+    s31 = teachers.noisy_training_covariance(teacher, rng=gen)
     lr = 2e-3
     res = train.train_students(s31, train.Architecture(hidden=20), train.Schedule(lr=lr, epochs=4000, n_records=60),
                                evaluation=train.Evaluation(teacher=teacher),
@@ -599,8 +599,8 @@ def test_sampled_ta_errors_follow_gradient_descent_and_the_limit():
     assert np.all(train_err[:, -1] > 0.01)  # the 10 unlearnable modes
     # the N -> infinity limit: 40 draws of a rank-1 teacher, mean vs eqs. (14)-(15)
     sv = torch.full((40, 1), 3.0, dtype=torch.float64)
-    teacher = teachers.low_rank_teacher(sv, 200, 100, generator=gen)
-    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    teacher = teachers.low_rank_teacher(sv, 200, 100, rng=gen)
+    s31 = teachers.noisy_training_covariance(teacher, rng=gen)
     t = np.array([1.0, 2.0, 4.0, 8.0])
     tr, te = dl.sampled_ta_errors(t, s31, teacher.matrix, dl.TaStudent(eps=1e-5))
     th_tr, th_te = dl.theory_errors(t, [3.0], dl.TaStudent(n1=200, n2=100, n3=100, eps=1e-5))
@@ -638,8 +638,8 @@ def test_delayed_ta_errors_are_what_gradient_descent_follows():
 
     gen = torch.Generator().manual_seed(3)
     sv = torch.tensor([[3.0, 0.0], [4.0, 2.0]], dtype=torch.float64)
-    teacher = teachers.low_rank_teacher(sv, 30, 15, generator=gen)
-    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    teacher = teachers.low_rank_teacher(sv, 30, 15, rng=gen)
+    s31 = teachers.noisy_training_covariance(teacher, rng=gen)
     lr = 0.05
     res = train.train_students(s31, train.Architecture(hidden=15), train.Schedule(lr=lr, epochs=200, n_records=40),
                                evaluation=train.Evaluation(teacher=teacher),
@@ -812,8 +812,8 @@ def test_sampled_ta_errors_former_form_accepts_a_zero_d_array_eps():
     from gendyn import teachers
 
     gen = torch.Generator().manual_seed(1)
-    teacher = teachers.low_rank_teacher(torch.tensor([[3.0]], dtype=torch.float64), 12, 4, generator=gen)
-    s31 = teachers.noisy_training_covariance(teacher, generator=gen)
+    teacher = teachers.low_rank_teacher(torch.tensor([[3.0]], dtype=torch.float64), 12, 4, rng=gen)
+    s31 = teachers.noisy_training_covariance(teacher, rng=gen)
     t = np.array([0.5, 1.0])
     new = dl.sampled_ta_errors(t, s31, teacher.matrix, dl.TaStudent(eps=1e-5))
     with pytest.warns(DeprecationWarning):

@@ -29,10 +29,10 @@ CASES = [
          dict(t=np.geomspace(1e-2, 1e3, 200), teacher_svals=[4.0], n1=20, n2=10, n3=10, eps=1e-3, lr=0.01,
               level=0.9),
          accepted={"lr": {"none"}}),
-    # generator: a torch.Generator or None (fuzzed in test_fuzz_train); desc: any label of a progress bar
+    # rng: a seed >= 0 or None (fresh entropy); desc: any label of a progress bar
     Case(randomised.train_randomised,
-         dict(teacher_svals=[[2.0]], runs=2, spec=SPEC, inits=("aligned",), device="cpu", desc=None),
-         accepted={"desc": {"string", "unknown-name", "none"}}),
+         dict(teacher_svals=[[2.0]], runs=2, spec=SPEC, inits=("aligned",), rng=0, device="cpu", desc=None),
+         accepted={"rng": {"zero", "none"}, "desc": {"string", "unknown-name", "none"}}),
 ]
 
 

@@ -26,10 +26,11 @@ CASES = [
     Case(shrinkage.nongradient_optimal_error, dict(teacher_svals=[2.0, 1.0], aspect=0.5),
          accepted={"teacher_svals": {"wrong-shape"}, "aspect": {"wrong-shape"}}),
     Case(shrinkage.optimal_errors, dict(teacher_svals=[[2.0, 1.0]], n1=8, n2=4, n3=4, eps=1e-3)),
-    # generator: a torch.Generator or None (fuzzed in test_fuzz_train); desc: any label of a progress bar
-    Case(shrinkage.compare_algorithms, dict(teacher_svals=[[2.0]], runs=2, spec=_SPEC, device="cpu", desc=None),
-         accepted={"desc": {"string", "unknown-name", "none"}}),
-    Case(shrinkage.sampled_shrinkage, dict(teacher_svals=[3.0], n1=8, n3=4, runs=2)),
+    # rng: a seed >= 0 or None (fresh entropy); desc: any label of a progress bar
+    Case(shrinkage.compare_algorithms, dict(teacher_svals=[[2.0]], runs=2, spec=_SPEC, rng=0, device="cpu", desc=None),
+         accepted={"rng": {"zero", "none"}, "desc": {"string", "unknown-name", "none"}}),
+    Case(shrinkage.sampled_shrinkage, dict(teacher_svals=[3.0], n1=8, n3=4, runs=2, rng=0),
+         accepted={"rng": {"zero", "none"}}),
 ]
 
 

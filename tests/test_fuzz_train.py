@@ -17,8 +17,8 @@ def _gen():
     return torch.Generator().manual_seed(0)
 
 
-_TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 2, generator=_gen())
-_DATA = teachers.noisy_training_covariance(_TEACHER, generator=_gen())
+_TEACHER = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 2, rng=_gen())
+_DATA = teachers.noisy_training_covariance(_TEACHER, rng=_gen())
 _WEIGHTS = train.init_weights(_DATA, 2, 3, "aligned", 1e-3, dtype=torch.float64)
 _TIME = [0.0, 1.0, 2.0, 3.0]
 _SWEEP = train.snr_sweep([2.0], [1], 2, 4, 2, rng=_gen())
@@ -120,9 +120,9 @@ def test_bad_arguments_give_clear_errors(case):
 _LEAKY_SPEC = train.FullBatchSpec(n1=4, n2=2, n3=2, lr=0.05, horizon=0.5, n_records=3, eps=1e-2)
 _POINTS = np.array([[1.0, 2.0, 0.0], [1.0, 2.0, 1.0]])
 _PAIRS = task_data.leaky_relu_task_pairs(_POINTS[:, 0], _POINTS[:, 1], _POINTS[:, 2], task_data.PairSpec(4, 2, 2),
-                                         teachers=task_data.LeakyTeachers(rank=1), generator=_gen())
+                                         teachers=task_data.LeakyTeachers(rank=1), rng=_gen())
 _DIAG = task_data.leaky_relu_task_pairs([1.0], [2.0], [1.0], task_data.PairSpec(4, 2, 2),
-                                        teachers=task_data.LeakyTeachers(rank=1), generator=_gen())
+                                        teachers=task_data.LeakyTeachers(rank=1), rng=_gen())
 CASES += [
     # rng: an int, a generator or None (fuzzed above); weights: None or tensors (train_students checks them);
     # desc: any label of a progress bar
@@ -161,8 +161,8 @@ CASES += [
 
 # students of P examples (App. G): two data sets of P = 2 and 6 examples, N1 = N2 = N3 = 4
 _SAMPLED_SPEC = train.FullBatchSpec(n1=4, n2=4, n3=4, lr=0.05, horizon=0.25, n_records=3, eps=1e-3)
-_SQUARE = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 4, generator=_gen())
-_SAMPLED = [task_data.sampled_task(_SQUARE.matrix, p, "orthogonal", generator=_gen()) for p in (2, 6)]
+_SQUARE = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 4, 4, rng=_gen())
+_SAMPLED = [task_data.sampled_task(_SQUARE.matrix, p, "orthogonal", rng=_gen()) for p in (2, 6)]
 CASES += [
     Case(train.train_sampled_students, dict(data=task_data.stack_examples(_SAMPLED),
                                             teacher=torch.cat([_SQUARE.matrix] * 2), spec=_SAMPLED_SPEC,

@@ -19,7 +19,7 @@ _SIZES = dict(student=deep_linear.TaStudent(n1=8, n2=4, n3=4, eps=1e-3, tau=1.0,
 # a grid of 2 points (sbar_A = 3; sbar_B = 0, 2; q = 0, 1 -> 4 points) and 2 runs of its data
 _GRID = transfer.transfer_grid([3.0], [0.0, 2.0], 2, n1=8, n2=2, n3=2, eps=1e-3)
 _PAIRS = task_data.task_pairs(_GRID.points[:, 0], _GRID.points[:, 1], _GRID.points[:, 2], task_data.PairSpec(8, 2, 2),
-                              generator=torch.Generator().manual_seed(0))
+                              rng=torch.Generator().manual_seed(0))
 
 CASES = [
     # KINDS is a constant, not a function.

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from gendyn import deep_linear as dl
-from gendyn import randomised, rmt, task_data, teachers, train
+from gendyn import randomised, rmt, seeding, task_data, teachers, train
 
 
 def test_scale_and_stretched_density():
@@ -40,8 +40,8 @@ def test_randomised_train_error_matches_exact_ta_on_randomised_data():
     torch.set_num_threads(1)
     n1, n3, draws = 400, 200, 3
     g = torch.Generator().manual_seed(0)
-    teacher = teachers.low_rank_teacher(torch.full((draws, 1), 6.0, dtype=torch.float64), n1, n3, generator=g)
-    data = task_data.randomised_outputs(teachers.noisy_training_covariance(teacher, generator=g), generator=g)
+    teacher = teachers.low_rank_teacher(torch.full((draws, 1), 6.0, dtype=torch.float64), n1, n3, rng=g)
+    data = task_data.randomised_outputs(teachers.noisy_training_covariance(teacher, rng=g), rng=g)
     t = np.geomspace(0.05, 5, 30)
     zero = torch.zeros_like(data)
     zero[:, 0, 0] = 1.0  # any nonzero teacher: only the train error is used
@@ -119,18 +119,20 @@ def test_train_randomised_draws_teachers_noise_then_outputs_and_trains_every_ini
     spec = train.FullBatchSpec(n1=12, n2=4, n3=6, lr=0.05, horizon=5.0, n_records=20)
     svals = np.array([[4.0, 0.0], [3.0, 1.0]])
     out = randomised.train_randomised(svals, 3, spec, inits=("random", "aligned"),
-                                      generator=torch.Generator().manual_seed(1), desc=None)
+                                      rng=torch.Generator().manual_seed(1), desc=None)
     assert out.train_error.shape == (2, 2, 2, 3, out.time.size) and out.data_svals.shape == (2, 2, 3, 6)
     assert np.all(np.isfinite(out.train_error)) and out.time[-1] == pytest.approx(5.0)
-    g = torch.Generator().manual_seed(1)  # the same draws by hand
-    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 12, 6, generator=g)
-    structured = teachers.noisy_training_covariance(teacher, generator=g)
-    data = torch.cat([structured, task_data.randomised_outputs(structured, generator=g)]).float()
+    # the same draws by hand: the teachers from the stream "teacher", noise and outputs from "data"
+    t_rng, d_rng = seeding.streams(torch.Generator().manual_seed(1), "teacher", "data")
+    g = seeding.torch_generator(d_rng)
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 12, 6, rng=t_rng)
+    structured = teachers.noisy_training_covariance(teacher, rng=g)
+    data = torch.cat([structured, task_data.randomised_outputs(structured, rng=g)]).float()
     expected = torch.linalg.svdvals(data.double()).numpy().reshape(2, 2, 3, 6)
     assert np.allclose(out.data_svals, expected, rtol=1e-4, atol=1e-5)
     t09 = out.crossing(0.9)
     assert t09.shape == (2, 2, 2, 3)
-    aligned = randomised.train_randomised(svals, 3, spec, generator=torch.Generator().manual_seed(1), desc=None)
+    aligned = randomised.train_randomised(svals, 3, spec, rng=torch.Generator().manual_seed(1), desc=None)
     assert np.allclose(aligned.train_error[0], out.train_error[1], atol=1e-6)  # the TA half: same data, same students
 
 
@@ -161,3 +163,22 @@ def test_former_flat_form_warns_and_gives_identical_results():
     np.testing.assert_array_equal(old, new)
     with pytest.raises(ValueError, match=r"randomised_train_error needs the student's n1 and n3"):
         randomised.randomised_train_error(t, [4.0], dl.TaStudent(eps=1e-4))
+
+
+def test_train_randomised_former_generator_is_deprecated_and_draws_as_rng():
+    torch.set_num_threads(1)
+    spec = train.FullBatchSpec(n1=6, n2=2, n3=3, lr=0.05, horizon=1.0, n_records=5)
+    new = randomised.train_randomised([[2.0]], 2, spec, inits=("random",), rng=torch.Generator().manual_seed(3),
+                                      desc=None)
+    with pytest.warns(DeprecationWarning, match=r"train_randomised\(generator=...\) is deprecated"):
+        old = randomised.train_randomised([[2.0]], 2, spec, inits=("random",),
+                                          generator=torch.Generator().manual_seed(3), desc=None)
+    assert np.array_equal(old.train_error, new.train_error) and np.array_equal(old.data_svals, new.data_svals)
+    again = randomised.train_randomised([[2.0]], 2, spec, inits=("random",), rng=3, desc=None)
+    assert np.array_equal(again.train_error, randomised.train_randomised([[2.0]], 2, spec, inits=("random",),
+                                                                         rng=3, desc=None).train_error)
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        randomised.train_randomised([[2.0]], 2, spec, rng=1, generator=torch.Generator(), desc=None)
+    for bad in (-1, 1.5, "x"):
+        with pytest.raises(ValueError, match=r"\brng must be"):
+            randomised.train_randomised([[2.0]], 2, spec, rng=bad, desc=None)

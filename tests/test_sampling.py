@@ -26,8 +26,8 @@ def test_oversampled_modes_follow_the_rescaled_dynamics(n_layers, lr):
     n1, p, eps = 12, 30, 1e-3
     d, k = p / n1, n_layers - 1
     g = torch.Generator().manual_seed(0)
-    teacher = teachers.low_rank_teacher(torch.tensor([[2.0, 1.0]], dtype=torch.float64), n1, n1, generator=g)
-    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g)
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0, 1.0]], dtype=torch.float64), n1, n1, rng=g)
+    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", rng=g)
     res = train.train_students((x, y), train.Architecture(hidden=n1, n_layers=n_layers),
                                train.Schedule(lr=lr, epochs=3000, record_at=np.arange(0, 3001, 100)),
                                start=train.Start(eps=eps), evaluation=train.Evaluation(modes=2),
@@ -74,8 +74,8 @@ def test_undersampled_theory_matches_exact_ta_on_sampled_data():
     torch.set_num_threads(1)
     n1, p, sbar, draws = 300, 90, 3.0, 8
     g = torch.Generator().manual_seed(1)
-    teacher = teachers.low_rank_teacher(torch.full((draws, 1), sbar, dtype=torch.float64), n1, n1, generator=g)
-    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g)
+    teacher = teachers.low_rank_teacher(torch.full((draws, 1), sbar, dtype=torch.float64), n1, n1, rng=g)
+    x, y = task_data.sampled_task(teacher.matrix, p, "orthogonal", rng=g)
     u, s, vh = torch.linalg.svd(y @ x.mT)
     u, s, vh, w = (a.numpy() for a in (u, s, vh, teacher.matrix))
     t = np.geomspace(0.1, 6, 40)

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from gendyn import deep_linear as dl
-from gendyn import rmt, shrinkage, teachers, train
+from gendyn import rmt, seeding, shrinkage, teachers, train
 
 
 def spiked(sbar, n1, n3, rng, batch=()):
@@ -172,11 +172,11 @@ def test_compare_algorithms_trains_ta_and_random_students_on_the_estimators_data
     torch.set_num_threads(1)
     spec = train.FullBatchSpec(n1=16, n2=8, n3=8, lr=0.05, horizon=5.0, n_records=20)
     sb = np.array([[4.0, 0.0], [3.0, 2.0]])
-    out = shrinkage.compare_algorithms(sb, 3, spec, generator=torch.Generator().manual_seed(2), desc=None)
+    out = shrinkage.compare_algorithms(sb, 3, spec, rng=torch.Generator().manual_seed(2), desc=None)
     assert out.gd_opt.shape == (2, 2, 3) and out.shrink_err.shape == out.excess.shape == (2, 3)
-    g = torch.Generator().manual_seed(2)  # the same draws by hand: teachers, then noise
-    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, 3, axis=0)), 16, 8, generator=g)
-    sigma31 = teachers.noisy_training_covariance(teacher, generator=g).numpy()
+    t_rng, d_rng = seeding.streams(torch.Generator().manual_seed(2), "teacher", "data")  # the same draws by hand
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, 3, axis=0)), 16, 8, rng=t_rng)
+    sigma31 = teachers.noisy_training_covariance(teacher, rng=d_rng).numpy()
     w = teacher.matrix.numpy()
     assert np.allclose(out.shrink_err.ravel(), dl.linear_test_error(shrinkage.shrinkage_estimator(sigma31), w))
     assert np.allclose(out.excess.ravel(), shrinkage.estimation_excess(sigma31, w))
@@ -184,7 +184,7 @@ def test_compare_algorithms_trains_ta_and_random_students_on_the_estimators_data
 
 
 def test_sampled_shrinkage_compares_each_run_with_eq16():
-    out = shrinkage.sampled_shrinkage([4.0, 2.0], 200, 100, 4, generator=torch.Generator().manual_seed(0))
+    out = shrinkage.sampled_shrinkage([4.0, 2.0], 200, 100, 4, rng=torch.Generator().manual_seed(0))
     assert out.error.shape == out.excess.shape == (4,)
     assert out.predicted == float(shrinkage.nongradient_optimal_error([4.0, 2.0], 0.5))
     assert np.array_equal(out.deviation, np.abs(out.error - out.predicted))
@@ -195,3 +195,22 @@ def test_sampled_shrinkage_compares_each_run_with_eq16():
         shrinkage.compare_algorithms([[2.0]], 2, dict(n1=6))
     with pytest.raises(ValueError, match="n3 <= n1"):
         shrinkage.compare_algorithms([[2.0]], 2, train.FullBatchSpec(n1=4, n2=2, n3=6, lr=0.1, horizon=1.0, n_records=5))
+
+
+def test_former_generator_is_deprecated_and_draws_as_rng():
+    torch.set_num_threads(1)
+    spec = train.FullBatchSpec(n1=8, n2=4, n3=4, lr=0.05, horizon=1.0, n_records=5)
+    for call in (lambda **r: shrinkage.compare_algorithms([[3.0]], 2, spec, desc=None, **r).gd_opt,
+                 lambda **r: shrinkage.sampled_shrinkage([3.0], 8, 4, 3, **r).error):
+        new = call(rng=torch.Generator().manual_seed(6))
+        with pytest.warns(DeprecationWarning, match=r"\(generator=...\) is deprecated"):
+            old = call(generator=torch.Generator().manual_seed(6))
+        assert np.array_equal(old, new) and np.array_equal(call(rng=6), call(rng=6))
+        with pytest.raises(ValueError, match="one random-number argument, rng"):
+            call(rng=6, generator=torch.Generator())
+        for bad in (-1, 1.5, "x"):
+            with pytest.raises(ValueError, match=r"\brng must be"):
+                call(rng=bad)
+    # the estimator's data in sampled_shrinkage are those of compare_algorithms' streams
+    assert np.array_equal(shrinkage.sampled_shrinkage([3.0], 8, 4, 2, rng=1).error,
+                          shrinkage.compare_algorithms([[3.0]], 2, spec, rng=1, desc=None).shrink_err[0])

@@ -14,7 +14,7 @@ def gen(seed=0):
 def test_task_pairs_have_the_requested_modes_and_overlap():
     q = np.array([[[0.5, 0.2], [0.0, 0.7]], [[0.0, 0.0], [0.0, 0.0]]])
     tp = task_data.task_pairs([[3.0, 1.0], [2.0, 2.0]], [[4.0, 0.5], [1.0, 1.0]], q, task_data.PairSpec(30, 10, 3),
-                              generator=gen())
+                              rng=gen())
     assert tp.sigma31.shape == (6, 20, 30) and tp.teacher.shape == (6, 20, 30)
     for g in range(2):
         for r in range(3):
@@ -39,7 +39,7 @@ def test_output_vector_choices_share_inputs_and_noise():
     out = {}
     for mode in task_data.OUTPUT_VECTORS:
         out[mode] = task_data.task_pairs([3.0], [2.0], [0.4], task_data.PairSpec(20, 6, 2), output_vectors=mode,
-                                         generator=gen(5))
+                                         rng=gen(5))
     ind, ident, axis = (out[m] for m in ("independent", "identical", "axis"))
     assert torch.allclose(ind.sigma31 - ind.teacher, axis.sigma31 - axis.teacher, atol=1e-12)  # same noise
     w = ident.teacher[0].numpy()
@@ -54,7 +54,7 @@ def test_output_vector_choices_share_inputs_and_noise():
 
 def test_leaky_relu_teachers():
     tp = task_data.leaky_relu_task_pairs([2.0, 5.0], [1.0, 1.0], [1.0, 0.0], task_data.PairSpec(40, 12, 2),
-                                         generator=gen(1))
+                                         rng=gen(1))
     assert tp.teacher.shape == (4, 24, 40)
     y = tp.teacher.numpy()
     ratio = y[y < 0].sum() / y[y > 0].sum()
@@ -63,7 +63,7 @@ def test_leaky_relu_teachers():
     assert abs(noise.var() * 40 - 1.0) < 0.15
     # with slope 1 the teacher is the linear map U S V^T with S = svm (4, 3, 2, 1)/4 and V^A.V^B = q I
     lin = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], task_data.PairSpec(40, 12, 1),
-                                          teachers=task_data.LeakyTeachers(slope=1.0), generator=gen(2))
+                                          teachers=task_data.LeakyTeachers(slope=1.0), rng=gen(2))
     w = lin.teacher[0].numpy()
     assert np.allclose(np.linalg.svd(w[:12], compute_uv=False)[:4], 2.0 * np.array([4, 3, 2, 1]) / 4)
     va = np.linalg.svd(w[:12])[2][:4].T
@@ -75,20 +75,20 @@ def test_randomised_outputs_keep_the_variance_and_lose_the_structure():
     s31 = torch.zeros(2, 50, 100, dtype=torch.float64)
     s31[:, 0, 0] = 10.0
     s31 += torch.randn(s31.shape, generator=gen(), dtype=torch.float64) / 10
-    r = task_data.randomised_outputs(s31, generator=gen(2))
+    r = task_data.randomised_outputs(s31, rng=gen(2))
     assert torch.allclose(r.square().sum((-2, -1)), s31.square().sum((-2, -1)), rtol=0.05)
     assert torch.linalg.svdvals(r)[:, 0].max() < 4.0  # the edge sigma_r (1 + sqrt(A)) ~ 3: no outlier at 10
 
 
 def test_sampled_inputs_are_as_white_as_possible():
     for p in (30, 60, 120):
-        x = task_data.sampled_inputs(60, p, 2, "orthogonal", generator=gen())[0].numpy()
+        x = task_data.sampled_inputs(60, p, 2, "orthogonal", rng=gen())[0].numpy()
         s11 = x @ x.T
         if p >= 60:
             assert np.allclose(s11, p / 60 * np.eye(60), atol=1e-10)
         else:
             assert np.allclose(s11 @ s11, s11, atol=1e-10) and np.isclose(np.trace(s11), p)
-    g = task_data.sampled_inputs(60, 500, 1, "gaussian", generator=gen())[0].numpy()
+    g = task_data.sampled_inputs(60, 500, 1, "gaussian", rng=gen())[0].numpy()
     assert abs((g**2).sum(0).mean() - 1) < 0.05
     with pytest.raises(ValueError, match="kind must be one of"):
         task_data.sampled_inputs(10, 5, 1, "uniform")
@@ -96,8 +96,8 @@ def test_sampled_inputs_are_as_white_as_possible():
 
 def test_padding_examples_changes_nothing_and_converged_map_is_where_gd_ends():
     w = torch.randn(1, 8, 12, generator=gen(), dtype=torch.float64)
-    small = task_data.sampled_task(w, 6, generator=gen(1))
-    big = task_data.sampled_task(w, 20, generator=gen(2))
+    small = task_data.sampled_task(w, 6, rng=gen(1))
+    big = task_data.sampled_task(w, 20, rng=gen(2))
     x, y = task_data.stack_examples([small, big])
     assert x.shape == (2, 12, 20)
     kw = dict(hidden=8, lr=5e-2, epochs=4000, eps=1e-3, dtype=torch.float64, record_at=np.array([0, 4000]))
@@ -113,7 +113,7 @@ def test_leaky_relu_branches_are_the_authors_sum_of_rank_one_networks():
     """branches=True: with slope 1 each task is a sum of rank-one maps, of rank `rank`; at q = 1
     the two tasks share every branch's input direction, at q = 0 they do not."""
     tp = task_data.leaky_relu_task_pairs([2.0, 2.0], [3.0, 3.0], [1.0, 0.0], task_data.PairSpec(40, 12, 1),
-                                         teachers=task_data.LeakyTeachers(slope=1.0, branches=True), generator=gen(3))
+                                         teachers=task_data.LeakyTeachers(slope=1.0, branches=True), rng=gen(3))
     clean = tp.teacher.numpy()
     for g, shared in ((0, True), (1, False)):
         head_a, head_b = clean[g, :12], clean[g, 12:]
@@ -129,13 +129,13 @@ GOLDEN_TEACHER_SUM, GOLDEN_ENTRY = 17.835182257238003, 0.002935326309976557
 def test_leaky_relu_task_pairs_default_draws_are_unchanged():
     """Golden values (recorded before the branches option existed): the default construction's
     random draws, and so every chapter that uses it, are unchanged."""
-    tp = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], task_data.PairSpec(40, 12, 1), generator=gen(4))
+    tp = task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3], task_data.PairSpec(40, 12, 1), rng=gen(4))
     assert float(tp.teacher.sum()) == pytest.approx(GOLDEN_TEACHER_SUM, rel=1e-12)
     assert float(tp.sigma31[0, 3, 5]) == pytest.approx(GOLDEN_ENTRY, rel=1e-12)
 
 
 def test_task_a_only_zeroes_head_b_of_copies_of_the_chosen_data_sets():
-    tp = task_data.task_pairs([3.0, 3.0], [2.0, 1.0], [0.5, 0.0], task_data.PairSpec(8, 3, 2), generator=gen(6))
+    tp = task_data.task_pairs([3.0, 3.0], [2.0, 1.0], [0.5, 0.0], task_data.PairSpec(8, 3, 2), rng=gen(6))
     data, teacher = task_data.task_a_only(tp, [1, 3])
     assert data.shape == teacher.shape == (2, 6, 8)
     np.testing.assert_array_equal(data[:, :3].numpy(), tp.sigma31[[1, 3], :3].numpy())
@@ -162,13 +162,46 @@ def test_task_a_rows_take_each_sbar_a_from_its_first_grid_point():
 def test_a_pair_spec_with_former_flat_sizes_is_refused_and_former_teacher_keywords_warn():
     gen = torch.Generator().manual_seed(0)
     with pytest.raises(ValueError, match="not both"):
-        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), noise_std=0.5, generator=gen)
+        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), noise_std=0.5, rng=gen)
     with pytest.raises(ValueError, match="not both"):
-        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), 3, generator=gen)
+        task_data.task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), 3, rng=gen)
     new = task_data.leaky_relu_task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1),
                                           teachers=task_data.LeakyTeachers(rank=2),
-                                          generator=torch.Generator().manual_seed(0))
+                                          rng=torch.Generator().manual_seed(0))
     with pytest.warns(DeprecationWarning, match="LeakyTeachers"):
         old = task_data.leaky_relu_task_pairs([1.0], [1.0], [0.5], task_data.PairSpec(8, 2, 1), rank=2,
-                                              generator=torch.Generator().manual_seed(0))
+                                              rng=torch.Generator().manual_seed(0))
+    assert torch.equal(old.sigma31, new.sigma31)
+
+
+_RNG_CALLS = {  # one call of every drawing function of task_data, by its rng keyword
+    "task_pairs": lambda **r: task_data.task_pairs([3.0], [2.0], [0.4], task_data.PairSpec(8, 3, 2), **r).sigma31,
+    "leaky_relu_task_pairs": lambda **r: task_data.leaky_relu_task_pairs([2.0], [1.0], [0.3],
+                                                                         task_data.PairSpec(8, 4, 1), **r).sigma31,
+    "randomised_outputs": lambda **r: task_data.randomised_outputs(torch.ones(2, 3, 4, dtype=torch.float64), **r),
+    "sampled_inputs": lambda **r: task_data.sampled_inputs(6, 4, 2, **r),
+    "sampled_task": lambda **r: task_data.sampled_task(torch.ones(2, 3, 4, dtype=torch.float64), 5, **r)[1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RNG_CALLS))
+def test_rng_seeds_as_the_former_generator_and_generator_is_deprecated(name):
+    call = _RNG_CALLS[name]
+    new = call(rng=3)  # an integer rng draws as torch.Generator().manual_seed(rng)
+    assert torch.equal(new, call(rng=torch.Generator().manual_seed(3)))
+    with pytest.warns(DeprecationWarning, match=rf"task_data.{name}\(generator=...\) is deprecated"):
+        old = call(generator=torch.Generator().manual_seed(3))
+    assert torch.equal(old, new)
+    assert not torch.equal(call(rng=None), call(rng=None))  # None: fresh entropy
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        call(rng=3, generator=torch.Generator())
+    for bad in (-1, 1.5, "x"):
+        with pytest.raises(ValueError, match=r"\brng must be"):
+            call(rng=bad)
+
+
+def test_old_flat_task_pairs_takes_the_former_generator_too():
+    new = task_data.task_pairs([3.0], [2.0], [0.4], task_data.PairSpec(8, 3, 2, noise_std=0.5), rng=4)
+    with pytest.warns(DeprecationWarning):
+        old = task_data.task_pairs([3.0], [2.0], [0.4], 8, 3, 2, noise_std=0.5, generator=torch.Generator().manual_seed(4))
     assert torch.equal(old.sigma31, new.sigma31)

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 import torch
 
-from gendyn import rmt, teachers
+from gendyn import rmt, seeding, teachers
 
 
 def test_random_orthonormal_columns():
-    q = teachers.random_orthonormal(50, 3, batch=(4,), generator=torch.Generator().manual_seed(0))
+    q = teachers.random_orthonormal(50, 3, batch=(4,), rng=torch.Generator().manual_seed(0))
     eye = q.mT @ q
     assert q.shape == (4, 50, 3)
     assert torch.allclose(eye, torch.eye(3, dtype=q.dtype).expand(4, 3, 3), atol=1e-12)
@@ -16,14 +16,14 @@ def test_random_orthonormal_columns():
 
 def test_teacher_has_its_singular_values():
     svals = torch.tensor([[3.0, 2.0, 1.0]], dtype=torch.float64)
-    t = teachers.low_rank_teacher(svals, 40, 20, generator=torch.Generator().manual_seed(1))
+    t = teachers.low_rank_teacher(svals, 40, 20, rng=torch.Generator().manual_seed(1))
     s = torch.linalg.svdvals(t.matrix)
     assert torch.allclose(s[0, :3], svals[0]) and torch.all(s[0, 3:] < 1e-10)
 
 
 def test_noise_scale_gives_unit_mean_square_singular_value():
     t = teachers.low_rank_teacher(torch.zeros(1, 1, dtype=torch.float64), 800, 400)
-    sigma = teachers.noisy_training_covariance(t, generator=torch.Generator().manual_seed(2))
+    sigma = teachers.noisy_training_covariance(t, rng=torch.Generator().manual_seed(2))
     assert (torch.linalg.svdvals(sigma) ** 2).mean().item() == pytest.approx(1.0, abs=0.01)
 
 
@@ -38,14 +38,14 @@ def test_top_singular_modes_agree_with_svd():
 
 def test_measure_spikes_shapes_reproducible_and_close_to_theory():
     sbar = np.array([[3.0], [0.0]])
-    a = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
-    b = teachers.measure_spikes(sbar, 400, 0.5, 3, seed=7, keep_spectra=2)
+    a = teachers.measure_spikes(sbar, 400, 0.5, 3, rng=7, keep_spectra=2)
+    b = teachers.measure_spikes(sbar, 400, 0.5, 3, rng=7, keep_spectra=2)
     assert isinstance(a, teachers.SpikeMeasurement)
     assert a.shat.shape == a.overlap.shape == (2, 3, 1) and a.spectra.shape == (2, 2, 200)
     for key in ("shat", "overlap", "spectra"):  # identical run to run on the CPU
         assert np.array_equal(getattr(a, key), getattr(b, key))
     assert a.shat[0].mean() == pytest.approx(rmt.spike_singular_value(3.0, 0.5), abs=0.05)
-    assert teachers.measure_spikes(sbar, 40, 0.5, 2, seed=7).spectra is None
+    assert teachers.measure_spikes(sbar, 40, 0.5, 2, rng=7).spectra is None
 
 
 def test_measure_spikes_rejects_bad_aspect():
@@ -77,11 +77,11 @@ def test_teacher_functions_name_their_bad_arguments():
         teachers.low_rank_teacher(torch.ones(4, dtype=torch.float64), 5, 3)
     with pytest.raises(ValueError, match=r"^teacher must be a LowRankTeacher"):
         teachers.noisy_training_covariance(torch.ones(3, 5))
-    with pytest.raises(ValueError, match=r"^generator must be a torch.Generator or None; got int"):
-        teachers.random_orthonormal(5, 2, generator=0)
+    with pytest.raises(ValueError, match=r"^rng must be an integer >= 0"):
+        teachers.random_orthonormal(5, 2, rng=-1)
     with pytest.raises(ValueError, match=r"^r must be <= n = 5"):
-        teachers.random_orthonormal(5, 6, generator=gen)
-    t = teachers.low_rank_teacher(torch.ones(2, dtype=torch.float64), 5, 3, generator=gen)
+        teachers.random_orthonormal(5, 6, rng=gen)
+    t = teachers.low_rank_teacher(torch.ones(2, dtype=torch.float64), 5, 3, rng=gen)
     assert torch.equal(teachers.noisy_training_covariance(t, noise_std=0.0), t.matrix)  # no noise: the teacher
 
 
@@ -97,11 +97,11 @@ def test_profiles_are_the_authors_spectra_svm_times_rank_down_to_one():
 
 def test_spike_gaps_match_measure_spikes_and_shrink_with_size():
     sbar = np.array([0.0, 1.0, 2.0, 3.0])
-    gaps = teachers.spike_gaps(sbar, (20, 80), 0.5, 4, seed=3)
+    gaps = teachers.spike_gaps(sbar, (20, 80), 0.5, 4, rng=3)
     assert isinstance(gaps, teachers.SpikeGaps)
     assert gaps.n_ins.tolist() == [20.0, 80.0] and gaps.shat.shape == gaps.overlap.shape == (2,)
-    # size i is measure_spikes with the seed seed + i, compared with eqs. (11)-(12)
-    run = teachers.measure_spikes(sbar[:, None], 80, 0.5, 4, seed=4)
+    # size i is measure_spikes with the stream seeding.stream(rng, i), compared with eqs. (11)-(12)
+    run = teachers.measure_spikes(sbar[:, None], 80, 0.5, 4, rng=seeding.stream(3, 1))
     expected = np.abs(run.shat[:, :, 0].mean(1) - rmt.spike_singular_value(sbar, 0.5)).mean()
     assert gaps.shat[1] == expected
     expected = np.abs(run.overlap[:, :, 0].mean(1) - rmt.spike_overlap(sbar, 0.5)).mean()
@@ -123,3 +123,51 @@ def test_spike_gaps_refuses_bad_sizes_and_names():
         gaps.exponent("gap")
     with pytest.raises(ValueError, match=r"shat gaps must all be > 0"):
         gaps.exponent("shat")
+
+
+_SVALS = torch.tensor([[2.0, 1.0]], dtype=torch.float64)
+_TORCH_CALLS = {  # the generator-taking draws of teachers, by their rng keyword
+    "random_orthonormal": lambda **r: teachers.random_orthonormal(6, 2, batch=(2,), **r),
+    "low_rank_teacher": lambda **r: teachers.low_rank_teacher(_SVALS, 6, 4, **r).matrix,
+    "noisy_training_covariance": lambda **r: teachers.noisy_training_covariance(
+        teachers.low_rank_teacher(_SVALS, 6, 4, rng=0), **r),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TORCH_CALLS))
+def test_rng_seeds_as_the_former_generator_and_generator_is_deprecated(name):
+    call = _TORCH_CALLS[name]
+    new = call(rng=5)  # an integer rng draws as torch.Generator().manual_seed(rng)
+    assert torch.equal(new, call(rng=torch.Generator().manual_seed(5)))
+    with pytest.warns(DeprecationWarning, match=rf"teachers.{name}\(generator=...\) is deprecated"):
+        assert torch.equal(call(generator=torch.Generator().manual_seed(5)), new)
+    assert not torch.equal(call(rng=None), call(rng=None))  # None: fresh entropy
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        call(rng=5, generator=torch.Generator())
+    for bad in (-1, 1.5, "x"):
+        with pytest.raises(ValueError, match=r"\brng must be"):
+            call(rng=bad)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        call(rng=5, seeds=3)
+
+
+def test_measure_spikes_and_spike_gaps_take_rng_in_place_of_seed():
+    sbar = np.array([[2.0], [0.5]])
+    new = teachers.measure_spikes(sbar, 16, 0.5, 2, rng=5)
+    with pytest.warns(DeprecationWarning, match=r"measure_spikes\(seed=...\) is deprecated"):
+        old = teachers.measure_spikes(sbar, 16, 0.5, 2, seed=5)  # the former seed draws as rng
+    assert np.array_equal(old.shat, new.shat) and np.array_equal(old.overlap, new.overlap)
+    with pytest.warns(DeprecationWarning):  # with the former flat execution keywords too
+        flat = teachers.measure_spikes(sbar, 16, 0.5, 2, seed=5, device="cpu")
+    assert np.array_equal(flat.shat, new.shat)
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        teachers.measure_spikes(sbar, 16, 0.5, 2, rng=5, seed=5)
+    gaps = teachers.spike_gaps([1.0, 2.0], (8, 16), 0.5, 2, rng=2)
+    with pytest.warns(DeprecationWarning, match=r"spike_gaps\(seed=...\) is deprecated"):
+        old_gaps = teachers.spike_gaps([1.0, 2.0], (8, 16), 0.5, 2, seed=2)
+    assert np.array_equal(gaps.shat, old_gaps.shat)
+    for bad in (-1, 1.5, "x"):
+        with pytest.raises(ValueError, match=r"\brng must be"):
+            teachers.measure_spikes(sbar, 16, 0.5, 2, rng=bad)
+        with pytest.raises(ValueError, match=r"\brng must be"):
+            teachers.spike_gaps([1.0], (8, 16), 0.5, 2, rng=bad)

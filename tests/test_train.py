@@ -18,8 +18,8 @@ def designed_sigma31(shat, n1, n3, seed=0):
     """A batch-1 ``Sigma31 = U diag(shat) V^T`` with chosen singular values (float64)."""
     g = gen(seed)
     shat = torch.as_tensor(shat, dtype=torch.float64)
-    u = teachers.random_orthonormal(n3, len(shat), batch=(1,), generator=g)
-    v = teachers.random_orthonormal(n1, len(shat), batch=(1,), generator=g)
+    u = teachers.random_orthonormal(n3, len(shat), batch=(1,), rng=g)
+    v = teachers.random_orthonormal(n1, len(shat), batch=(1,), rng=g)
     return (u * shat) @ v.mT
 
 
@@ -27,8 +27,8 @@ def noisy_task(svals, n1=30, n3=15, seed=1):
     """Rank-1 teachers with the given singular values and their noisy Sigma31 (float64)."""
     g = gen(seed)
     sv = torch.tensor(svals, dtype=torch.float64).reshape(-1, 1)
-    teacher = teachers.low_rank_teacher(sv, n1, n3, generator=g)
-    return teacher, teachers.noisy_training_covariance(teacher, generator=g)
+    teacher = teachers.low_rank_teacher(sv, n1, n3, rng=g)
+    return teacher, teachers.noisy_training_covariance(teacher, rng=g)
 
 
 def eq9(t, shat, eps=EPS):
@@ -211,7 +211,7 @@ def test_batched_equals_one_network_at_a_time(activation):
 def test_inputs_targets_form_matches_sigma31_form():
     """Orthonormal inputs Q with targets Sigma31 Q: the same training as Sigma31 alone."""
     teacher, s31 = noisy_task([3.0, 1.0], n1=20, n3=10)
-    q = teachers.random_orthonormal(20, 20, generator=gen(9))
+    q = teachers.random_orthonormal(20, 20, rng=gen(9))
     kw = dict(hidden=8, lr=1e-2, epochs=200, teacher=teacher, n_records=10, dtype=torch.float64)
     a = train.train_students(s31, **train.train_specs(**kw))
     b = train.train_students((q, s31 @ q), **train.train_specs(**kw))
@@ -529,8 +529,8 @@ def test_paired_optimal_stopping_and_relative_lag():
 
 def test_train_two_headed_scores_every_block_and_keeps_a_zero_head_b_at_zero():
     sa = torch.tensor([[3.0], [3.0]], dtype=torch.float64)
-    a = teachers.low_rank_teacher(sa, 12, 4, generator=gen(0))
-    data_a = teachers.noisy_training_covariance(a, generator=gen(1))
+    a = teachers.low_rank_teacher(sa, 12, 4, rng=gen(0))
+    data_a = teachers.noisy_training_covariance(a, rng=gen(1))
     two = (torch.cat([data_a, data_a.flip(0)], 1), torch.cat([a.matrix, a.matrix.flip(0)], 1))
     single = (torch.cat([data_a, torch.zeros_like(data_a)], 1), torch.cat([a.matrix, torch.zeros_like(a.matrix)], 1))
     out = train.train_two_headed({"two": two, "single": single}, 4, hidden=4, lr=0.05, epochs=60, eps=EPS,
@@ -552,7 +552,7 @@ def test_ta_mode_dynamics_stays_in_the_band_of_gradient_descent():
 
     shat = np.array([0.5, 1.0, 2.0])
     gen = torch.Generator().manual_seed(0)
-    sigma31 = teachers.low_rank_teacher(torch.as_tensor(shat[::-1].copy())[None], 6, 3, generator=gen).matrix[0]
+    sigma31 = teachers.low_rank_teacher(torch.as_tensor(shat[::-1].copy())[None], 6, 3, rng=gen).matrix[0]
     run = train.ta_mode_dynamics(sigma31, 3, 0.02, 1000, eps=1e-3, n_records=20)
     assert isinstance(run, train.ModeDynamics) and run.n_layers == 3 and run.lr == 0.02
     assert run.strength.shape == (len(run.time), 3) and run.time[-1] == pytest.approx(20.0)
@@ -641,8 +641,8 @@ def test_leaky_and_linear_students_share_their_data_and_the_linear_ones_match_tr
     assert np.all(np.isfinite(res.leaky_test)) and np.all(res.linear_train > 0)
     # the same draws, made by hand: teachers, noise, then the leaky-ReLU and the linear initial weights
     g = gen(4)
-    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 8, 4, generator=g)
-    sigma31 = teachers.noisy_training_covariance(teacher, generator=g)
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(svals, 3, axis=0)), 8, 4, rng=g)
+    sigma31 = teachers.noisy_training_covariance(teacher, rng=g)
     kw = dict(hidden=4, lr=0.05, epochs=40, init="random", eps=1e-3, n_records=6, generator=g,
               test_data=(torch.eye(8), teacher.matrix.float()), check_stability=False, desc=None)
     leaky = train.train_students(sigma31.float(), **train.train_specs(activation="leaky_relu", **kw))
@@ -783,8 +783,8 @@ def test_train_paired_curves_refuses_bad_arguments():
 
 def test_train_sampled_students_is_train_students_and_the_converged_map():
     g = gen(0)
-    teacher = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 6, 6, generator=g)
-    sets = [task_data.sampled_task(teacher.matrix, p, "orthogonal", generator=g) for p in (3, 9)]
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0], [3.0]], dtype=torch.float64), 6, 6, rng=g)
+    sets = [task_data.sampled_task(teacher.matrix, p, "orthogonal", rng=g) for p in (3, 9)]
     data, wbar = task_data.stack_examples(sets), torch.cat([teacher.matrix] * 2)
     spec = train.FullBatchSpec(n1=6, n2=6, n3=6, lr=0.02, horizon=4.0, n_records=10, eps=1e-3)
     students = train.train_sampled_students(data, wbar, spec, check_stability=False)
@@ -809,8 +809,8 @@ def dl_test_error(w, wbar):
 
 def test_train_sampled_students_refuses_data_that_do_not_fit_the_spec():
     g = gen(0)
-    teacher = teachers.low_rank_teacher(torch.tensor([[2.0]], dtype=torch.float64), 6, 6, generator=g)
-    data = task_data.sampled_task(teacher.matrix, 4, "orthogonal", generator=g)
+    teacher = teachers.low_rank_teacher(torch.tensor([[2.0]], dtype=torch.float64), 6, 6, rng=g)
+    data = task_data.sampled_task(teacher.matrix, 4, "orthogonal", rng=g)
     spec = train.FullBatchSpec(n1=6, n2=6, n3=6, lr=0.02, horizon=1.0, n_records=5, eps=1e-3)
     with pytest.raises(ValueError, match=r"^data and teacher must have shapes"):
         train.train_sampled_students(data, teacher.matrix, train.FullBatchSpec(n1=5, n2=5, n3=5, lr=0.02,

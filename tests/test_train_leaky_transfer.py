@@ -13,7 +13,7 @@ POINTS = np.array([[1.0, 3.0, 0.0], [1.0, 3.0, 1.0], [2.0, 3.0, 0.0], [2.0, 3.0,
 
 def _pairs(runs=2, seed=0, **kw):
     return task_data.leaky_relu_task_pairs(POINTS[:, 0], POINTS[:, 1], POINTS[:, 2], task_data.PairSpec(8, 4, runs),
-                                           generator=torch.Generator().manual_seed(seed), **kw)
+                                           rng=torch.Generator().manual_seed(seed), **kw)
 
 
 def test_leaky_relu_transfer_pairs_each_student_with_its_single_task_baseline():
@@ -45,7 +45,7 @@ def test_fan_weights_and_the_two_initialisations():
     assert [tuple(w.shape) for w in joint] == [(3, 4, 8), (3, 8, 4)]
     assert torch.all(weights[1][3:, 4:] == 0) and torch.equal(weights[0][:3], joint[0])
     diag = task_data.leaky_relu_task_pairs([1.0], [3.0], [1.0], task_data.PairSpec(8, 4, 3),
-                                           generator=torch.Generator().manual_seed(2))
+                                           rng=torch.Generator().manual_seed(2))
     study = train.compare_initialisations(diag, SPEC, rng=torch.Generator().manual_seed(3))
     assert study.authors.shape == study.balanced.shape == (3,) and len(study.layer_scale) == 2
     assert np.all(np.isfinite(study.authors)) and min(study.layer_scale) > 0

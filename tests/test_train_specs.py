@@ -91,12 +91,12 @@ def test_train_ta_and_random_old_form_is_deprecated_and_identical():
 def test_task_pairs_old_form_is_deprecated_and_identical():
     args = ([[3.0, 1.0]], [[2.0, 0.5]], [[[0.4, 0.1], [0.0, 0.3]]])
     new = task_data.task_pairs(*args, task_data.PairSpec(12, 4, 3, noise_std=0.5), output_vectors="axis",
-                               generator=gen(3))
+                               rng=gen(3))
     with pytest.warns(DeprecationWarning, match=r"PairSpec\(n1, n3, runs"):
-        old = task_data.task_pairs(*args, 12, 4, 3, noise_std=0.5, output_vectors="axis", generator=gen(3))
+        old = task_data.task_pairs(*args, 12, 4, 3, noise_std=0.5, output_vectors="axis", rng=gen(3))
     with pytest.warns(DeprecationWarning):
         by_name = task_data.task_pairs(*args, n1=12, n3=4, runs=3, noise_std=0.5, output_vectors="axis",
-                                       generator=gen(3))
+                                       rng=gen(3))
     for other in (old, by_name):
         assert torch.equal(new.sigma31, other.sigma31) and torch.equal(new.teacher, other.teacher)
         assert (new.n3, new.runs) == (other.n3, other.runs)
@@ -111,10 +111,10 @@ def test_leaky_relu_task_pairs_old_form_is_deprecated_and_identical(branches):
     args = ([2.0, 5.0], [1.0, 1.0], [1.0, 0.0])
     new = task_data.leaky_relu_task_pairs(*args, task_data.PairSpec(10, 4, 2, noise_std=0.7),
                                           teachers=task_data.LeakyTeachers(rank=2, slope=0.1, branches=branches),
-                                          generator=gen(4))
+                                          rng=gen(4))
     with pytest.warns(DeprecationWarning, match=r"teachers=LeakyTeachers\(rank=\.\.\."):
         old = task_data.leaky_relu_task_pairs(*args, 10, 4, 2, rank=2, slope=0.1, noise_std=0.7, branches=branches,
-                                              generator=gen(4))
+                                              rng=gen(4))
     assert torch.equal(new.sigma31, old.sigma31) and torch.equal(new.teacher, old.teacher)
     with pytest.raises(ValueError, match=r"not both"):
         task_data.leaky_relu_task_pairs(*args, 10, 4, 2, rank=2, teachers=task_data.LeakyTeachers())
@@ -124,10 +124,10 @@ def test_leaky_relu_task_pairs_old_form_is_deprecated_and_identical(branches):
 
 def test_measure_spikes_old_form_is_deprecated_and_identical():
     sbar = [[2.0], [0.5]]
-    new = teachers.measure_spikes(sbar, 16, 0.5, 3, seed=5, keep_spectra=2,
+    new = teachers.measure_spikes(sbar, 16, 0.5, 3, rng=5, keep_spectra=2,
                                   execution=teachers.SpikeExecution(device="cpu", dtype=torch.float64, chunk=2))
     with pytest.warns(DeprecationWarning, match=r"execution=SpikeExecution\("):
-        old = teachers.measure_spikes(sbar, 16, 0.5, 3, seed=5, keep_spectra=2, device="cpu", dtype=torch.float64,
+        old = teachers.measure_spikes(sbar, 16, 0.5, 3, rng=5, keep_spectra=2, device="cpu", dtype=torch.float64,
                                       chunk=2)
     _same(new, old)
     with pytest.raises(ValueError, match=r"not both"):

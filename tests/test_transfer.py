@@ -11,7 +11,7 @@ from gendyn import task_data, transfer
 def composite_teacher(sa, sb, q, n1, n3, seed=0):
     """``Wbar^{A+B}`` of eq. (24) with Haar vectors and ``Vbar^A^T Vbar^B = Q``."""
     tp = task_data.task_pairs(np.atleast_2d(sa), np.atleast_2d(sb), np.asarray(q, dtype=float)[None],
-                              task_data.PairSpec(n1, n3, 1), generator=torch.Generator().manual_seed(seed))
+                              task_data.PairSpec(n1, n3, 1), rng=torch.Generator().manual_seed(seed))
     return tp.teacher[0].numpy(), tp.sigma31[0].numpy()
 
 
@@ -128,7 +128,7 @@ def test_sampled_head_errors_match_trained_two_headed_ta_students():
 
     n1, n3 = 30, 10
     tp = task_data.task_pairs([3.0, 1.0], [5.0, 2.0], [0.8, 0.3], task_data.PairSpec(n1, n3, 2),
-                              generator=torch.Generator().manual_seed(3))
+                              rng=torch.Generator().manual_seed(3))
     res = train.train_students(tp.sigma31, train.Architecture(hidden=n3, heads=(n3, n3)),
                                train.Schedule(lr=2e-3, epochs=1500, record_at=np.arange(0, 1501, 50)),
                                evaluation=train.Evaluation(teacher=tp.teacher),
@@ -146,7 +146,7 @@ def test_sampled_head_errors_with_lr_is_exactly_the_trained_ta_network():
 
     n1, n3 = 24, 8
     tp = task_data.task_pairs([2.0], [30.0], [0.9], task_data.PairSpec(n1, n3, 2),
-                              generator=torch.Generator().manual_seed(4))
+                              rng=torch.Generator().manual_seed(4))
     lr = 1.5e-2  # lr * shat_max ~ 0.45: far from the flow, yet exact mode by mode
     res = train.train_students(tp.sigma31, train.Architecture(hidden=n3, heads=(n3, n3)),
                                train.Schedule(lr=lr, epochs=300, record_at=np.arange(0, 301, 7)),
@@ -255,7 +255,7 @@ def test_d1_alignments_match_their_predictions_on_sampled_data():
     grid = transfer.transfer_grid([3.0], [3.0], 2, n1=200, n2=100, n3=100, eps=1e-5)  # q = 0, 1
     runs = 6
     pairs = task_data.task_pairs(grid.points[:, 0], grid.points[:, 1], grid.points[:, 2],
-                                 task_data.PairSpec(200, 100, runs), generator=torch.Generator().manual_seed(3))
+                                 task_data.PairSpec(200, 100, runs), rng=torch.Generator().manual_seed(3))
     d1 = transfer.d1_alignments(pairs.sigma31.numpy(), pairs.teacher.numpy(), grid)
     assert d1.joint.shape == d1.single.shape == d1.shat.shape == (2, runs)
     np.testing.assert_array_equal(d1.turn, d1.joint - d1.single)
@@ -272,7 +272,7 @@ def test_d1_alignments_match_their_predictions_on_sampled_data():
 def test_sampled_transfer_is_the_difference_of_the_exact_head_errors():
     t = np.geomspace(1e-2, 5, 50)
     pairs = task_data.task_pairs([3.0, 3.0], [3.0, 3.0], [1.0, 0.0], task_data.PairSpec(40, 20, 3),
-                                 generator=torch.Generator().manual_seed(0))
+                                 rng=torch.Generator().manual_seed(0))
     exact = transfer.sampled_transfer(t, pairs.sigma31, pairs.teacher, 20, n2=20)
     joint = transfer.sampled_head_errors(t, pairs.sigma31, pairs.teacher, 20, dl.TaStudent(eps=1e-5, n2=20)).min(-1)
     single = transfer.sampled_head_errors(t, pairs.sigma31[:, :20], pairs.teacher[:, :20], 20, dl.TaStudent(eps=1e-5, n2=20)).min(-1)
@@ -346,7 +346,7 @@ def test_two_headed_student_needs_head_a():
 def test_sampled_head_errors_former_form_with_all_defaults_still_runs_and_warns():
     # the former form defaulted everything after n3_a (eps = 1e-5): no student is that form
     tp = task_data.task_pairs([2.0], [3.0], [0.9], task_data.PairSpec(12, 4, 2),
-                              generator=torch.Generator().manual_seed(4))
+                              rng=torch.Generator().manual_seed(4))
     t = np.array([0.5, 1.0])
     new = transfer.sampled_head_errors(t, tp.sigma31, tp.teacher, 4, dl.TaStudent(eps=1e-5))
     with pytest.warns(DeprecationWarning):

@@ -26,7 +26,9 @@ eq. (9) reaches it later: the training error falls later.
   randomised versions, train students on both (a :class:`RandomisedTraining`; sizes and
   training in a :class:`~gendyn.train.FullBatchSpec`).
 
-The theory is numpy; :func:`train_randomised` trains with torch (:mod:`gendyn.train`).
+The theory is numpy; :func:`train_randomised` trains with torch (:mod:`gendyn.train`), drawing
+its teachers, data and initial weights from three named streams of its ``rng``
+(:mod:`gendyn.seeding`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, deep_linear, rmt, task_data, teachers, train
+from . import _checks, deep_linear, rmt, seeding, task_data, teachers, train
 
 __all__ = ["randomised_scale", "stretched_mp_density", "randomised_train_error"]
 __all__ += ["LearningCurves", "learning_curves", "LearningTimes", "learning_times",
@@ -264,8 +266,8 @@ class RandomisedTraining:
 
 
 def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchSpec, *, inits: Sequence[str] = ("aligned",),
-                     generator: torch.Generator | None = None, device: str | torch.device = "cpu",
-                     desc: str | None = "structured and randomised") -> RandomisedTraining:
+                     rng: seeding.Rng = None, device: str | torch.device = "cpu",
+                     desc: str | None = "structured and randomised", **former: object) -> RandomisedTraining:
     """Structured training sets, their randomised versions, and students trained on both (§3.6, Fig. 6).
 
     For each teacher and run: a random teacher with the given singular values (eq. 1,
@@ -285,18 +287,25 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
         Sizes and training.
     inits : sequence of str
         Initialisations, ``"aligned"`` (TA) or ``"random"`` (App. B), each a student on every data set.
-    generator : torch.Generator, optional
-        Source of the teachers, then the noise, then the randomised outputs, then the random
-        initial weights (in that order; teachers outermost, runs innermost).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of everything drawn, in three named streams (:func:`gendyn.seeding.streams`):
+        ``"teacher"`` the teachers, ``"data"`` the noise and then the randomised outputs, ``"init"``
+        the random initial weights (teachers outermost, runs innermost); ``None``: fresh entropy
+        (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
     desc : str, optional
         Label of the progress bar (None: none).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``; the
+        draws are those of ``rng=`` with the same generator).
 
     Returns
     -------
     RandomisedTraining
     """
+    rng = seeding.former_rng(rng, former, "randomised.train_randomised")
+    teachers._no_more(former, "train_randomised")
     spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
     if not spec.n2 <= spec.n3 <= spec.n1:
         raise ValueError(f"spec must have n2 <= n3 <= n1 (hidden units, outputs, inputs); got {spec.n2}, {spec.n3}, "
@@ -307,17 +316,19 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
         raise ValueError(f"inits must be a non-empty sequence of 'aligned' or 'random'; got {inits!r}")
     inits = [_checks.choice(i, "inits", ("aligned", "random")) for i in inits]
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    teacher_rng, data_rng, init_rng = seeding.streams(rng, "teacher", "data", "init")
+    data_gen = seeding.torch_generator(data_rng)  # the noise, then the randomised outputs
     n_teachers = sb.shape[0]
     svals = np.repeat(sb, runs, axis=0)  # teachers outermost, runs innermost
-    teacher = teachers.low_rank_teacher(torch.tensor(svals), spec.n1, spec.n3, generator=generator)
-    structured = teachers.noisy_training_covariance(teacher, generator=generator)
-    randomised = task_data.randomised_outputs(structured, generator=generator)
+    teacher = teachers.low_rank_teacher(torch.tensor(svals), spec.n1, spec.n3, rng=teacher_rng)
+    structured = teachers.noisy_training_covariance(teacher, rng=data_gen)
+    randomised = task_data.randomised_outputs(structured, rng=data_gen)
     data = torch.cat([structured, randomised]).float()
     result = train.train_students(torch.cat([data] * len(inits)), train.Architecture(hidden=spec.n2),
                                   train.Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records),
                                   start=train.Start(init=[i for i in inits for _ in range(len(data))], eps=spec.eps),
-                                  execution=train.Execution(device=device, desc=desc), generator=generator)
+                                  execution=train.Execution(device=device, desc=desc),
+                                  generator=seeding.torch_generator(init_rng))
     n_data = 2 * n_teachers * runs
     return RandomisedTraining(
         time=result.time,

@@ -36,7 +36,9 @@ value that crosses the edge by a finite-size fluctuation is shrunk to almost not
   and its estimation excess (a :class:`SampledShrinkage`; finite size).
 
 The theory is numpy, vectorised over leading batch dimensions; the experiments draw with torch
-(:mod:`gendyn.teachers`) and :func:`compare_algorithms` trains with :mod:`gendyn.train`.
+(:mod:`gendyn.teachers`) and :func:`compare_algorithms` trains with :mod:`gendyn.train`. They take
+``rng`` (:mod:`gendyn.seeding`) and draw teachers, data and initial weights from its named streams
+``"teacher"``, ``"data"`` and ``"init"``.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, deep_linear, rmt, teachers, train
+from . import _checks, deep_linear, rmt, seeding, teachers, train
 
 __all__ = ["ShrinkageResult", "optimal_shrinker", "shrinkage_estimator", "estimation_excess",
            "nongradient_optimal_error"]
@@ -354,15 +356,15 @@ def _estimate(sigma31, teacher):
     return err, estimation_excess(sigma31, teacher)
 
 
-def _draw(sb, runs, n1, n3, generator):
+def _draw(sb, runs, n1, n3, teacher_rng, data_rng):
     """``runs`` teachers per row of ``sb`` (rows outermost) and their noisy training data (eq. 3)."""
-    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, runs, axis=0)), n1, n3, generator=generator)
-    return teacher.matrix, teachers.noisy_training_covariance(teacher, generator=generator)
+    teacher = teachers.low_rank_teacher(torch.tensor(np.repeat(sb, runs, axis=0)), n1, n3, rng=teacher_rng)
+    return teacher.matrix, teachers.noisy_training_covariance(teacher, rng=data_rng)
 
 
 def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchSpec, *,
-                       generator: torch.Generator | None = None, device: str | torch.device = "cpu",
-                       desc: str | None = "TA and random students") -> AlgorithmComparison:
+                       rng: seeding.Rng = None, device: str | torch.device = "cpu",
+                       desc: str | None = "TA and random students", **former: object) -> AlgorithmComparison:
     """Optimal early stopping of gradient descent against the shrinkage estimator, on the same data (§3.7, Fig. 11).
 
     For each teacher, ``runs`` random teachers with its singular values (eq. 1) and their noisy
@@ -378,31 +380,38 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatc
         Data sets per teacher, ``>= 1``.
     spec : gendyn.train.FullBatchSpec
         Sizes and training.
-    generator : torch.Generator, optional
-        Source of the teachers, then the noise, then the random students' weights.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of everything drawn, in three named streams (:func:`gendyn.seeding.streams`):
+        ``"teacher"`` the teachers, ``"data"`` the noise, ``"init"`` the random students' weights;
+        ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the training.
     desc : str, optional
         Label of the progress bar (None: none).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
 
     Returns
     -------
     AlgorithmComparison
     """
+    rng = seeding.former_rng(rng, former, "shrinkage.compare_algorithms")
+    teachers._no_more(former, "compare_algorithms")
     spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
     if spec.n3 > spec.n1:
         raise ValueError(f"spec must have n3 <= n1 (aspect <= 1); got n3={spec.n3}, n1={spec.n1}")
     sb = train._teacher_profiles(teacher_svals, spec.n3)
     runs = _checks.integer(runs, "runs")
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
-    wbar, sigma31 = _draw(sb, runs, spec.n1, spec.n3, generator)
+    teacher_rng, data_rng, init_rng = seeding.streams(rng, "teacher", "data", "init")
+    wbar, sigma31 = _draw(sb, runs, spec.n1, spec.n3, teacher_rng, data_rng)
     batch = sigma31.shape[0]
     result = train.train_students(torch.cat([sigma31, sigma31]).float(), train.Architecture(hidden=spec.n2),
                                   train.Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records),
                                   start=train.Start(init=["aligned"] * batch + ["random"] * batch, eps=spec.eps),
                                   evaluation=train.Evaluation(teacher=torch.cat([wbar, wbar]).float()),
-                                  execution=train.Execution(device=device, desc=desc), generator=generator)
+                                  execution=train.Execution(device=device, desc=desc),
+                                  generator=seeding.torch_generator(init_rng))
     err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
     shape = (sb.shape[0], runs)
     return AlgorithmComparison(result.test_error.min(-1).reshape(2, *shape), err.reshape(shape), excess.reshape(shape))
@@ -422,7 +431,7 @@ class SampledShrinkage(NamedTuple):
 
 
 def sampled_shrinkage(teacher_svals: ArrayLike, n1: int, n3: int, runs: int, *,
-                      generator: torch.Generator | None = None) -> SampledShrinkage:
+                      rng: seeding.Rng = None, **former: object) -> SampledShrinkage:
     """The shrinkage estimator on ``runs`` fresh data sets of one teacher profile (§3.7; finite size).
 
     Each run draws a random teacher with singular values ``teacher_svals`` (eq. 1) and its noisy
@@ -436,13 +445,18 @@ def sampled_shrinkage(teacher_svals: ArrayLike, n1: int, n3: int, runs: int, *,
         Inputs and outputs, ``n3 <= n1``.
     runs : int
         Data sets, ``>= 1``.
-    generator : torch.Generator, optional
-        Source of the teachers, then the noise.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers (stream ``"teacher"``) and the noise (stream ``"data"``), as in
+        :func:`compare_algorithms`; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
 
     Returns
     -------
     SampledShrinkage
     """
+    rng = seeding.former_rng(rng, former, "shrinkage.sampled_shrinkage")
+    teachers._no_more(former, "sampled_shrinkage")
     sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=1, extra=" (one teacher)")
     n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
     if n3 > n1:
@@ -450,6 +464,6 @@ def sampled_shrinkage(teacher_svals: ArrayLike, n1: int, n3: int, runs: int, *,
     if not 1 <= sb.size <= n3:
         raise ValueError(f"teacher_svals must hold 1 to n3 = {n3} values; got {sb.size}")
     predicted = float(nongradient_optimal_error(sb, n3 / n1))
-    wbar, sigma31 = _draw(sb[None], runs, n1, n3, _checks.torch_generator(generator))
+    wbar, sigma31 = _draw(sb[None], runs, n1, n3, *seeding.streams(rng, "teacher", "data"))
     err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
     return SampledShrinkage(err, predicted, excess)

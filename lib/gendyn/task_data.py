@@ -13,8 +13,10 @@
   :func:`stack_examples` batches data sets of different ``P`` (zero-padded examples), and
   :func:`converged_map` is where gradient descent ends (``t -> inf``).
 
-Every function draws from a seeded :class:`torch.Generator` and returns whole batches, so
-a figure's networks train as one tensor program (:func:`gendyn.train.train_students`).
+Every function draws from ``rng`` (:mod:`gendyn.seeding`: an integer seed, which draws as
+``torch.Generator().manual_seed(seed)``, a named stream, a torch or numpy generator, or ``None``
+for fresh entropy), one torch generator per call, and returns whole batches, so a figure's
+networks train as one tensor program (:func:`gendyn.train.train_students`).
 Noise entries have variance ``noise_std^2 / N1`` (eqs. 2-3 and 25-26).
 """
 
@@ -30,9 +32,9 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, seeding
 
-from .teachers import random_orthonormal
+from .teachers import _no_more, random_orthonormal
 
 __all__ = [
     "OUTPUT_VECTORS",
@@ -70,10 +72,10 @@ class TaskPairs(NamedTuple):
     runs: int
 
 
-def _check_torch(generator, dtype, device):
-    """The generator (None or on any device), dtype (float32/float64) and device of a draw."""
+def _check_torch(rng, dtype, device):
+    """The torch generator of ``rng`` (on any device), dtype (float32/float64) and device of a draw."""
     device = _checks.torch_device(device)
-    return _checks.torch_generator(generator), _checks.torch_dtype(dtype), device
+    return seeding.torch_generator(rng), _checks.torch_dtype(dtype), device
 
 
 def _settings(svals_a, svals_b, overlap):
@@ -110,7 +112,7 @@ def _input_modes(q, n1, runs, generator, dtype, device):
     g_count, r_a, r_b = q.shape
     if n1 < r_a + r_b:
         raise ValueError(f"n1 = {n1} inputs cannot hold rA + rB = {r_a + r_b} input modes")
-    basis = random_orthonormal(n1, r_a + r_b, batch=(runs,), generator=generator, device=device,
+    basis = random_orthonormal(n1, r_a + r_b, batch=(runs,), rng=generator, device=device,
                                dtype=torch.float64)
     v_a, v_perp = basis[..., :r_a], basis[..., r_a:]
     qt = torch.as_tensor(q, dtype=torch.float64, device=device)[:, None]  # (G, 1, rA, rB)
@@ -123,7 +125,7 @@ def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
     _checks.choice(output_vectors, "output_vectors", OUTPUT_VECTORS)
     if max(r_a, r_b) > n3:
         raise ValueError(f"n3 = {n3} outputs per head cannot hold rank {max(r_a, r_b)}")
-    kw = dict(batch=(runs,), generator=generator, device=device, dtype=torch.float64)
+    kw = dict(batch=(runs,), rng=generator, device=device, dtype=torch.float64)
     if output_vectors == "axis":
         eye = torch.eye(n3, dtype=torch.float64, device=device)
         return eye[:, :r_a].expand(runs, n3, r_a).to(dtype), eye[:, :r_b].expand(runs, n3, r_b).to(dtype)
@@ -136,11 +138,11 @@ def _output_modes(n3, r_a, r_b, runs, output_vectors, generator, dtype, device):
 
 
 def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, spec: PairSpec | None = None,
-               *sizes: int, output_vectors: str = "independent", generator: torch.Generator | None = None,
+               *sizes: int, output_vectors: str = "independent", rng: seeding.Rng = None,
                dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu", **flat: object) -> TaskPairs:
     """Noisy training data of two linear tasks sharing orthonormal inputs (§4, eq. 24).
 
-    ``task_pairs(svals_a, svals_b, overlap, PairSpec(n1=30, n3=10, runs=3), generator=gen)``.
+    ``task_pairs(svals_a, svals_b, overlap, PairSpec(n1=30, n3=10, runs=3), rng=0)``.
 
     Parameters
     ----------
@@ -153,12 +155,15 @@ def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, spec:
         Inputs ``n1``, outputs per head ``n3``, runs per setting and the noise (required).
     *sizes, **flat
         Deprecated: the old form ``task_pairs(svals_a, svals_b, overlap, n1, n3, runs, noise_std=...)``,
-        accepted for one more release with a ``DeprecationWarning``; the results are identical.
+        and ``generator=`` instead of ``rng``, accepted for one more release with a
+        ``DeprecationWarning``; the results are identical.
     output_vectors : {"independent", "identical", "axis"}
         ``Ubar^A``, ``Ubar^B`` Haar-random and independent; the same matrix for both tasks
         (each in its own head); or the first standard basis vectors of each head. By
         Theorem 1 the transfer benefit is the same for all three.
-    generator : torch.Generator, optional
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the input modes, the noise and the output vectors (one torch generator, in that
+        order); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     dtype, device
         Of the returned tensors (draws are made in float64).
 
@@ -173,20 +178,22 @@ def task_pairs(svals_a: ArrayLike, svals_b: ArrayLike, overlap: ArrayLike, spec:
     complement used for ``Vbar^B = Vbar^A Q + Vbar_perp (I - Q^T Q)^(1/2)``, ``Ubar^A``,
     ``Ubar^B`` and the noise ``Z``): only the singular values and ``Q`` change across the
     grid, which makes differences between settings far less noisy (common random numbers).
-    The input modes and the noise are drawn before the output vectors, so two calls from
-    the same generator state that differ only in ``output_vectors`` share them exactly.
+    The input modes and the noise are drawn before the output vectors, so two calls with the
+    same ``rng`` (an integer or a stream; a generator in the same state) that differ only in
+    ``output_vectors`` share them exactly.
     """
+    rng = seeding.former_rng(rng, flat, "task_data.task_pairs")
     if sizes or flat:
         spec = _old_pair_spec("task_pairs", spec, sizes, flat, ("output_vectors",))
-        return task_pairs(svals_a, svals_b, overlap, spec, output_vectors=output_vectors, generator=generator,
+        return task_pairs(svals_a, svals_b, overlap, spec, output_vectors=output_vectors, rng=rng,
                           dtype=dtype, device=device)
     spec = _checks.instance(spec, "spec", PairSpec, hint=" (PairSpec(n1=..., n3=..., runs=...))")
     sa, sb, q = _settings(svals_a, svals_b, overlap)
     n1, n3, runs, noise_std = spec.n1, spec.n3, spec.runs, spec.noise_std
     _checks.choice(output_vectors, "output_vectors", OUTPUT_VECTORS)
-    generator, dtype, device = _check_torch(generator, dtype, device)
+    generator, dtype, device = _check_torch(rng, dtype, device)
     f64 = dict(dtype=torch.float64, device=device)
-    # draw order V, Z, U: with the same generator state, calls that differ only in
+    # draw order V, Z, U: with the same rng, calls that differ only in
     # output_vectors share their input modes and noise exactly (paired tests of Theorem 1)
     v_a, v_b = _input_modes(q, n1, runs, generator, torch.float64, device)
     z = _random.randn(runs, 2 * n3, n1, generator=generator, **f64) * (noise_std / math.sqrt(n1))
@@ -207,7 +214,7 @@ def _leaky(x, slope):
 
 
 def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec: PairSpec | None = None,
-                          *sizes: int, teachers: LeakyTeachers | None = None, generator: torch.Generator | None = None,
+                          *sizes: int, teachers: LeakyTeachers | None = None, rng: seeding.Rng = None,
                           dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
                           **flat: object) -> TaskPairs:
     """Two leaky-ReLU teacher tasks on one-hot inputs (App. F, Fig. 12).
@@ -228,12 +235,15 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec
     teachers : LeakyTeachers, optional
         The teachers' hidden units ``rank``, leaky-ReLU ``slope`` and construction (``branches``);
         ``None``: ``LeakyTeachers()``, the single network of App. F with 4 hidden units.
-    generator, dtype, device
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers' directions, then the noise (one torch generator); ``None``: fresh
+        entropy (see :mod:`gendyn.seeding`).
+    dtype, device
         As in :func:`task_pairs`.
     *sizes, **flat
         Deprecated: the old form ``leaky_relu_task_pairs(svm_a, svm_b, q, n1, n3, runs, rank=...,
-        slope=..., noise_std=..., branches=...)``, accepted for one more release with a
-        ``DeprecationWarning``; the results are identical.
+        slope=..., noise_std=..., branches=...)``, and ``generator=`` instead of ``rng``, accepted for
+        one more release with a ``DeprecationWarning``; the results are identical.
 
     Returns
     -------
@@ -251,6 +261,7 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec
     the branches' directions are independent, not orthonormal, and each branch has its own
     output nonlinearity.
     """
+    rng = seeding.former_rng(rng, flat, "task_data.leaky_relu_task_pairs")
     if sizes or flat:
         teacher_keys = ("rank", "slope", "branches")
         if teachers is not None and set(flat) & set(teacher_keys):
@@ -262,7 +273,7 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec
                           "branches=...)", DeprecationWarning, stacklevel=2)
         spec = _old_pair_spec("leaky_relu_task_pairs", spec, sizes, flat, teacher_keys)
         teachers = LeakyTeachers(**old) if old else teachers
-        return leaky_relu_task_pairs(svm_a, svm_b, q, spec, teachers=teachers, generator=generator, dtype=dtype,
+        return leaky_relu_task_pairs(svm_a, svm_b, q, spec, teachers=teachers, rng=rng, dtype=dtype,
                                      device=device)
     spec = _checks.instance(spec, "spec", PairSpec, hint=" (PairSpec(n1=..., n3=..., runs=...))")
     teachers = LeakyTeachers() if teachers is None else _checks.instance(teachers, "teachers", LeakyTeachers)
@@ -274,7 +285,7 @@ def leaky_relu_task_pairs(svm_a: ArrayLike, svm_b: ArrayLike, q: ArrayLike, spec
                          f"{svm_a.size}, {svm_b.size}, {q.size}")
     rank, slope, branches = teachers.rank, teachers.slope, teachers.branches
     n1, n3, runs, noise_std = spec.n1, spec.n3, spec.runs, spec.noise_std
-    generator, dtype, device = _check_torch(generator, dtype, device)
+    generator, dtype, device = _check_torch(rng, dtype, device)
     g_count = q.size
     f64 = dict(dtype=torch.float64, device=device)
     profile = torch.arange(rank, 0, -1, **f64) / rank
@@ -363,13 +374,17 @@ def task_a_rows(points: ArrayLike, sbar_a: ArrayLike, runs: int) -> list[int]:
     return [g * runs + r for g in first for r in range(runs)]
 
 
-def randomised_outputs(sigma31: torch.Tensor, *, generator: torch.Generator | None = None) -> torch.Tensor:
+def randomised_outputs(sigma31: torch.Tensor, *, rng: seeding.Rng = None, **former: object) -> torch.Tensor:
     """Replace structured data by i.i.d. Gaussian outputs of the same variance (§3.6).
 
     Parameters
     ----------
     sigma31 : torch.Tensor, shape (B, N3, N1)
         Training data on orthonormal inputs (``Sigma31 = Y Xhat^T``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the Gaussian outputs; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
 
     Returns
     -------
@@ -381,17 +396,20 @@ def randomised_outputs(sigma31: torch.Tensor, *, generator: torch.Generator | No
         orthonormal inputs this is the law of ``Y_rand Xhat^T`` for i.i.d. Gaussian outputs
         ``Y_rand``.
     """
+    rng = seeding.former_rng(rng, former, "task_data.randomised_outputs")
+    _no_more(former, "randomised_outputs")
     if not isinstance(sigma31, torch.Tensor) or sigma31.ndim != 3 or not torch.is_floating_point(sigma31):
         raise ValueError("sigma31 must be a floating-point torch.Tensor of shape (B, N3, N1)")
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     b, n3, n1 = sigma31.shape
     var = sigma31.square().sum((-2, -1), keepdim=True) / n3  # sigma_r^2
     z = _random.randn(sigma31.shape, generator=generator, dtype=sigma31.dtype, device=sigma31.device)
     return z * torch.sqrt(var / n1)
 
 
-def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, generator: torch.Generator | None = None,
-                   dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu") -> torch.Tensor:
+def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, rng: seeding.Rng = None,
+                   dtype: torch.dtype = torch.float64, device: str | torch.device = "cpu",
+                   **former: object) -> torch.Tensor:
     """``P`` training inputs in ``N1`` dimensions, columns of ``(batch, N1, P)`` (App. G).
 
     ``kind="orthogonal"``: for ``P >= N1`` orthonormal *rows* scaled by ``sqrt(P/N1)``
@@ -399,11 +417,17 @@ def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, gen
     *columns* (``Sigma11`` the projection onto their span). ``kind="gaussian"``: i.i.d.
     ``N(0, 1/N1)`` entries (columns of norm ~1), the case the orthogonalised inputs stand
     for. Haar-random in every case.
+
+    ``rng`` (int, SeedSequence, torch or numpy Generator, or None) is the source of the inputs;
+    ``None``: fresh entropy (see :mod:`gendyn.seeding`). The former ``generator=`` still works for one
+    release, with a ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "task_data.sampled_inputs")
+    _no_more(former, "sampled_inputs")
     n1, p, batch = _checks.integer(n1, "n1"), _checks.integer(p, "p (number of examples)"), _checks.integer(batch, "batch")
     _checks.choice(kind, "kind", INPUT_KINDS)
-    generator, dtype, device = _check_torch(generator, dtype, device)
-    kw = dict(batch=(batch,), generator=generator, device=device, dtype=torch.float64)
+    generator, dtype, device = _check_torch(rng, dtype, device)
+    kw = dict(batch=(batch,), rng=generator, device=device, dtype=torch.float64)
     if kind == "gaussian":
         x = _random.randn(batch, n1, p, generator=generator, dtype=torch.float64, device=device) / math.sqrt(n1)
     elif p >= n1:
@@ -414,8 +438,8 @@ def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, gen
 
 
 def sampled_task(teacher: torch.Tensor, p: int, kind: str = "orthogonal", *, noise_std: float = 1.0,
-                 generator: torch.Generator | None = None,
-                 dtype: torch.dtype = torch.float64) -> tuple[torch.Tensor, torch.Tensor]:
+                 rng: seeding.Rng = None,
+                 dtype: torch.dtype = torch.float64, **former: object) -> tuple[torch.Tensor, torch.Tensor]:
     """Inputs and noisy targets ``Y = Wbar X + Z`` of ``P`` examples, eq. (25).
 
     Parameters
@@ -428,20 +452,27 @@ def sampled_task(teacher: torch.Tensor, p: int, kind: str = "orthogonal", *, noi
         Inputs of :func:`sampled_inputs`.
     noise_std : float
         ``Z`` has entries of variance ``noise_std^2 / N1`` (App. G).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the inputs, then the noise (one torch generator); ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
 
     Returns
     -------
     inputs, targets : torch.Tensor
         ``(B, N1, P)`` and ``(B, N3, P)``, for ``train_students(data=(inputs, targets))``.
     """
+    rng = seeding.former_rng(rng, former, "task_data.sampled_task")
+    _no_more(former, "sampled_task")
     if not isinstance(teacher, torch.Tensor) or teacher.ndim != 3:
         raise ValueError("teacher must be a torch.Tensor of shape (B, N3, N1)")
     b, n3, n1 = teacher.shape
     noise_std = _checks.real(noise_std, "noise_std")
     _checks.choice(kind, "kind", INPUT_KINDS)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     dtype = _checks.torch_dtype(dtype)
-    x = sampled_inputs(n1, p, b, kind, generator=generator, dtype=torch.float64, device=teacher.device)
+    x = sampled_inputs(n1, p, b, kind, rng=generator, dtype=torch.float64, device=teacher.device)
     z = _random.randn(b, n3, p, generator=generator, dtype=torch.float64, device=teacher.device)
     y = teacher.to(torch.float64) @ x + z * (noise_std / math.sqrt(n1))
     return x.to(dtype), y.to(dtype)
@@ -597,7 +628,7 @@ def _old_pair_spec(func, first, sizes, flat, extra):
     unknown = set(flat) - set(names) - {"noise_std"}
     if unknown or set(given) & set(flat):
         raise ValueError(f"unknown or repeated {func} keyword(s) {sorted(unknown | (set(given) & set(flat)))}; "
-                         f"allowed: spec, {', '.join(extra + ('generator', 'dtype', 'device'))}")
+                         f"allowed: spec, {', '.join(extra + ('rng', 'dtype', 'device'))}")
     warnings.warn(f"{func}(..., n1, n3, runs, noise_std=...) is deprecated and will be removed in the next release: "
                   f"pass {func}(..., PairSpec(n1, n3, runs, noise_std=...), ...)"
                   + (", teachers=LeakyTeachers(rank=..., slope=..., branches=...)" if func.startswith("leaky")

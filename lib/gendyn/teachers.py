@@ -8,7 +8,9 @@ on ``N1`` orthonormal inputs; the input-output covariance of the training set is
 :func:`noisy_training_covariance` draws it directly.
 
 Every function takes leading batch dimensions, so a whole sweep (SNRs x seeds) is one
-tensor program; pass a seeded :class:`torch.Generator` for reproducibility.
+tensor program. Every draw takes ``rng`` (:mod:`gendyn.seeding`): an integer seed (``rng=s``
+draws as ``torch.Generator().manual_seed(s)``), a ``SeedSequence`` (a named stream), a torch or
+numpy generator, or ``None`` for fresh entropy.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, rmt
+from . import _checks, _random, rmt, seeding
 from .progress import track
 
 __all__ = [
@@ -62,8 +64,9 @@ def _check_teacher(teacher, name="teacher"):
     return teacher
 
 
-def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), generator: torch.Generator | None = None,
-                      device: str | torch.device = "cpu", dtype: torch.dtype = torch.float64) -> torch.Tensor:
+def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), rng: seeding.Rng = None,
+                      device: str | torch.device = "cpu", dtype: torch.dtype = torch.float64,
+                      **former: object) -> torch.Tensor:
     """Haar-random ``n x r`` matrices with orthonormal columns, shape ``(*batch, n, r)``.
 
     QR of a Gaussian matrix, with the signs of ``R``'s diagonal moved into ``Q`` so the
@@ -75,21 +78,26 @@ def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), generator: 
         Rows and columns, ``1 <= r <= n``.
     batch : sequence of int
         Leading batch dimensions (each ``>= 1``); ``()`` for one matrix.
-    generator : torch.Generator, optional
-        Source of randomness, on any device (drawn there, then moved to ``device``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the Gaussian matrices; ``None``: fresh entropy (see :mod:`gendyn.seeding`). A torch
+        generator may live on any device (drawn there, then moved to ``device``).
     device : str or torch.device
         ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
     dtype : torch.dtype
         ``torch.float32`` or ``torch.float64``.
+    **former
+        Deprecated: ``generator=`` instead of ``rng``, accepted for one more release with a
+        ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "teachers.random_orthonormal")
+    _no_more(former, "random_orthonormal")
     n, r = _checks.integer(n, "n"), _checks.integer(r, "r")
     if r > n:
         raise ValueError(f"r must be <= n = {n} for orthonormal columns; got {r}")
     batch = _checks.integers(batch, "batch", 1, nonempty=False)
     device = _checks.torch_device(device)
     dtype = _checks.torch_dtype(dtype)
-    generator = _checks.torch_generator(generator)
-    return _random_orthonormal(n, r, batch, generator, device, dtype)
+    return _random_orthonormal(n, r, batch, seeding.torch_generator(rng), device, dtype)
 
 
 # the draw itself lives in _random, so that modules needing only it do not import this one
@@ -97,7 +105,7 @@ _random_orthonormal = _random.orthonormal
 
 
 def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
-                     generator: torch.Generator | None = None) -> LowRankTeacher:
+                     rng: seeding.Rng = None, **former: object) -> LowRankTeacher:
     """Random teacher with the given singular values, eq. (1).
 
     Parameters
@@ -107,9 +115,15 @@ def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
         are a batch.
     n_in, n_out : int
         Input and output dimensions ``N1`` and ``N3`` (``1 <= r <= n_out <= n_in``).
-    generator : torch.Generator, optional
-        Source of randomness, on any device (drawn there, then moved to the device of ``svals``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the singular vectors (``U`` drawn before ``V``); ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`). A torch generator may live on any device (drawn there, then moved to
+        the device of ``svals``).
+    **former
+        Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
     """
+    rng = seeding.former_rng(rng, former, "teachers.low_rank_teacher")
+    _no_more(former, "low_rank_teacher")
     svals = _checks.tensor(svals, "svals", finite=True)
     if svals.ndim < 1 or svals.shape[-1] < 1 or bool((svals < 0).any()):
         raise ValueError(f"svals must be a tensor of singular values >= 0, shape (..., r) with r >= 1; "
@@ -120,22 +134,26 @@ def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
     batch, r = tuple(svals.shape[:-1]), svals.shape[-1]
     if r > n_out:
         raise ValueError(f"svals holds r = {r} singular values per teacher; the rank must be <= n_out = {n_out}")
-    generator = _checks.torch_generator(generator)
-    args = (batch, generator, svals.device, svals.dtype)
+    args = (batch, seeding.torch_generator(rng), svals.device, svals.dtype)
     return LowRankTeacher(_random_orthonormal(n_out, r, *args), svals, _random_orthonormal(n_in, r, *args))
 
 
 def noisy_training_covariance(teacher: LowRankTeacher, *, noise_std: float = 1.0,
-                              generator: torch.Generator | None = None) -> torch.Tensor:
+                              rng: seeding.Rng = None, **former: object) -> torch.Tensor:
     """Input-output covariance of a noisy training set on orthonormal inputs, eq. (3).
 
     Returns ``Sigma31 = Wbar + Z`` with ``Z_ij ~ N(0, noise_std^2 / N1)`` (``noise_std >= 0``;
     0 gives the teacher itself).
+
+    ``rng`` (int, SeedSequence, torch or numpy Generator, or None) is the source of the noise ``Z``;
+    ``None``: fresh entropy (see :mod:`gendyn.seeding`). The former ``generator=`` still works for one
+    release, with a ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "teachers.noisy_training_covariance")
+    _no_more(former, "noisy_training_covariance")
     teacher = _check_teacher(teacher)
     noise_std = _checks.real(noise_std, "noise_std")
-    generator = _checks.torch_generator(generator)
-    return _noisy(teacher, noise_std, generator)
+    return _noisy(teacher, noise_std, seeding.torch_generator(rng))
 
 
 def _noisy(teacher, noise_std, generator):
@@ -236,7 +254,7 @@ class SpikeMeasurement(_checks.FormerlyDict):
     spectra: np.ndarray | None = None
 
 
-def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, seed: int = 0,
+def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, rng: seeding.Rng = None,
                    keep_spectra: int = 0, execution: SpikeExecution | None = None,
                    **flat: object) -> SpikeMeasurement:
     """Empirical top singular values and overlaps of noisy low-rank teachers (Fig. 2).
@@ -252,8 +270,10 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         ``A = N3 / N1`` in ``(0, 1]``.
     repeats : int
         Independent teachers and noise draws per row of ``sbar``.
-    seed : int
-        Seed ``>= 0`` of the torch generator (results are identical run to run on the CPU).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers and the noise, drawn chunk by chunk from one torch generator
+        (``rng=s`` draws as the former ``seed=s``; the same ``rng``, the same results on the CPU);
+        ``None`` (the default; formerly ``seed=0``): fresh entropy (see :mod:`gendyn.seeding`).
     keep_spectra : int
         Keep the full singular spectra of the first ``keep_spectra <= repeats`` repeats of
         every row.
@@ -261,8 +281,9 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         Device, precision and batch size of the decompositions; ``None``: ``SpikeExecution()``
         (CPU, float32, 32 matrices at a time).
     **flat
-        Deprecated: ``device=``, ``chunk=`` and ``dtype=`` instead of ``execution``, accepted for one
-        more release with a ``DeprecationWarning``; the results are identical.
+        Deprecated: ``device=``, ``chunk=`` and ``dtype=`` instead of ``execution``, and ``seed=``
+        instead of ``rng``, accepted for one more release with a ``DeprecationWarning``; the results
+        are identical.
 
     Returns
     -------
@@ -270,16 +291,17 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
         ``shat`` and ``overlap`` of shape ``(G, repeats, r)``; ``spectra`` of shape
         ``(G, keep_spectra, N3)`` if requested (else None).
     """
+    rng = seeding.former_rng(rng, flat, "teachers.measure_spikes")
     if flat:
         if set(flat) - {"device", "chunk", "dtype"}:
             raise ValueError(f"unknown measure_spikes keyword(s) {sorted(set(flat) - {'device', 'chunk', 'dtype'})}; "
-                             f"allowed: seed, keep_spectra, execution")
+                             f"allowed: rng, keep_spectra, execution")
         if execution is not None:
             raise ValueError("pass either execution or device, chunk and dtype (deprecated), not both")
         warnings.warn("measure_spikes(..., device=..., chunk=..., dtype=...) is deprecated and will be removed in the "
                       "next release: pass measure_spikes(..., execution=SpikeExecution(device=..., dtype=..., "
                       "chunk=...))", DeprecationWarning, stacklevel=2)
-        return measure_spikes(sbar, n_in, aspect, repeats, seed=seed, keep_spectra=keep_spectra,
+        return measure_spikes(sbar, n_in, aspect, repeats, rng=rng, keep_spectra=keep_spectra,
                               execution=SpikeExecution(**flat))
     execution = SpikeExecution() if execution is None else _checks.instance(execution, "execution", SpikeExecution)
     device, chunk, dtype = execution.device, execution.chunk, execution.dtype
@@ -294,11 +316,10 @@ def measure_spikes(sbar: ArrayLike, n_in: int, aspect: float, repeats: int, *, s
     if not 1 <= r <= n_out or n_rows < 1:
         raise ValueError(f"sbar must have shape (G, r) with G >= 1 and 1 <= r <= N3 = {n_out}; got {sbar.shape}")
     repeats = _checks.integer(repeats, "repeats")
-    seed = _checks.integer(seed, "seed", 0)
     keep_spectra = _checks.integer(keep_spectra, "keep_spectra", 0)
     if keep_spectra > repeats:
         raise ValueError(f"keep_spectra must be <= repeats = {repeats}; got {keep_spectra}")
-    gen = _random.seeded(seed)
+    gen = seeding.torch_generator(rng)
     flat = torch.as_tensor(np.repeat(sbar, repeats, axis=0), dtype=dtype, device=device)
     shat, overlap, spectra = [], [], []
     for start in track(range(0, len(flat), chunk), desc=f"SVDs at A={aspect:g}, N1={n_in}"):
@@ -342,8 +363,8 @@ class SpikeGaps:
         return float(np.polyfit(np.log(self.n_ins), np.log(gaps), 1)[0])
 
 
-def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: int, *, seed: int = 0,
-               device: str | torch.device = "cpu") -> SpikeGaps:
+def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: int, *, rng: seeding.Rng = None,
+               device: str | torch.device = "cpu", **former: object) -> SpikeGaps:
     """Mean absolute gap between measured rank-1 spikes and eqs. (11)-(12) over a grid of ``sbar``, per size.
 
     At each size ``N1`` of ``n_ins``, :func:`measure_spikes` draws ``repeats`` rank-1 teachers (and noise) per
@@ -362,10 +383,14 @@ def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: in
         ``A = N3 / N1`` in ``(0, 1]``.
     repeats : int
         Teachers and noise draws per singular value and size.
-    seed : int
-        Size ``i`` is measured with the seed ``seed + i`` (``>= 0``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the teachers and the noise: size ``i`` is measured with the stream
+        ``seeding.stream(rng, i)``; ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device : str
         Torch device of the measurement.
+    **former
+        Deprecated: ``seed=`` instead of ``rng`` (one more release, ``DeprecationWarning``). The sizes'
+        streams replace the former seeds ``seed + i``: the draws differ from those of before.
 
     Returns
     -------
@@ -379,10 +404,11 @@ def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: in
     if len(n_ins) < 2:
         raise ValueError(f"n_ins must hold at least two sizes (to fit an exponent); got {n_ins}")
     aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True)
-    seed = _checks.integer(seed, "seed", 0)
+    root = seeding.stream(seeding.former_rng(rng, former, "teachers.spike_gaps"))  # a generator: drawn once
+    _no_more(former, "spike_gaps")
     shat, overlap = [], []
     for i, n_in in enumerate(n_ins):
-        run = measure_spikes(sbar[:, None], n_in, aspect, repeats, seed=seed + i,
+        run = measure_spikes(sbar[:, None], n_in, aspect, repeats, rng=seeding.stream(root, i),
                              execution=SpikeExecution(device=device))
         shat.append(np.abs(run.shat[:, :, 0].mean(1) - rmt.spike_singular_value(sbar, aspect)).mean())
         overlap.append(np.abs(run.overlap[:, :, 0].mean(1) - rmt.spike_overlap(sbar, aspect)).mean())
@@ -419,3 +445,9 @@ class SpikeExecution:
         object.__setattr__(self, "device", _checks.torch_device(self.device))
         object.__setattr__(self, "dtype", _checks.torch_dtype(self.dtype))
         object.__setattr__(self, "chunk", _checks.integer(self.chunk, "chunk"))
+
+
+def _no_more(former: dict, func: str) -> None:
+    """A ``TypeError`` for keywords left in a function's ``**former`` after its former ``rng`` keyword."""
+    if former:
+        raise TypeError(f"{func}() got unexpected keyword argument(s) {', '.join(sorted(former))}")

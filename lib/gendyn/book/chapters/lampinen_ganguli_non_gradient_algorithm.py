@@ -22,7 +22,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ... import shrinkage
+from ... import seeding, shrinkage
 from ...shrinkage import OptimalErrors
 from .. import plotting
 from ..claims import Ledger
@@ -290,21 +290,28 @@ _FS_REASONS = {"deviation": "Spike fluctuations are O(N1^-1/2)",
                "excess-floor": "Squared spike fluctuations cost O(1/N1), the faster part"}
 
 
-def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, seed: int) -> dict:
+def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, rng: seeding.Rng = None,
+                      **former: object) -> dict:
     """Claims ``finite-size-*``: fitted exponents against :math:`\\bar N_1` of the estimator's deviation from (16)
     (equal to -1/2) and of its estimation excess (between -1 and -2/3), within 3 bootstrap standard errors.
 
     ``fs`` holds ``{(rank, "dev" or "excess"): [one array of runs values per size]}`` at ``sizes`` (the
     :attr:`~gendyn.shrinkage.SampledShrinkage.deviation` and ``excess`` of
-    :func:`gendyn.shrinkage.sampled_shrinkage`); ``seed`` seeds the bootstrap
-    (:func:`gendyn.book.stats.fitted_exponent`). Returns the fitted exponents by ``(rank, kind)``.
+    :func:`gendyn.shrinkage.sampled_shrinkage`); ``rng`` (int, SeedSequence, torch or numpy Generator, or
+    None: fresh entropy; see :mod:`gendyn.seeding`) is the source of the bootstraps
+    (:func:`gendyn.book.stats.fitted_exponent`), one named stream per fit; the former ``seed=`` still
+    works for one release, with a ``DeprecationWarning``. Returns the fitted exponents by ``(rank, kind)``.
     """
+    root = seeding.stream(seeding.former_rng(rng, former, "lampinen_ganguli_non_gradient_algorithm.check_finite_size"))
+    if former:
+        raise TypeError(f"check_finite_size() got unexpected keyword argument(s) {', '.join(sorted(former))}")
     n1s = np.array(sizes, dtype=float)
     fitted = {}
     for rank in PROFILES:
         for kind, name in FS_KINDS:
             runs = fs[rank, kind][0].size
-            slope, se_slope = fitted_exponent(n1s, fs[rank, kind], seed=seed)
+            slope, se_slope = fitted_exponent(n1s, fs[rank, kind],
+                                              seed=seeding.entropy(seeding.stream(root, "bootstrap", kind, rank)))
             fitted[rank, kind] = slope
             for claim, target, claim_kind in _FS_CLAIMS[kind]:
                 # the deviation's limit is eq. (16) (a wrong eq. 16 leaves a gap that does not close); the

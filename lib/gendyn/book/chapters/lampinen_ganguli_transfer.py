@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
-from gendyn import task_data, transfer
+from gendyn import seeding, task_data, transfer
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
@@ -556,7 +556,8 @@ class FiniteSizeStudy:
 
 
 def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.ndarray, predicted: np.ndarray,
-                      theory: TransferGrid, sim: SimulatedTransfer, *, seed: int) -> FiniteSizeStudy:
+                      theory: TransferGrid, sim: SimulatedTransfer, *, rng: seeding.Rng = None,
+                      **former: object) -> FiniteSizeStudy:
     """The finite-size bias of exact TA transfer on sampled data at growing ``N1``, against the claims' allowance.
 
     Parameters
@@ -572,9 +573,14 @@ def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.
     sim : SimulatedTransfer
         The simulated ``T`` on the grid: its panels' largest ``|T|`` set the allowances
         (:func:`finite_size_allowance`).
-    seed : int
-        Seed of the bootstrap of the fitted exponent.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the bootstrap of the fitted exponent (its stream ``"bootstrap"``); ``None``: fresh
+        entropy (see :mod:`gendyn.seeding`). The former ``seed=`` still works for one release, with a
+        ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "lampinen_ganguli_transfer.finite_size_study")
+    if former:
+        raise TypeError(f"finite_size_study() got unexpected keyword argument(s) {', '.join(sorted(former))}")
     mean, se = mean_se(benefit)
     sizes = np.array(sizes, dtype=float)
     # the allowance the agreement claims give a panel of task A's strength at size N1
@@ -584,7 +590,8 @@ def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.
     allowance = scale * sizes[:, None] ** np.where(window, -1 / 3, -1 / 2)
     # the transition setting's bias is resolved: its exponent, with a bootstrap over draws
     k_tr = int(np.flatnonzero(window)[0])
-    slope, slope_se = fitted_exponent(sizes, benefit[:, k_tr], offsets=predicted[:, k_tr], seed=seed)
+    slope, slope_se = fitted_exponent(sizes, benefit[:, k_tr], offsets=predicted[:, k_tr],
+                                      seed=seeding.entropy(seeding.stream(rng, "bootstrap")))
     return FiniteSizeStudy(settings, sizes, benefit, predicted, mean - predicted, se, scale, window, allowance,
                            k_tr, slope, slope_se)
 
