@@ -328,7 +328,7 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
                                   train.Schedule(lr=spec.lr, epochs=spec.epochs, n_records=spec.n_records),
                                   start=train.Start(init=[i for i in inits for _ in range(len(data))], eps=spec.eps),
                                   execution=train.Execution(device=device, desc=desc),
-                                  generator=seeding.torch_generator(init_rng))
+                                  rng=init_rng)
     n_data = 2 * n_teachers * runs
     return RandomisedTraining(
         time=result.time,

@@ -411,7 +411,7 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatc
                                   start=train.Start(init=["aligned"] * batch + ["random"] * batch, eps=spec.eps),
                                   evaluation=train.Evaluation(teacher=torch.cat([wbar, wbar]).float()),
                                   execution=train.Execution(device=device, desc=desc),
-                                  generator=seeding.torch_generator(init_rng))
+                                  rng=init_rng)
     err, excess = _estimate(sigma31.cpu().numpy(), wbar.cpu().numpy())
     shape = (sb.shape[0], runs)
     return AlgorithmComparison(result.test_error.min(-1).reshape(2, *shape), err.reshape(shape), excess.reshape(shape))

@@ -311,7 +311,7 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, rng: 
         for kind, name in FS_KINDS:
             runs = fs[rank, kind][0].size
             slope, se_slope = fitted_exponent(n1s, fs[rank, kind],
-                                              seed=seeding.entropy(seeding.stream(root, "bootstrap", kind, rank)))
+                                              rng=seeding.stream(root, "bootstrap", kind, rank))
             fitted[rank, kind] = slope
             for claim, target, claim_kind in _FS_CLAIMS[kind]:
                 # the deviation's limit is eq. (16) (a wrong eq. 16 leaves a gap that does not close); the

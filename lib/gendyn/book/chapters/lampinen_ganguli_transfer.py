@@ -591,7 +591,7 @@ def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.
     # the transition setting's bias is resolved: its exponent, with a bootstrap over draws
     k_tr = int(np.flatnonzero(window)[0])
     slope, slope_se = fitted_exponent(sizes, benefit[:, k_tr], offsets=predicted[:, k_tr],
-                                      seed=seeding.entropy(seeding.stream(rng, "bootstrap")))
+                                      rng=seeding.stream(rng, "bootstrap"))
     return FiniteSizeStudy(settings, sizes, benefit, predicted, mean - predicted, se, scale, window, allowance,
                            k_tr, slope, slope_se)
 
