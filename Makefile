@@ -60,6 +60,9 @@ STAGE     := book/generated
 
 export GENDYN_PROGRESS ?= 1
 export PYTHONHASHSEED := 0
+# numpy's OpenBLAS on one thread: its threads make the small and medium SVDs of the tests and chapters
+# several times slower on a few cores (gendyn.book.threads); torch (MKL, OpenMP) keeps its threads
+export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: env runs stage book pdf latex browser-check test unit benchmarks mutants lock clean FORCE
 

@@ -27,15 +27,21 @@ def test_share_refuses_bad_counts(cores, jobs):
 def test_a_chapter_alone_keeps_the_libraries_defaults():
     assert threads.chapter_threads({}, cores=16) is None
     assert threads.chapter_threads({"GENDYN_JOBS": "1"}, cores=16) is None
-    assert threads.thread_environment(None) == {}
+    assert threads.thread_environment(None, {}) == threads.NUMPY_BLAS == {"OPENBLAS_NUM_THREADS": "1"}
+
+
+def test_numpy_blas_gets_one_thread_unless_set_by_hand():
+    assert threads.thread_environment(4, {})["OPENBLAS_NUM_THREADS"] == "1"
+    assert threads.thread_environment(None, {"OPENBLAS_NUM_THREADS": "2"}) == {"OPENBLAS_NUM_THREADS": "2"}
+    assert threads.thread_environment(4, {"OPENBLAS_NUM_THREADS": "3"})["OPENBLAS_NUM_THREADS"] == "3"
 
 
 def test_a_chapter_among_jobs_gets_its_share():
     assert threads.chapter_threads({"GENDYN_JOBS": "4"}, cores=16) == 4
     assert threads.chapter_threads({"GENDYN_JOBS": "8"}, cores=2) == 1
-    env = threads.thread_environment(4)
+    env = threads.thread_environment(4, {})
     assert env["GENDYN_THREADS"] == "4"
-    assert all(env[name] == "4" for name in threads.LIBRARY_VARIABLES)
+    assert all(env[name] == "4" for name in threads.LIBRARY_VARIABLES if name not in threads.NUMPY_BLAS)
     assert {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"} <= set(env)
 
 

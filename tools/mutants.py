@@ -78,7 +78,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
                    PYTHONHASHSEED="0", GENDYN_REQUIRE_RNG="1")
         if mutation is not None:
             env[ENVIRONMENT] = mutation.to_json()
-        env.update(thread_environment(chapter_threads(env)))  # the runs side by side share the cores
+        env.update(thread_environment(chapter_threads(env), env))  # the runs side by side share the cores
         start = time.perf_counter()
         command = [python, "-m", "papermill", str(source), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
                    "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent), "--no-progress-bar"]

@@ -9,8 +9,15 @@ to the pipeline as ``$GENDYN_JOBS``; ``tools/chapters.py`` turns it into the cha
 numerical libraries read when they load); :func:`gendyn.book.chapter.start` sets torch's thread count from
 it (:func:`apply`), and the Lee & Ndirango grids run that many worker processes (:func:`workers`).
 
-Without ``$GENDYN_JOBS`` (or with 1) and without ``$GENDYN_THREADS`` nothing is set: a chapter run alone
-keeps torch's and the BLAS libraries' defaults (one thread per core). ``$GENDYN_THREADS`` set by hand
+Without ``$GENDYN_JOBS`` (or with 1) and without ``$GENDYN_THREADS`` a chapter run alone keeps torch's,
+MKL's and numba's defaults (one thread per core).
+
+numpy's OpenBLAS gets **one thread in every chapter run** (:data:`NUMPY_BLAS`), whatever the share, unless
+``$OPENBLAS_NUM_THREADS`` is set by hand: the chapters' numpy linear algebra is small and medium SVDs and
+eigendecompositions, which OpenBLAS's threads make slower, not faster, on a few cores (``numpy.linalg.svd`` of
+a 100 x 100 matrix: 3 ms of CPU on one thread against 86 ms on two, of a 800 x 800 one 0.38 s against 2.8 s,
+measured on the 2-core machine under load; about 10x for small ones when idle). torch's products use MKL and
+OpenMP, not OpenBLAS, and keep their threads. ``$GENDYN_THREADS`` set by hand
 overrides the share. The trainers of :mod:`gendyn` choose their own threads for their batched products
 (one, :mod:`gendyn.train`), so their results do not depend on the share.
 """
@@ -20,7 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-__all__ = ["THREADS", "JOBS", "LIBRARY_VARIABLES", "share", "available_cores", "chapter_threads",
+__all__ = ["THREADS", "JOBS", "LIBRARY_VARIABLES", "NUMPY_BLAS", "share", "available_cores", "chapter_threads",
            "thread_environment", "apply", "workers"]
 
 #: The thread count of a chapter run (set by the pipeline, or by hand).
@@ -29,6 +36,8 @@ THREADS = "GENDYN_THREADS"
 JOBS = "GENDYN_JOBS"
 #: The variables the numerical libraries read for their thread pools when they load.
 LIBRARY_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
+#: numpy's BLAS (OpenBLAS) in a chapter run: one thread (module docstring), unless set by hand.
+NUMPY_BLAS = {"OPENBLAS_NUM_THREADS": "1"}
 
 
 def share(cores: int, jobs: int) -> int:
@@ -75,11 +84,17 @@ def chapter_threads(environ: Mapping[str, str] | None = None, cores: int | None 
     return share(available_cores() if cores is None else cores, jobs)
 
 
-def thread_environment(threads: int | None) -> dict[str, str]:
-    """The environment of a chapter's kernel for ``threads`` threads (``{}`` for ``None``)."""
-    if threads is None:
-        return {}
-    return {name: str(threads) for name in (THREADS, *LIBRARY_VARIABLES)}
+def thread_environment(threads: int | None, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a chapter's kernel for ``threads`` threads (``None``: the libraries' defaults).
+
+    numpy's OpenBLAS gets :data:`NUMPY_BLAS` (one thread) in either case, unless ``environ`` (default
+    ``os.environ``) already sets ``OPENBLAS_NUM_THREADS``.
+    """
+    environ = os.environ if environ is None else environ
+    env = {} if threads is None else {name: str(threads) for name in (THREADS, *LIBRARY_VARIABLES)}
+    for name, value in NUMPY_BLAS.items():
+        env[name] = environ.get(name) or value
+    return env
 
 
 def apply(environ: Mapping[str, str] | None = None) -> int | None:
