@@ -474,8 +474,8 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
         arguments and execution with an integer ``rng`` (including ``chunk``, which orders the draws).
         Default ``Execution()`` (fresh entropy).
     **flat
-        Deprecated: ``seed``, ``device``, ``chunk``, ``dtype`` as keywords, accepted for one more release with a
-        ``DeprecationWarning``; pass ``execution=Execution(...)``.
+        Deprecated: ``seed`` (now ``execution.rng``), ``device``, ``chunk``, ``dtype`` as keywords, accepted for
+        one more release with a ``DeprecationWarning``; pass ``execution=Execution(...)``.
 
     Returns
     -------
@@ -486,7 +486,8 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
     """
     if flat:
         execution = _flat_specs("simulate_linear_student", flat, {"execution": (
-            Execution, execution, {"seed": "rng", "device": "device", "chunk": "chunk", "dtype": "dtype"})})["execution"]
+            Execution, execution, {"seed": "rng", "device": "device", "chunk": "chunk",
+                                   "dtype": "dtype"})})["execution"]
     execution = _spec(execution, "execution", Execution)
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")

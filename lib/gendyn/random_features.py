@@ -225,15 +225,16 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
     execution : gendyn.linear_experiments.Execution, optional
         ``rng``, the source of every random draw (inputs, first layer, teacher, then label noise, from
         :func:`gendyn.seeding.torch_generator` of it: the same arguments and integer ``rng`` give the same
-        bytes on the CPU; default ``None``, fresh entropy), torch device and dtype of the computation, and ``chunk``: seeds processed at once (default: as many as
-        keep the features under about 256 MB; the results do not depend on it). Keep float64 (the
+        bytes on the CPU; default ``None``, fresh entropy; see :mod:`gendyn.seeding`), torch device and dtype
+        of the computation, and ``chunk``: seeds processed at once (default: as many as keep the features
+        under about 256 MB; the results do not depend on it). Keep float64 (the
         default) for widths near ``P``: the converged error there involves inverse squared eigenvalues as
         small as ``1e-9`` of the largest, below float32's resolution, whose rank cutoff then freezes them.
         Default ``Execution()``.
     **flat
         Deprecated: ``teacher``, ``teacher_hidden``, ``snr``, ``n_test`` (``labels``) and ``seed`` (now
-        ``rng``), ``device``, ``dtype``, ``chunk`` (``execution``) as keywords, accepted for one more release with a
-        ``DeprecationWarning``.
+        ``rng``), ``device``, ``dtype``, ``chunk`` (``execution``) as keywords, accepted for one more release
+        with a ``DeprecationWarning``.
 
     Returns
     -------
