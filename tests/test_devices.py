@@ -137,22 +137,22 @@ def _grid(device):
 
 def _linear_student(device):
     return le.simulate_linear_student([0.5, 2.0], 8, 2, [0.0, 1.0, 10.0], snr=4.0,
-                                      execution=le.Execution(seed=0, device=device))
+                                      execution=le.Execution(rng=0, device=device))
 
 
 def _random_features(device):
     return le.random_feature_relu(6, 10, [4, 12], 2, [0.0, 1.0], labels=le.LinearLabels(n_test=20),
-                                  execution=le.Execution(seed=0, device=device))
+                                  execution=le.Execution(rng=0, device=device))
 
 
 def _random_feature_students(device):
     return rf.random_feature_students(6, 10, [4, 12], 2, [0.0, 1.0], labels=rf.TeacherLabels(n_test=20), decompose=True,
-                                      execution=le.Execution(seed=0, device=device))
+                                      execution=le.Execution(rng=0, device=device))
 
 
 def _random_features_gd(device):
     return le.random_feature_gd(6, 10, 8, 2, [0, 5], labels=le.LinearLabels(n_test=20),
-                                execution=le.Execution(seed=0, device=device))
+                                execution=le.Execution(rng=0, device=device))
 
 
 def _interleaved(device):

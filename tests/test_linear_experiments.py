@@ -11,6 +11,7 @@ import torch
 
 from gendyn import linear_experiments as le
 from gendyn import linear_student as ls
+from gendyn import seeding
 
 
 def _batch(alphas=(0.5, 1.5), n=40, repeats=2, teachers=3, seed=0, **kw):
@@ -18,7 +19,7 @@ def _batch(alphas=(0.5, 1.5), n=40, repeats=2, teachers=3, seed=0, **kw):
     kw.setdefault("init_var", 0.3)
     kw.setdefault("noise_var", 0.25)
     return le.draw_linear_student(alphas, n, repeats, teachers=teachers, variances=le.Variances(**kw),
-                                  generator=torch.Generator().manual_seed(seed))
+                                  rng=seed)
 
 
 def test_padding_shapes_and_masks():
@@ -104,9 +105,9 @@ def test_flow_average_matches_eq5():
 
 def test_simulate_linear_student_shapes_and_reproducible():
     kw = dict(snr=[4.0, np.inf], inr=[0.0, 0.5], teachers=2)
-    a = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=3, chunk=3),
+    a = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(rng=3, chunk=3),
                                    **kw)
-    b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=3, chunk=3),
+    b = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(rng=3, chunk=3),
                                    **kw)
     assert a.test_error.shape == (3, 2, 2, 2, 3)
     assert a.cov_eigvals.shape == (3, 2, 25)
@@ -118,14 +119,14 @@ def test_simulate_linear_student_shapes_and_reproducible():
     # E_g(0) = 1 + INR + 1/SNR on average; noiseless converged error = frozen part
     assert np.allclose(a.test_error[..., 0].mean(), np.mean([1.25, 1.5]), atol=0.3)
     assert np.allclose(a.test_error[2, :, 1, :, -1], 0.0, atol=1e-12)
-    c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(seed=4, chunk=3),
+    c = le.simulate_linear_student([0.5, 1.0, 2.0], 25, 2, [0.0, 1.0, np.inf], execution=le.Execution(rng=4, chunk=3),
                                    **kw)
     assert not np.array_equal(a.test_error, c.test_error)
 
 
 def test_random_feature_relu_against_least_squares():
     out = le.random_feature_relu(8, 20, [10, 20, 60], 2, [0.0, np.inf], labels=le.LinearLabels(snr=4.0, n_test=50),
-                                 execution=le.Execution(seed=1, chunk=7))
+                                 execution=le.Execution(rng=1, chunk=7))
     assert out.train_error.shape == (3, 2, 1, 2)
     assert out.eigvals.shape == (3, 2, 20)
     # reproduce one network (width 60, seed 0) from scratch, drawing in the same order
@@ -157,7 +158,7 @@ def test_random_feature_relu_against_least_squares():
 def test_random_feature_bounds_against_the_bound_functions():
     sweep = le.random_feature_relu(6, 10, [5, 10, 20, 40], 3, [0.0, 0.5, 5.0, np.inf],
                                    labels=le.LinearLabels(snr=4.0, n_test=30, teachers=2),
-                                   execution=le.Execution(seed=4))
+                                   execution=le.Execution(rng=4))
     b = le.random_feature_bounds(sweep, delta=0.1, teacher=1)
     assert isinstance(b, le.RandomFeatureBounds) and b.n_samples == sweep.n_samples == 10
     np.testing.assert_array_equal(b.wide, [False, False, True, True])
@@ -196,7 +197,7 @@ def test_random_feature_gd_memorises_and_matches_spectral_theory():
     steps = np.array([0, 10, 100, 600])
     K = 200
     out = le.random_feature_gd(6, 15, 60, 2, steps, labels=le.LinearLabels(snr=4.0, n_test=40, teachers=K),
-                               execution=le.Execution(seed=2))
+                               execution=le.Execution(rng=2))
     assert out.train_error.shape == (2, 2, K, 4)
     theory = np.einsum("lsp,spt->lst", out.label_power,
                        (1 - out.lr * out.eigvals[..., None]) ** (2 * steps)) / 15
@@ -211,7 +212,7 @@ def test_random_feature_gd_memorises_and_matches_spectral_theory():
     # test error: teacher labels generalise, random labels cannot beat their variance
     assert np.all(out.test_error[0].mean(1).min(-1) < out.test_error[0].mean(1)[:, 0])
     assert np.all(out.test_error[1].mean(1) >= out.label_var * 0.8)
-    labels, execution = le.LinearLabels(snr=4.0, n_test=40, teachers=2), le.Execution(seed=2)
+    labels, execution = le.LinearLabels(snr=4.0, n_test=40, teachers=2), le.Execution(rng=2)
     small = le.random_feature_gd(6, 15, 60, 2, steps, labels=labels, execution=execution)
     again = le.random_feature_gd(6, 15, 60, 2, steps, labels=labels, execution=execution)
     assert np.array_equal(small.train_error, again.train_error)
@@ -232,8 +233,8 @@ def test_bad_arguments_raise():
         le.linear_student_gd(_batch(), 0.01, [3, 1])
     with pytest.raises(ValueError, match="hidden"):
         le.random_feature_relu(5, 10, [20, 10], 1, [1.0])
-    with pytest.raises(ValueError, match="seed"):
-        le.random_feature_gd(5, 10, 20, 1, [1], execution=le.Execution(seed=-1))
+    with pytest.raises(ValueError, match="rng"):
+        le.random_feature_gd(5, 10, 20, 1, [1], execution=le.Execution(rng=-1))
 
 
 def test_label_power_on_the_null_space_does_not_depend_on_the_basis():
@@ -287,7 +288,7 @@ def test_eigen_flow_rank_cutoff():
 
 
 def test_early_stopping_never_beats_optimal_ridge_on_a_dataset():
-    out = le.early_stopping_vs_ridge([0.5, 1.0, 2.0], 30, 3, snr=4.0, seed=1)
+    out = le.early_stopping_vs_ridge([0.5, 1.0, 2.0], 30, 3, snr=4.0, rng=1)
     assert isinstance(out, le.StoppingVsRidge)
     assert out.ridge.shape == out.early_stopped.shape == (3, 3)
     assert out.n_features == 30 and out.snr == 4.0
@@ -299,7 +300,7 @@ def test_early_stopping_never_beats_optimal_ridge_on_a_dataset():
 
 def test_early_stopping_vs_ridge_against_its_spectra():
     # the same draws, made by hand: ridge from the spectrum, early stopping on a fine grid of times
-    out = le.early_stopping_vs_ridge([0.5, 1.5], 20, 2, snr=2.0, seed=3)
+    out = le.early_stopping_vs_ridge([0.5, 1.5], 20, 2, snr=2.0, rng=3)
     rng = np.random.default_rng(3)
     t = np.geomspace(1e-2, 1e4, 20001)
     for i, p in enumerate((10, 30)):
@@ -313,24 +314,24 @@ def test_early_stopping_vs_ridge_against_its_spectra():
 
 
 def test_early_stopping_vs_ridge_means_follow_the_mp_theory():
-    out = le.early_stopping_vs_ridge([0.5, 2.0], 100, 6, snr=4.0, seed=0)
+    out = le.early_stopping_vs_ridge([0.5, 2.0], 100, 6, snr=4.0, rng=0)
     for a, ridge, early in zip(out.alphas, out.ridge, out.early_stopped):
         assert ridge.mean() == pytest.approx(float(ls.ridge_error(a, 4.0)), abs=0.02)
         assert early.mean() == pytest.approx(float(ls.optimal_stopping_error(a, 4.0, 0.0)[1]), abs=0.02)
 
 
 def test_early_stopping_vs_ridge_keeps_the_draws_of_earlier_loads():
-    one = le.early_stopping_vs_ridge([0.5], 16, 2, snr=4.0, seed=5)
-    two = le.early_stopping_vs_ridge([0.5, 1.0], 16, 2, snr=4.0, seed=5)
+    one = le.early_stopping_vs_ridge([0.5], 16, 2, snr=4.0, rng=5)
+    two = le.early_stopping_vs_ridge([0.5, 1.0], 16, 2, snr=4.0, rng=5)
     np.testing.assert_array_equal(one.ridge[0], two.ridge[0])
     np.testing.assert_array_equal(one.early_stopped[0], two.early_stopped[0])
 
 
 @pytest.mark.parametrize("kwargs, name", [(dict(alphas=[0.01]), "alpha"), (dict(n_features=0), "n_features"),
                                           (dict(repeats=0), "repeats"), (dict(snr=np.inf), "snr"),
-                                          (dict(snr=0.0), "snr"), (dict(seed=-1), "seed")])
+                                          (dict(snr=0.0), "snr"), (dict(rng=-1), "rng")])
 def test_early_stopping_vs_ridge_refuses_bad_input(kwargs, name):
-    call = dict(alphas=[0.5], n_features=10, repeats=1, snr=4.0, seed=0) | kwargs
+    call = dict(alphas=[0.5], n_features=10, repeats=1, snr=4.0, rng=0) | kwargs
     with pytest.raises(ValueError, match=name):
         le.early_stopping_vs_ridge(call.pop("alphas"), call.pop("n_features"), call.pop("repeats"), **call)
 
@@ -339,10 +340,8 @@ def test_early_stopping_vs_ridge_refuses_bad_input(kwargs, name):
 
 
 def test_gd_versus_flow_is_the_two_trainers_per_load():
-    gen = torch.Generator().manual_seed(2)
     batch = le.draw_linear_student([0.5, 2.0], 10, 2, teachers=3,
-                                   variances=le.Variances(teacher_var=1.0, init_var=0.25, noise_var=0.25),
-                                   generator=gen)
+                                   variances=le.Variances(teacher_var=1.0, init_var=0.25, noise_var=0.25), rng=2)
     steps = np.array([0, 1, 5, 20])
     times = np.unique(np.r_[steps * 0.1, 10.0, np.inf])
     run = le.gd_versus_flow(batch, [0.5, 2.0], 0.1, steps, times, gd_teachers=2)
@@ -378,7 +377,7 @@ def test_gd_versus_flow_refuses_bad_input():
 def test_condition_errors_reads_each_load_at_its_own_stopping_time():
     times = np.array([0.0, 0.5, 1.0, 2.0, np.inf])
     sim = le.simulate_linear_student([0.5, 2.0], 12, 2, times, snr=[4.0, 1.0], inr=[0.0, 0.5], teachers=3,
-                                     execution=le.Execution(seed=1))
+                                     execution=le.Execution(rng=1))
     t_stop = np.array([[0.5, 1.0], [2.0, 0.0]])  # (A, C)
     out = le.condition_errors(sim.test_error, sim.frozen, times, t_stop)
     assert isinstance(out, le.ConditionErrors)
@@ -407,7 +406,7 @@ def test_condition_errors_refuses_bad_input():
 
 def test_per_mode_stopping_gd_finds_the_per_mode_formula():
     torch.set_num_threads(1)
-    out = le.per_mode_stopping_gd(2.0, 40, 1000, snr=4.0, lr=0.02, steps=220, execution=le.Execution(seed=1))
+    out = le.per_mode_stopping_gd(2.0, 40, 1000, snr=4.0, lr=0.02, steps=220, execution=le.Execution(rng=1))
     assert isinstance(out, le.PerModeStopping)
     T = 221
     assert out.mode_error.shape == (T, 40) and out.test_error.shape == (T,) and out.times[-1] == pytest.approx(4.4)
@@ -441,7 +440,9 @@ def test_per_mode_stopping_gd_marks_unresolved_modes_and_refuses_bad_arguments()
     (le.Variances, dict(init_var=[0.0, np.nan]), "init_var must"),
     (le.Variances, dict(noise_var="x"), "noise_var"),
     (le.Variances, dict(init_var=[0.0, 1.0], noise_var=[0.0, 1.0, 2.0]), "must broadcast"),
-    (le.Execution, dict(seed=-1), "seed must be an integer >= 0"),
+    (le.Execution, dict(rng=-1), "rng must be an integer >= 0"),
+    (le.Execution, dict(rng=1.5), "rng must be an integer >= 0"),
+    (le.Execution, dict(rng="x"), "rng must be an integer >= 0"),
     (le.Execution, dict(device="gpu"), "device must be"),
     (le.Execution, dict(dtype=torch.int64), "dtype must be"),
     (le.Execution, dict(chunk=0), "chunk must be an integer >= 1 or None"),
@@ -459,7 +460,7 @@ def test_specs_are_frozen_and_normalised():
     assert v.init_var == (0.0, 0.5) and v.noise_var == 0.25 and hash(v) == hash(le.Variances(1.0, (0.0, 0.5), 0.25))
     assert le.Execution(device="cpu").device == torch.device("cpu")
     with pytest.raises(AttributeError):
-        le.Execution().seed = 1
+        le.Execution().rng = 1
 
 
 def _same(a, b):
@@ -482,26 +483,25 @@ def _same(a, b):
      dict(teachers=2, init_var=[0.0, 0.3], noise_var=0.2),
      r"variances=Variances\(init_var=\.\.\., noise_var=\.\.\.\)"),
     (le.simulate_linear_student, ([0.5, 2.0], 6, 3, [0.0, 1.0, np.inf]),
-     dict(snr=[4.0, 1.0], teachers=2, execution=le.Execution(seed=2, chunk=4)),
+     dict(snr=[4.0, 1.0], teachers=2, execution=le.Execution(rng=2, chunk=4)),
      dict(snr=[4.0, 1.0], teachers=2, seed=2, chunk=4),
-     r"execution=Execution\(seed=\.\.\., chunk=\.\.\.\)"),
+     r"execution=Execution\(rng=\.\.\., chunk=\.\.\.\)"),
     (le.per_mode_stopping_gd, (2.0, 6, 20),
-     dict(snr=4.0, lr=0.05, steps=30, execution=le.Execution(seed=3)),
+     dict(snr=4.0, lr=0.05, steps=30, execution=le.Execution(rng=3)),
      dict(snr=4.0, lr=0.05, steps=30, seed=3),
-     r"execution=Execution\(seed=\.\.\.\)"),
+     r"execution=Execution\(rng=\.\.\.\)"),
     (le.random_feature_relu, (5, 8, [4, 12], 2, [0.0, 1.0, np.inf]),
-     dict(labels=le.LinearLabels(snr=4.0, teachers=2, n_test=7), execution=le.Execution(seed=1, chunk=5)),
+     dict(labels=le.LinearLabels(snr=4.0, teachers=2, n_test=7), execution=le.Execution(rng=1, chunk=5)),
      dict(snr=4.0, teachers=2, n_test=7, seed=1, block=5),
-     r"labels=LinearLabels\(snr=\.\.\., teachers=\.\.\., n_test=\.\.\.\), execution=Execution\(seed=\.\.\., chunk"),
+     r"labels=LinearLabels\(snr=\.\.\., teachers=\.\.\., n_test=\.\.\.\), execution=Execution\(rng=\.\.\., chunk"),
     (le.random_feature_gd, (5, 8, 6, 2, [0, 3]),
-     dict(lr=0.1, labels=le.LinearLabels(snr=4.0, n_test=7), execution=le.Execution(seed=1)),
+     dict(lr=0.1, labels=le.LinearLabels(snr=4.0, n_test=7), execution=le.Execution(rng=1)),
      dict(lr=0.1, snr=4.0, n_test=7, seed=1),
-     r"labels=LinearLabels\(snr=\.\.\., n_test=\.\.\.\), execution=Execution\(seed=\.\.\.\)"),
+     r"labels=LinearLabels\(snr=\.\.\., n_test=\.\.\.\), execution=Execution\(rng=\.\.\.\)"),
 ])
 def test_the_flat_form_is_deprecated_and_gives_the_same_bytes(func, args, new, flat, message):
-    gen = dict(generator=torch.Generator().manual_seed(5)) if func is le.draw_linear_student else {}
+    gen = dict(rng=5) if func is le.draw_linear_student else {}
     expected = func(*args, **new, **gen)
-    gen = dict(generator=torch.Generator().manual_seed(5)) if func is le.draw_linear_student else {}
     with pytest.warns(DeprecationWarning, match=message):
         got = func(*args, **flat, **gen)
     assert _same(got, expected)
@@ -514,3 +514,87 @@ def test_the_flat_form_refuses_mixing_and_unknown_keywords():
         le.random_feature_relu(5, 8, [4], 1, [1.0], no_such=1)
     with pytest.raises(ValueError, match="chunk must be None for random_feature_gd"):
         le.random_feature_gd(5, 8, 6, 1, [1], execution=le.Execution(chunk=2))
+
+
+# ----------------------------------------------------------------------------- rng: the one random-number convention
+
+
+def test_an_integer_rng_draws_as_the_former_seed_and_generator():
+    # rng=s is torch.Generator().manual_seed(s), what generator= and seed= gave: the draws did not move
+    by_hand = torch.Generator().manual_seed(7)
+    x = torch.randn(2, 6, 3, generator=by_hand, dtype=torch.float64) / np.sqrt(6)
+    batch = le.draw_linear_student([0.5], 6, 2, rng=7)
+    assert torch.equal(batch.X, x)
+    spectra = le.sample_spectra([0.5], 6, 2, rng=7)
+    by_hand = np.linalg.eigvalsh((x @ x.mT).numpy())  # P = 3 < N = 6: three frozen modes, set to 0
+    np.testing.assert_allclose(spectra[0][:, 3:], by_hand[:, 3:], rtol=1e-12)
+    assert not spectra[0][:, :3].any()
+    # the numpy path: default_rng(s)
+    data = np.random.default_rng(7).standard_normal((10, 5)) / np.sqrt(10)
+    out = le.early_stopping_vs_ridge([0.5], 10, 1, snr=4.0, rng=7)
+    lam = np.linalg.eigvalsh(data @ data.T)
+    assert out.ridge[0, 0] == pytest.approx(float(ls.single_dataset_ridge_error(lam, 4.0)), rel=1e-12)
+
+
+@pytest.mark.parametrize("func, args, kw, former", [
+    (le.draw_linear_student, ([0.5, 2.0], 6, 2), dict(teachers=2), "generator"),
+    (le.sample_spectra, ([0.5, 2.0], 6, 3), {}, "seed"),
+    (le.early_stopping_vs_ridge, ([0.5, 2.0], 8, 2), dict(snr=4.0), "seed"),
+])
+def test_the_former_keyword_warns_and_draws_as_rng(func, args, kw, former):
+    value = (lambda: torch.Generator().manual_seed(3)) if former == "generator" else (lambda: 3)
+    expected = func(*args, **kw, rng=value())
+    with pytest.warns(DeprecationWarning, match=rf"{func.__name__}\({former}=\.\.\.\) is deprecated.*rng="):
+        got = func(*args, **kw, **{former: value()})
+    assert _same(got, expected)
+    assert _same(func(*args, **kw, rng=3), expected)  # an integer: as manual_seed(3)
+    with pytest.raises(ValueError, match="one random-number argument, rng"):
+        func(*args, **kw, rng=3, **{former: value()})
+
+
+@pytest.mark.parametrize("call", [
+    lambda rng: le.draw_linear_student([0.5], 4, 1, rng=rng),
+    lambda rng: le.sample_spectra([0.5], 4, 1, rng=rng),
+    lambda rng: le.early_stopping_vs_ridge([0.5], 4, 1, snr=4.0, rng=rng),
+    lambda rng: le.Execution(rng=rng),
+])
+@pytest.mark.parametrize("bad", [-1, 1.5, "x", True])
+def test_a_bad_rng_is_refused_by_name(call, bad):
+    with pytest.raises(ValueError, match=r"\brng must be an integer >= 0"):
+        call(bad)
+
+
+def test_rng_none_is_fresh_entropy_and_a_generator_is_advanced():
+    a = le.random_feature_relu(4, 6, [4], 1, [1.0], labels=le.LinearLabels(n_test=5))
+    b = le.random_feature_relu(4, 6, [4], 1, [1.0], labels=le.LinearLabels(n_test=5))
+    assert not np.array_equal(a.test_error, b.test_error)
+    one = le.Execution(rng=torch.Generator().manual_seed(1))
+    first = le.random_feature_relu(4, 6, [4], 1, [1.0], labels=le.LinearLabels(n_test=5), execution=one)
+    second = le.random_feature_relu(4, 6, [4], 1, [1.0], labels=le.LinearLabels(n_test=5), execution=one)
+    assert not np.array_equal(first.test_error, second.test_error)
+    again = le.random_feature_relu(4, 6, [4], 1, [1.0], labels=le.LinearLabels(n_test=5),
+                                   execution=le.Execution(rng=1))
+    assert _same(again, first)  # the generator's first run is rng=1's
+    stream = seeding.stream(0, "x")
+    assert _same(le.sample_spectra([0.5], 4, 2, rng=stream), le.sample_spectra([0.5], 4, 2, rng=stream))
+
+
+def test_the_advani_saxe_chapters_series_never_share_a_stream():
+    # the series of runs of the five Advani-Saxe chapters, as they derive them from SEED: the root
+    # itself (one series per chapter) and named streams; no two may draw alike, within a SEED or across
+    # SEEDs (the former SEED + 1, SEED + 100 + 10 j + m made SEED = 1's runs SEED = 0's shifted)
+    def series(seed):
+        yield ("root",), seed
+        for name in ("width-sweep", "per-mode", "decomposition", "fig2"):
+            yield (name,), seeding.stream(seed, name)
+        for name in ("finite-size-spectra", "finite-size-simulation"):
+            for j in range(2):
+                for m in range(6):
+                    yield (name, j, m), seeding.stream(seed, name, j, m)
+
+    seen = {}
+    for seed in range(4):
+        for path, rng in series(seed):
+            key = seeding.torch_generator(rng).initial_seed()
+            assert key not in seen, f"SEED {seed} {path} draws as {seen.get(key)}"
+            seen[key] = (seed, path)

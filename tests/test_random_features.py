@@ -61,7 +61,7 @@ def test_relu_feature_moments_by_quadrature():
 def run():
     return rf.random_feature_students(6, 12, [4, 12, 30], 40, [0.0, 0.3, 3.0, np.inf],
                                       labels=rf.TeacherLabels(teacher_hidden=5, snr=4.0, n_test=4000), decompose=True,
-                                      execution=le.Execution(seed=3))
+                                      execution=le.Execution(rng=3))
 
 
 def test_start_and_end_of_the_flow(run):
@@ -92,8 +92,8 @@ def test_wider_students_approximate_better(run):
 def test_results_do_not_depend_on_chunk():
     args = (5, 8, [3, 9], 5, [0.0, 1.0, np.inf])
     kw = dict(labels=rf.TeacherLabels(teacher_hidden=4, n_test=10), decompose=True)
-    one = rf.random_feature_students(*args, execution=le.Execution(seed=1, chunk=1), **kw)
-    all_ = rf.random_feature_students(*args, execution=le.Execution(seed=1, chunk=5), **kw)
+    one = rf.random_feature_students(*args, execution=le.Execution(rng=1, chunk=1), **kw)
+    all_ = rf.random_feature_students(*args, execution=le.Execution(rng=1, chunk=5), **kw)
     for name in ("test_error", "train_error", "test_error_sampled", "approximation", "over_fitting"):
         assert np.allclose(getattr(one, name), getattr(all_, name), rtol=1e-12, atol=1e-14), name
 
@@ -110,7 +110,7 @@ def test_linear_teacher_against_a_test_set():
 
 def test_rank_is_min_of_width_and_samples():
     run = rf.random_feature_students(15, 60, [30, 60, 120], 10, [np.inf], labels=rf.TeacherLabels(teacher_hidden=8),
-                                     execution=le.Execution(seed=2))
+                                     execution=le.Execution(rng=2))
     rank = (run.eigvals > 0).sum(-1)
     assert np.all(rank == np.array([30, 60, 60])[:, None])  # nothing genuine dropped at N_h = P
 
@@ -119,7 +119,7 @@ def test_rank_is_min_of_width_and_samples():
     (dict(hidden=[8, 4]), "strictly ascending"),
     (dict(times=[-1.0]), "times"),
     (dict(labels="relu"), "labels"),
-    (dict(execution=dict(seed=0)), "execution"),
+    (dict(execution=dict(rng=0)), "execution"),
 ])
 def test_bad_arguments(kwargs, match):
     args = dict(n_in=3, n_samples=5, hidden=[2, 6], repeats=1, times=[1.0])
@@ -142,9 +142,9 @@ def test_teacher_labels_are_checked_when_made(kwargs, match):
 def test_the_flat_form_is_deprecated_and_gives_the_same_run():
     args = (4, 8, [3, 9], 3, [0.0, 1.0, np.inf])
     new = rf.random_feature_students(*args, labels=rf.TeacherLabels(teacher_hidden=4, snr=5.0, n_test=6),
-                                     decompose=True, execution=le.Execution(seed=2, chunk=2))
+                                     decompose=True, execution=le.Execution(rng=2, chunk=2))
     with pytest.warns(DeprecationWarning, match=r"labels=TeacherLabels\(teacher_hidden=\.\.\., snr=\.\.\., "
-                                                r"n_test=\.\.\.\), execution=Execution\(seed=\.\.\., chunk"):
+                                                r"n_test=\.\.\.\), execution=Execution\(rng=\.\.\., chunk"):
         old = rf.random_feature_students(*args, teacher_hidden=4, snr=5.0, n_test=6, decompose=True, seed=2,
                                          chunk=2)
     for name in ("hidden", "train_error", "test_error", "test_error_sampled", "eigvals", "approximation",

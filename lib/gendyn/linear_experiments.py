@@ -6,7 +6,10 @@ Advani, Saxe & Sompolinsky (2020), as presented in the MIT 18.338 lecture slides
 noise and initial weights, trains the students, and measures their errors. Every function
 runs a whole sweep (loads x datasets x teacher draws x label/initialisation conditions) as
 one tensor program on any torch device; results are identical run to run on the CPU for
-the same arguments and seed.
+the same arguments and the same integer (or ``SeedSequence``) ``rng``. Every draw of a function
+comes from one generator, :func:`gendyn.seeding.torch_generator` of its ``rng`` (an integer ``s``
+draws as ``torch.Generator().manual_seed(s)``), in a fixed order; :func:`early_stopping_vs_ridge`
+draws from :func:`gendyn.seeding.numpy_generator` of its ``rng`` (``numpy.random.default_rng(s)``).
 
 Linear student (slides' normalisation, errors in units of ``sigma_w^2 = 1``)
 -----------------------------------------------------------------------------
@@ -66,7 +69,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, stopping
+from . import _checks, _random, seeding, stopping
 from . import linear_student as ls
 
 from .progress import track
@@ -202,11 +205,6 @@ def _check_alphas_n(alphas, n, name="n"):
     return alphas, p
 
 
-def _generator(seed, device):
-    seed = _checks.integer(seed, "seed", 0)
-    return _random.seeded(seed)
-
-
 # ----------------------------------------------------------------------------- linear student
 
 
@@ -247,7 +245,7 @@ class LinearStudentBatch:
 
 
 def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: int = 1,
-                        variances: Variances | None = None, generator: torch.Generator | None = None,
+                        variances: Variances | None = None, rng: seeding.Rng = None,
                         device: str | torch.device = "cpu", dtype: torch.dtype = torch.float64,
                         **flat: object) -> LinearStudentBatch:
     """Draw ``len(alphas) * repeats`` datasets (alpha-major) with their teachers, noise and inits.
@@ -265,14 +263,17 @@ def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: in
     variances : Variances, optional
         Variances of ``wbar``, ``w(0)`` and ``eps``, broadcast to ``C`` conditions (default
         ``Variances()``: ``teacher_var = 1``, no initial weights, no noise).
-    generator : torch.Generator, optional
-        Source of randomness, on any device (drawn there, then moved to ``device``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the data, teachers, initial weights and noise, drawn in that order from
+        :func:`gendyn.seeding.torch_generator` of it (a torch generator on any device is drawn from there,
+        then the draws move to ``device``); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     device, dtype
         Where and in what precision the draws are returned.
     **flat
         Deprecated: ``teacher_var``, ``init_var``, ``noise_var`` as keywords, accepted for one more release
-        with a ``DeprecationWarning``; pass ``variances=Variances(...)``.
+        with a ``DeprecationWarning``; pass ``variances=Variances(...)``. ``generator=`` (now ``rng``) likewise.
     """
+    rng = seeding.former_rng(rng, flat, "linear_experiments.draw_linear_student")
     if flat:
         variances = _flat_specs("draw_linear_student", flat, {"variances": (
             Variances, variances, {k: k for k in ("teacher_var", "init_var", "noise_var")})})["variances"]
@@ -283,7 +284,7 @@ def draw_linear_student(alphas: ArrayLike, n: int, repeats: int, *, teachers: in
     tv, iv, nv = _as_conditions(teacher_var=variances.teacher_var, init_var=variances.init_var,
                                 noise_var=variances.noise_var)
     device, dtype = _check_torch(device, dtype)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     p_each = np.repeat(p, repeats)
     b, pmax = len(p_each), int(p_each.max())
     kw = dict(generator=generator, device=device, dtype=dtype)
@@ -468,12 +469,13 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
     teachers : int
         Teacher / noise / initialisation draws per dataset (``K``).
     execution : Execution, optional
-        Seed, device, dtype and ``chunk``: datasets per batched eigendecomposition (default 16; memory
+        ``rng``, device, dtype and ``chunk``: datasets per batched eigendecomposition (default 16; memory
         ``~ chunk * N * max(N, P) * 8`` bytes). Identical results run to run on the CPU for the same
-        arguments and execution (including ``chunk``, which orders the draws). Default ``Execution()``.
+        arguments and execution with an integer ``rng`` (including ``chunk``, which orders the draws).
+        Default ``Execution()`` (fresh entropy).
     **flat
-        Deprecated: ``seed``, ``device``, ``chunk``, ``dtype`` as keywords, accepted for one more release with a
-        ``DeprecationWarning``; pass ``execution=Execution(...)``.
+        Deprecated: ``seed`` (now ``execution.rng``), ``device``, ``chunk``, ``dtype`` as keywords, accepted for
+        one more release with a ``DeprecationWarning``; pass ``execution=Execution(...)``.
 
     Returns
     -------
@@ -484,7 +486,8 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
     """
     if flat:
         execution = _flat_specs("simulate_linear_student", flat, {"execution": (
-            Execution, execution, {k: k for k in ("seed", "device", "chunk", "dtype")})})["execution"]
+            Execution, execution, {"seed": "rng", "device": "device", "chunk": "chunk",
+                                   "dtype": "dtype"})})["execution"]
     execution = _spec(execution, "execution", Execution)
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
@@ -500,7 +503,7 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
                        iterations=n_sets / chunk)
     device, dtype = execution.device, execution.dtype
     noise_var = np.where(np.isinf(snr), 0.0, 1.0 / snr)
-    gen = _generator(execution.seed, device)
+    gen = seeding.torch_generator(execution.rng)
     pairs = [(i, r) for i in range(len(alphas)) for r in range(repeats)]
     parts = []
     for start in track(range(0, len(pairs), chunk), desc=f"gradient flow, N={n}"):
@@ -509,7 +512,7 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
         # draw_linear_student takes loads x repeats; here each dataset is its own load
         batch = draw_linear_student(sub, n, 1, teachers=teachers,
                                     variances=Variances(teacher_var=1.0, init_var=inr, noise_var=noise_var),
-                                    generator=gen, device=device, dtype=dtype)
+                                    rng=gen, device=device, dtype=dtype)
         out = linear_student_flow(batch, times)
         parts.append({k: v.cpu().numpy() for k, v in out.items()})
     A = len(alphas)
@@ -521,14 +524,23 @@ def simulate_linear_student(alphas: ArrayLike, n: int, repeats: int, times: Arra
     return LinearStudentSweep(**result)
 
 
-def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, device: str | torch.device = "cpu",
-                   chunk: int = 16, dtype: torch.dtype = torch.float64) -> np.ndarray:
+def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, rng: seeding.Rng = None,
+                   device: str | torch.device = "cpu", chunk: int = 16, dtype: torch.dtype = torch.float64,
+                   **former: object) -> np.ndarray:
     """Eigenvalues of ``Sigma = X X^T`` for ``repeats`` Gaussian datasets per load (no students).
 
     The input of eq. (5) (:func:`gendyn.linear_student.single_dataset_error`) averaged over
     datasets, for finite-size checks of eq. (6) with many datasets. Returns an array of shape
     ``(A, S, N)``, ascending, frozen modes set to exactly 0.
+
+    ``rng`` (int, SeedSequence, torch or numpy Generator, or None) is the source of the data
+    matrices, drawn load by load from :func:`gendyn.seeding.torch_generator` of it; ``None``: fresh
+    entropy (see :mod:`gendyn.seeding`). The former ``seed=`` is accepted for one more release with a
+    ``DeprecationWarning``.
     """
+    rng = seeding.former_rng(rng, former, "linear_experiments.sample_spectra")
+    if former:
+        raise TypeError(f"sample_spectra() got unexpected keyword argument(s) {sorted(former)}")
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     chunk = _checks.integer(chunk, "chunk")
@@ -537,7 +549,7 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, seed: int = 0, de
                        f"repeats={repeats} with {len(alphas)} loads and n={n}", memory=8.0 * n_sets * n,
                        iterations=n_sets / chunk)
     device, dtype = _check_torch(device, dtype)
-    gen = _generator(seed, device)
+    gen = seeding.torch_generator(rng)
     out = []
     for i in range(len(alphas)):
         for start in range(0, repeats, chunk):
@@ -766,7 +778,7 @@ class StoppingVsRidge:
 
 
 def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *, snr: float,
-                            seed: int = 0) -> StoppingVsRidge:
+                            rng: seeding.Rng = None, **former: object) -> StoppingVsRidge:
     """Early stopping against optimal ridge on finite Gaussian datasets, averaged over teacher and noise.
 
     For each load in turn, ``repeats`` data matrices ``X`` (``N x round(alpha N)``, entries ``N(0, 1/N)``) are
@@ -787,9 +799,13 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
         Datasets per load (``S``).
     snr : float
         Signal-to-noise ratio, finite and ``> 0`` (``gamma* = 1/SNR``).
-    seed : int
-        Seed of the numpy generator (``numpy.random.default_rng``, on the CPU) the data are drawn from, load by
-        load in the order given: appending a load keeps the draws of the earlier ones.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of the data matrices, drawn load by load in the order given from
+        :func:`gendyn.seeding.numpy_generator` of it (``numpy.random.default_rng(rng)`` for an integer or a
+        ``SeedSequence``): appending a load keeps the draws of the earlier ones. ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
+    **former
+        Deprecated: ``seed=`` (now ``rng``), accepted for one more release with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -801,21 +817,23 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
     Advani, Saxe & Sompolinsky (2020), eqs. (5)-(6) and the comparison of early stopping with L2
     regularisation.
     """
+    rng = seeding.former_rng(rng, former, "linear_experiments.early_stopping_vs_ridge")
+    if former:
+        raise TypeError(f"early_stopping_vs_ridge() got unexpected keyword argument(s) {sorted(former)}")
     alphas, p = _check_alphas_n(alphas, n_features, "n_features")
     n_features = int(n_features)
     repeats = _checks.integer(repeats, "repeats")
     snr = _checks.real(snr, "snr", positive=True, extra=" (gamma* = 1/snr)")
-    seed = _checks.integer(seed, "seed", 0)
     n_sets = float(len(alphas)) * repeats
     _checks.work_limit(n_sets * (10.0 * n_features**3 + 2.0 * n_features**2 * float(p.max()) + 1e4 * n_features),
                        f"repeats={repeats} with {len(alphas)} loads and n_features={n_features}",
                        memory=8.0 * n_features * (float(p.max()) + n_features + 2001.0), iterations=n_sets)
-    rng = np.random.default_rng(seed)
+    gen = seeding.numpy_generator(rng)
     ridge = np.empty((len(alphas), repeats))
     early = np.empty((len(alphas), repeats))
     for i, n_train in enumerate(p):
         for r in range(repeats):
-            x = rng.standard_normal((n_features, n_train)) / np.sqrt(n_features)
+            x = gen.standard_normal((n_features, n_train)) / np.sqrt(n_features)
             lam = np.linalg.eigvalsh(x @ x.T)
             ridge[i, r] = ls.single_dataset_ridge_error(lam, snr)
             _, early[i, r] = stopping.minimum_over_time(
@@ -916,11 +934,12 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
         Gradient-descent steps; ``steps lr`` should exceed the slowest mode's optimal time
         (``<= SNR`` in units of tau), or that mode's ``t_stop`` is NaN.
     execution : Execution, optional
-        Seed of the draws, and where and in what precision the students are trained (``chunk`` must be
-        ``None``). Default ``Execution()``.
+        The ``rng`` of the draws (the dataset, then the teachers and the noise), and where and in what
+        precision the students are trained (``chunk`` must be ``None``). Default ``Execution()`` (fresh
+        entropy).
     **flat
-        Deprecated: ``seed``, ``device``, ``dtype`` as keywords, accepted for one more release with a
-        ``DeprecationWarning``; pass ``execution=Execution(...)``.
+        Deprecated: ``seed`` (now ``execution.rng``), ``device``, ``dtype`` as keywords, accepted for one more
+        release with a ``DeprecationWarning``; pass ``execution=Execution(...)``.
 
     Returns
     -------
@@ -928,7 +947,7 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
     """
     if flat:
         execution = _flat_specs("per_mode_stopping_gd", flat, {"execution": (
-            Execution, execution, {k: k for k in ("seed", "device", "dtype")})})["execution"]
+            Execution, execution, {"seed": "rng", "device": "device", "dtype": "dtype"})})["execution"]
     execution = _unbatched(_spec(execution, "execution", Execution), "per_mode_stopping_gd")
     alpha = _checks.real(alpha, "alpha", positive=True, extra=" (the load P/N)")
     alphas, _ = _check_alphas_n([alpha], n_features, "n_features")
@@ -944,7 +963,7 @@ def per_mode_stopping_gd(alpha: float, n_features: int, teachers: int, *, snr: f
                        iterations=float(steps + 1))
     batch = draw_linear_student(alphas, n, 1, teachers=teachers,
                                 variances=Variances(teacher_var=1.0, init_var=0.0, noise_var=1.0 / snr),
-                                generator=_generator(execution.seed, device), device=device, dtype=dtype)
+                                rng=execution.rng, device=device, dtype=dtype)
     wbar, _, eps = batch.weights()
     X, wbar, eps = batch.X[0], wbar[0, 0], eps[0, 0]
     sigma = X @ X.mT
@@ -1090,11 +1109,12 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
         The SNR of the training labels (teacher ``wbar ~ N(0, I)``), the label draws per seed (``K``) and the
         test inputs of the Monte Carlo test error (shared by all widths of a seed). Default ``LinearLabels()``.
     execution : Execution, optional
-        Seed, device, dtype and ``chunk``: hidden units per accumulation step (default 256; memory
-        ``~ S * chunk * (P + n_test) * 8`` bytes). Default ``Execution()``.
+        ``rng`` (the source of every draw: inputs, teachers, noise, then the first layer chunk by chunk), device,
+        dtype and ``chunk``: hidden units per accumulation step (default 256; memory
+        ``~ S * chunk * (P + n_test) * 8`` bytes). Default ``Execution()`` (fresh entropy).
     **flat
-        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed``, ``device``, ``block`` (now
-        ``chunk``), ``dtype`` (``execution``) as keywords, accepted for one more release with a
+        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed`` (now ``rng``), ``device``,
+        ``block`` (now ``chunk``), ``dtype`` (``execution``) as keywords, accepted for one more release with a
         ``DeprecationWarning``.
 
     Returns
@@ -1105,7 +1125,7 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
     if flat:
         specs = _flat_specs("random_feature_relu", flat, {
             "labels": (LinearLabels, labels, {k: k for k in ("snr", "n_test", "teachers")}),
-            "execution": (Execution, execution, {"seed": "seed", "device": "device", "block": "chunk",
+            "execution": (Execution, execution, {"seed": "rng", "device": "device", "block": "chunk",
                                                  "dtype": "dtype"})})
         labels, execution = specs["labels"], specs["execution"]
     labels, execution = _spec(labels, "labels", LinearLabels), _spec(execution, "execution", Execution)
@@ -1123,7 +1143,7 @@ def random_feature_relu(n_in: int, n_samples: int, hidden: ArrayLike, repeats: i
                                                + 6.0 * len(hidden) * teachers * (len(times) + n_samples)),
                        iterations=h_max / block)
     device, dtype = execution.device, execution.dtype
-    gen = _generator(execution.seed, device)
+    gen = seeding.torch_generator(execution.rng)
     P = n_samples
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, repeats, teachers, snr, gen, device, dtype)
     kw = dict(generator=gen, device=device, dtype=dtype)
@@ -1296,10 +1316,11 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
         The SNR, the label draws per seed (``K`` of each kind) and the test inputs, as in
         :func:`random_feature_relu`. Default ``LinearLabels()``.
     execution : Execution, optional
-        Seed, device and dtype (``chunk`` must be ``None``). Default ``Execution()``.
+        ``rng`` (the source of every draw: inputs, teachers, noise, first layer, then the random labels), device
+        and dtype (``chunk`` must be ``None``). Default ``Execution()`` (fresh entropy).
     **flat
-        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed``, ``device``, ``dtype``
-        (``execution``) as keywords, accepted for one more release with a ``DeprecationWarning``.
+        Deprecated: ``snr``, ``n_test``, ``teachers`` (``labels``) and ``seed`` (now ``rng``), ``device``,
+        ``dtype`` (``execution``) as keywords, accepted for one more release with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -1311,7 +1332,7 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
     if flat:
         specs = _flat_specs("random_feature_gd", flat, {
             "labels": (LinearLabels, labels, {k: k for k in ("snr", "n_test", "teachers")}),
-            "execution": (Execution, execution, {k: k for k in ("seed", "device", "dtype")})})
+            "execution": (Execution, execution, {"seed": "rng", "device": "device", "dtype": "dtype"})})
         labels, execution = specs["labels"], specs["execution"]
     labels = _spec(labels, "labels", LinearLabels)
     execution = _unbatched(_spec(execution, "execution", Execution), "random_feature_gd")
@@ -1328,7 +1349,7 @@ def random_feature_gd(n_in: int, n_samples: int, n_hidden: int, repeats: int, st
                        iterations=float(steps.max(initial=0)))
     lr = None if lr is None else _checks.bounded(lr, "lr", 0, open_lower=True, extra=" or None")
     device, dtype = execution.device, execution.dtype
-    gen = _generator(execution.seed, device)
+    gen = seeding.torch_generator(execution.rng)
     P, S, K = n_samples, repeats, teachers
     x, clean, y, noise_var = _rf_inputs(n_in, P, n_test, S, K, snr, gen, device, dtype)
     kw = dict(generator=gen, device=device, dtype=dtype)
@@ -1420,15 +1441,19 @@ class Variances:
 
 @dataclass(frozen=True)
 class Execution:
-    """How a simulation runs: the seed of its draws, its device and precision, and how much it does at once.
+    """How a simulation runs: the source of its draws, its device and precision, and how much it does at once.
 
     The simulations of this module and :func:`gendyn.random_features.random_feature_students` take one
-    (``execution=Execution(seed=1)``). The same spec on the CPU gives the same bytes run to run.
+    (``execution=Execution(rng=1)``). The same spec with an integer (or ``SeedSequence``) ``rng`` gives the
+    same bytes on the CPU run to run.
 
     Attributes
     ----------
-    seed : int
-        Seed of the library's CPU generator that makes every draw (``>= 0``).
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        Source of every draw of the run, through :func:`gendyn.seeding.torch_generator` (an integer ``s``
+        draws as ``torch.Generator().manual_seed(s)``, the former ``seed=s``). A generator is drawn from and
+        advanced, so two runs with one spec holding it differ; ``None`` (the default): fresh entropy (see
+        :mod:`gendyn.seeding`). Formerly ``seed``.
     device : str or torch.device
         ``"cpu"``, ``"cuda"`` or ``"cuda:N"``: where the computation runs (the draws are made on the CPU,
         so the device does not change them).
@@ -1445,13 +1470,13 @@ class Execution:
         ``random_feature_students`` do not. The functions that do not batch take only ``None``.
     """
 
-    seed: int = 0
+    rng: seeding.Rng = None
     device: str | torch.device = "cpu"
     dtype: torch.dtype = torch.float64
     chunk: int | None = None
 
     def __post_init__(self):
-        _frozen_set(self, "seed", _checks.integer(self.seed, "seed", 0))
+        _frozen_set(self, "rng", seeding.check(self.rng))
         device, dtype = _check_torch(self.device, self.dtype)
         _frozen_set(self, "device", device)
         _frozen_set(self, "dtype", dtype)
@@ -1512,7 +1537,9 @@ def _flat_specs(func, flat, specs):
                         f"{', '.join(sorted(specs))}")
     out, new = {}, []
     for param, (cls, given, fields) in specs.items():
-        mine = {fields[kw]: value for kw, value in flat.items() if kw in fields}  # in the caller's order
+        # in the caller's order; a former seed= (now the spec's rng) is checked under the name the caller wrote
+        mine = {fields[kw]: seeding.check(value, kw) if fields[kw] == "rng" else value
+                for kw, value in flat.items() if kw in fields}
         if not mine:
             out[param] = given
             continue

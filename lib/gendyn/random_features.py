@@ -63,7 +63,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, committee
+from . import _checks, _random, committee, seeding
 from . import linear_student as ls
 from .linear_experiments import EigenFlow, Execution, _flat_specs, _spec
 from .progress import track
@@ -223,16 +223,18 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
         Also return the error decomposition of the converged students (costs an
         eigendecomposition of the ``N_h x N_h`` population covariance per width and seed).
     execution : gendyn.linear_experiments.Execution, optional
-        Seed of every random draw (the same arguments and seed give the same bytes on the CPU), torch
-        device and dtype of the computation, and ``chunk``: seeds processed at once (default: as many as
-        keep the features under about 256 MB; the results do not depend on it). Keep float64 (the
+        ``rng``, the source of every random draw (inputs, first layer, teacher, then label noise, from
+        :func:`gendyn.seeding.torch_generator` of it: the same arguments and integer ``rng`` give the same
+        bytes on the CPU; default ``None``, fresh entropy; see :mod:`gendyn.seeding`), torch device and dtype
+        of the computation, and ``chunk``: seeds processed at once (default: as many as keep the features
+        under about 256 MB; the results do not depend on it). Keep float64 (the
         default) for widths near ``P``: the converged error there involves inverse squared eigenvalues as
         small as ``1e-9`` of the largest, below float32's resolution, whose rank cutoff then freezes them.
         Default ``Execution()``.
     **flat
-        Deprecated: ``teacher``, ``teacher_hidden``, ``snr``, ``n_test`` (``labels``) and ``seed``,
-        ``device``, ``dtype``, ``chunk`` (``execution``) as keywords, accepted for one more release with a
-        ``DeprecationWarning``.
+        Deprecated: ``teacher``, ``teacher_hidden``, ``snr``, ``n_test`` (``labels``) and ``seed`` (now
+        ``rng``), ``device``, ``dtype``, ``chunk`` (``execution``) as keywords, accepted for one more release
+        with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -241,7 +243,8 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
     if flat:
         specs = _flat_specs("random_feature_students", flat, {
             "labels": (TeacherLabels, labels, {k: k for k in ("teacher", "teacher_hidden", "snr", "n_test")}),
-            "execution": (Execution, execution, {k: k for k in ("seed", "device", "dtype", "chunk")})})
+            "execution": (Execution, execution, {"seed": "rng", "device": "device", "dtype": "dtype",
+                                                 "chunk": "chunk"})})
         labels, execution = specs["labels"], specs["execution"]
     labels, execution = _spec(labels, "labels", TeacherLabels), _spec(execution, "execution", Execution)
     teacher, teacher_hidden, snr, n_test = labels.teacher, labels.teacher_hidden, labels.snr, labels.n_test
@@ -259,7 +262,7 @@ def random_feature_students(n_in: int, n_samples: int, hidden: ArrayLike, repeat
     noise_var = 0.0 if math.isinf(snr) else 1.0 / snr
 
     # every draw first, in one fixed order, so that results do not depend on chunk
-    gen = _random.seeded(execution.seed)
+    gen = seeding.torch_generator(execution.rng)
     kw = dict(generator=gen, device=device, dtype=dtype)
     x = _random.randn(repeats, n_in, n_all, **kw) / math.sqrt(n_in)
     W1 = _random.randn(repeats, n_max, n_in, **kw)
