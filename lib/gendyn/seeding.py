@@ -50,7 +50,8 @@ import torch
 
 from . import _random
 
-__all__ = ["Rng", "REQUIRE_RNG", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy"]
+__all__ = ["Rng", "REQUIRE_RNG", "check", "stream", "streams", "run_seeds", "torch_generator", "numpy_generator", "entropy",
+           "former_rng"]
 
 #: What an ``rng`` argument may be (see the module docstring).
 Rng = Union[int, np.integer, np.random.SeedSequence, np.random.Generator, torch.Generator, None]
@@ -159,6 +160,8 @@ def streams(rng: Rng, *names: str | int) -> tuple[np.random.SeedSequence, ...]:
 
 def entropy(seed_sequence: np.random.SeedSequence) -> int:
     """A 63-bit integer seed from ``seed_sequence`` (for generators that take one integer)."""
+    if not isinstance(seed_sequence, np.random.SeedSequence):
+        raise ValueError(f"seed_sequence must be a numpy SeedSequence; got {seed_sequence!r}")
     return int(seed_sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
@@ -224,6 +227,12 @@ def former_rng(rng: Rng, keywords: dict, where: str, names: tuple[str, ...] = _F
     (``where`` is the function's name); passing it together with ``rng`` is a ``ValueError``.
     ``keywords`` is the function's ``**`` dictionary; other keys are left in it.
     """
+    if not isinstance(keywords, dict):
+        raise ValueError(f"keywords must be the dict of a function's ** keywords; got {keywords!r}")
+    if not isinstance(where, str) or not where:
+        raise ValueError(f"where must be the function's name (a non-empty string); got {where!r}")
+    if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be a tuple of keyword names; got {names!r}")
     found = [n for n in names if n in keywords]
     if not found:
         return check(rng)
