@@ -39,7 +39,7 @@ class Sizes:
     Lee & Ndirango (2019) §4.6-4.7, Figs. 3, A3, A4: auxiliary data, deeper ReLU students.
     """
 
-    seeds: int  #: seeds of every grid cell: SEED, SEED + 1, ...
+    seeds: int  #: seeds of every grid cell (gendyn.seeding.run_seeds of SEED)
     aux_n_train: tuple[int, ...]  #: auxiliary training examples of task B (task A: 100)
     snr_points: int  #: SNRs kept of the grid's, evenly in log scale with both ends
     relatedness_every: int  #: every k-th relatedness of the grid is kept
