@@ -142,8 +142,9 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, tru
     dtype, device
         Of the returned tensors.
     **flat
-        Deprecated: ``generator`` (now ``rng``); ``hidden`` and ``depth`` (or its old name ``n_layers``) as keywords, accepted for one
-        more release with a ``DeprecationWarning``; passing ``depth`` and ``n_layers`` is an error.
+        Deprecated: ``generator`` (now ``rng``); ``hidden`` and ``depth`` (or its old name ``n_layers``) as
+        keywords, accepted for one more release with a ``DeprecationWarning``; passing ``depth`` and
+        ``n_layers`` is an error.
 
     Returns
     -------

@@ -1748,7 +1748,8 @@ def label_agreement(s_a: ArrayLike, *, n_labels: int, rng: seeding.Rng = None, r
     agree, done, k = np.zeros(len(s_a), dtype=np.int64), 0, 0
     while done < n_labels:
         n = min(group, n_labels - done)
-        data = draw_tasks([group_seeds[k]], n_train_a=n, n_val=1, teachers=TeacherPair(n_features=n_features, rank=rank),
+        data = draw_tasks([group_seeds[k]], n_train_a=n, n_val=1,
+                          teachers=TeacherPair(n_features=n_features, rank=rank),
                           dtype=torch.float64)
         noisy = data.labels_a(s_a)[0]  # (P, S)
         clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)

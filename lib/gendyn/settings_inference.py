@@ -185,7 +185,8 @@ def simulate_settings(settings: Sequence[Setting], cells: Sequence[dict[str, flo
     cells : sequence of dict
         As :func:`gendyn.interleaved_sgd.train_cells` takes them (single-task and multitask cells).
     seeds : sequence of int
-        The runs' ``--train_seed`` values (distinct).
+        The runs' ``--train_seed`` values (distinct): one integer ``rng`` per run, whose stream
+        ``"train_rows"`` permutes the training halves (:mod:`gendyn.seeding`).
     sweep : Sweep, optional
         What every setting shares: classes, pool and validation sizes, width, minibatch size and
         the sweep's seeds; ``None``: ``Sweep()``.
@@ -480,7 +481,8 @@ class Sweep:
     batch_size : int
         Minibatch size.
     data_seed, model_seed : int
-        The sweep's fixed ``--data_seed`` and ``--model_seed`` (>= 0).
+        The sweep's fixed ``--data_seed`` and ``--model_seed`` (>= 0): integer ``rng`` values whose named
+        streams draw the data and the students (:class:`gendyn.interleaved_sgd.AuthorsData`).
     """
 
     n_classes: int = 10

@@ -300,21 +300,21 @@ def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples
 
 
 def gaussian_softmax_feature_covariance(w: ArrayLike, sigma: ArrayLike | None = None,
-                                        **kwargs: int | bool) -> np.ndarray:
-    """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs go to
-    :func:`softmax_curvature`."""
+                                        **kwargs: object) -> np.ndarray:
+    """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs (``n_samples``, ``rng``:
+    fresh entropy unless given, see :mod:`gendyn.seeding`) go to :func:`softmax_curvature`."""
     w = _array(w, "w", 2)
     sig = _sigma(sigma, w.shape[-1])
     return softmax_curvature(w, sigma, **kwargs) @ w @ sig
 
 
 def composite_flow(weights: Sequence[ArrayLike], sigma_yx: ArrayLike, sigma: ArrayLike | None = None,
-                   **kwargs: int | bool) -> np.ndarray:
+                   **kwargs: object) -> np.ndarray:
     """Right-hand side of (2): ``tau dW/dt`` of the composite ``W = W_D ... W_1``.
 
     ``weights``: list ``[W_1, ..., W_D]`` (first layer first, each ``(..., n_out, n_in)``);
     ``sigma_yx``: the label-feature covariance ``(..., K, N)``. The softmax term uses the
-    Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`).
+    Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`: ``n_samples``, ``rng``).
     """
     if not isinstance(weights, (list, tuple)) or not weights:
         raise ValueError(f"weights must be a non-empty list [W_1, ..., W_D] of matrices; got {type(weights).__name__}")
