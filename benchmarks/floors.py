@@ -575,8 +575,8 @@ def _ln_aux_depth(cfg):
                   depth=1, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every)
     linear.pop("dtype")  # the linear grid trains in run_grid's float32
     terms.append(_grid_terms(linear, "deep-linear grid"))
-    one = dict(grids.book_grid("deep-nonlinear", cfg, depth=max(cfg.deep_depths)), seeds=(cfg.seed,),
-               n_train=(min(cfg.deep_n_train),))
+    one = grids.book_grid("deep-nonlinear", cfg, depth=max(cfg.deep_depths))
+    one = dict(one, seeds=one["seeds"][:1], n_train=(min(cfg.deep_n_train),))  # the chapter's: its first seed
     terms.append(_grid_terms(dict(one, dtype="float32"), "precision rerun, float32"))
     terms.append(_grid_terms(one, "precision rerun, float64"))
     return terms
@@ -586,7 +586,9 @@ def _ln_aux_depth(cfg):
 def _ln_relation(cfg):
     """The classification (cross-entropy) and regression (MSE) grids of linear students, P = n_train."""
     from gendyn import multitask_train as mt
-    common = dict(seeds=tuple(range(cfg.seeds)), n_train=(cfg.n_train,), s_a=(mt.SNR_GRID[3],),
+    from gendyn import seeding
+    common = dict(seeds=seeding.run_seeds(cfg.seed, cfg.seeds, "relation"), n_train=(cfg.n_train,),
+                  s_a=(mt.SNR_GRID[3],),
                   s_b=(mt.SNR_GRID[3], mt.SNR_GRID[5]), relatedness=mt.RELATEDNESS_GRID, rank=10)
     return [_grid_terms(dict(common, steps=cfg.steps, eval_every=3), "classification grid"),
             _grid_terms(dict(common, steps=cfg.mse_steps, eval_every=25), "regression grid")]

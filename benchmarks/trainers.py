@@ -86,7 +86,7 @@ def interleaved_program(epochs=INTERLEAVED_EPOCHS):
     y_a = data.labels_a(snrs).permute(0, 2, 1).reshape(-1, 400)
     y_b = data.labels_b(snrs, [0.5] * r).permute(0, 2, 1).reshape(-1, 400)
     y_val = data.labels_val().repeat_interleave(r, 0)
-    params = il.orthogonal_students(len(x_a), 20, 10, dtype=torch.float32, generator=torch.Generator().manual_seed(0))
+    params = il.orthogonal_students(len(x_a), 20, 10, dtype=torch.float32, rng=0)
     return lambda: il.train_interleaved(params, x_a, y_a, x_val, y_val, task_b=(x_b, y_b), seeds=range(len(x_a)),
                                         schedule=il.SGDSchedule(epochs=epochs))
 

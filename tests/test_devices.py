@@ -159,7 +159,7 @@ def _interleaved(device):
     g = torch.Generator().manual_seed(0)
     x = torch.randn(2, 20, 6, generator=g, dtype=torch.float64).to(device)
     y = torch.randint(0, 3, (2, 20), generator=g).to(device)
-    params = il.orthogonal_students(2, 6, 3, heads=2, generator=torch.Generator().manual_seed(1), device=device,
+    params = il.orthogonal_students(2, 6, 3, heads=2, rng=1, device=device,
                                     trunk=il.Trunk(hidden=5))
     return il.train_interleaved(params, x, y, x, y, task_b=(x, y), seeds=[3, 4],
                                 schedule=il.SGDSchedule(lr=0.1, epochs=3, batch_size=8))

@@ -15,8 +15,7 @@ from gendyn import multitask_train as mt
 _G = torch.Generator().manual_seed(0)
 _X = torch.randn(2, 6, 4, generator=_G, dtype=torch.float64)
 _Y = torch.randint(0, 2, (2, 6), generator=_G)
-_PARAMS = il.orthogonal_students(2, 4, 2, heads=2, generator=torch.Generator().manual_seed(1),
-                                 trunk=il.Trunk(hidden=3, depth=1))
+_PARAMS = il.orthogonal_students(2, 4, 2, heads=2, rng=1, trunk=il.Trunk(hidden=3, depth=1))
 
 
 def _train(**kwargs):
@@ -50,16 +49,15 @@ _CELLS = [dict(n_train_a=4, n_train_b=8, s_a=1.0, s_b=2.0, relatedness=0.5),
 CASES = [
     # ACTIVATIONS is a constant and InterleavedResult a record type: no functions.
     Case(il.orthogonal_students, dict(n_students=2, n_features=4, n_classes=2, trunk=il.Trunk(hidden=3, depth=1),
-                                      heads=2, generator=torch.Generator().manual_seed(0), dtype=torch.float64,
-                                      device="cpu"),
-         accepted={"generator": {"none"}, "trunk": {"none"}}),  # None: the default Trunk()
+                                      heads=2, rng=0, dtype=torch.float64, device="cpu"),
+         accepted={"rng": {"zero", "none"}, "trunk": {"none"}}),  # None: fresh entropy, the default Trunk()
     Case(_old_keyword, dict(n_students=2, n_features=4, n_classes=2, hidden=3, n_layers=1, heads=2),
          accepted={"n_layers": {"none"}}),  # None: not passed (depth's default)
     Case(il.Trunk, dict(hidden=3, depth=1)),
     Case(il.SGDSchedule, dict(lr=0.1, epochs=1, batch_size=4, activation="relu", record_every=1)),
     Case(il.Execution, dict(dtype=torch.float64, device="cpu", executor=None), accepted={"executor": {"none"}}),
-    Case(il.batch_schedule, dict(n_train_a=6, n_train_b=12, batch_size=4, epochs=2, seed=3),
-         accepted={"n_train_b": {"zero"}, "seed": {"zero", "false"}}),
+    Case(il.batch_schedule, dict(n_train_a=6, n_train_b=12, batch_size=4, epochs=2, rng=3),
+         accepted={"n_train_b": {"zero"}, "rng": {"zero", "none"}}),
     Case(_train, dict(params=_PARAMS, x_a=_X, y_a=_Y, x_val=_X, y_val=_Y, seeds=[1, 2], task_b=(_X, _Y),
                       schedule=il.SGDSchedule(lr=0.1, epochs=1, batch_size=4, activation="relu", record_every=1)),
          accepted={"schedule": {"none"}},  # None: the default SGDSchedule()
@@ -81,7 +79,7 @@ CASES += [
          accepted={"data_seed": {"zero"}, "model_seed": {"zero"}}),
     Case(il.authors_pools, dict(data=_DATA, n_features=6, rank=2, n_classes=None, dtype=torch.float64, device="cpu"),
          accepted={"n_classes": {"none"}}),
-    Case(_POOLS.training_rows, dict(seed=3), accepted={"seed": {"zero"}}),
+    Case(_POOLS.training_rows, dict(rng=3), accepted={"rng": {"zero", "none"}}),
     Case(_POOLS.labels_a, dict(s_a=[0.5, 1.0])),
     Case(_POOLS.labels_b, dict(s_b=[0.5, 1.0], r=[0.0, 1.0]), accepted={"s_b": {"zero"}, "r": {"zero"}}),
     Case(_cells, dict(cells=_CELLS, seeds=[0, 1], teachers=mt.TeacherPair(n_features=6, rank=2), n_val=5,

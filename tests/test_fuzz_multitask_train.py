@@ -52,9 +52,9 @@ CASES = [
     Case(mt.TrainingSets, dict(x_b=DATA.x_b, y_b=Y_B, mask_a=None, mask_b=None),
          accepted=dict(mask_a={"none"}, mask_b={"none"})),
     Case(mt.TrainOptions,
-         dict(activation="linear", batch_size=None, batch_seed=0, num_threads=1, keep_composite=True,
+         dict(activation="linear", batch_size=None, batch_rng=0, num_threads=1, keep_composite=True,
               keep_trajectory=True, progress=None, block=None),
-         accepted=dict(batch_size={"none"}, batch_seed={"zero"}, num_threads={"none"}, keep_composite={"bool"},
+         accepted=dict(batch_size={"none"}, batch_rng={"zero", "none"}, num_threads={"none"}, keep_composite={"bool"},
                        keep_trajectory={"bool"}, progress={"none", "string", "unknown-name"},  # any label
                        block={"none"})),
     Case(mt.SingleTaskSetup, SETUP),
@@ -90,12 +90,12 @@ CASES = [
     Case(RESULT.cell_means, dict(keys=("s_a", "s_b"))),
     Case(RESULT.table, dict(over="seed")),
     Case(mt.benefit_change, dict(grid=RESULT, reference=RESULT)),
-    Case(mt.label_agreement, dict(s_a=[0.1, 1.0], n_labels=50, seed=0, rank=2, n_features=4, group=20),
-         accepted=dict(seed={"zero"})),
-    Case(mt.sampled_loss_gradient, dict(w=np.ones((2, 3)) / 2, sigma=None, n_samples=16, seed=0),
-         accepted=dict(sigma={"none"}, seed={"zero"})),
-    Case(mt.bayes_cross_entropy, dict(s_a=[0.1, 1.0], n_test=20, seed=0, rank=2, n_features=4),
-         accepted=dict(seed={"zero"})),
+    Case(mt.label_agreement, dict(s_a=[0.1, 1.0], n_labels=50, rng=0, rank=2, n_features=4, group=20),
+         accepted=dict(rng={"zero", "none"})),
+    Case(mt.sampled_loss_gradient, dict(w=np.ones((2, 3)) / 2, sigma=None, n_samples=16, rng=0),
+         accepted=dict(sigma={"none"}, rng={"zero", "none"})),
+    Case(mt.bayes_cross_entropy, dict(s_a=[0.1, 1.0], n_test=20, rng=0, rank=2, n_features=4),
+         accepted=dict(rng={"zero", "none"})),
 ]
 
 

@@ -18,7 +18,7 @@ _GRID = SimpleNamespace(cells=[dict(n_train=p, n_train_aux=a, s_a=sa, s_b=sb, re
                                for p, a, sa, sb, r in zip(*(_R3[c] for c in _COLUMNS))],
                         benefit=_R3["benefit"])
 _SNR = np.array(mt.SNR_GRID)
-_FLOOR = published_runs.label_entropy_floor(seed=0, n_samples=64, files=("rank-3",))
+_FLOOR = published_runs.label_entropy_floor(rng=0, n_samples=64, files=("rank-3",))
 
 CASES = [
     # directory=None: the project's own copy. Any other value is a folder that does not hold the files.
@@ -37,8 +37,8 @@ CASES = [
          accepted=dict(depth={"zero"}, n_train={"zero"}, n_train_aux={"zero"}, relatedness={"zero"})),
     Case(published_runs.match_cells, dict(ours={"rank-3": {1: _GRID}}, refs={"rank-3": _R3})),
     Case(published_runs.single_task_cells, dict(name="rank-3", directory=None), accepted=dict(directory={"none"})),
-    Case(published_runs.label_entropy_floor, dict(seed=0, n_samples=64, files=("rank-3",)),
-         accepted=dict(seed={"zero"})),
+    Case(published_runs.label_entropy_floor, dict(rng=0, n_samples=64, files=("rank-3",)),
+         accepted=dict(rng={"zero", "none"})),
     Case(_FLOOR.at, dict(name="rank-3", s=float(_FLOOR.snrs[0]))),
     Case(_FLOOR.smallest_snr, dict(loss=0.5, n_classes=3), accepted=dict(loss={"zero"})),
     Case(published_runs.authors_plan,

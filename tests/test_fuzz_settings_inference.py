@@ -42,8 +42,8 @@ CASES = [
     Case(si.held_out_agreement, dict(published=_PUB, predicted=_SIM[0])),
     Case(si.exact_coverage, dict(seeds_published=5, seeds_simulated=5, z=2.0)),
     Case(si.label_floor, dict(s_a=[0.1, 1.0], n_classes=3, n_features=20, clean_validation=True, n_samples=8,
-                              seed=0),
-         accepted=dict(s_a={"zero", "wrong-shape"}, seed={"zero", "false"})),  # s_a: any shape
+                              rng=0),
+         accepted=dict(s_a={"zero", "wrong-shape"}, rng={"zero", "none"})),  # s_a: any shape
 ]
 
 

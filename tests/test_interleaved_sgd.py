@@ -74,7 +74,7 @@ def test_batched_students_follow_the_authors_loop(p_a, p_b, depth, relu):
     and a linear trunk: every student's validation curve equals the step-by-step reference."""
     s, seeds, lr, epochs, batch = 3, [11, 12, 13], 0.05, 6, 16
     data = _data(s, p_a, p_b)
-    params = il.orthogonal_students(s, N, K, heads=2 if p_b else 1, generator=torch.Generator().manual_seed(1),
+    params = il.orthogonal_students(s, N, K, heads=2 if p_b else 1, rng=1,
                                     trunk=il.Trunk(hidden=H, depth=depth))
     res = il.train_interleaved(params, **_args(data), seeds=seeds,
                                schedule=il.SGDSchedule(lr=lr, epochs=epochs, batch_size=batch,
@@ -88,7 +88,7 @@ def test_batched_students_follow_the_authors_loop(p_a, p_b, depth, relu):
 
 def test_a_student_does_not_depend_on_its_batch_mates():
     data = _data(3, 40, 80)
-    params = il.orthogonal_students(3, N, K, generator=torch.Generator().manual_seed(2), trunk=il.Trunk(hidden=H))
+    params = il.orthogonal_students(3, N, K, rng=2, trunk=il.Trunk(hidden=H))
     together = il.train_interleaved(params, **_args(data), seeds=[5, 6, 7],
                                     schedule=il.SGDSchedule(lr=0.05, epochs=4, batch_size=16))
     alone = il.train_interleaved([p[1:2] for p in params], **_args({k: v[1:2] for k, v in data.items()}), seeds=[6],
@@ -97,7 +97,7 @@ def test_a_student_does_not_depend_on_its_batch_mates():
 
 
 def test_batch_schedule_covers_each_pass_once():
-    schedule = il.batch_schedule(50, 175, 16, 3, seed=4)
+    schedule = il.batch_schedule(50, 175, 16, 3, rng=4)
     b_seen = []
     for epoch in schedule:
         a = [idx for task, idx in epoch if task == "A"]
@@ -111,7 +111,7 @@ def test_batch_schedule_covers_each_pass_once():
 
 
 def test_orthogonal_students_layout():
-    params = il.orthogonal_students(4, N, K, heads=2, generator=torch.Generator().manual_seed(0),
+    params = il.orthogonal_students(4, N, K, heads=2, rng=0,
                                     trunk=il.Trunk(hidden=H, depth=2))
     shapes = [tuple(p.shape) for p in params]
     assert shapes == [(4, H, N), (4, H), (4, H, H), (4, H), (4, K, H), (4, K), (4, K, H), (4, K)]
@@ -231,16 +231,16 @@ def test_depth_is_the_trunk_depth_and_n_layers_its_deprecated_name():
     and both together are refused."""
     assert il.Trunk().depth == 2
     new = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H, depth=3),
-                                 generator=torch.Generator().manual_seed(0))
+                                 rng=0)
     assert len(new) == 2 * (3 + 2)
     with pytest.warns(DeprecationWarning) as caught:  # the old name, and the flat call form
-        old = il.orthogonal_students(2, N, K, hidden=H, n_layers=3, generator=torch.Generator().manual_seed(0))
+        old = il.orthogonal_students(2, N, K, hidden=H, n_layers=3, rng=0)
     messages = [str(w.message) for w in caught]
     assert any(re.search(r"n_layers is deprecated.*pass depth=3", m) for m in messages), messages
     assert any("['hidden', 'n_layers']" in m and "trunk=Trunk(" in m for m in messages), messages
     assert all(w.filename == __file__ for w in caught)  # points at the caller
     assert all(torch.equal(a, b) for a, b in zip(new, old))
-    default = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H), generator=torch.Generator().manual_seed(0))
+    default = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H), rng=0)
     assert len(default) == 2 * (2 + 2)
     for depth in (2, 3):  # both names, even with depth at its default value: which one was meant?
         with pytest.raises(ValueError, match=r"n_layers is the old name of depth: pass depth only"):
@@ -268,9 +268,9 @@ def test_the_flat_forms_warn_and_give_bit_identical_results():
     """The call forms before the specs (Trunk, SGDSchedule, Execution, task_b) work for one release."""
     data = _data(2, 20, 30)
     new_params = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H, depth=1),
-                                        generator=torch.Generator().manual_seed(4))
+                                        rng=4)
     with pytest.warns(DeprecationWarning, match=r"trunk=Trunk\(") as caught:
-        old_params = il.orthogonal_students(2, N, K, hidden=H, depth=1, generator=torch.Generator().manual_seed(4))
+        old_params = il.orthogonal_students(2, N, K, hidden=H, depth=1, rng=4)
     assert caught[0].filename == __file__
     assert all(torch.equal(a, b) for a, b in zip(new_params, old_params))
     new = il.train_interleaved(new_params, **_args(data), seeds=[1, 2],
@@ -322,7 +322,7 @@ def test_the_specs_check_their_fields_when_made(make, message):
 
 def test_train_interleaved_refuses_a_task_b_that_is_not_a_pair():
     data = _data(2, 20, 30)
-    params = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H), generator=torch.Generator().manual_seed(1))
+    params = il.orthogonal_students(2, N, K, trunk=il.Trunk(hidden=H), rng=1)
     with pytest.raises(ValueError, match=r"task_b must be a pair \(x_b, y_b\)"):
         il.train_interleaved(params, data["x_a"], data["y_a"], data["x_val"], data["y_val"], seeds=[1, 2],
                              task_b=data["x_b"])

@@ -9,6 +9,7 @@ import torch
 
 from flat_grid import run_flat
 from gendyn import multitask_train as mt
+from gendyn import seeding
 from gendyn import softmax_multitask as sm
 from gendyn.book import grids, scales
 
@@ -145,15 +146,19 @@ def test_benefit_change_refuses_a_grid_with_cells_the_reference_lacks():
 
 
 def test_label_agreement_counts_the_labels_of_draw_tasks_in_groups():
-    one = mt.label_agreement([0.1, 1.0, 10.0], n_labels=500, seed=3)
-    data = mt.draw_tasks([3], n_train_a=500, n_val=1, dtype=torch.float64)
+    one = mt.label_agreement([0.1, 1.0, 10.0], n_labels=500, rng=3)
+    data = mt.draw_tasks(seeding.run_seeds(3, 1, "groups"), n_train_a=500, n_val=1, dtype=torch.float64)
     noisy = data.labels_a([0.1, 1.0, 10.0])[0]
     clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
     assert np.array_equal(one.agree, (noisy == clean[:, None]).double().mean(0).numpy())
     assert one.agree[0] < one.agree[1] < one.agree[2] and one.n_labels == 500
-    grouped = mt.label_agreement([0.1], n_labels=500, seed=3, group=200)  # seeds 3, 4, 5: 200 + 200 + 100
-    parts = [mt.label_agreement([0.1], n_labels=n, seed=s) for s, n in ((3, 200), (4, 200), (5, 100))]
-    assert grouped.agree[0] == pytest.approx(sum(p.agree[0] * p.n_labels for p in parts) / 500, abs=1e-15)
+    grouped = mt.label_agreement([0.1], n_labels=500, rng=3, group=200)  # three groups: 200 + 200 + 100
+    agree = 0
+    for seed, n in zip(seeding.run_seeds(3, 3, "groups"), (200, 200, 100)):
+        part = mt.draw_tasks([seed], n_train_a=n, n_val=1, dtype=torch.float64)
+        clean = (part.x_a[0] @ part.teacher_a[0].T).argmax(-1)
+        agree += int((part.labels_a([0.1])[0][:, 0] == clean).sum())
+    assert grouped.agree[0] == pytest.approx(agree / 500, abs=1e-15)
 
 
 def test_sampled_loss_gradient_is_m_w_sigma_within_its_standard_error():
@@ -161,8 +166,8 @@ def test_sampled_loss_gradient_is_m_w_sigma_within_its_standard_error():
     w = 0.8 * rng.standard_normal((3, 4))
     a = rng.standard_normal((4, 4))
     sigma = a @ a.T / 4 + 0.3 * np.eye(4)
-    sampled = mt.sampled_loss_gradient(w, sigma, n_samples=20_000, seed=1)
-    theory = sm.gaussian_softmax_feature_covariance(w, sigma, n_samples=2**16, seed=2)
+    sampled = mt.sampled_loss_gradient(w, sigma, n_samples=20_000, rng=1)
+    theory = sm.gaussian_softmax_feature_covariance(w, sigma, n_samples=2**16, rng=2)
     assert np.all(np.abs(sampled.mean - theory) < 5 * sampled.stderr + 1e-3)
     with pytest.raises(ValueError, match="sigma"):
         mt.sampled_loss_gradient(w, -np.eye(4), n_samples=100)
@@ -214,16 +219,16 @@ def test_noise_free_labels_are_the_teachers_argmax():
 
 def test_bayes_cross_entropy_scores_the_labels_of_draw_tasks_and_meets_the_floor():
     snrs = [0.04, 0.63, 2.51]
-    sampled = mt.bayes_cross_entropy(snrs, n_test=3000, seed=2, rank=4, n_features=20)
+    sampled = mt.bayes_cross_entropy(snrs, n_test=3000, rng=2, rank=4, n_features=20)
     assert sampled.n_test == 3000 and np.array_equal(sampled.s_a, snrs)
     assert np.all(np.isfinite(sampled.mean)) and np.all(sampled.stderr > 0)
-    floor, floor_se = sm.noisy_label_entropy(snrs, 4, 20**-0.5, n_samples=2**12, seed=0, return_stderr=True)
+    floor, floor_se = sm.noisy_label_entropy(snrs, 4, 20**-0.5, n_samples=2**12, rng=0, return_stderr=True)
     assert np.all(np.abs(sampled.mean - floor) < 5 * np.hypot(sampled.stderr, floor_se))
     assert sampled.mean[0] > sampled.mean[1] > sampled.mean[2]  # more signal, less label entropy
-    again = mt.bayes_cross_entropy(snrs[:1], n_test=3000, seed=2, rank=4)  # one SNR's labels: not on the others
+    again = mt.bayes_cross_entropy(snrs[:1], n_test=3000, rng=2, rank=4)  # one SNR's labels: not on the others
     assert again.mean[0] == pytest.approx(sampled.mean[0], rel=1e-13)
     with pytest.raises(ValueError, match="n_test"):
-        mt.bayes_cross_entropy(snrs, n_test=1, seed=0)
+        mt.bayes_cross_entropy(snrs, n_test=1, rng=0)
 
 
 def test_grid_task_refuses_more_teacher_directions_than_inputs():
@@ -257,7 +262,7 @@ def test_the_flat_forms_of_the_trainers_warn_and_give_bit_identical_results():
     new = mt.train_students(new_data.x_a, y_a, new_data.x_val, new_data.labels_val(), new_w,
                             sets=mt.TrainingSets(x_b=new_data.x_b, y_b=y_b, mask_b=mask_b),
                             schedule=mt.GridSchedule(lr=0.2, steps=6, eval_every=2),
-                            options=mt.TrainOptions(activation="relu", batch_size=8, batch_seed=3))
+                            options=mt.TrainOptions(activation="relu", batch_size=8, batch_rng=3))
     with pytest.warns(DeprecationWarning, match=r"sets=TrainingSets\(.*schedule=GridSchedule\("):
         old = mt.train_students(new_data.x_a, y_a, new_data.x_val, new_data.labels_val(), old_w, x_b=new_data.x_b,
                                 y_b=y_b, mask_b=mask_b, activation="relu", lr=0.2, steps=6, eval_every=2,
@@ -286,7 +291,7 @@ def test_the_flat_forms_refuse_unknown_keywords_and_a_spec_written_twice():
     (lambda: mt.TrainingSets(mask_a=[1, 0]), r"mask_a must be a torch.Tensor or None; got list"),
     (lambda: mt.TrainOptions(activation="tanh"), r"activation"),
     (lambda: mt.TrainOptions(batch_size=0), r"batch_size must be an integer >= 1"),
-    (lambda: mt.TrainOptions(batch_seed=-1), r"batch_seed must be an integer >= 0"),
+    (lambda: mt.TrainOptions(batch_rng=-1), r"batch_rng must be an integer >= 0"),
     (lambda: mt.TrainOptions(num_threads=0), r"num_threads must be an integer >= 1"),
     (lambda: mt.TrainOptions(keep_composite=1), r"keep_composite must be True or False"),
     (lambda: mt.TrainOptions(progress=3), r"progress must be a string or None"),

@@ -219,7 +219,7 @@ def test_single_task_cells_hold_the_seeds_of_each_cell():
 
 
 def test_label_entropy_floor_falls_from_ln_k_and_inverts():
-    floor = published_runs.label_entropy_floor(seed=0, n_samples=256, files=("rank-3", "rank-10"))
+    floor = published_runs.label_entropy_floor(rng=0, n_samples=256, files=("rank-3", "rank-10"))
     for name, k in (("rank-3", 3), ("rank-10", 10)):
         h = np.array([floor.at(name, s)[0] for s in floor.snrs])
         assert np.all(np.diff(h) < 0) and np.log(k) - 0.01 < h[0] <= np.log(k)
@@ -229,7 +229,7 @@ def test_label_entropy_floor_falls_from_ln_k_and_inverts():
     with pytest.raises(ValueError, match="s must be one of"):
         floor.at("rank-3", 0.5)
     with pytest.raises(ValueError, match="n_samples"):
-        published_runs.label_entropy_floor(seed=0, n_samples=100)
+        published_runs.label_entropy_floor(rng=0, n_samples=100)
 
 
 def test_authors_plan_lists_single_task_then_multitask_cells_of_each_group():

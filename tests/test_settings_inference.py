@@ -117,17 +117,17 @@ def test_exact_coverage_is_the_student_t_probability():
 
 def test_label_floor_noisy_is_the_label_entropy_and_clean_halves_are_lower():
     s = np.array([0.0, 0.1, 1.0])
-    noisy, noisy_se = si.label_floor(s, 4, 20, False, n_samples=64, seed=1)
-    reference = sm.noisy_label_entropy(s, 4, 20**-0.5, n_samples=64, seed=1)
+    noisy, noisy_se = si.label_floor(s, 4, 20, False, n_samples=64, rng=1)
+    reference = sm.noisy_label_entropy(s, 4, 20**-0.5, n_samples=64, rng=1)
     np.testing.assert_allclose(noisy, reference, rtol=1e-6, atol=1e-9)
     assert noisy[0] == pytest.approx(math.log(4)) and np.all(noisy_se >= 0)
-    clean, _ = si.label_floor(s, 4, 20, True, n_samples=64, seed=1)
+    clean, _ = si.label_floor(s, 4, 20, True, n_samples=64, rng=1)
     # no signal: half the labels are the teacher's argmax, half uniform
     p = np.array([0.5 + 0.125, 0.125, 0.125, 0.125])
     assert clean[0] == pytest.approx(-(p * np.log(p)).sum())
     assert np.all(clean < noisy)
     # more features: less logit noise, a lower floor
-    assert np.all(si.label_floor(s[1:], 4, 200, False, n_samples=64, seed=1)[0] < noisy[1:])
+    assert np.all(si.label_floor(s[1:], 4, 200, False, n_samples=64, rng=1)[0] < noisy[1:])
 
 
 def test_the_flat_form_of_simulate_settings_warns_and_gives_bit_identical_results():

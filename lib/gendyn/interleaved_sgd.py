@@ -19,9 +19,9 @@ trainer (repository ``tyler-nervana/mt-theory``, ``multitask/train.py``; read, n
 
 Here ``S`` such students train as one batched tensor program in lock-step (the same
 ``P_A``, ``P_B`` and ``batch_size``, so the same sequence of minibatch sizes), each with its own
-data, parameters and shuffles. Student ``s``'s shuffles are drawn from generators seeded by
-``seeds[s]`` alone, so a student's result does not depend on which other students share its
-batch (:func:`batch_schedule` gives them). Torch, any device.
+data, parameters and shuffles. Student ``s``'s shuffles are drawn from named streams of
+``seeds[s]`` alone (:mod:`gendyn.seeding`), so a student's result does not depend on which other
+students share its batch (:func:`batch_schedule` gives them). Torch, any device.
 
 **Data.** :func:`train_cells` draws, by default, independent teachers, training sets,
 validation set and initial students for every seed, and each cell's training sets afresh at
@@ -66,7 +66,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random
+from . import _checks, _random, seeding
 from .multitask_train import TeacherPair
 
 __all__ = ["ACTIVATIONS", "InterleavedResult", "CellRuns", "orthogonal_students", "batch_schedule", "train_interleaved",
@@ -108,13 +108,21 @@ class InterleavedResult:
     params: tuple
 
 
-def _stream_generator(seed, stream):
-    # independent streams per student and purpose; 2 streams: task A and task B shuffles
-    return _random.seeded(1_000_003 * int(seed) + 7919 * stream + 29)
+def _stream_generator(rng, stream):
+    """The CPU generator of the named stream ``stream`` of ``rng`` (:func:`gendyn.seeding.stream`): independent
+    streams per seed and purpose (``"shuffles_a"``, ``"shuffles_b"``, ``"noise_val"``, ``"init"``,
+    ``"pool_shuffles"``, ``"train_rows"``)."""
+    return seeding.torch_generator(seeding.stream(rng, stream))
+
+
+def _no_extra(former, where):
+    """A ``TypeError`` for keywords left in a function's ``**`` dictionary."""
+    if former:
+        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
 
 
 def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, trunk: Trunk | None = None,
-                        heads: int = 2, generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
+                        heads: int = 2, rng: seeding.Rng = None, dtype: torch.dtype = torch.float64,
                         device: str | torch.device = "cpu", **flat: object) -> tuple[torch.Tensor, ...]:
     """Initial parameters of ``S`` students as the authors' trainer draws them.
 
@@ -128,12 +136,15 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, tru
         Width and depth of the trunk (hidden layers); ``None``: ``Trunk()``.
     heads : int
         1 (single-task) or 2 (tasks A and B).
-    generator : torch.Generator, optional
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        What the weights and biases are drawn from (an integer seeds a CPU ``torch.Generator``);
+        ``None``: fresh entropy, not torch's global generator (see :mod:`gendyn.seeding`).
     dtype, device
         Of the returned tensors.
     **flat
-        Deprecated: ``hidden`` and ``depth`` (or its old name ``n_layers``) as keywords, accepted for one
-        more release with a ``DeprecationWarning``; passing ``depth`` and ``n_layers`` is an error.
+        Deprecated: ``generator`` (now ``rng``); ``hidden`` and ``depth`` (or its old name ``n_layers``) as
+        keywords, accepted for one more release with a ``DeprecationWarning``; passing ``depth`` and
+        ``n_layers`` is an error.
 
     Returns
     -------
@@ -142,6 +153,7 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, tru
         ``(S, fan_out, fan_in)`` (orthonormal rows or columns, whichever are fewer) and ``b`` of
         shape ``(S, fan_out)``, uniform in ``+-1/sqrt(fan_in)``.
     """
+    rng = seeding.former_rng(rng, flat, "orthogonal_students")
     if flat:
         shown = sorted(flat)
         if "n_layers" in flat:
@@ -160,7 +172,7 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, tru
         raise ValueError(f"heads must be 1 (task A only) or 2 (tasks A and B); got {heads}")
     dtype = _checks.torch_dtype(dtype)
     device = _checks.torch_device(device)
-    generator = _checks.torch_generator(generator)
+    generator = seeding.torch_generator(rng)
     shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1) + [(n_classes, hidden)] * heads
     params = []
     for fan_out, fan_in in shapes:
@@ -175,7 +187,7 @@ def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, tru
 
 
 def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
-                   seed: int) -> list[list[tuple[str, torch.Tensor]]]:
+                   rng: seeding.Rng = None, **former: object) -> list[list[tuple[str, torch.Tensor]]]:
     """Minibatches of one student, in the order the protocol uses them.
 
     Parameters
@@ -183,8 +195,10 @@ def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
     n_train_a, n_train_b : int
         Training-set sizes ``P_A`` and ``P_B`` (``n_train_b = 0``: a single-task student).
     batch_size, epochs : int
-    seed : int
-        The student's seed: its shuffles depend on nothing else.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The student's seed: its task-A and task-B shuffles are drawn from its streams
+        ``"shuffles_a"`` and ``"shuffles_b"`` and depend on nothing else; ``None``: fresh entropy
+        (see :mod:`gendyn.seeding`).
 
     Returns
     -------
@@ -192,17 +206,18 @@ def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
         For each epoch, the steps in order: ``("A", indices)`` of a task-A minibatch, each
         followed by ``P_B // P_A`` steps ``("B", indices)``.
     """
+    rng = seeding.former_rng(rng, former, "batch_schedule")
+    _no_extra(former, "batch_schedule")
     n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
     n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
     batch_size = _checks.integer(batch_size, "batch_size", 1)
     epochs = _checks.integer(epochs, "epochs", 1)
-    seed = _checks.integer(seed, "seed", 0)
     n_steps = float(epochs) * (-(-n_train_a // batch_size)) * (1 + n_train_b // n_train_a)
     # a Python list of index tensors: ~ 8 bytes per index and ~ 200 per step
     _checks.work_limit(100.0 * epochs * (n_train_a + n_train_b),
                        f"epochs={epochs} with n_train_a={n_train_a}, n_train_b={n_train_b}",
                        memory=8.0 * epochs * (n_train_a + n_train_b) + 200.0 * n_steps, iterations=n_steps)
-    gen_a, gen_b = _stream_generator(seed, 0), _stream_generator(seed, 1)
+    gen_a, gen_b = (seeding.torch_generator(s) for s in seeding.streams(rng, "shuffles_a", "shuffles_b"))
     per_a = n_train_b // n_train_a
     stream_b = []
     schedule = []
@@ -261,7 +276,7 @@ def train_interleaved(params: Sequence[torch.Tensor], x_a: torch.Tensor, y_a: to
     x_val, y_val : torch.Tensor, shapes (S, V, N) and (S, V) int64
         Task A's validation set of each student.
     seeds : sequence of int
-        One per student: the seed of its shuffles (:func:`batch_schedule`).
+        One integer ``rng`` per student: the seed of its shuffles (:func:`batch_schedule`).
     task_b : (x_b, y_b) pair of torch.Tensor, optional
         Task B's training set ``(S, P_B, N)``, ``(S, P_B)``; ``None`` for single-task students.
     schedule : SGDSchedule, optional
@@ -525,6 +540,8 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, teac
         Each with ``n_train_a`` and ``s_a``; a multitask cell also ``n_train_b >= 1``, ``s_b``
         and ``relatedness`` (without them, or with ``n_train_b = 0``, a single-task cell).
     seeds : sequence of int
+        One integer ``rng`` per run (see :mod:`gendyn.seeding`): its teachers, data, validation noise and
+        initial students come from its named streams.
     teachers : gendyn.multitask_train.TeacherPair, optional
         ``N``, the teachers' rank, ``K`` and the label noise (:func:`gendyn.multitask_train.draw_tasks`);
         ``None``: ``TeacherPair()``. With ``data``, its ``noise_std`` must be ``None`` (the default noise).
@@ -609,10 +626,10 @@ def train_cells(cells: Sequence[dict[str, float]], seeds: Sequence[int], *, teac
 
     base = tasks(1, 0)  # teachers and validation inputs do not depend on the sizes
     k, n_seeds = base.n_classes, len(seeds)
-    noise_val = torch.stack([base.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, 2),
+    noise_val = torch.stack([base.noise_std * _random.randn(n_val, k, generator=_stream_generator(seed, "noise_val"),
                                                             dtype=dtype, device=device) for seed in seeds])
     z_val = base.x_val @ base.teacher_a.mT  # (S, V, K) at unit SNR
-    init = [orthogonal_students(1, n_features, k, trunk=trunk, heads=2, generator=_stream_generator(seed, 3),
+    init = [orthogonal_students(1, n_features, k, trunk=trunk, heads=2, rng=seeding.stream(seed, "init"),
                                 dtype=dtype, device=device)
             for seed in seeds]
     init = [torch.cat(parts) for parts in zip(*init)]  # (S, ...) per tensor
@@ -665,10 +682,11 @@ class AuthorsData:
         and half of the validation labels are clean (the validation set is not all clean).
     data_seed : int
         Seed of the teachers, the pools, their label noise and their shuffles (``--data_seed``),
-        shared by every seed and cell of the sweep.
+        shared by every seed and cell of the sweep; an integer ``rng`` whose named streams draw them
+        (:mod:`gendyn.seeding`).
     model_seed : int
         Seed of the initial students and of their minibatch shuffles (``--model_seed``), shared
-        likewise.
+        likewise; an integer ``rng`` (streams ``"init"``, ``"shuffles_a"``, ``"shuffles_b"``).
     """
 
     n_pool: int
@@ -731,13 +749,15 @@ class AuthorsPools:
         """Positions of the validation half, ``n_half, ..., 2 n_half - 1`` (int64)."""
         return torch.arange(self.n_half, 2 * self.n_half, device=self.order_a.device)
 
-    def training_rows(self, seed: int) -> torch.Tensor:
-        """Positions of the training half in the order that ``seed`` (the authors' ``--train_seed``
-        with ``--random_train``) permutes them, shape ``(n_half,)`` int64: a run's training set of
-        ``P`` examples is the first ``P``, so one seed's training sets are nested. Tasks A and B
-        use the same permutation, as in the authors' code."""
-        seed = _checks.integer(seed, "seed", 0)
-        return _random.randperm(self.n_half, _stream_generator(seed, 5), self.order_a.device)
+    def training_rows(self, rng: seeding.Rng = None, **former: object) -> torch.Tensor:
+        """Positions of the training half in the order that ``rng`` (the authors' ``--train_seed``
+        with ``--random_train``: an int, SeedSequence, torch or numpy Generator, or None for fresh
+        entropy; its stream ``"train_rows"``, see :mod:`gendyn.seeding`) permutes them, shape
+        ``(n_half,)`` int64: a run's training set of ``P`` examples is the first ``P``, so one seed's
+        training sets are nested. Tasks A and B use the same permutation, as in the authors' code."""
+        rng = seeding.former_rng(rng, former, "AuthorsPools.training_rows")
+        _no_extra(former, "AuthorsPools.training_rows")
+        return _random.randperm(self.n_half, _stream_generator(rng, "train_rows"), self.order_a.device)
 
     def labels_a(self, s_a: ArrayLike) -> torch.Tensor:
         """Task A's labels by position for SNRs ``s_a`` (length R), shape ``(R, n_pool)`` int64:
@@ -791,7 +811,7 @@ def authors_pools(data: AuthorsData, *, n_features: int = 20, rank: int = 10, n_
     tasks = draw_tasks([data.data_seed], n_train_a=n, n_train_b=n, n_val=1, dtype=dtype, device=device,
                        teachers=TeacherPair(n_features=n_features, rank=rank, n_classes=n_classes))
     device = tasks.x_a.device
-    shuffles = _stream_generator(data.data_seed, 4)
+    shuffles = _stream_generator(data.data_seed, "pool_shuffles")
     order_a, order_b = _random.randperm(n, shuffles, device), _random.randperm(n, shuffles, device)
     clean = torch.arange(n, device=device) >= (n // 2 if data.clean_validation else n)  # as drawn
     return AuthorsPools(data, tasks, order_a, order_b, clean[order_a], clean[order_b])
@@ -820,7 +840,7 @@ def _authors_cells(cells, parsed, seeds, data, *, n_features, rank, n_classes, t
     val = pools.validation_rows[: pools.n_half if n_val is None else n_val]
     x_pool_a, x_pool_b = pools.x_a, pools.x_b
     init = orthogonal_students(1, n_features, k, trunk=trunk, heads=2,
-                               generator=_stream_generator(data.model_seed, 3), dtype=dtype, device=device)
+                               rng=seeding.stream(data.model_seed, "init"), dtype=dtype, device=device)
     common = dict(schedule=schedule)
 
     def students(params, m):  # m * S students, all from the one initialisation, with its minibatch shuffles

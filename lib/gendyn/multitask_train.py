@@ -15,7 +15,8 @@ so ``r`` is the cosine of every principal angle between the input subspaces (eq.
 every logit of every example; validation labels are the noise-free ``argmax(W x)``.
 
 Every random draw of a seed (teacher, inputs, label noise, validation inputs, initial
-weights) comes from its own generator seeded by the seed and the stream, so a cell's data
+weights) comes from its own named stream of the seed (``gendyn.seeding.streams(seed, "teacher",
+"x_a", ...)``, independent streams spawned from one ``SeedSequence``), so a cell's data
 do not depend on which other cells share its batch, and all cells of a seed share their
 inputs and noise draws (common random numbers: the single-task and multitask students of
 a seed see the same task-A data and start from the same weights, so the benefit is a
@@ -65,7 +66,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, published_runs, softmax_multitask
+from . import _checks, _random, published_runs, seeding, softmax_multitask
 from .allocator import retain_freed_memory
 
 from .progress import track
@@ -142,7 +143,8 @@ def grid_snrs(points: int) -> tuple[float, ...]:
     return tuple(SNR_GRID[i] for i in index)
 
 
-_STREAMS = {"teacher": 1, "x_a": 2, "noise_a": 3, "x_b": 4, "noise_b": 5, "x_val": 6, "init": 7, "batches": 8}
+#: The named streams of one seed (:func:`gendyn.seeding.streams`), one per independent source of randomness.
+_STREAMS = ("teacher", "x_a", "noise_a", "x_b", "noise_b", "x_val", "init")
 
 
 # ----------------------------------------------------------------------------------------
@@ -167,8 +169,21 @@ def _rates(values, name, lower=0.0, open_lower=True, upper=None):
     return tuple(float(v) for v in arr)
 
 
-def _generator(seed, stream, device):
-    return _random.seeded(1_000_003 * int(seed) + 7919 * _STREAMS[stream] + 17)
+def _generator(seed, stream):
+    """The CPU generator of stream ``stream`` (one of :data:`_STREAMS`) of ``seed``."""
+    return seeding.torch_generator(seeding.stream(seed, stream))
+
+
+def _no_extra(former, where):
+    """A ``TypeError`` for keywords left in a function's ``**former`` after :func:`gendyn.seeding.former_rng`."""
+    if former:
+        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
+
+
+def _one_seed(rng):
+    """One integer seed for :func:`draw_tasks` from an ``rng``: the integer itself, else a draw of its root."""
+    rng = seeding.check(rng)
+    return rng if isinstance(rng, int) else seeding.entropy(seeding.stream(rng))
 
 
 def _activation(activation):
@@ -267,6 +282,14 @@ def _haar(n, k, gen, dtype, device):
     return _random.orthonormal(n, k, (1,), gen, _checks.torch_device(device), torch.float64)[0].to(dtype)
 
 
+def _pool_rows(n, cols, gen, dtype, device):
+    """``n`` rows of standard normals whose first ``m`` rows do not depend on ``n``: drawn in whole blocks of 16
+    rows (torch transforms its uniform draws in blocks of 16 values, so a draw of any other length would change
+    its last values), then cut to ``n``."""
+    rows = -(-n // 16) * 16
+    return _random.randn(rows, cols, generator=gen, dtype=dtype, device=device)[:n].contiguous()
+
+
 def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_val: int = 1000,
                teachers: TeacherPair | None = None, dtype: torch.dtype = torch.float32,
                device: str | torch.device = "cpu", **flat: object) -> TaskBatch:
@@ -275,9 +298,11 @@ def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_va
     Parameters
     ----------
     seeds : sequence of int
-        One group of runs per seed; each seed's draws are independent of the others.
+        One integer ``rng`` per group of runs (see :mod:`gendyn.seeding`): its named streams draw the
+        group's teachers, inputs and noise, independent of the other seeds'.
     n_train_a, n_train_b : int
-        Sizes of the training pools of tasks A and B (runs use the first ``P`` examples).
+        Sizes of the training pools of tasks A and B (runs use the first ``P`` examples; the first ``P``
+        examples of a pool, inputs and noise, do not depend on its size).
     n_val : int
         Validation inputs of task A (noise-free labels).
     teachers : TeacherPair, optional
@@ -309,18 +334,16 @@ def draw_tasks(seeds: Sequence[int], *, n_train_a: int, n_train_b: int = 0, n_va
     dtype, device = _torch(dtype, device)
     parts = {k: [] for k in ("w1", "w2", "o_a", "o_b", "x_a", "noise_a", "x_b", "noise_b", "x_val")}
     for seed in seeds:
-        gen = _generator(seed, "teacher", device)
+        gen = _generator(seed, "teacher")
         q = _haar(n_features, 2 * rank, gen, dtype, device).mT  # (2 rank, N) orthonormal rows
         parts["w1"].append(q[:rank])
         parts["w2"].append(q[rank:])
         parts["o_a"].append(_haar(n_classes, rank, gen, dtype, device))
         parts["o_b"].append(_haar(n_classes, rank, gen, dtype, device))
         for name, n in (("x_a", n_train_a), ("x_b", n_train_b), ("x_val", n_val)):
-            parts[name].append(_random.randn(n, n_features, generator=_generator(seed, name, device),
-                                           dtype=dtype, device=device))
+            parts[name].append(_pool_rows(n, n_features, _generator(seed, name), dtype, device))
         for name, n in (("noise_a", n_train_a), ("noise_b", n_train_b)):
-            parts[name].append(noise_std * _random.randn(n, n_classes, generator=_generator(seed, name, device),
-                                                       dtype=dtype, device=device))
+            parts[name].append(noise_std * _pool_rows(n, n_classes, _generator(seed, name), dtype, device))
     stacked = {k: torch.stack(v) for k, v in parts.items()}
     return TaskBatch(seeds, n_features, rank, n_classes, noise_std, **stacked)
 
@@ -343,7 +366,7 @@ def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, stude
     Parameters
     ----------
     seeds : sequence of int
-        One student per seed.
+        One integer ``rng`` per student (its stream ``"init"``, see :mod:`gendyn.seeding`).
     n_features, n_classes : int
         Inputs ``N`` and classes ``K`` per head.
     students : GridStudents, optional
@@ -384,7 +407,7 @@ def init_student(seeds: Sequence[int], *, n_features: int, n_classes: int, stude
     shapes = [(hidden, n_features)] + [(hidden, hidden)] * (depth - 1)
     out = [[] for _ in range(depth + n_heads)]
     for seed in seeds:
-        gen = _generator(seed, "init", device)
+        gen = _generator(seed, "init")
         for i, (n_out, n_in) in enumerate(shapes):
             std = init_scale * math.sqrt(gain / n_in)
             out[i].append(std * _random.randn(n_out, n_in, generator=gen, dtype=dtype, device=device))
@@ -615,7 +638,7 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
     schedule : GridSchedule, optional
         ``lr``, ``steps``, ``eval_every`` and ``loss`` below; ``None``: ``GridSchedule()``.
     options : TrainOptions, optional
-        ``activation``, ``batch_size``, ``batch_seed``, ``num_threads``, ``keep_composite``,
+        ``activation``, ``batch_size``, ``batch_rng``, ``num_threads``, ``keep_composite``,
         ``keep_trajectory``, ``progress`` and ``block`` below; ``None``: ``TrainOptions()``.
     **flat
         Deprecated: the fields of the three specs as keywords, ``train_students(x_a, y_a, x_val,
@@ -658,18 +681,22 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
         deep ReLU students of Fig. A4 (measured), no gain for linear trunks. ``None``: all
         ``R`` runs at once (best on a GPU).
     """
+    shown = sorted(flat)
+    if "batch_seed" in flat:  # its former flat keyword (the field is batch_rng now)
+        flat["batch_rng"] = seeding.former_rng(None, flat, "train_students", ("batch_seed",))
     if flat:
         specs = _spec_form("train_students", flat, dict(sets=(TrainingSets, sets), schedule=(GridSchedule, schedule),
                                                         options=(TrainOptions, options)),
                            "train_students(x_a, y_a, x_val, y_val, weights, sets=TrainingSets(x_b=..., y_b=...), "
-                           "schedule=GridSchedule(lr=..., steps=...), options=TrainOptions(activation=...))")
+                           "schedule=GridSchedule(lr=..., steps=...), options=TrainOptions(activation=...))",
+                           shown=shown)
         sets, schedule, options = specs["sets"], specs["schedule"], specs["options"]
     sets = TrainingSets() if sets is None else _checks.instance(sets, "sets", TrainingSets)
     schedule = GridSchedule() if schedule is None else _checks.instance(schedule, "schedule", GridSchedule)
     options = TrainOptions() if options is None else _checks.instance(options, "options", TrainOptions)
     x_b, y_b, mask_a, mask_b = sets.x_b, sets.y_b, sets.mask_a, sets.mask_b
     lr, steps, eval_every, loss = schedule.lr, schedule.steps, schedule.eval_every, schedule.loss
-    activation, batch_size, batch_seed = options.activation, options.batch_size, options.batch_seed
+    activation, batch_size, batch_rng = options.activation, options.batch_size, options.batch_rng
     num_threads, keep_composite, keep_trajectory = options.num_threads, options.keep_composite, options.keep_trajectory
     progress, block = options.progress, options.block
     if block is not None:
@@ -683,7 +710,7 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
     eval_every = _checks.integer(eval_every, "eval_every", 1)
     if batch_size is not None:
         batch_size = _checks.integer(batch_size, "batch_size", 1)
-    batch_seed = _checks.integer(batch_seed, "batch_seed", 0)
+    batch_rng = seeding.check(batch_rng, "batch_rng")
     if num_threads is not None:
         num_threads = _checks.integer(num_threads, "num_threads", 1)
     keep_composite = _checks.flag(keep_composite, "keep_composite")
@@ -770,7 +797,7 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
     if keep_trajectory and activation != "linear":
         raise ValueError("keep_trajectory needs a linear trunk (a ReLU student has no composite map)")
     best_w, trajectory = None, []
-    batch_gen = _generator(batch_seed, "batches", str(device)) if batch_size else None
+    batch_gen = seeding.torch_generator(batch_rng, "batch_rng") if batch_size else None
     minibatches = batch_size is not None and batch_size < p_a  # else a step's task-A loss is the training loss
 
     def evaluate(index, step, train_loss=None):
@@ -848,6 +875,10 @@ def train_students(x_a: torch.Tensor, y_a: torch.Tensor, x_val: torch.Tensor, y_
 def _train_in_blocks(x_a, y_a, x_val, y_val, weights, block, sets, schedule, options):
     """:func:`train_students` on blocks of ``block`` runs, results joined along the run axis."""
     r = y_a.shape[2]
+    batch_rng = seeding.check(options.batch_rng, "batch_rng")
+    if not isinstance(batch_rng, (int, np.random.SeedSequence)):  # a generator or fresh entropy: one root for all
+        batch_rng = seeding.stream(batch_rng)  # blocks, so that every block sees the same minibatches
+    options = replace(options, batch_rng=batch_rng)
     parts = []
     for start in range(0, r, block):
         sl = slice(start, min(start + block, r))
@@ -991,7 +1022,7 @@ def train_single_task(setup: SingleTaskSetup, s_a: ArrayLike, seeds: Sequence[in
     s_a : array_like of float
         Teacher SNRs (singular values ``sbar > 0``), one student each.
     seeds : sequence of int
-        One teacher, training set and group of students per seed.
+        One integer ``rng`` per teacher, training set and group of students (see :mod:`gendyn.seeding`).
     init : {"aligned", "random"}
         Training-aligned students, or small random initial weights.
     hidden : int
@@ -1408,7 +1439,7 @@ def run_grid(cells: GridCells | None = None, seeds: Sequence[int] | None = None,
     cells : GridCells
         The grid's sizes, SNRs and relatedness values.
     seeds : sequence of int
-        One teacher pair, data set and initialisation per seed.
+        One integer ``rng`` per teacher pair, data set and initialisation (see :mod:`gendyn.seeding`).
     task, students, schedule : GridTask, GridStudents, GridSchedule
         The data (:func:`draw_tasks`), the students (:func:`init_student`) and their training
         (:func:`train_students`).
@@ -1682,15 +1713,15 @@ class LabelAgreement:
     n_labels: int
 
 
-def label_agreement(s_a: ArrayLike, *, n_labels: int, seed: int = 0, rank: int = 10, n_features: int = 20,
-                    group: int = 200_000) -> LabelAgreement:
+def label_agreement(s_a: ArrayLike, *, n_labels: int, rng: seeding.Rng = None, rank: int = 10, n_features: int = 20,
+                    group: int = 200_000, **former: object) -> LabelAgreement:
     """The fraction of the experiments' noisy labels ``argmax(sbar O w1 x + xi)`` of task A that equal the
     clean label ``argmax(O w1 x)``, at each teacher singular value of ``s_a`` (Lee & Ndirango §2; the first
     order near chance is :func:`gendyn.softmax_multitask.label_agreement_excess`).
 
     The labels are those of :func:`draw_tasks` (``K = rank`` classes, noise ``1/sqrt(N)`` per logit, float64),
-    drawn in groups of at most ``group`` inputs with seeds ``seed``, ``seed + 1``, ...; every SNR labels the
-    same inputs with the same noise.
+    drawn in groups of at most ``group`` inputs, group ``k`` with seed ``seeding.run_seeds(rng, groups,
+    "groups")[k]``; every SNR labels the same inputs with the same noise.
 
     Parameters
     ----------
@@ -1698,23 +1729,27 @@ def label_agreement(s_a: ArrayLike, *, n_labels: int, seed: int = 0, rank: int =
         Teacher singular values ``> 0`` (1-d).
     n_labels : int
         Labels per SNR, ``>= 1``.
-    seed : int
-        Seed of the first group, ``>= 0``.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The root of the groups' seeds (teachers, inputs and noise); ``None``: fresh entropy (see
+        :mod:`gendyn.seeding`).
     rank, n_features : int
         The teacher's rank (= ``K``) and ``N``, as in :func:`draw_tasks`.
     group : int
         Largest number of inputs drawn at once (bounds the memory), ``>= 1``.
     """
     s_a = np.array(_rates(s_a, "s_a"))
+    rng = seeding.former_rng(rng, former, "label_agreement")
+    _no_extra(former, "label_agreement")
     n_labels = _checks.integer(n_labels, "n_labels", 1)
-    seed = _checks.integer(seed, "seed", 0)
     group = _checks.integer(group, "group", 1)
     _checks.integer(rank, "rank", 1)
     _checks.integer(n_features, "n_features", 2)
+    group_seeds = seeding.run_seeds(rng, -(-n_labels // group), "groups")
     agree, done, k = np.zeros(len(s_a), dtype=np.int64), 0, 0
     while done < n_labels:
         n = min(group, n_labels - done)
-        data = draw_tasks([seed + k], n_train_a=n, n_val=1, teachers=TeacherPair(n_features=n_features, rank=rank),
+        data = draw_tasks([group_seeds[k]], n_train_a=n, n_val=1,
+                          teachers=TeacherPair(n_features=n_features, rank=rank),
                           dtype=torch.float64)
         noisy = data.labels_a(s_a)[0]  # (P, S)
         clean = (data.x_a[0] @ data.teacher_a[0].T).argmax(-1)
@@ -1732,8 +1767,8 @@ class SampledGradient:
     n_samples: int
 
 
-def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int, seed: int = 0
-                          ) -> SampledGradient:
+def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int,
+                          rng: seeding.Rng = None, **former: object) -> SampledGradient:
     """``d/dW E_x[lse(W x)]`` by autograd of its Monte Carlo mean over ``x ~ N(0, Sigma)``: the sampled side of
     Gaussian integration by parts (14), ``E[p(x) x^T] = M(W) W Sigma``
     (:func:`gendyn.softmax_multitask.softmax_curvature`).
@@ -1748,9 +1783,12 @@ def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_sam
         Input covariance, symmetric positive definite (identity by default).
     n_samples : int
         Gaussian inputs, ``>= 2``.
-    seed : int
-        Seed of the CPU generator of the inputs, ``>= 0``.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        What the Gaussian inputs are drawn from (an integer seeds a CPU ``torch.Generator``);
+        ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     """
+    rng = seeding.former_rng(rng, former, "sampled_loss_gradient")
+    _no_extra(former, "sampled_loss_gradient")
     w = _checks.real_array(w, "w", ndim=2)
     n_features = w.shape[1]
     sigma = np.eye(n_features) if sigma is None else _checks.real_array(sigma, "sigma", ndim=2)
@@ -1758,13 +1796,12 @@ def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_sam
         raise ValueError(f"sigma must be a symmetric ({n_features}, {n_features}) matrix (the columns of w); got "
                          f"shape {sigma.shape}")
     n_samples = _checks.integer(n_samples, "n_samples", 2)
-    seed = _checks.integer(seed, "seed", 0)
     _checks.work_limit(20.0 * n_samples * w.size, f"n_samples={n_samples} with w of shape {w.shape}")
     try:
         chol = torch.linalg.cholesky(torch.tensor(sigma))
     except RuntimeError:
         raise ValueError("sigma must be positive definite") from None
-    x = _random.randn(n_samples, n_features, generator=_random.seeded(seed)) @ chol.T
+    x = _random.randn(n_samples, n_features, generator=seeding.torch_generator(rng)) @ chol.T
     w_t = torch.tensor(w, requires_grad=True)
     grad = torch.autograd.grad(torch.logsumexp(x @ w_t.T, -1).mean(), w_t)[0].cpu().numpy()
     p = torch.softmax(x @ w_t.detach().T, -1)
@@ -1782,11 +1819,11 @@ class BayesCrossEntropy:
     n_test: int  #: labelled inputs per SNR
 
 
-def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 10, n_features: int = 20
-                        ) -> BayesCrossEntropy:
+def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, rng: seeding.Rng = None, rank: int = 10,
+                        n_features: int = 20, **former: object) -> BayesCrossEntropy:
     """The cross-entropy of the Bayes predictor on labels drawn by the experiments' code.
 
-    One teacher of rank ``rank`` and ``n_test`` inputs (:func:`draw_tasks`, seed ``seed``, float64)
+    One teacher of rank ``rank`` and ``n_test`` inputs (:func:`draw_tasks` of one seed, float64)
     are labelled at every SNR of ``s_a`` with the training labels' noise (:meth:`TaskBatch.labels_a`);
     each label is scored by the exact label law ``p_k(x)`` of the noisy argmax
     (:func:`gendyn.softmax_multitask.noisy_argmax_probabilities`). The mean of ``-ln p_y(x)`` estimates
@@ -1799,8 +1836,9 @@ def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 1
         Teacher SNRs (singular values ``> 0``).
     n_test : int
         Labelled inputs per SNR (``>= 2``).
-    seed : int
-        Seed of the teacher, inputs and noise.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The seed of the teacher, inputs and noise (an integer is :func:`draw_tasks`' seed itself);
+        ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     rank : int
         The teacher's rank and number of classes.
     n_features : int
@@ -1811,8 +1849,10 @@ def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, seed: int, rank: int = 1
     BayesCrossEntropy
     """
     s_a = np.asarray(_rates(s_a, "s_a"), dtype=float)
+    rng = seeding.former_rng(rng, former, "bayes_cross_entropy")
+    _no_extra(former, "bayes_cross_entropy")
     n_test = _checks.integer(n_test, "n_test", 2)
-    seed = _checks.integer(seed, "seed", 0)
+    seed = _one_seed(rng)
     rank = _checks.integer(rank, "rank", 2)
     n_features = _checks.integer(n_features, "n_features", 1)
     _checks.work_limit(float(n_test) * len(s_a) * rank * rank * 64, f"n_test={n_test} with {len(s_a)} SNRs")
@@ -2007,8 +2047,10 @@ class TrainOptions:
     batch_size : int, optional
         ``None``: full-batch gradient descent. Otherwise SGD on minibatches of this size, drawn per
         group uniformly without replacement.
-    batch_seed : int
-        Seed of the minibatch draws (>= 0).
+    batch_rng : int, SeedSequence, torch or numpy Generator, or None
+        What the minibatches are drawn from (see :mod:`gendyn.seeding`); ``None``: fresh entropy.
+        A generator is drawn from once per call of :func:`train_students` (every block of
+        ``block`` runs then sees the same minibatches).
     num_threads : int, optional
         CPU threads during training (``None``: leave torch's setting).
     keep_composite, keep_trajectory : bool
@@ -2022,7 +2064,7 @@ class TrainOptions:
 
     activation: str = "linear"
     batch_size: int | None = None
-    batch_seed: int = 0
+    batch_rng: seeding.Rng = 0
     num_threads: int | None = 1
     keep_composite: bool = True
     keep_trajectory: bool = False
@@ -2033,7 +2075,7 @@ class TrainOptions:
         _activation(self.activation)
         if self.batch_size is not None:
             _checks.integer(self.batch_size, "batch_size", 1)
-        _checks.integer(self.batch_seed, "batch_seed", 0)
+        seeding.check(self.batch_rng, "batch_rng")
         if self.num_threads is not None:
             _checks.integer(self.num_threads, "num_threads", 1)
         _checks.flag(self.keep_composite, "keep_composite")

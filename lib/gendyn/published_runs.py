@@ -25,7 +25,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from . import _checks, softmax_multitask
+from . import _checks, seeding, softmax_multitask
 
 __all__ = ["FILES", "N_CLASSES", "NOISE_STD", "DataNotFoundError", "data_dir", "verify", "load", "benefits", "single_task", "select"]
 __all__ += ["cell_key", "BenefitGrid", "MatchedCells", "match_cells", "SingleTaskCell", "single_task_cells",
@@ -525,8 +525,9 @@ class LabelEntropyFloor:
         return float(np.exp(np.interp(-loss, -self.floor_of_q[n_classes], np.log(self.q_grid))))
 
 
-def label_entropy_floor(*, seed: int, n_samples: int, files: Sequence[str] = ("rank-10", "rank-3", "deep-nonlinear")
-                        ) -> LabelEntropyFloor:
+def label_entropy_floor(*, rng: seeding.Rng = None, n_samples: int,
+                        files: Sequence[str] = ("rank-10", "rank-3", "deep-nonlinear"),
+                        **former: object) -> LabelEntropyFloor:
     """The label-entropy floor at the SNRs of the published single-task cells of ``files``.
 
     With the authors' code's defaults (20 input features, logit noise :data:`NOISE_STD`, teacher
@@ -537,8 +538,10 @@ def label_entropy_floor(*, seed: int, n_samples: int, files: Sequence[str] = ("r
 
     Parameters
     ----------
-    seed : int
-        Seed of the Monte Carlo estimates.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The root of the Monte Carlo estimates: the floor at the cells' SNRs draws from its stream
+        ``"cells"`` (the same draws for every file), the inversion table from ``"table"``; ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
     n_samples : int
         Monte Carlo inputs at the cells' SNRs (even, at least 16: a quarter of them, also even, for
         the coarser inversion table).
@@ -550,6 +553,9 @@ def label_entropy_floor(*, seed: int, n_samples: int, files: Sequence[str] = ("r
     -------
     LabelEntropyFloor
     """
+    rng = seeding.former_rng(rng, former, "label_entropy_floor")
+    if former:
+        raise TypeError(f"label_entropy_floor() got unexpected keyword argument(s) {sorted(former)}")
     n_samples = _checks.integer(n_samples, "n_samples", 16, " (even: antithetic pairs)")
     if n_samples % 8:
         raise ValueError(f"n_samples must be a multiple of 8 (antithetic pairs, also in a quarter); got {n_samples}")
@@ -558,10 +564,11 @@ def label_entropy_floor(*, seed: int, n_samples: int, files: Sequence[str] = ("r
     files = tuple(_checks.choice(f, "files", tuple(FILES)) for f in files)
     cells = [c for name in files for c in single_task_cells(name)]
     snrs = np.unique([c.s_a for c in cells])
+    cells_rng, table_rng = seeding.streams(rng, "cells", "table")
     by_file = {}
     for name in files:
         h, h_se = softmax_multitask.noisy_label_entropy(snrs, N_CLASSES[name], NOISE_STD, n_samples=n_samples,
-                                                        seed=seed, return_stderr=True)
+                                                        rng=cells_rng, return_stderr=True)
         by_file[name] = dict(zip(snrs, zip(h, h_se)))
     # the floor depends on s_a / noise_std only: invert it to get the smallest SNR a loss allows. The
     # table is lowered by three Monte Carlo SE and made non-increasing, so the inverse errs low
@@ -569,7 +576,7 @@ def label_entropy_floor(*, seed: int, n_samples: int, files: Sequence[str] = ("r
     q_grid = np.logspace(-2, 1.7, 40)
     floor_of_q = {}
     for k in set(N_CLASSES[name] for name in files):
-        h, h_se = softmax_multitask.noisy_label_entropy(q_grid, k, 1.0, n_samples=n_samples // 4, seed=seed,
+        h, h_se = softmax_multitask.noisy_label_entropy(q_grid, k, 1.0, n_samples=n_samples // 4, rng=table_rng,
                                                         return_stderr=True)
         floor_of_q[k] = np.minimum.accumulate(h - 3 * h_se)
     return LabelEntropyFloor(snrs, by_file, q_grid, floor_of_q)

@@ -50,7 +50,7 @@ import torch
 from numpy.typing import ArrayLike
 from scipy import special, stats
 
-from . import _checks
+from . import _checks, seeding
 from . import interleaved_sgd as _il
 from . import multitask_train as _mt
 from . import published_runs as _pr
@@ -185,7 +185,8 @@ def simulate_settings(settings: Sequence[Setting], cells: Sequence[dict[str, flo
     cells : sequence of dict
         As :func:`gendyn.interleaved_sgd.train_cells` takes them (single-task and multitask cells).
     seeds : sequence of int
-        The runs' ``--train_seed`` values (distinct).
+        The runs' ``--train_seed`` values (distinct): one integer ``rng`` per run, whose stream
+        ``"train_rows"`` permutes the training halves (:mod:`gendyn.seeding`).
     sweep : Sweep, optional
         What every setting shares: classes, pool and validation sizes, width, minibatch size and
         the sweep's seeds; ``None``: ``Sweep()``.
@@ -409,7 +410,7 @@ def held_out_agreement(published: Sequence[ArrayLike], predicted: ArrayLike) -> 
 
 
 def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validation: bool, *, n_samples: int = 4096,
-                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                rng: seeding.Rng = None, **former: object) -> tuple[np.ndarray, np.ndarray]:
     """The label-entropy floor of a validation loss under a setting's label law, and its Monte Carlo SE.
 
     The authors' teachers give unit-SNR logits ``z ~ N(0, I_K)``; a noisy label is
@@ -427,7 +428,9 @@ def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validatio
     clean_validation : bool
     n_samples : int
         Draws of ``z`` (even, ``>= 4``: antithetic pairs).
-    seed : int
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        What the logits ``z`` are drawn from (an integer seeds ``numpy.random.default_rng``); ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
 
     Returns
     -------
@@ -436,6 +439,9 @@ def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validatio
     """
     from .softmax_multitask import noisy_argmax_probabilities
 
+    rng = seeding.former_rng(rng, former, "label_floor")
+    if former:
+        raise TypeError(f"label_floor() got unexpected keyword argument(s) {sorted(former)}")
     s = _checks.real_array(s_a, "s_a", lower=0)
     k = _checks.integer(n_classes, "n_classes", 2)
     n = _checks.integer(n_features, "n_features", 1)
@@ -443,10 +449,8 @@ def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validatio
     n_samples = _checks.integer(n_samples, "n_samples", 4, " (even: antithetic pairs)")
     if n_samples % 2:
         raise ValueError(f"n_samples must be even (antithetic pairs z, -z); got {n_samples}")
-    seed = _checks.integer(seed, "seed", 0)
     _checks.work_limit(4000.0 * n_samples * max(s.size, 1) * k * k, f"n_samples={n_samples} with {s.size} SNRs")
-    rng = np.random.default_rng(seed)
-    g = rng.standard_normal((n_samples // 2, k))
+    g = seeding.numpy_generator(rng).standard_normal((n_samples // 2, k))
     flat = s.ravel()
     pair = np.zeros((g.shape[0], flat.size))
     for sign in (1.0, -1.0):
@@ -477,7 +481,8 @@ class Sweep:
     batch_size : int
         Minibatch size.
     data_seed, model_seed : int
-        The sweep's fixed ``--data_seed`` and ``--model_seed`` (>= 0).
+        The sweep's fixed ``--data_seed`` and ``--model_seed`` (>= 0): integer ``rng`` values whose named
+        streams draw the data and the students (:class:`gendyn.interleaved_sgd.AuthorsData`).
     """
 
     n_classes: int = 10

@@ -90,7 +90,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import integrate, optimize, special
 
-from . import _checks
+from . import _checks, seeding
 
 __all__ = [
     "softmax",
@@ -129,6 +129,12 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 # checks
 # ----------------------------------------------------------------------------------------
+
+
+def _no_extra(former, where):
+    """A ``TypeError`` for keywords left in a function's ``**`` dictionary."""
+    if former:
+        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
 
 
 def _array(x, name, ndim_min=1, **bounds):
@@ -235,8 +241,9 @@ def softmax_feature_covariance(w: ArrayLike, x: ArrayLike) -> np.ndarray:
     return np.swapaxes(p, -1, -2) @ x / x.shape[-2]
 
 
-def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int = 2**16, seed: int = 0,
-                      return_stderr: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int = 2**16,
+                      rng: seeding.Rng = None, return_stderr: bool = False,
+                      **former: object) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The matrix function ``M(W) = E[diag p - p p^T]``, ``x ~ N(0, Sigma)`` (13), by Monte Carlo.
 
     Antithetic pairs ``(x, -x)`` halve the variance of the odd part. Vectorised over the
@@ -249,17 +256,19 @@ def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples
         Input covariance (identity by default).
     n_samples : int
         Gaussian inputs (even; half are the antithetic partners).
-    seed : int
-        Seed of the numpy generator.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        What the Gaussian inputs are drawn from (an integer seeds ``numpy.random.default_rng``); ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
     return_stderr : bool
         Also return the entrywise standard error of the estimate.
     """
+    rng = seeding.former_rng(rng, former, "softmax_curvature")
+    _no_extra(former, "softmax_curvature")
     w = _array(w, "w", 2)
     n_samples = _checks.integer(n_samples, "n_samples", 2)
-    seed = _checks.integer(seed, "seed", 0)
     return_stderr = _checks.flag(return_stderr, "return_stderr")
     sig = _sigma(sigma, w.shape[-1])
-    rng = np.random.default_rng(seed)
+    rng = seeding.numpy_generator(rng)
     half = n_samples // 2
     chol = np.linalg.cholesky(sig) if sigma is not None else None
     k = w.shape[-2]
@@ -291,21 +300,21 @@ def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples
 
 
 def gaussian_softmax_feature_covariance(w: ArrayLike, sigma: ArrayLike | None = None,
-                                        **kwargs: int | bool) -> np.ndarray:
-    """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs go to
-    :func:`softmax_curvature`."""
+                                        **kwargs: object) -> np.ndarray:
+    """``E[softmax(W x) x^T] = M(W) W Sigma`` for ``x ~ N(0, Sigma)`` (14); kwargs (``n_samples``, ``rng``:
+    fresh entropy unless given, see :mod:`gendyn.seeding`) go to :func:`softmax_curvature`."""
     w = _array(w, "w", 2)
     sig = _sigma(sigma, w.shape[-1])
     return softmax_curvature(w, sigma, **kwargs) @ w @ sig
 
 
 def composite_flow(weights: Sequence[ArrayLike], sigma_yx: ArrayLike, sigma: ArrayLike | None = None,
-                   **kwargs: int | bool) -> np.ndarray:
+                   **kwargs: object) -> np.ndarray:
     """Right-hand side of (2): ``tau dW/dt`` of the composite ``W = W_D ... W_1``.
 
     ``weights``: list ``[W_1, ..., W_D]`` (first layer first, each ``(..., n_out, n_in)``);
     ``sigma_yx``: the label-feature covariance ``(..., K, N)``. The softmax term uses the
-    Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`).
+    Gaussian form (14) (``kwargs`` go to :func:`softmax_curvature`: ``n_samples``, ``rng``).
     """
     if not isinstance(weights, (list, tuple)) or not weights:
         raise ValueError(f"weights must be a non-empty list [W_1, ..., W_D] of matrices; got {type(weights).__name__}")
@@ -460,8 +469,9 @@ def noisy_argmax_probabilities(z: ArrayLike, noise_std: float) -> np.ndarray:
     return p / p.sum(-1, keepdims=True)
 
 
-def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_samples: int = 2**12, seed: int = 0,
-                        return_stderr: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_samples: int = 2**12,
+                        rng: seeding.Rng = None, return_stderr: bool = False,
+                        **former: object) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The cross-entropy floor ``H(y | x)`` of the authors' noisy labels, by Monte Carlo over inputs.
 
     The authors' teachers (``n_classes = K`` equal to the rank, both layers with orthonormal
@@ -484,8 +494,9 @@ def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_sam
     n_samples : int
         Draws of ``z``: even and at least 4 (half are the antithetic partners ``-z``; two pairs
         give a standard error).
-    seed : int
-        Seed of the numpy generator.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        What the logits ``z`` are drawn from (an integer seeds ``numpy.random.default_rng``); ``None``:
+        fresh entropy (see :mod:`gendyn.seeding`).
     return_stderr : bool
         Also return the standard error of each estimate.
 
@@ -493,15 +504,16 @@ def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_sam
     -------
     ndarray (shape of ``s``), and its standard error with ``return_stderr``.
     """
+    rng = seeding.former_rng(rng, former, "noisy_label_entropy")
+    _no_extra(former, "noisy_label_entropy")
     s = _checks.real_array(s, "s", lower=0, extra=" (teacher strengths)")
     k = _checks.integer(n_classes, "n_classes", 2)
     noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
     n_samples = _checks.integer(n_samples, "n_samples", 4, " (even: antithetic pairs)")
     if n_samples % 2:
         raise ValueError(f"n_samples must be even (antithetic pairs z, -z); got {n_samples}")
-    seed = _checks.integer(seed, "seed", 0)
     return_stderr = _checks.flag(return_stderr, "return_stderr")
-    rng = np.random.default_rng(seed)
+    rng = seeding.numpy_generator(rng)
     half = n_samples // 2
     flat = s.ravel()
     chunk = max(1, 2**14 // (k * k * max(flat.size, 1)))
@@ -835,9 +847,9 @@ def expected_max_normal(n_classes: int) -> float:
 
 
 def softmax_curvature_batches(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples: int, batches: int = 64,
-                              seed: int = 0) -> np.ndarray:
+                              rng: seeding.Rng = None, **former: object) -> np.ndarray:
     """``batches`` independent Monte Carlo estimates of ``M(W)`` (13) (:func:`softmax_curvature`), each from
-    ``n_samples // batches`` inputs; batch ``b`` is drawn with seed ``1000 * (seed + 1) + b``.
+    ``n_samples // batches`` inputs; batch ``b`` is drawn from the stream ``seeding.stream(rng, b)``.
 
     The entries of one estimate are correlated, so their entrywise standard errors cannot be combined;
     the spread of independent batches gives the standard error of any function of ``M`` that is linear
@@ -852,18 +864,21 @@ def softmax_curvature_batches(w: ArrayLike, sigma: ArrayLike | None = None, *, n
         Gaussian inputs in all, ``>= 2 * batches`` (each batch's are even; half antithetic partners).
     batches : int
         Independent estimates, ``>= 2``.
-    seed : int
-        ``>= 0``; the seeds of the batches follow from it.
+    rng : int, SeedSequence, torch or numpy Generator, or None
+        The root of the batches' streams (a generator is drawn from once); ``None``: fresh entropy
+        (see :mod:`gendyn.seeding`).
 
     Returns
     -------
     numpy.ndarray, (batches, ..., K, K)
     """
+    rng = seeding.former_rng(rng, former, "softmax_curvature_batches")
+    _no_extra(former, "softmax_curvature_batches")
     batches = _checks.integer(batches, "batches", 2)
     n_samples = _checks.integer(n_samples, "n_samples", 2 * batches, meaning=f" (at least two per batch, "
                                 f"batches={batches})")
-    seed = _checks.integer(seed, "seed", 0)
-    return np.stack([softmax_curvature(w, sigma, n_samples=n_samples // batches, seed=1000 * (seed + 1) + b)
+    root = seeding.stream(rng)
+    return np.stack([softmax_curvature(w, sigma, n_samples=n_samples // batches, rng=seeding.stream(root, b))
                      for b in range(batches)])
 
 

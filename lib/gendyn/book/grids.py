@@ -15,7 +15,7 @@ import re
 import numpy as np
 import torch
 
-from .. import _checks
+from .. import _checks, seeding
 from ..multitask_train import INIT_SCALE, RELATEDNESS_GRID, grid_snrs, grid_specs, run_grid
 from .claims import cache_dir
 from . import threads
@@ -49,7 +49,10 @@ def book_grid(name, cfg, depth=None):
 
     ``cfg`` is the :class:`gendyn.book.scales.RunConfig` of chapter ``ln-multitask`` (``rank-10``,
     ``rank-3``) or ``ln-aux-depth`` (``aux-train-pts``, ``deep-nonlinear``, then ``depth``).
-    Seeds are ``cfg.seed, cfg.seed + 1, ...``; ``snr_points = n`` keeps ``n`` SNRs of
+    Seeds are ``seeding.run_seeds(cfg.seed, cfg.seeds, name)``: one integer ``rng`` per seed, its own
+    series for each grid, except that every depth of ``deep-nonlinear`` (and the chapter's linear
+    reference built from it) shares one series on purpose, so that depths are compared on the
+    same teachers and data; ``snr_points = n`` keeps ``n`` SNRs of
     :data:`SNR_GRID` evenly spread in log scale including both ends (3: 0.01, 0.63, 10);
     ``relatedness_every = 2`` keeps the relatedness values 0, 0.5, 1. The deep ReLU grid
     trains in :data:`DEEP_DTYPE` (float64), the others in float32. At paper scale the
@@ -64,7 +67,7 @@ def book_grid(name, cfg, depth=None):
     if name != "deep-nonlinear" and depth is not None:
         raise ValueError(f"depth applies to the 'deep-nonlinear' grid only; got depth={depth!r} for {name!r}")
     snrs = grid_snrs(cfg.deep_snr_points if name == "deep-nonlinear" else cfg.snr_points)
-    kw = dict(seeds=tuple(range(cfg.seed, cfg.seed + cfg.seeds)), s_a=snrs, s_b=snrs,
+    kw = dict(seeds=seeding.run_seeds(cfg.seed, cfg.seeds, name), s_a=snrs, s_b=snrs,
               relatedness=RELATEDNESS_GRID[::cfg.relatedness_every], n_val=cfg.n_val, init_scale=INIT_SCALE,
               device=cfg.device, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every, **placement(cfg))
     if name == "rank-10":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
+from gendyn import seeding
 from gendyn import settings_inference as si
 from gendyn.book import plotting
 from gendyn.book.claims import Ledger
@@ -132,14 +133,14 @@ def figure_held_out(agree: si.Agreement, n_single: int) -> Figure:
     return fig
 
 
-def floor_cells_below(setting: si.Setting, *, samples: int, seed: int) -> list[tuple]:
+def floor_cells_below(setting: si.Setting, *, samples: int, rng: seeding.Rng) -> list[tuple]:
     """The published rank-10 single-task cells whose upper t bound (one-sided, family-wise level 1e-3 over
     the 36 cells) lies below the label-entropy floor of ``setting``'s label law minus 3 Monte Carlo SE:
     ``(P, s_A, published mean, upper bound, floor)`` each."""
     single = [dict(n_train_a=p, s_a=s) for p in (100, 200, 400, 800, 1600, 3200) for s in _SNR]
     values = si.published_values(single)
     floor, floor_se = si.label_floor(np.array(_SNR), 10, setting.n_features, setting.clean_validation,
-                                     n_samples=samples, seed=seed)
+                                     n_samples=samples, rng=rng)
     confidence = 1 - 1e-3 / len(single)
     below = []
     for cell, v in zip(single, values):

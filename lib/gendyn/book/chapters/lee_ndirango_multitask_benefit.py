@@ -35,7 +35,7 @@ class Sizes:
     Lee & Ndirango (2019) §4.5, Figs. 2, A1, A2: benefit vs relatedness and SNRs (linear students).
     """
 
-    seeds: int  #: seeds of every grid cell: SEED, SEED + 1, ...
+    seeds: int  #: seeds of every grid cell (gendyn.seeding.run_seeds of SEED)
     n_train: tuple[int, ...]  #: training examples per task of the rank-10 grid
     rank3_n_train: tuple[int, ...]  #: training examples per task of the rank-3 grid
     snr_points: int  #: SNRs kept of the grid's, evenly in log scale with both ends

@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
-from gendyn import interleaved_sgd, published_runs
+from gendyn import interleaved_sgd, published_runs, seeding
 from gendyn import multitask_train as mt
 from gendyn.book import plotting
 from gendyn.book import stats as book_stats
@@ -124,12 +124,12 @@ def compare(match: published_runs.MatchedCells, mask: np.ndarray | None = None) 
             *book_stats.sign_agreement(match.ref_m[mask], match.ref_se[mask], match.our_m[mask], match.our_se[mask]))
 
 
-def check_comparison(ledger: Ledger, match: published_runs.MatchedCells, *, seed: int, n_boot: int) -> None:
+def check_comparison(ledger: Ledger, match: published_runs.MatchedCells, *, rng: seeding.Rng, n_boot: int) -> None:
     """Claims of the planned test over all matched cells: rank correlation >= 0.5 (with a bootstrap
-    interval of ``n_boot`` resamples, generator seeded by ``seed``) and sign agreement >= 0.75."""
+    interval of ``n_boot`` resamples drawn from ``rng``, see :mod:`gendyn.seeding`) and sign agreement >= 0.75."""
     rho_all, agree_all, n_both = compare(match)
     n = len(match.files)
-    rng = np.random.default_rng(seed)
+    rng = seeding.numpy_generator(rng)
     boot = [stats.spearmanr(match.ref_m[idx], match.our_m[idx]).statistic
             for idx in (rng.integers(0, n, n) for _ in range(n_boot))]
     ledger.check("published-rank-correlation",

@@ -36,7 +36,7 @@ class Sizes:
     Lee & Ndirango (2019): the benefit here vs the transfer benefit of Lampinen & Ganguli §4.
     """
 
-    seeds: int  #: seeds of every cell: SEED, SEED + 1, ...
+    seeds: int  #: seeds of every cell (gendyn.seeding.run_seeds of SEED)
     n_train: int  #: training examples per task
     steps: int  #: gradient steps of the cross-entropy students (learning rate 1)
     mse_lr: float  #: learning rate of the squared-error students
