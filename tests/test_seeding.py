@@ -111,10 +111,19 @@ def test_run_seeds_differ_between_runs_paths_and_roots():
 
 
 def test_fresh_entropy_is_refused_where_runs_must_be_reproducible(monkeypatch):
+    from gendyn import _random
+
     monkeypatch.setenv(seeding.REQUIRE_RNG, "1")
-    for make in (seeding.torch_generator, seeding.numpy_generator, seeding.stream):
+    for make in (seeding.numpy_generator, seeding.stream):
         with pytest.raises(ValueError, match="GENDYN_REQUIRE_RNG"):
             make(None)
+    # a torch generator of None may be made (a call may draw nothing) but refuses to draw
+    unseeded = seeding.torch_generator(None)
+    for draw in (lambda: _random.randn(2, generator=unseeded), lambda: _random.rand(2, generator=unseeded),
+                 lambda: _random.randperm(3, generator=unseeded), lambda: seeding.stream(unseeded)):
+        with pytest.raises(ValueError, match="GENDYN_REQUIRE_RNG"):
+            draw()
     assert seeding.torch_generator(3).initial_seed() == 3  # a seed is fine
+    _random.randn(2, generator=seeding.torch_generator(3))
     monkeypatch.setenv(seeding.REQUIRE_RNG, "0")
-    seeding.torch_generator(None)
+    _random.randn(2, generator=seeding.torch_generator(None))

@@ -45,6 +45,10 @@ Conventions
   ``ArrayLike`` for inputs numpy converts); ``tests/test_layers.py`` checks that each has them
   (and those of ``gendyn.book.chapter``, ``checks``, ``plotting``, ``stats`` and every
   ``gendyn.book.chapters`` module).
+- **Random numbers.** Every stochastic public function takes ``rng`` (an integer seed, a
+  ``SeedSequence``, a torch or numpy generator, or ``None`` for fresh entropy), checked in one place;
+  independent series take named streams, ``seeding.stream(SEED, "relu", L)``, never seed arithmetic
+  (:mod:`~gendyn.seeding`; "seeds, generators, streams" below).
 - **Bad input** raises ``ValueError`` naming the parameter and what is allowed; numerics
   raise rather than return NaN or inf silently (``tests/test_fuzz_*.py``).
 - **Specs.** A run with many settings takes small frozen dataclasses that say what it is (the
@@ -147,8 +151,14 @@ seeds, generators, streams
     batched over runs (:mod:`~gendyn.multitask_train`, :mod:`~gendyn.interleaved_sgd`,
     :mod:`~gendyn.settings_inference`), whose draws depend on its seed alone (under the authors'
     data protocol, ``train_cells(data=...)``, the seeds are train seeds that permute one shared
-    draw). The former keywords ``generator=`` and ``seed=`` are accepted for one more release with
-    a ``DeprecationWarning``. Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
+    draw; ``AuthorsData`` keeps the authors' ``data_seed`` and ``model_seed``). Specs carry the
+    argument as a field: ``linear_experiments.Execution(rng=...)``,
+    ``multitask_train.TrainOptions(batch_rng=...)``. A function with several independent sources of
+    randomness draws each from its own named stream of ``rng`` (``committee_sgd``: one stream per run;
+    ``multitask_train``: teacher, inputs, noise, initial weights). ``None`` is fresh entropy, so only
+    an explicit ``rng`` repeats a result; the book's runs refuse ``None`` (``$GENDYN_REQUIRE_RNG``).
+    The former keywords ``generator=`` and ``seed=`` are accepted for one more release with a
+    ``DeprecationWarning``. Independent draws per setting are ``repeats`` (:mod:`~gendyn.teachers`,
     :mod:`~gendyn.linear_experiments`, :mod:`~gendyn.random_features`) or ``runs``
     (:mod:`~gendyn.train`, :mod:`~gendyn.task_data`, :mod:`~gendyn.committee_sgd`).
 devices, dtypes

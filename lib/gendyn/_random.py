@@ -7,9 +7,25 @@ device: a seed means the same data, initial weights and minibatches on a laptop 
 and a generator on one device is never an error for a computation on another.
 """
 
+import weakref
+
 import torch
 
 from . import _checks
+
+#: Generators made from ``rng=None`` in a run that must be reproducible ($GENDYN_REQUIRE_RNG=1,
+#: gendyn.seeding): drawing from one is refused, making one (for a draw that may not happen) is not.
+_UNSEEDED = weakref.WeakSet()
+
+
+def _checked(generator):
+    generator = _checks.torch_generator(generator)
+    if generator is not None and generator in _UNSEEDED:
+        from .seeding import REQUIRE_RNG
+
+        raise ValueError(f"rng=None draws fresh entropy, which this run refuses (${REQUIRE_RNG}=1: it must be "
+                         f"reproducible): pass an integer seed or a stream (gendyn.seeding.stream)")
+    return generator
 
 
 def _source(generator):
@@ -18,21 +34,21 @@ def _source(generator):
 
 def randn(*size, generator=None, device="cpu", dtype=torch.float64):
     """Standard normal tensor of ``size`` drawn on ``generator``'s device, then moved to ``device``."""
-    generator = _checks.torch_generator(generator)
+    generator = _checked(generator)
     z = torch.randn(*size, generator=generator, device=_source(generator), dtype=dtype)
     return z.to(device)
 
 
 def rand(*size, generator=None, device="cpu", dtype=torch.float64):
     """Uniform ``[0, 1)`` tensor of ``size`` drawn on ``generator``'s device, then moved to ``device``."""
-    generator = _checks.torch_generator(generator)
+    generator = _checked(generator)
     u = torch.rand(*size, generator=generator, device=_source(generator), dtype=dtype)
     return u.to(device)
 
 
 def randperm(n, generator=None, device="cpu"):
     """Random permutation of ``range(n)`` drawn on ``generator``'s device, then moved to ``device``."""
-    generator = _checks.torch_generator(generator)
+    generator = _checked(generator)
     return torch.randperm(n, generator=generator, device=_source(generator)).to(device)
 
 
@@ -53,4 +69,5 @@ def orthonormal(n, r, batch, generator, device, dtype):
 def integer_seed(generator):
     """One integer in ``[0, 2**62)`` drawn from ``generator`` on its device (it seeds a root stream,
     :mod:`gendyn.seeding`); the generator is advanced."""
+    generator = _checked(generator)
     return int(torch.randint(0, 1 << 62, (1,), generator=generator, device=_source(generator)).item())

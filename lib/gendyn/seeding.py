@@ -185,6 +185,8 @@ def torch_generator(rng: Rng, name: str = "rng") -> torch.Generator:
     A torch generator is returned as it is (on its own device). Otherwise a new CPU generator:
     seeded with the integer itself (so ``rng=s`` draws as ``torch.Generator().manual_seed(s)``), with
     :func:`entropy` of a ``SeedSequence`` (fresh for ``None``), or with one draw of a numpy generator.
+    Under ``$GENDYN_REQUIRE_RNG=1`` the generator of ``None`` refuses its first draw (through
+    ``gendyn._random``, where every draw of the library goes), not its making.
     """
     rng = check(rng, name)
     if isinstance(rng, torch.Generator):
@@ -193,10 +195,14 @@ def torch_generator(rng: Rng, name: str = "rng") -> torch.Generator:
         seed = rng
     elif isinstance(rng, np.random.Generator):
         seed = _draw_63_bits(rng)
+    elif rng is None:
+        # refused at its first draw, not here: many calls make a generator they never draw from
+        generator = torch.Generator().manual_seed(entropy(np.random.SeedSequence()))
+        if os.environ.get(REQUIRE_RNG, "").strip() == "1":
+            _random._UNSEEDED.add(generator)
+        return generator
     else:
-        if rng is None:
-            _fresh(name)
-        seed = entropy(np.random.SeedSequence() if rng is None else rng)
+        seed = entropy(rng)
     return torch.Generator().manual_seed(seed)
 
 
