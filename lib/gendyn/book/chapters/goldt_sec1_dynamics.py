@@ -88,6 +88,7 @@ SERIES = {
     "fig1": "Fig. 1, per K: the teacher and student (K, 'start') and the SGD runs from them (K, 'sgd')",
     "finite-size": "the N^-1/2 rate, per engine and N: the networks (engine, N, 'start') and their SGD "
                    "(engine, N, 'sgd')",
+    "bootstrap": "the bootstrap of the fitted N^-1/2 exponent's standard error",
 }
 
 
@@ -96,7 +97,7 @@ def stream_paths(sizes: Sizes) -> list[tuple[str | int, ...]]:
     paths: list[tuple[str | int, ...]] = [("fig1", K, use) for K in sizes.ks for use in ("start", "sgd")]
     for engine, ns in (("order-parameters", sizes.finite_size_n), ("weights", sizes.finite_size_weights_n)):
         paths += [("finite-size", engine, n, use) for n in ns for use in ("start", "sgd")]
-    return paths
+    return paths + [("bootstrap",)]
 
 
 __all__ += ["SERIES", "stream_paths"]
