@@ -114,5 +114,11 @@ def test_merge_replaces_the_remeasured_chapters_and_counts_again():
     merged = tool.merge(table, part)
     assert [e["chapter"] for e in merged["chapters"]] == ["x", "y", "z"]
     assert (merged["targeted_claims"], merged["killed_claims"]) == (3, 3)  # z's failed baseline counts nothing
-    assert merged["commit"] == "aaa" and merged["remeasured"] == dict(chapters=["x", "z"], commit="bbb", date="d2")
-    assert "`x`, `z` measured again at commit `bbb`" in tool.strength_markdown(merged)
+    assert merged["commit"] == "bbb" and "remeasured" not in merged
+    assert [(e["commit"], e["date"]) for e in merged["chapters"]] == [("bbb", "d2"), ("aaa", "d1"), ("bbb", "d2")]
+    page = tool.strength_markdown(merged)
+    assert "at commit `aaa` on d1: `y`; at commit `bbb` on d2: `x`, `z`" in page
+    # merged again later: y keeps its own measurement, never the newer table's date
+    again = tool.merge(merged, dict(commit="ccc", date="d3", chapters=[entry("z", {})]))
+    assert [(e["commit"], e["date"]) for e in again["chapters"]] == [("bbb", "d2"), ("aaa", "d1"), ("ccc", "d3")]
+    assert "Measured at commit `aaa` on d1, smoke" in tool.strength_markdown(dict(table, chapters=table["chapters"]))

@@ -155,10 +155,15 @@ def report(results):
 
 
 def merge(table, part):
-    """``table`` with the chapters of ``part`` (a later, partial measurement) replaced, the totals counted
-    again over all chapters, and ``remeasured`` saying which chapters were measured when."""
-    new = {e["chapter"]: e for e in part["chapters"]}
-    chapters = [new.pop(e["chapter"], e) for e in table["chapters"]] + list(new.values())
+    """``table`` with the chapters of ``part`` (a later, partial measurement) replaced and the totals
+    counted again over all chapters. Each chapter keeps the commit and date it was measured at (a
+    chapter of an older table without its own takes the table's), so no chapter is dated to a commit
+    that did not measure it; the table's own commit and date are those of its latest measurement."""
+    def dated(entry, source):
+        return dict(entry, commit=entry.get("commit", source.get("commit")), date=entry.get("date", source.get("date")))
+
+    new = {e["chapter"]: dated(e, part) for e in part["chapters"]}
+    chapters = [new.pop(e["chapter"], None) or dated(e, table) for e in table["chapters"]] + list(new.values())
     total = killed = 0
     for e in chapters:
         if not e["baseline_ok"]:
@@ -166,10 +171,9 @@ def merge(table, part):
         targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
         total += len(targeted)
         killed += sum(any(m["verdicts"].get(c) in ("killed", "crashed") for m in e["mutations"]) for c in targeted)
-    earlier = (table.get("remeasured") or {}).get("chapters", [])
-    return dict(table, chapters=chapters, targeted_claims=total, killed_claims=killed,
-                remeasured=dict(chapters=sorted(set(earlier) | {e["chapter"] for e in part["chapters"]}),
-                                commit=part["commit"], date=part["date"]))
+    merged = {k: v for k, v in table.items() if k != "remeasured"}  # the per-chapter dates replace it
+    return dict(merged, chapters=chapters, targeted_claims=total, killed_claims=killed,
+                commit=part["commit"], date=part["date"])
 
 
 def main(argv=None):
@@ -207,6 +211,8 @@ def main(argv=None):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
+    for entry in data["chapters"]:
+        entry.update(commit=data["commit"], date=data["date"])
     if args.merge and args.json and args.json.exists():
         data = merge(json.loads(args.json.read_text()), data)
     page = strength_markdown(data)

@@ -75,6 +75,27 @@ def ledger_markdown(entries, title="Claims ledger"):
     return "\n".join(lines) + "\n"
 
 
+def _measured_when(data):
+    """When and at which commit the table's chapters were measured: one sentence, with a chapter list
+    per measurement where ``tools/mutants.py --merge`` measured some chapters again later."""
+    when = {}
+    for e in data["chapters"]:
+        key = (e.get("commit", data.get("commit", "?")), e.get("date", data.get("date", "?")))
+        when.setdefault(key, []).append(e["chapter"])
+    if data.get("remeasured"):  # a table written before the chapters carried their own dates
+        again = set(data["remeasured"]["chapters"])
+        first = [c for c in sum(when.values(), []) if c not in again]
+        when = {(data.get("commit", "?"), data.get("date", "?")): first,
+                (data["remeasured"]["commit"], data["remeasured"]["date"]): sorted(again)}
+    how = "smoke scale, seed 0, by `make mutants` (`tools/mutants.py`)"
+    if len(when) <= 1:
+        commit, date = next(iter(when), (data.get("commit", "?"), data.get("date", "?")))
+        return f"Measured at commit `{commit}` on {date}, {how}."
+    parts = [f"at commit `{commit}` on {date}: " + ", ".join(f"`{c}`" for c in chapters)
+             for (commit, date), chapters in sorted(when.items(), key=lambda kv: kv[0][1])]
+    return f"Measured at {how}, chapter by chapter: " + "; ".join(parts) + "."
+
+
 def strength_markdown(data, identities=None, title=None):
     """The mutation table of ``tools/mutants.py`` (its JSON ``data``) as Markdown.
 
@@ -85,11 +106,7 @@ def strength_markdown(data, identities=None, title=None):
     stale = sorted(e["chapter"] for e in data["chapters"]
                    if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
     lines = ([f"# {title}", ""] if title else []) + [
-        f"Measured at commit `{data.get('commit', '?')}` on {data.get('date', '?')}, smoke scale, seed 0, "
-        "by `make mutants` (`tools/mutants.py`)" + (
-            f"; {', '.join(f'`{c}`' for c in data['remeasured']['chapters'])} measured again at commit "
-            f"`{data['remeasured']['commit']}` on {data['remeasured']['date']}" if data.get("remeasured") else "")
-        + ".", "",
+        _measured_when(data), "",
         f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
         "least one mutation of the theory they name.**"]
     if identities is not None:
