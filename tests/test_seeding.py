@@ -100,6 +100,19 @@ def test_former_keywords_warn_and_conflict():
             draw(seed=-3)
 
 
+def test_former_rng_alone_refuses_any_other_keyword_as_python_does():
+    def draw(rng=None, **former):
+        return seeding.former_rng(rng, former, "module.draw", alone=True)
+
+    assert draw(3) == 3
+    with pytest.raises(TypeError, match=r"^draw\(\) got an unexpected keyword argument 'sead'$"):
+        draw(sead=1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
+        draw(seed=1, other=2)  # the former keyword does not hide a misspelt one
+    with pytest.warns(DeprecationWarning, match=r"module\.draw\(seed=\.\.\.\)"):
+        assert draw(seed=4) == 4
+
+
 def test_run_seeds_differ_between_runs_paths_and_roots():
     a = seeding.run_seeds(0, 5, "cells")
     b = seeding.run_seeds(1, 5, "cells")

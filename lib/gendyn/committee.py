@@ -1124,12 +1124,6 @@ def _check_jitter(jitter):
     return _checks.real(jitter, "jitter", extra=" (a standard deviation)")
 
 
-def _no_other_keywords(former, where):
-    """A ``TypeError`` for a keyword left in ``former`` (a ``**`` dict after :func:`gendyn.seeding.former_rng`)."""
-    if former:
-        raise TypeError(f"{where}() got an unexpected keyword argument {next(iter(former))!r}")
-
-
 def _gram(W, W_star):
     """Order parameters of unit vectors given as rows of ``W`` (students) and ``W_star``."""
     return W @ W.T, W @ W_star.T, W_star @ W_star.T
@@ -1271,8 +1265,7 @@ def specialised_state(
     """
     M = _checks.integer(M, "M", 1)
     L = _checks.integer(L, "L", 0)
-    rng = seeding.former_rng(rng, former, "committee.specialised_state")
-    _no_other_keywords(former, "specialised_state")
+    rng = seeding.former_rng(rng, former, "committee.specialised_state", alone=True)
     pair_q = _checks.real(pair_q, "pair_q", extra=" (a squared norm)")
     jitter = _check_jitter(jitter)
     K = M + L
@@ -1328,8 +1321,7 @@ def denoising_state(
     Q, R, T, v : ndarray
         Shapes (K, K), (K, M), (M, M), (K,); use with ``v_star`` for every teacher unit.
     """
-    rng = seeding.former_rng(rng, former, "committee.denoising_state")
-    _no_other_keywords(former, "denoising_state")
+    rng = seeding.former_rng(rng, former, "committee.denoising_state", alone=True)
     M = _checks.integer(M, "M", 1)
     K = _checks.integer(K, "K", 1)
     if K % M:

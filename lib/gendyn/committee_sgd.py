@@ -259,8 +259,7 @@ def initial_weights(N: int, K: int, M: int, activation: str = "erf", *, runs: in
     The former keywords ``init_var, teacher, v, v_star, v_var`` (now the fields of :class:`Initialisation`)
     and ``seed`` (now ``rng``) still work for one release, with a ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.initial_weights")
-    cm._no_other_keywords(former, "initial_weights")
+    rng = seeding.former_rng(rng, former, "committee_sgd.initial_weights", alone=True)
     init = Initialisation() if init is None else _checks.instance(init, "init", Initialisation,
                                                                   hint=" (init_var, teacher, v, v_star, v_var)")
     init_var, teacher, v, v_star, v_var = init.init_var, init.teacher, init.v, init.v_star, init.v_var
@@ -726,8 +725,7 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
     weight_decay=0.0, batch_size=1, train_set_size=None, engine="weights", seed=0, block=2048, progress=None)``
     and the keyword ``seed`` (now ``rng``) still work for one release, with a ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.simulate")
-    cm._no_other_keywords(former, "simulate")
+    rng = seeding.former_rng(rng, former, "committee_sgd.simulate", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     act = _check_activation(initial.activation)
     _checks.instance(sgd, "sgd", cm.OnlineSGD, hint=" (lr, sigma, lr2, train_second_layer, weight_decay)")
@@ -848,8 +846,7 @@ def near_specialised(N: int, K: int, M: int, *, rng: seeding.Rng = None, jitter:
     InitialWeights
         One run of erf networks, ``v = v* = 1``.
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.near_specialised")
-    cm._no_other_keywords(former, "near_specialised")
+    rng = seeding.former_rng(rng, former, "committee_sgd.near_specialised", alone=True)
     K = _checks.integer(K, "K", 1)
     M = _checks.integer(M, "M", 1)
     if K < M:
@@ -956,8 +953,7 @@ def stationary_run(initial: InitialWeights, lr: float, sigma: float, alpha_max: 
     FloatingPointError
         If the run's error is not finite (SGD diverged).
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.stationary_run")
-    cm._no_other_keywords(former, "stationary_run")
+    rng = seeding.former_rng(rng, former, "committee_sgd.stationary_run", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights or near_specialised)")
     if initial.runs != 1:
         raise ValueError(f"initial must hold one run (a stationary run averages one trajectory); got {initial.runs}")
@@ -1075,8 +1071,7 @@ def ode_comparison(initial: InitialWeights, lr: float, sigma: float, times: Arra
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.ode_comparison")
-    cm._no_other_keywords(former, "ode_comparison")
+    rng = seeding.former_rng(rng, former, "committee_sgd.ode_comparison", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.runs != 1:
         raise ValueError(f"initial must hold one run (every SGD run starts from its state); got {initial.runs}")
@@ -1151,8 +1146,7 @@ def ode_distance(initial: InitialWeights, lr: float, sigma: float, times: ArrayL
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.ode_distance")
-    cm._no_other_keywords(former, "ode_distance")
+    rng = seeding.former_rng(rng, former, "committee_sgd.ode_distance", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     times = _checks.real_array(times, "times", ndim=1, lower=0.0)
     if times.size < 2:
@@ -1270,8 +1264,7 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.linear_stationary_runs")
-    cm._no_other_keywords(former, "linear_stationary_runs")
+    rng = seeding.former_rng(rng, former, "committee_sgd.linear_stationary_runs", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.activation != "linear":
         raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
@@ -1451,8 +1444,7 @@ def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1,
     -------
     LinearStart
     """
-    rng = seeding.former_rng(rng, former, "committee_sgd.linear_student_start")
-    cm._no_other_keywords(former, "linear_student_start")
+    rng = seeding.former_rng(rng, former, "committee_sgd.linear_student_start", alone=True)
     variant = _check_variant(variant)
     K = _checks.integer(K, "K", 1)
     M = _checks.integer(M, "M", 1)

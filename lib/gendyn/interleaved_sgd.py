@@ -115,12 +115,6 @@ def _stream_generator(rng, stream):
     return seeding.torch_generator(seeding.stream(rng, stream))
 
 
-def _no_extra(former, where):
-    """A ``TypeError`` for keywords left in a function's ``**`` dictionary."""
-    if former:
-        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
-
-
 def orthogonal_students(n_students: int, n_features: int, n_classes: int, *, trunk: Trunk | None = None,
                         heads: int = 2, rng: seeding.Rng = None, dtype: torch.dtype = torch.float64,
                         device: str | torch.device = "cpu", **flat: object) -> tuple[torch.Tensor, ...]:
@@ -206,8 +200,7 @@ def batch_schedule(n_train_a: int, n_train_b: int, batch_size: int, epochs: int,
         For each epoch, the steps in order: ``("A", indices)`` of a task-A minibatch, each
         followed by ``P_B // P_A`` steps ``("B", indices)``.
     """
-    rng = seeding.former_rng(rng, former, "batch_schedule")
-    _no_extra(former, "batch_schedule")
+    rng = seeding.former_rng(rng, former, "batch_schedule", alone=True)
     n_train_a = _checks.integer(n_train_a, "n_train_a", 1)
     n_train_b = _checks.integer(n_train_b, "n_train_b", 0)
     batch_size = _checks.integer(batch_size, "batch_size", 1)
@@ -755,8 +748,7 @@ class AuthorsPools:
         entropy; its stream ``"train_rows"``, see :mod:`gendyn.seeding`) permutes them, shape
         ``(n_half,)`` int64: a run's training set of ``P`` examples is the first ``P``, so one seed's
         training sets are nested. Tasks A and B use the same permutation, as in the authors' code."""
-        rng = seeding.former_rng(rng, former, "AuthorsPools.training_rows")
-        _no_extra(former, "AuthorsPools.training_rows")
+        rng = seeding.former_rng(rng, former, "AuthorsPools.training_rows", alone=True)
         return _random.randperm(self.n_half, _stream_generator(rng, "train_rows"), self.order_a.device)
 
     def labels_a(self, s_a: ArrayLike) -> torch.Tensor:

@@ -538,9 +538,7 @@ def sample_spectra(alphas: ArrayLike, n: int, repeats: int, *, rng: seeding.Rng 
     entropy (see :mod:`gendyn.seeding`). The former ``seed=`` is accepted for one more release with a
     ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "linear_experiments.sample_spectra")
-    if former:
-        raise TypeError(f"sample_spectra() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.former_rng(rng, former, "linear_experiments.sample_spectra", alone=True)
     alphas, p = _check_alphas_n(alphas, n)
     repeats = _checks.integer(repeats, "repeats")
     chunk = _checks.integer(chunk, "chunk")
@@ -817,9 +815,7 @@ def early_stopping_vs_ridge(alphas: ArrayLike, n_features: int, repeats: int, *,
     Advani, Saxe & Sompolinsky (2020), eqs. (5)-(6) and the comparison of early stopping with L2
     regularisation.
     """
-    rng = seeding.former_rng(rng, former, "linear_experiments.early_stopping_vs_ridge")
-    if former:
-        raise TypeError(f"early_stopping_vs_ridge() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.former_rng(rng, former, "linear_experiments.early_stopping_vs_ridge", alone=True)
     alphas, p = _check_alphas_n(alphas, n_features, "n_features")
     n_features = int(n_features)
     repeats = _checks.integer(repeats, "repeats")

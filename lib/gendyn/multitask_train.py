@@ -174,12 +174,6 @@ def _generator(seed, stream):
     return seeding.torch_generator(seeding.stream(seed, stream))
 
 
-def _no_extra(former, where):
-    """A ``TypeError`` for keywords left in a function's ``**former`` after :func:`gendyn.seeding.former_rng`."""
-    if former:
-        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
-
-
 def _one_seed(rng):
     """One integer seed for :func:`draw_tasks` from an ``rng``: the integer itself, else a draw of its root."""
     rng = seeding.check(rng)
@@ -1738,8 +1732,7 @@ def label_agreement(s_a: ArrayLike, *, n_labels: int, rng: seeding.Rng = None, r
         Largest number of inputs drawn at once (bounds the memory), ``>= 1``.
     """
     s_a = np.array(_rates(s_a, "s_a"))
-    rng = seeding.former_rng(rng, former, "label_agreement")
-    _no_extra(former, "label_agreement")
+    rng = seeding.former_rng(rng, former, "label_agreement", alone=True)
     n_labels = _checks.integer(n_labels, "n_labels", 1)
     group = _checks.integer(group, "group", 1)
     _checks.integer(rank, "rank", 1)
@@ -1787,8 +1780,7 @@ def sampled_loss_gradient(w: ArrayLike, sigma: ArrayLike | None = None, *, n_sam
         What the Gaussian inputs are drawn from (an integer seeds a CPU ``torch.Generator``);
         ``None``: fresh entropy (see :mod:`gendyn.seeding`).
     """
-    rng = seeding.former_rng(rng, former, "sampled_loss_gradient")
-    _no_extra(former, "sampled_loss_gradient")
+    rng = seeding.former_rng(rng, former, "sampled_loss_gradient", alone=True)
     w = _checks.real_array(w, "w", ndim=2)
     n_features = w.shape[1]
     sigma = np.eye(n_features) if sigma is None else _checks.real_array(sigma, "sigma", ndim=2)
@@ -1849,8 +1841,7 @@ def bayes_cross_entropy(s_a: ArrayLike, *, n_test: int, rng: seeding.Rng = None,
     BayesCrossEntropy
     """
     s_a = np.asarray(_rates(s_a, "s_a"), dtype=float)
-    rng = seeding.former_rng(rng, former, "bayes_cross_entropy")
-    _no_extra(former, "bayes_cross_entropy")
+    rng = seeding.former_rng(rng, former, "bayes_cross_entropy", alone=True)
     n_test = _checks.integer(n_test, "n_test", 2)
     seed = _one_seed(rng)
     rank = _checks.integer(rank, "rank", 2)

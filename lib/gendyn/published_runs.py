@@ -553,9 +553,7 @@ def label_entropy_floor(*, rng: seeding.Rng = None, n_samples: int,
     -------
     LabelEntropyFloor
     """
-    rng = seeding.former_rng(rng, former, "label_entropy_floor")
-    if former:
-        raise TypeError(f"label_entropy_floor() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.former_rng(rng, former, "label_entropy_floor", alone=True)
     n_samples = _checks.integer(n_samples, "n_samples", 16, " (even: antithetic pairs)")
     if n_samples % 8:
         raise ValueError(f"n_samples must be a multiple of 8 (antithetic pairs, also in a quarter); got {n_samples}")

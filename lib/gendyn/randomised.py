@@ -304,8 +304,7 @@ def train_randomised(teacher_svals: ArrayLike, runs: int, spec: train.FullBatchS
     -------
     RandomisedTraining
     """
-    rng = seeding.former_rng(rng, former, "randomised.train_randomised")
-    teachers._no_more(former, "train_randomised")
+    rng = seeding.former_rng(rng, former, "randomised.train_randomised", alone=True)
     spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
     if not spec.n2 <= spec.n3 <= spec.n1:
         raise ValueError(f"spec must have n2 <= n3 <= n1 (hidden units, outputs, inputs); got {spec.n2}, {spec.n3}, "

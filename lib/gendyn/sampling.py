@@ -279,9 +279,7 @@ def speedup_exponent(time: ArrayLike, curves: ArrayLike, grid: TheoryGrid, *, lr
     -------
     SpeedupFit
     """
-    rng = seeding.former_rng(rng, former, "sampling.speedup_exponent")
-    if former:
-        raise TypeError(f"speedup_exponent() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.former_rng(rng, former, "sampling.speedup_exponent", alone=True)
     grid = _checks.instance(grid, "grid", TheoryGrid, hint=" (from theory_grid)")
     t = _checks.real_array(time, "time", lower=0.0, ndim=1)
     if t.size < 2 or np.any(np.diff(t) <= 0):

@@ -225,13 +225,16 @@ def numpy_generator(rng: Rng, name: str = "rng") -> np.random.Generator:
 _FORMER_NAMES = ("generator", "seed")
 
 
-def former_rng(rng: Rng, keywords: dict, where: str, names: tuple[str, ...] = _FORMER_NAMES) -> Rng:
+def former_rng(rng: Rng, keywords: dict, where: str, names: tuple[str, ...] = _FORMER_NAMES, *,
+               alone: bool = False) -> Rng:
     """``rng``, or the value of its former keyword (``generator=``, ``seed=``) popped from ``keywords``.
 
     For the functions that took ``generator`` or ``seed`` before the one convention: the former
     keyword still works for one release, with a ``DeprecationWarning`` that names the new call
     (``where`` is the function's name); passing it together with ``rng`` is a ``ValueError``.
-    ``keywords`` is the function's ``**`` dictionary; other keys are left in it.
+    ``keywords`` is the function's ``**`` dictionary; other keys are left in it, unless ``alone``
+    (the ``**`` takes nothing else): then a key left is a ``TypeError`` naming it, as Python's own
+    for an unknown keyword.
     """
     if not isinstance(keywords, dict):
         raise ValueError(f"keywords must be the dict of a function's ** keywords; got {keywords!r}")
@@ -240,6 +243,9 @@ def former_rng(rng: Rng, keywords: dict, where: str, names: tuple[str, ...] = _F
     if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be a tuple of keyword names; got {names!r}")
     found = [n for n in names if n in keywords]
+    if alone and set(keywords) - set(found):
+        name = sorted(set(keywords) - set(found))[0]
+        raise TypeError(f"{where.rsplit('.', 1)[-1]}() got an unexpected keyword argument {name!r}")
     if not found:
         return check(rng)
     if len(found) > 1 or rng is not None:

@@ -439,9 +439,7 @@ def label_floor(s_a: ArrayLike, n_classes: int, n_features: int, clean_validatio
     """
     from .softmax_multitask import noisy_argmax_probabilities
 
-    rng = seeding.former_rng(rng, former, "label_floor")
-    if former:
-        raise TypeError(f"label_floor() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.former_rng(rng, former, "label_floor", alone=True)
     s = _checks.real_array(s_a, "s_a", lower=0)
     k = _checks.integer(n_classes, "n_classes", 2)
     n = _checks.integer(n_features, "n_features", 1)

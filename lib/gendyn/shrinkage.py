@@ -395,8 +395,7 @@ def compare_algorithms(teacher_svals: ArrayLike, runs: int, spec: train.FullBatc
     -------
     AlgorithmComparison
     """
-    rng = seeding.former_rng(rng, former, "shrinkage.compare_algorithms")
-    teachers._no_more(former, "compare_algorithms")
+    rng = seeding.former_rng(rng, former, "shrinkage.compare_algorithms", alone=True)
     spec = _checks.instance(spec, "spec", train.FullBatchSpec, hint=" (sizes and training)")
     if spec.n3 > spec.n1:
         raise ValueError(f"spec must have n3 <= n1 (aspect <= 1); got n3={spec.n3}, n1={spec.n1}")
@@ -455,8 +454,7 @@ def sampled_shrinkage(teacher_svals: ArrayLike, n1: int, n3: int, runs: int, *,
     -------
     SampledShrinkage
     """
-    rng = seeding.former_rng(rng, former, "shrinkage.sampled_shrinkage")
-    teachers._no_more(former, "sampled_shrinkage")
+    rng = seeding.former_rng(rng, former, "shrinkage.sampled_shrinkage", alone=True)
     sb = _checks.real_array(teacher_svals, "teacher_svals", lower=0.0, ndim=1, extra=" (one teacher)")
     n1, n3, runs = _checks.integer(n1, "n1"), _checks.integer(n3, "n3"), _checks.integer(runs, "runs")
     if n3 > n1:

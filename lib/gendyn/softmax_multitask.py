@@ -131,12 +131,6 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 
 
-def _no_extra(former, where):
-    """A ``TypeError`` for keywords left in a function's ``**`` dictionary."""
-    if former:
-        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
-
-
 def _array(x, name, ndim_min=1, **bounds):
     """Finite real numbers (no strings, booleans or None) with at least ``ndim_min`` axes."""
     a = _checks.real_array(x, name, **bounds)
@@ -262,8 +256,7 @@ def softmax_curvature(w: ArrayLike, sigma: ArrayLike | None = None, *, n_samples
     return_stderr : bool
         Also return the entrywise standard error of the estimate.
     """
-    rng = seeding.former_rng(rng, former, "softmax_curvature")
-    _no_extra(former, "softmax_curvature")
+    rng = seeding.former_rng(rng, former, "softmax_curvature", alone=True)
     w = _array(w, "w", 2)
     n_samples = _checks.integer(n_samples, "n_samples", 2)
     return_stderr = _checks.flag(return_stderr, "return_stderr")
@@ -504,8 +497,7 @@ def noisy_label_entropy(s: ArrayLike, n_classes: int, noise_std: float, *, n_sam
     -------
     ndarray (shape of ``s``), and its standard error with ``return_stderr``.
     """
-    rng = seeding.former_rng(rng, former, "noisy_label_entropy")
-    _no_extra(former, "noisy_label_entropy")
+    rng = seeding.former_rng(rng, former, "noisy_label_entropy", alone=True)
     s = _checks.real_array(s, "s", lower=0, extra=" (teacher strengths)")
     k = _checks.integer(n_classes, "n_classes", 2)
     noise_std = _checks.real(noise_std, "noise_std", positive=True, extra=" (standard deviation of the logit noise)")
@@ -872,8 +864,7 @@ def softmax_curvature_batches(w: ArrayLike, sigma: ArrayLike | None = None, *, n
     -------
     numpy.ndarray, (batches, ..., K, K)
     """
-    rng = seeding.former_rng(rng, former, "softmax_curvature_batches")
-    _no_extra(former, "softmax_curvature_batches")
+    rng = seeding.former_rng(rng, former, "softmax_curvature_batches", alone=True)
     batches = _checks.integer(batches, "batches", 2)
     n_samples = _checks.integer(n_samples, "n_samples", 2 * batches, meaning=f" (at least two per batch, "
                                 f"batches={batches})")

@@ -34,7 +34,7 @@ from numpy.typing import ArrayLike
 
 from . import _checks, _random, seeding
 
-from .teachers import _no_more, random_orthonormal
+from .teachers import random_orthonormal
 
 __all__ = [
     "OUTPUT_VECTORS",
@@ -396,8 +396,7 @@ def randomised_outputs(sigma31: torch.Tensor, *, rng: seeding.Rng = None, **form
         orthonormal inputs this is the law of ``Y_rand Xhat^T`` for i.i.d. Gaussian outputs
         ``Y_rand``.
     """
-    rng = seeding.former_rng(rng, former, "task_data.randomised_outputs")
-    _no_more(former, "randomised_outputs")
+    rng = seeding.former_rng(rng, former, "task_data.randomised_outputs", alone=True)
     if not isinstance(sigma31, torch.Tensor) or sigma31.ndim != 3 or not torch.is_floating_point(sigma31):
         raise ValueError("sigma31 must be a floating-point torch.Tensor of shape (B, N3, N1)")
     generator = seeding.torch_generator(rng)
@@ -422,8 +421,7 @@ def sampled_inputs(n1: int, p: int, batch: int, kind: str = "orthogonal", *, rng
     ``None``: fresh entropy (see :mod:`gendyn.seeding`). The former ``generator=`` still works for one
     release, with a ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "task_data.sampled_inputs")
-    _no_more(former, "sampled_inputs")
+    rng = seeding.former_rng(rng, former, "task_data.sampled_inputs", alone=True)
     n1, p, batch = _checks.integer(n1, "n1"), _checks.integer(p, "p (number of examples)"), _checks.integer(batch, "batch")
     _checks.choice(kind, "kind", INPUT_KINDS)
     generator, dtype, device = _check_torch(rng, dtype, device)
@@ -463,8 +461,7 @@ def sampled_task(teacher: torch.Tensor, p: int, kind: str = "orthogonal", *, noi
     inputs, targets : torch.Tensor
         ``(B, N1, P)`` and ``(B, N3, P)``, for ``train_students(data=(inputs, targets))``.
     """
-    rng = seeding.former_rng(rng, former, "task_data.sampled_task")
-    _no_more(former, "sampled_task")
+    rng = seeding.former_rng(rng, former, "task_data.sampled_task", alone=True)
     if not isinstance(teacher, torch.Tensor) or teacher.ndim != 3:
         raise ValueError("teacher must be a torch.Tensor of shape (B, N3, N1)")
     b, n3, n1 = teacher.shape

@@ -89,8 +89,7 @@ def random_orthonormal(n: int, r: int, *, batch: Sequence[int] = (), rng: seedin
         Deprecated: ``generator=`` instead of ``rng``, accepted for one more release with a
         ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "teachers.random_orthonormal")
-    _no_more(former, "random_orthonormal")
+    rng = seeding.former_rng(rng, former, "teachers.random_orthonormal", alone=True)
     n, r = _checks.integer(n, "n"), _checks.integer(r, "r")
     if r > n:
         raise ValueError(f"r must be <= n = {n} for orthonormal columns; got {r}")
@@ -122,8 +121,7 @@ def low_rank_teacher(svals: torch.Tensor, n_in: int, n_out: int, *,
     **former
         Deprecated: ``generator=`` instead of ``rng`` (one more release, ``DeprecationWarning``).
     """
-    rng = seeding.former_rng(rng, former, "teachers.low_rank_teacher")
-    _no_more(former, "low_rank_teacher")
+    rng = seeding.former_rng(rng, former, "teachers.low_rank_teacher", alone=True)
     svals = _checks.tensor(svals, "svals", finite=True)
     if svals.ndim < 1 or svals.shape[-1] < 1 or bool((svals < 0).any()):
         raise ValueError(f"svals must be a tensor of singular values >= 0, shape (..., r) with r >= 1; "
@@ -149,8 +147,7 @@ def noisy_training_covariance(teacher: LowRankTeacher, *, noise_std: float = 1.0
     ``None``: fresh entropy (see :mod:`gendyn.seeding`). The former ``generator=`` still works for one
     release, with a ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "teachers.noisy_training_covariance")
-    _no_more(former, "noisy_training_covariance")
+    rng = seeding.former_rng(rng, former, "teachers.noisy_training_covariance", alone=True)
     teacher = _check_teacher(teacher)
     noise_std = _checks.real(noise_std, "noise_std")
     return _noisy(teacher, noise_std, seeding.torch_generator(rng))
@@ -404,8 +401,7 @@ def spike_gaps(sbar: ArrayLike, n_ins: Sequence[int], aspect: float, repeats: in
     if len(n_ins) < 2:
         raise ValueError(f"n_ins must hold at least two sizes (to fit an exponent); got {n_ins}")
     aspect = _checks.bounded(aspect, "aspect", 0.0, 1.0, open_lower=True)
-    root = seeding.stream(seeding.former_rng(rng, former, "teachers.spike_gaps"))  # a generator: drawn once
-    _no_more(former, "spike_gaps")
+    root = seeding.stream(seeding.former_rng(rng, former, "teachers.spike_gaps", alone=True))  # a generator: drawn once
     shat, overlap = [], []
     for i, n_in in enumerate(n_ins):
         run = measure_spikes(sbar[:, None], n_in, aspect, repeats, rng=seeding.stream(root, i),
@@ -445,9 +441,3 @@ class SpikeExecution:
         object.__setattr__(self, "device", _checks.torch_device(self.device))
         object.__setattr__(self, "dtype", _checks.torch_dtype(self.dtype))
         object.__setattr__(self, "chunk", _checks.integer(self.chunk, "chunk"))
-
-
-def _no_more(former: dict, func: str) -> None:
-    """A ``TypeError`` for keywords left in a function's ``**former`` after its former ``rng`` keyword."""
-    if former:
-        raise TypeError(f"{func}() got unexpected keyword argument(s) {', '.join(sorted(former))}")

@@ -298,12 +298,6 @@ def _check_activation(activation, slope):
 # ----------------------------------------------------------------------------------------
 
 
-def _no_other_keywords(former, where):
-    """A ``TypeError`` for keywords left in a function's ``**former`` after :func:`gendyn.seeding.former_rng`."""
-    if former:
-        raise TypeError(f"{where}() got unexpected keyword argument(s) {sorted(former)}")
-
-
 def _low_rank_teacher(svals, n1, n3, generator):
     """:func:`gendyn.teachers.low_rank_teacher` on a checked ``svals`` and torch generator (its draws, in its
     order: output singular vectors, then input ones)."""
@@ -425,8 +419,7 @@ def init_weights(sigma31: torch.Tensor, hidden: int, n_layers: int = 3, init: st
         ``N_l - 1`` weights ``(B, N2, N1), (B, N2, N2), ..., (B, N3, N2)`` on the device of
         ``sigma31``.
     """
-    rng = seeding.former_rng(rng, former, "train.init_weights")
-    _no_other_keywords(former, "init_weights")
+    rng = seeding.former_rng(rng, former, "train.init_weights", alone=True)
     generator = seeding.torch_generator(rng)
     with _thread_limit(num_threads):
         return _init_weights(sigma31, hidden, n_layers, init, eps, generator, dtype)
@@ -499,8 +492,7 @@ def fan_average_weights(batch: int, sizes: Sequence[int], factor: float, *, rng:
     tuple of torch.Tensor
         ``(B, N2, N1), (B, N3, N2), ...``, ready for ``train_students(..., start=Start(weights=...))``.
     """
-    rng = seeding.former_rng(rng, former, "train.fan_average_weights")
-    _no_other_keywords(former, "fan_average_weights")
+    rng = seeding.former_rng(rng, former, "train.fan_average_weights", alone=True)
     batch = _checks.integer(batch, "batch", 1, " (number of networks)")
     sizes = _checks.integers(sizes, "sizes", meaning=" (layer sizes, inputs first)")
     if len(sizes) < 2:
@@ -1210,8 +1202,7 @@ def snr_sweep(svms: ArrayLike, ranks: Sequence[int], runs: int, n1: int, n3: int
     -------
     SnrSweep
     """
-    rng = seeding.former_rng(rng, former, "train.snr_sweep")
-    _no_other_keywords(former, "snr_sweep")
+    rng = seeding.former_rng(rng, former, "train.snr_sweep", alone=True)
     svms = [float(s) for s in _checks.real_array(svms, "svms", lower=0.0, ndim=1, extra=" (SNR multipliers)")]
     if not svms:
         raise ValueError("svms must hold at least one SNR multiplier")
@@ -1522,8 +1513,7 @@ def leaky_relu_transfer(pairs: task_data.TaskPairs, points: ArrayLike, sbar_a: A
     """
     from .transfer import paired_transfer
 
-    rng = seeding.former_rng(rng, former, "train.leaky_relu_transfer")
-    _no_other_keywords(former, "leaky_relu_transfer")
+    rng = seeding.former_rng(rng, former, "train.leaky_relu_transfer", alone=True)
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     if pairs.n3 != spec.n3 or pairs.sigma31.shape[-1] != spec.n1:
@@ -1570,8 +1560,7 @@ def two_headed_fan_weights(n_joint: int, n_single: int, n1: int, hidden: int, n3
     joint : (Tensor, Tensor)
         The two-headed networks' layers alone.
     """
-    rng = seeding.former_rng(rng, former, "train.two_headed_fan_weights")
-    _no_other_keywords(former, "two_headed_fan_weights")
+    rng = seeding.former_rng(rng, former, "train.two_headed_fan_weights", alone=True)
     generator = seeding.torch_generator(rng)
     n_joint = _checks.integer(n_joint, "n_joint", 1, " (two-headed networks)")
     n_single = _checks.integer(n_single, "n_single", 1, " (one-task networks)")
@@ -1626,8 +1615,7 @@ def compare_initialisations(pairs: task_data.TaskPairs, spec: FullBatchSpec, *,
     -------
     InitialisationComparison
     """
-    rng = seeding.former_rng(rng, former, "train.compare_initialisations")
-    _no_other_keywords(former, "compare_initialisations")
+    rng = seeding.former_rng(rng, former, "train.compare_initialisations", alone=True)
     pairs = _checks.instance(pairs, "pairs", task_data.TaskPairs, hint=" (from task_data.leaky_relu_task_pairs)")
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     d, n3 = len(pairs.sigma31), spec.n3
@@ -1920,8 +1908,7 @@ def train_leaky_and_linear(teacher_svals: ArrayLike, runs: int, spec: FullBatchS
     -------
     LeakyAndLinear
     """
-    rng = seeding.former_rng(rng, former, "train.train_leaky_and_linear")
-    _no_other_keywords(former, "train_leaky_and_linear")
+    rng = seeding.former_rng(rng, former, "train.train_leaky_and_linear", alone=True)
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (sizes and training)")
     svals = _teacher_profiles(teacher_svals, spec.n3)
     runs = _checks.integer(runs, "runs")
@@ -2081,8 +2068,7 @@ def minimum_time_ratios(results: Sequence[LeakyAndLinear], *, rng: seeding.Rng =
     tuple of MinimumTimeRatio
         One per result.
     """
-    rng = seeding.former_rng(rng, former, "train.minimum_time_ratios")
-    _no_other_keywords(former, "minimum_time_ratios")
+    rng = seeding.former_rng(rng, former, "train.minimum_time_ratios", alone=True)
     results = list(_checks.instance(r, "results", LeakyAndLinear, hint=" (from train_leaky_and_linear)")
                    for r in (results if isinstance(results, Sequence) else [results]))
     if not results:
@@ -2251,8 +2237,7 @@ def train_paired_curves(sweep: SnrSweep, *, hidden: int, lr: float, epochs: int,
     PairedCurves
         The records, TA students first.
     """
-    rng = seeding.former_rng(rng, former, "train.train_paired_curves")
-    _no_other_keywords(former, "train_paired_curves")
+    rng = seeding.former_rng(rng, former, "train.train_paired_curves", alone=True)
     sweep = _checks.instance(sweep, "sweep", SnrSweep, hint=" (see snr_sweep)")
     hidden = _checks.integer(hidden, "hidden", 1, " (hidden units, the students' rank)")
     n_records = _checks.integer(n_records, "n_records", 2, " (recorded epochs)")
@@ -2564,8 +2549,7 @@ def random_excess(spec: FullBatchSpec, *, svms: ArrayLike, ranks: Sequence[int],
     -------
     RandomExcess
     """
-    rng = seeding.former_rng(rng, former, "train.random_excess")
-    _no_other_keywords(former, "random_excess")
+    rng = seeding.former_rng(rng, former, "train.random_excess", alone=True)
     spec = _checks.instance(spec, "spec", FullBatchSpec, hint=" (see FullBatchSpec)")
     runs = _checks.integer(runs, "runs", 2)
     device = _checks.torch_device(device)

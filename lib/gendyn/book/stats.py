@@ -219,9 +219,7 @@ def fitted_exponent(sizes: ArrayLike, samples: Sequence[ArrayLike], offsets: Arr
     if offsets.shape != sizes.shape:
         raise ValueError(f"offsets must have one value per size ({sizes.size}); got shape {offsets.shape}")
     n_boot = _checks.integer(n_boot, "n_boot", 2)
-    rng = seeding.numpy_generator(seeding.former_rng(rng, former, "stats.fitted_exponent"))
-    if former:
-        raise TypeError(f"fitted_exponent() got unexpected keyword argument(s) {sorted(former)}")
+    rng = seeding.numpy_generator(seeding.former_rng(rng, former, "stats.fitted_exponent", alone=True))
     x = np.log(sizes)
     level = np.abs(np.array([v.mean() for v in samples]) - offsets)
     boot = np.abs(np.stack([v[rng.integers(0, v.size, (n_boot, v.size))].mean(-1) for v in samples])

@@ -302,9 +302,7 @@ def check_finite_size(ledger: Ledger, sizes: tuple[int, ...], fs: dict, *, rng: 
     (:func:`gendyn.book.stats.fitted_exponent`), one named stream per fit; the former ``seed=`` still
     works for one release, with a ``DeprecationWarning``. Returns the fitted exponents by ``(rank, kind)``.
     """
-    root = seeding.stream(seeding.former_rng(rng, former, "lampinen_ganguli_non_gradient_algorithm.check_finite_size"))
-    if former:
-        raise TypeError(f"check_finite_size() got unexpected keyword argument(s) {', '.join(sorted(former))}")
+    root = seeding.stream(seeding.former_rng(rng, former, "lampinen_ganguli_non_gradient_algorithm.check_finite_size", alone=True))
     n1s = np.array(sizes, dtype=float)
     fitted = {}
     for rank in PROFILES:

@@ -578,9 +578,7 @@ def finite_size_study(settings: np.ndarray, sizes: tuple[int, ...], benefit: np.
         entropy (see :mod:`gendyn.seeding`). The former ``seed=`` still works for one release, with a
         ``DeprecationWarning``.
     """
-    rng = seeding.former_rng(rng, former, "lampinen_ganguli_transfer.finite_size_study")
-    if former:
-        raise TypeError(f"finite_size_study() got unexpected keyword argument(s) {', '.join(sorted(former))}")
+    rng = seeding.former_rng(rng, former, "lampinen_ganguli_transfer.finite_size_study", alone=True)
     mean, se = mean_se(benefit)
     sizes = np.array(sizes, dtype=float)
     # the allowance the agreement claims give a panel of task A's strength at size N1
