@@ -64,7 +64,7 @@ export PYTHONHASHSEED := 0
 # several times slower on a few cores (gendyn.book.threads); torch (MKL, OpenMP) keeps its threads
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: env runs stage book pdf latex browser-check test unit benchmarks mutants lock clean FORCE
+.PHONY: env runs stage book pdf latex browser-check test unit benchmarks mutants calibration lock clean FORCE
 
 env: $(STAMP)
 
@@ -176,6 +176,14 @@ test: $(STAMP)
 # "--merge", only the chapters named are measured again and replaced in the existing table.
 mutants: $(STAMP)
 	$(BIN)/python tools/mutants.py --json benchmarks/mutants.json --markdown benchmarks/mutants.md $(MUTANTS_ARGS)
+
+# Are the claims calibrated? Every chapter at smoke scale at several seeds with the right theory;
+# lists each claim that failed at any of them (at level 1e-3 none should). CALIBRATION_ARGS: e.g.
+# "lg-alignment -j 2"; SEEDS: the seeds (about 25 min per seed for the whole book on 2 cores).
+SEEDS ?= 1 2 3
+calibration: $(STAMP)
+	$(BIN)/python tools/calibration.py --seeds $(SEEDS) --json benchmarks/calibration.json \
+	  --markdown benchmarks/calibration.md $(CALIBRATION_ARGS)
 
 benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/committee_sgd.py

@@ -1,0 +1,35 @@
+"""tools/calibration.py: which claims fail at other seeds with the right theory (the report, not the runs)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tool():
+    sys.path.insert(0, str(ROOT / "tools"))
+    spec = importlib.util.spec_from_file_location("calibration", ROOT / "tools" / "calibration.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_report_lists_each_claim_that_failed_at_some_seed_and_unfinished_runs():
+    tool = _tool()
+    Outcome = tool.mutants.Outcome
+
+    def run(passed, finished=True, error=""):
+        return Outcome("c", None, passed=passed, category={k: "agreement" for k in passed}, finished=finished,
+                       error=error, seconds=1.0)
+
+    outcomes = {("c", 0): run({"a": True, "b": True}), ("c", 1): run({"a": False, "b": True}),
+                ("c", 2): run({"a": False, "b": None}, finished=False, error="boom")}
+    data = tool.report(outcomes, [0, 1, 2])
+    (entry,) = data["chapters"]
+    # a claim is charged only with the seeds where a finished run recorded it failing
+    assert entry["failing"] == {"a": dict(seeds=[1], category="agreement")}
+    assert entry["unfinished"] == {"2": "boom"} and data["failing_claims"] == 1 and data["claims"] == 2
+    page = tool.markdown(dict(data, commit="abc", date="d"))
+    assert "**1 of 2 claims failed at one seed or more**" in page
+    assert "| `c` | `a` | agreement | 1 |" in page and "| `c` | (run did not finish) | – | 2: boom |" in page

@@ -1,0 +1,114 @@
+"""Calibration: does each claim pass at other seeds when nothing is wrong?
+
+    python tools/calibration.py --seeds 1 2 3                   # every chapter at smoke, three more seeds
+    python tools/calibration.py lg-alignment lg-nonlinear --seeds 0 1 2 3 -j 2
+    python tools/calibration.py --seeds 1 2 3 --json benchmarks/calibration.json --markdown benchmarks/calibration.md
+
+The mutation harness (``tools/mutants.py``) asks whether a claim fails when its theory is wrong;
+this asks the converse. A claim's tolerance states a level (most claims: a family-wise error rate
+of 1e-3 per chapter, from sampling error and finite size), so with the right theory it should pass
+at almost every seed. Each chapter runs at smoke scale once per seed, exactly as the harness runs a
+baseline (fresh run and cache folders, ``$GENDYN_REQUIRE_RNG``), and every claim that fails at any
+seed is listed: at a level of 1e-3 even one failure in a handful of seeds says the tolerance is
+narrower than its stated justification (or the claim is underpowered, for a finding), and the
+claim needs a look, not a new seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import mutants  # noqa: E402  (its run of one chapter, and its import of the library)
+from gendyn.book.chapters import CHAPTERS  # noqa: E402
+from gendyn.book.threads import JOBS  # noqa: E402
+
+
+def report(outcomes, seeds):
+    """``outcomes`` (``{(chapter, seed): Outcome}``) as JSON-able data: per chapter, the claims
+    that failed or were not reached at some seed, and the runs that did not finish."""
+    chapters, suspects = [], 0
+    for chapter in dict.fromkeys(c for c, _ in outcomes):
+        runs = {seed: outcomes[chapter, seed] for seed in seeds}
+        ids = sorted(set().union(*(o.passed for o in runs.values())))
+        failing = {}
+        for claim_id in ids:
+            bad = [seed for seed, o in runs.items() if o.finished and o.passed.get(claim_id) is False]
+            if bad:
+                failing[claim_id] = dict(seeds=bad, category=next(
+                    (o.category[claim_id] for o in runs.values() if claim_id in o.category), "?"))
+        unfinished = {str(seed): o.error or "did not finish" for seed, o in runs.items() if not o.finished}
+        suspects += len(failing)
+        chapters.append(dict(chapter=chapter, claims=len(ids), failing=failing, unfinished=unfinished,
+                             seconds={str(seed): round(o.seconds, 1) for seed, o in runs.items()}))
+    return dict(seeds=list(seeds), chapters=chapters, claims=sum(e["claims"] for e in chapters),
+                failing_claims=suspects)
+
+
+def markdown(data):
+    """The calibration table as Markdown: one row per claim that failed at some seed."""
+    lines = [f"Every chapter at smoke scale, seeds {', '.join(map(str, data['seeds']))}, measured at commit "
+             f"`{data.get('commit', '?')}` on {data.get('date', '?')} by `tools/calibration.py`.", "",
+             f"**{data['failing_claims']} of {data['claims']} claims failed at one seed or more** "
+             f"(with the right theory, a claim at level 1e-3 should pass at every one).", "",
+             "| chapter | claim | category | failed at seeds |", "|---|---|---|---|"]
+    for e in data["chapters"]:
+        for claim_id, f in e["failing"].items():
+            lines.append(f"| `{e['chapter']}` | `{claim_id}` | {f['category']} | {', '.join(map(str, f['seeds']))} |")
+        for seed, error in e["unfinished"].items():
+            lines.append(f"| `{e['chapter']}` | (run did not finish) | – | {seed}: {error[:120]} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapters", nargs="*", help=f"chapter ids (default: all): {', '.join(CHAPTERS)}")
+    parser.add_argument("--seeds", type=int, nargs="+", required=True, help="the SEEDs to run each chapter at")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="runs at a time")
+    parser.add_argument("--json", type=Path, help="write the table as JSON here")
+    parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds one run may take")
+    args = parser.parse_args(argv)
+    chosen = args.chapters or list(CHAPTERS)
+    unknown = [c for c in chosen if c not in CHAPTERS]
+    if unknown:
+        parser.error(f"unknown chapters {unknown}; known: {list(CHAPTERS)}")
+    if args.jobs < 1:
+        parser.error("--jobs must be >= 1")
+    if any(seed < 0 for seed in args.seeds) or len(set(args.seeds)) != len(args.seeds):
+        parser.error(f"--seeds must be distinct integers >= 0; got {args.seeds}")
+    os.environ.setdefault(JOBS, str(args.jobs))  # each run's share of the cores (gendyn.book.threads)
+    jobs = [(c, seed) for c in chosen for seed in args.seeds]
+    print(f"{len(jobs)} runs ({len(chosen)} chapters x {len(args.seeds)} seeds), {args.jobs} at a time", flush=True)
+    outcomes = {}
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = {job: pool.submit(mutants.run_once, job[0], None, seed=job[1], timeout=args.timeout) for job in jobs}
+        for job, future in futures.items():
+            o = outcomes[job] = future.result()
+            failed = sorted(i for i, p in o.passed.items() if p is False)
+            print(f"  {job[0]:24s} seed {job[1]:<4d} {o.seconds:5.0f} s  failed: {', '.join(failed) or '-'} {o.error}",
+                  flush=True)
+    data = report(outcomes, args.seeds)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
+    page = markdown(data)
+    print(page)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(page)
+    return 1 if data["failing_claims"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
