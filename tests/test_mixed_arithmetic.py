@@ -8,34 +8,42 @@ import torch
 from gendyn import multitask_train as mt
 from flat_grid import run_flat
 
-# seed 0: the draws changed with gendyn.seeding's streams. The float32/mixed ratio of the largest benefit change
-# below depends much on the draw (1.2 to 48 over seeds 0-5 of the new streams; > 5 at seed 1 of the old formula,
-# 2.8 at seed 1 now), so the "closer than float32 / 5" assertion holds for this draw, not for every draw
+# What mixed arithmetic promises is a scale, not a ranking: its results differ from float64 by the float32 rounding
+# of the matrix products, carried through training. Whether that is closer to float64 than all-float32 depends on the
+# draw (over 36 draws of the ReLU grid below, the RMS deviation of the validation curves was 1.9e3 and 8.8e2 times
+# smaller than float32's for seeds 0-11 and 12-23, where float32 drifted by up to 1e-3, but twice float32's for seeds
+# 24-35), so the tests bound the scale over 12 draws and do not rank the two.
 TINY = dict(seeds=[0], n_train=[60], s_a=(0.5, 4.0), s_b=(3.0,), relatedness=(0.0, 1.0), rank=3, n_features=10,
             n_val=50, hidden=16, lr=0.25, steps=40, eval_every=2, progress=False, keep_curves=True)
 
 
 @pytest.fixture(scope="module")
 def relu_grids():
-    kw = dict(TINY, depth=3, activation="relu")
-    return (run_flat(**kw, dtype=torch.float64), run_flat(**kw, dtype=torch.float64, arithmetic="mixed"),
-            run_flat(**kw, dtype=torch.float32, draw_dtype=torch.float64))
+    kw = dict(TINY, depth=3, activation="relu", seeds=list(range(12)))
+    return run_flat(**kw, dtype=torch.float64), run_flat(**kw, dtype=torch.float64, arithmetic="mixed")
 
 
 def test_mixed_sees_the_same_draws(relu_grids):
-    f64, mixed, _ = relu_grids
-    a, b = f64.curves[(0, 60)], mixed.curves[(0, 60)]
-    # step 0: the validation losses of the same data, labels and initial weights, taken in float64 by both
-    assert np.array_equal(a["mt"][..., 0], b["mt"][..., 0]) and np.array_equal(a["st"][..., 0], b["st"][..., 0])
+    f64, mixed = relu_grids
+    for key in f64.curves:
+        a, b = f64.curves[key], mixed.curves[key]
+        # step 0: the validation losses of the same data, labels and initial weights, taken in float64 by both
+        assert np.array_equal(a["mt"][..., 0], b["mt"][..., 0]) and np.array_equal(a["st"][..., 0], b["st"][..., 0])
     assert f64.cells == mixed.cells and f64.runs == mixed.runs
 
 
-def test_mixed_is_close_to_float64_and_closer_than_float32(relu_grids):
-    f64, mixed, f32 = relu_grids
-    d_mixed = np.abs(mixed.benefit - f64.benefit).max()
-    d_f32 = np.abs(f32.benefit - f64.benefit).max()
-    assert 0 < d_mixed < 1e-7  # float32 products do change the result, by float32 rounding of the products
-    assert d_mixed < d_f32 / 5  # the float64 weights, updates and losses keep most of float64's precision
+def _curve_deviations(grid, reference):
+    return np.concatenate([(np.asarray(grid.curves[key][part]) - np.asarray(reference.curves[key][part])).ravel()
+                           for key in reference.curves for part in ("mt", "st")])
+
+
+def test_mixed_stays_at_the_scale_of_float32_products(relu_grids):
+    f64, mixed = relu_grids
+    deviation = np.abs(_curve_deviations(mixed, f64))
+    # float32 products do change the result (so the mixed path is taken), by their rounding (2**-24 relative, a few
+    # hundred products per step) carried through 40 steps: 1.4e-5 at most over 36 draws, bounded here at 1e-4
+    assert 0 < deviation.max() < 1e-4
+    assert 0 < np.abs(mixed.benefit - f64.benefit).max() < 1e-5
     assert mt._MIXED.get() is None  # the grid's arithmetic does not leak out of it
 
 
