@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
-from scipy import stats
 from matplotlib.lines import Line2D
 
 from gendyn import deep_linear, train
@@ -24,7 +23,7 @@ from gendyn.book import plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
-from gendyn.book.stats import mean_and_margin, mean_se, z_quantile
+from gendyn.book.stats import difference_and_margin, mean_and_margin, mean_se, z_quantile
 from gendyn.teachers import PROFILES
 from gendyn.train import LeakyAndLinear, MinimumTimeRatio, OnsetComparison
 
@@ -319,7 +318,8 @@ def check_authors_onset(ledger: Ledger, onsets: Mapping[tuple[int, Setting], Ons
         reason="Onset = time at which the test error has doubled its minimum; one-sided Student-t bound over "
         "independent data sets; linear students not doubled by the horizon count at the horizon.",
     )
-    deeper = [_difference_and_margin(onsets[5, st].upper, onsets[3, st].lower, len(deep3)) for st in deep3]
+    deeper = [difference_and_margin(onsets[5, st].upper, onsets[3, st].lower, "upper", len(deep3))
+              for st in deep3]
     m, margin = max(deeper, key=sum)
     ledger.check(
         "authors-onset-earlier-deeper",
@@ -332,21 +332,6 @@ def check_authors_onset(ledger: Ledger, onsets: Mapping[tuple[int, Setting], Ons
         "times the combined standard error sqrt(se_3^2 + se_1^2); a reading that is an unreadable bound "
         "(infinite) makes the margin 0 and the claim fail.",
     )
-
-
-def _difference_and_margin(a: np.ndarray, b: np.ndarray, comparisons: int, level: float = 0.01
-                           ) -> tuple[float, float]:
-    """Mean of ``a`` minus mean of ``b`` (independent samples) and its one-sided Welch t margin at ``level``,
-    Bonferroni over ``comparisons``; an infinite value gives the extreme difference and margin 0 (as
-    :func:`gendyn.book.stats.mean_and_margin`)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        return float(a.max() - b.min()), 0.0
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
-    if va + vb == 0:
-        return float(a.mean() - b.mean()), 0.0
-    dof = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
-    return float(a.mean() - b.mean()), float(stats.t.ppf(1 - level / comparisons, dof) * np.sqrt(va + vb))
 
 
 def onset_values(onsets: Mapping[tuple[int, Setting], OnsetComparison],
