@@ -222,3 +222,24 @@ def test_mean_and_margin_is_the_bonferroni_t_margin_and_refuses_to_pass_an_unrea
     assert stats.mean_and_margin(np.append(x, -np.inf), "lower") == (-np.inf, 0.0)
     with pytest.raises(ValueError, match="values"):
         stats.mean_and_margin([0.1, np.nan], "upper")
+
+
+def test_difference_and_margin_is_welchs_bonferroni_t_margin_and_refuses_to_pass_an_unread_bound():
+    from scipy import stats as sps
+
+    a, b = np.array([-0.6, -0.4, -0.7, -0.5, -0.55]), np.array([-0.1, -0.05, -0.2, -0.12])
+    d, margin = stats.difference_and_margin(a, b, "upper", comparisons=2)
+    assert d == pytest.approx(a.mean() - b.mean())
+    welch = sps.ttest_ind(a, b, equal_var=False)  # the same standard error and degrees of freedom
+    se = abs(a.mean() - b.mean()) / abs(welch.statistic)
+    assert margin == pytest.approx(sps.t.ppf(1 - 0.01 / 2, welch.df) * se)
+    # stricter than its level no more: below the sum of the two means' own margins
+    assert margin < stats.mean_and_margin(a, "upper", 2)[1] + stats.mean_and_margin(b, "lower", 2)[1]
+    assert stats.difference_and_margin(np.append(a, np.inf), b, "upper") == (np.inf, 0.0)
+    assert stats.difference_and_margin(a, np.append(b, -np.inf), "upper") == (np.inf, 0.0)
+    assert stats.difference_and_margin(a, np.append(b, np.inf), "lower") == (-np.inf, 0.0)
+    assert stats.difference_and_margin([1.0, 1.0], [0.0, 0.0], "upper") == (1.0, 0.0)
+    with pytest.raises(ValueError, match="^b must hold at least 2"):
+        stats.difference_and_margin(a, [0.1], "upper")
+    with pytest.raises(ValueError, match="^a"):
+        stats.difference_and_margin([0.1, np.nan], b, "upper")

@@ -55,3 +55,7 @@ def test_every_public_function_is_fuzzed():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_bad_arguments_give_clear_errors(case):
     assert not findings(fuzz(case))
+CASES += [
+    # the difference of two independent means: unreadable (infinite) bounds give the extreme and margin 0
+    Case(stats.difference_and_margin, dict(a=_SAMPLES[0], b=_SAMPLES[1], side="upper", comparisons=2, level=0.01)),
+]

@@ -354,3 +354,40 @@ def mean_and_margin(values: ArrayLike, side: str, comparisons: int = 1, level: f
     if not np.all(np.isfinite(x)):
         return float(x.max() if side == "upper" else x.min()), 0.0
     return float(x.mean()), t_margin(x, 1 - level / comparisons)
+
+
+__all__ += ["difference_and_margin"]
+
+
+def difference_and_margin(a: ArrayLike, b: ArrayLike, side: str, comparisons: int = 1, level: float = 0.01
+                          ) -> tuple[float, float]:
+    """Difference of the means of two independent samples, ``mean(a) - mean(b)``, and its one-sided Welch margin.
+
+    ``a`` and ``b`` are 1-D, one value per independent run, at least 2 each. The margin is the
+    ``1 - level / comparisons`` quantile of Student's t (Bonferroni over ``comparisons``) at the
+    Welch-Satterthwaite degrees of freedom, times the combined standard error
+    ``sqrt(var(a)/n_a + var(b)/n_b)``: the margin its stated level gives a difference, smaller than the sum of
+    the two means' own margins (:func:`mean_and_margin`). A value that is a bound which could not be read is
+    infinite: if any is, the result is the extreme difference on ``side`` (``max(a) - min(b)`` for
+    ``"upper"``, ``min(a) - max(b)`` for ``"lower"``) with a margin of 0, so that a claim on it cannot pass;
+    NaN is refused. Two samples without spread: margin 0.
+
+    Returns
+    -------
+    (difference, margin) : tuple of float
+    """
+    a = _checks.real_array(a, "a", ndim=1, allow_inf=True)
+    b = _checks.real_array(b, "b", ndim=1, allow_inf=True)
+    for x, name in ((a, "a"), (b, "b")):
+        if x.size < 2:
+            raise ValueError(f"{name} must hold at least 2 values (one per independent run); got {x.size}")
+    side = _checks.choice(side, "side", ("lower", "upper"))
+    comparisons = _checks.integer(comparisons, "comparisons", 1)
+    level = _checks.bounded(level, "level", 0.0, 0.5, open_lower=True)
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        return float(a.max() - b.min() if side == "upper" else a.min() - b.max()), 0.0
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    if va + vb == 0:
+        return float(a.mean() - b.mean()), 0.0
+    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    return float(a.mean() - b.mean()), float(stats.t.ppf(1 - level / comparisons, dof) * math.sqrt(va + vb))

@@ -31,6 +31,7 @@ __all__ = ["Sizes", "SIZES",
            "check_stronger_aligns_first", "check_rank_independent", "check_deep_aligns_late",
            "check_lag_grows_with_depth", "figure_lag", "check_minimum_independent_of_depth", "side_by_side",
            "check_side_by_side"]
+__all__ += ["same_data_minima"]
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,8 @@ def claim_ids(cfg: RunConfig) -> list[str]:
 
 
 #: No claim of this chapter is an agreement with a theory function: its claims are App. B's orderings and
-#: signs, and a paired difference of minima that eq. (15) predicts to be smaller than its resolution.
+#: signs, and a paired difference of minima against the exact theory of the same data sets, a finding: a
+#: relative error of the theory moves both depths' minima alike and barely changes their difference.
 MUTATIONS = ()
 
 
@@ -297,54 +299,109 @@ def figure_lag(optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
     return fig
 
 
-def check_minimum_independent_of_depth(ledger: Ledger, optimum: dict[int, dict[str, tuple[np.ndarray, np.ndarray]]],
-                                       sweep: SnrSweep, cfg: RunConfig, *, eps: float) -> None:
-    """Claims ``minimum-independent-of-depth-rank*``: the TA students' minimum test error against depth.
+def same_data_minima(run: PairedStudents, sweep: SnrSweep, student: dl.TaStudent, *, refine: int = 50
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The exact minimum test error of a TA student on each data set, and what reading it off records adds.
 
-    Per teacher rank, the mean paired difference of the minima (deepest minus shallowest network, same data
-    sets) against the difference of eq. (15)'s minima, within a Student-t quantile (level 1e-2, Bonferroni
-    over the ranks) of its standard error plus (Nbar2 + 1)/N3 of the measured difference (finite size,
-    common to both depths on the same data sets). Prints the comparison of each rank, one line each.
+    The gradient flow of eqs. (6)-(7) on each sampled data set (:func:`gendyn.deep_linear.sampled_ta_errors`),
+    minimised on a grid ``refine`` times finer than the records around its minimum on the records. A student's
+    minimum is read off records spaced ``h`` apart (at a deep student's narrow dip: every epoch, ``h = lr``), so
+    it lies above the curve's minimum by up to the *worst-phase excess*
+    ``min_t max(E(t), E(t + h)) - min_t E(t)`` (``E'' h^2 / 8`` for a parabola): the second output, per data set,
+    with ``h`` the spacing of the TA student's records around its own minimum.
 
     Parameters
     ----------
-    optimum : dict
-        :meth:`~gendyn.train.PairedStudents.optimal_stopping` per depth.
+    run : PairedStudents
+        One depth's students (:func:`gendyn.train.train_ta_and_random`), TA students first.
+    sweep : SnrSweep
+        Their data sets.
+    student : TaStudent
+        The students' ``eps``, rank ``n2`` and depth ``n_layers``.
+    refine : int
+        Points of the fine grid per record spacing.
+
+    Returns
+    -------
+    minimum, excess : ndarray, shape (B,)
+    """
+    t = run.time[1:]
+    measured = run.test_error[:len(run.test_error) // 2, 1:]  # the TA students
+    sigma31, teacher = sweep.sigma31, sweep.teacher.matrix
+    theory = dl.sampled_ta_errors(t, sigma31, teacher, student)[1]
+    minimum, excess = np.empty(len(theory)), np.empty(len(theory))
+    for b, (i, j) in enumerate(zip(np.argmin(measured, -1), np.argmin(theory, -1))):
+        h = np.max(np.diff(t[max(i - 1, 0):i + 2]))  # the records' spacing at the student's minimum
+        fine = t[j] + h * np.arange(-2 * refine, 2 * refine + 1) / refine
+        e = dl.sampled_ta_errors(fine[fine > 0], sigma31[b:b + 1], teacher[b:b + 1], student)[1][0]
+        minimum[b] = min(e.min(), theory[b].min())
+        excess[b] = np.maximum(e[:-refine], e[refine:]).min() - minimum[b]
+    return minimum, excess
+
+
+def check_minimum_independent_of_depth(ledger: Ledger, runs: dict[int, PairedStudents], sweep: SnrSweep,
+                                       cfg: RunConfig, *, eps: float) -> None:
+    """Claims ``minimum-independent-of-depth-rank*``: the TA students' minimum test error against depth.
+
+    Per teacher rank, the mean paired difference of the TA students' minima (deepest minus shallowest network,
+    same data sets) against that of the exact TA theory on the same data sets (:func:`same_data_minima`), within
+    a Student-t quantile (level 1e-2, Bonferroni over the ranks) of the standard error of the paired residuals
+    plus the mean worst-phase excess of reading a minimum off the records (the larger of the two depths', per
+    data set). Prints the comparison of each rank, with eq. (15)'s population values, one line each.
+
+    Parameters
+    ----------
+    runs : dict
+        The :class:`~gendyn.train.PairedStudents` of each depth.
     sweep : SnrSweep
         The data sets.
     cfg : RunConfig
         Sizes (``n1``, ``n2``, ``n3``), ``ranks``, ``svm``, ``runs`` and ``depths``.
     eps : float
-        The students' initial scale, for eq. (15).
+        The students' initial scale.
     """
     shallow, deep = min(cfg.depths), max(cfg.depths)
-    emin = {depth: optimum[depth]["TA"][1] for depth in cfg.depths}
+    emin = {depth: runs[depth].optimal_stopping()["TA"][1] for depth in cfg.depths}
+    exact = {depth: same_data_minima(runs[depth], sweep, dl.TaStudent(eps=eps, n2=cfg.n2, n_layers=depth))
+             for depth in cfg.depths}
     z_depth = t_quantile(len(cfg.ranks), cfg.runs - 1, level=1e-2)
     lines = []
     for rank in cfg.ranks:
         mask = sweep.select(rank, cfg.svm)
         d = emin[deep][mask] - emin[shallow][mask]
+        d_exact = exact[deep][0][mask] - exact[shallow][0][mask]
+        excess = np.maximum(exact[deep][1][mask], exact[shallow][1][mask]).mean()
+        _, se = mean_se(d - d_exact)
         th = {depth: dl.optimal_early_stopping(sweep.sbar(rank, cfg.svm), dl.TaStudent(
             n1=cfg.n1, n2=cfg.n2, n3=cfg.n3, eps=eps, n_layers=depth))[1] for depth in cfg.depths}
-        mean, se = mean_se(d)
         lines.append(f"rank {rank}: TA minimum {emin[shallow][mask].mean():.4f} (N_l = {shallow}), "
-                     f"{emin[deep][mask].mean():.4f} (N_l = {deep}); paired difference {mean:+.2e} +- {se:.1e}; "
-                     f"theory {th[shallow]:.4f}, {th[deep]:.4f} (difference {th[deep] - th[shallow]:+.2e})")
+                     f"{emin[deep][mask].mean():.4f} (N_l = {deep}); paired difference {d.mean():+.2e} "
+                     f"(data sets {', '.join(f'{x:+.1e}' for x in d)}); exact TA theory on the same data "
+                     f"{d_exact.mean():+.2e}, residual {np.mean(d - d_exact):+.1e} +- {se:.1e}, read-off excess "
+                     f"{excess:.1e}; eq. (15) {th[shallow]:.4f}, {th[deep]:.4f} (difference "
+                     f"{th[deep] - th[shallow]:+.2e})")
         ledger.check(
             f"minimum-independent-of-depth-rank{rank}",
             f"Rank-{rank} teacher, svm = {cfg.svm:g}: mean paired difference of the TA students' minimum test "
-            f"error, N_l = {deep} minus N_l = {shallow}, vs the difference of eq. (15)'s minima",
-            measured=mean, predicted=th[deep] - th[shallow],
-            tolerance=z_depth * se + (rank + 1) / cfg.n3 * abs(mean), kind="absolute", category="finding",
-            reason="A finding (the minimum barely depends on depth, as §3.4 says), not a test of eq. (15): eq. (15)'s "
-            "difference between depths is smaller than this allowance, so a relative error of eq. (15) "
-            "(it moves both depths' minima alike) cannot fail it (shown by tools/mutants.py: x1.3 survives). "
-            f"Student-t quantile {z_depth:.2f} ({cfg.runs - 1} dof, level 1e-2, Bonferroni over ranks) x "
-            f"standard error of {cfg.runs} paired differences ({se:.2g}) + (Nbar2 + 1)/N3 of the measured "
-            "difference: eq. (15)'s finite-size corrections (see the generalisation chapter) move both depths' "
-            "minima alike on the same data sets (the same shat and overlaps), so at most that share of their "
-            "difference survives; no term holds the theory (the old allowance, the theory's own difference, "
-            "accepted both zero and twice the prediction).",
+            f"error, N_l = {deep} minus N_l = {shallow}, vs that of the exact TA theory on the same data sets",
+            measured=d.mean(), predicted=d_exact.mean(), tolerance=z_depth * se + excess, kind="absolute",
+            category="finding", theory=("gendyn.deep_linear.sampled_ta_errors",),
+            reason="A finding (the minimum barely depends on depth, as §3.4 says), against the exact TA theory of "
+            "each data set (eqs. 6-7 with eq. 9 per data mode), so the large, skewed spread of the difference "
+            "between data sets cancels pair by pair. Not an agreement to kill: a relative error of the theory "
+            "moves both depths' minima alike and barely changes their difference, which is the point. "
+            f"Tolerance: Student-t quantile {z_depth:.2f} ({cfg.runs - 1} dof, level 1e-2, Bonferroni over "
+            f"ranks) x standard error of the {cfg.runs} paired residuals ({se:.2g}), plus the mean over data sets "
+            f"({excess:.2g}) of the worst-phase excess of a minimum read off records spaced h apart, "
+            "min_t max(E(t), E(t + h)) - min E (E'' h^2 / 8; at the deep students' dip h = lr, one epoch), the "
+            "larger of the two depths': gradient descent's discretisation of a dip about 0.1 tau wide; the t term "
+            "holds what that bound leaves out (first-order shifts of the modes against each other). Calibrated at "
+            "the smoke sizes on 96 data sets per rank: every deep student's minimum lies above the exact one by "
+            "0 to 1.13 times this excess, and in 20,000 draws of four of those data sets the claim never "
+            "failed. Eq. (15)'s population values are printed, not tested: there the skewed differences "
+            "(skewness -4) made the former Student-t interval of four data sets around them fail in 6.4 % "
+            "(rank 1) and 7.4 % (rank 3) of the draws, against 0.5 % nominal, although the exact theory's mean "
+            "over the 96 data sets agrees with eq. (15) within one standard error.",
         )
     print("\n".join(lines))  # one output, however long the checks take
 
