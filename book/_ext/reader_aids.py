@@ -196,8 +196,7 @@ def _cell_widths(entry, header=False):
     """About how wide a table cell is in the PDF, in points: ``(narrowest, natural)``, the
     widest word it cannot break (code breaks after ``.``, ``/``, ``-`` and ``_``: Sphinx's breaks
     and :data:`LATEX_TABLE_BREAKS`; text after ``_``) and its whole text on one
-    line, at most 40% of the line (one long cell should not take the table's width from the
-    others). A header cell wraps at its spaces (its natural width is its longest word)."""
+    line. A header cell wraps at its spaces (its natural width is its longest word)."""
     code = [lit.astext() for lit in entry.findall(nodes.literal)]
     text = entry.astext().strip()
     for c in code:
@@ -208,16 +207,16 @@ def _cell_widths(entry, header=False):
     if header:
         return narrowest * 1.1, narrowest * 1.1
     natural = len(" ".join(text.split())) * LATEX_TEXT_CHAR_PT + sum(len(c) for c in code) * LATEX_CODE_CHAR_PT
-    return narrowest, max(min(natural, LATEX_LINE_PT * 0.4), narrowest)  # a long cell wraps anyway
+    return narrowest, max(natural, narrowest)
 
 
 def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=12.0):
     """Column widths (shares of ``line``, summing to 1000) for a table of docutils rows, as a
     browser lays out a table: each column at least its widest unbreakable word, then the rest of
-    the line shared in proportion to how much more each column's longest cell needs on one line
-    (all on one line if everything fits; if even the words do not fit, the columns of at most 60
-    points keep theirs and the others share the rest). ``gap``: the space between columns (two
-    tabcolsep)."""
+    the line shared in proportion to how much more each column's longest cell (counted up to 40%
+    of the line) needs on one line. All on one line if everything fits; if even the words do not
+    fit, the columns of at most 60 points keep theirs and the others share the rest. ``gap``: the
+    space between columns (two tabcolsep)."""
     ncols = len(rows[0].children)
     widths = [[_cell_widths(row.children[k], row in head_rows) for row in rows] for k in range(ncols)]
     lo = [max(w[0] for w in col) + gap for col in widths]
@@ -229,8 +228,9 @@ def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=12.0):
         rest = max(line - sum(h for h, f in zip(hi, short) if f), line / 2)
         wide = sum(l for l, f in zip(lo, short) if not f) or 1.0
         width = [h if f else l * rest / wide for h, l, f in zip(hi, lo, short)]
-    else:
-        extra = (line - sum(lo)) / sum(h - l for h, l in zip(hi, lo))
+    else:  # a long cell wraps anyway: it should not take the table's width from the others
+        hi = [max(min(h, 0.4 * line), l) for h, l in zip(hi, lo)]
+        extra = (line - sum(lo)) / (sum(h - l for h, l in zip(hi, lo)) or 1.0)
         width = [l + (h - l) * extra for h, l in zip(hi, lo)]
     total = sum(width)
     shares = [max(1, round(1000 * w / total)) for w in width]
