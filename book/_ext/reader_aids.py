@@ -214,9 +214,9 @@ def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=12.0):
     """Column widths (shares of ``line``, summing to 1000) for a table of docutils rows, as a
     browser lays out a table: each column at least its widest unbreakable word, then the rest of
     the line shared in proportion to how much more each column's longest cell (counted up to 40%
-    of the line) needs on one line. All on one line if everything fits; if even the words do not
-    fit, the columns of at most 60 points keep theirs and the others share the rest. ``gap``: the
-    space between columns (two tabcolsep)."""
+    of the line; the long cells get what is left beyond that) needs on one line. All on one line
+    if everything fits; if even the words do not fit, the columns of at most 60 points keep
+    theirs and the others share the rest. ``gap``: the space between columns (two tabcolsep)."""
     ncols = len(rows[0].children)
     widths = [[_cell_widths(row.children[k], row in head_rows) for row in rows] for k in range(ncols)]
     lo = [max(w[0] for w in col) + gap for col in widths]
@@ -229,9 +229,13 @@ def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=12.0):
         wide = sum(l for l, f in zip(lo, short) if not f) or 1.0
         width = [h if f else l * rest / wide for h, l, f in zip(hi, lo, short)]
     else:  # a long cell wraps anyway: it should not take the table's width from the others
-        hi = [max(min(h, 0.4 * line), l) for h, l in zip(hi, lo)]
-        extra = (line - sum(lo)) / (sum(h - l for h, l in zip(hi, lo)) or 1.0)
-        width = [l + (h - l) * extra for h, l in zip(hi, lo)]
+        capped = [max(min(h, 0.4 * line), l) for h, l in zip(hi, lo)]
+        if sum(capped) <= line:  # the capped widths fit: what is left goes to the long cells
+            extra = (line - sum(capped)) / (sum(h - c for h, c in zip(hi, capped)) or 1.0)
+            width = [c + (h - c) * extra for h, c in zip(hi, capped)]
+        else:
+            extra = (line - sum(lo)) / (sum(c - l for c, l in zip(capped, lo)) or 1.0)
+            width = [l + (c - l) * extra for c, l in zip(capped, lo)]
     total = sum(width)
     shares = [max(1, round(1000 * w / total)) for w in width]
     shares[shares.index(max(shares))] += 1000 - sum(shares)
