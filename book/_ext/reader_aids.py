@@ -210,13 +210,14 @@ def _cell_widths(entry, header=False):
     return narrowest, max(natural, narrowest)
 
 
-def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=12.0):
+def column_shares(rows, head_rows=(), line=LATEX_LINE_PT, gap=14.0):
     """Column widths (shares of ``line``, summing to 1000) for a table of docutils rows, as a
     browser lays out a table: each column at least its widest unbreakable word, then the rest of
     the line shared in proportion to how much more each column's longest cell (counted up to 40%
     of the line; the long cells get what is left beyond that) needs on one line. All on one line
     if everything fits; if even the words do not fit, the columns of at most 60 points keep
-    theirs and the others share the rest. ``gap``: the space between columns (two tabcolsep)."""
+    theirs and the others share the rest. ``gap``: the space between columns (two tabcolsep) and
+    2 points to spare (the widths are estimates)."""
     ncols = len(rows[0].children)
     widths = [[_cell_widths(row.children[k], row in head_rows) for row in rows] for k in range(ncols)]
     lo = [max(w[0] for w in col) + gap for col in widths]
