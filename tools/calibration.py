@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -29,8 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import mutants  # noqa: E402  (its run of one chapter, and its import of the library)
-from gendyn.book.chapters import CHAPTERS  # noqa: E402
-from gendyn.book.threads import JOBS  # noqa: E402
 
 
 def report(outcomes, seeds):
@@ -71,22 +68,12 @@ def markdown(data):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("chapters", nargs="*", help=f"chapter ids (default: all): {', '.join(CHAPTERS)}")
+    mutants.chapter_arguments(parser, jobs=1)
     parser.add_argument("--seeds", type=int, nargs="+", required=True, help="the SEEDs to run each chapter at")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="runs at a time")
-    parser.add_argument("--json", type=Path, help="write the table as JSON here")
-    parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds one run may take")
     args = parser.parse_args(argv)
-    chosen = args.chapters or list(CHAPTERS)
-    unknown = [c for c in chosen if c not in CHAPTERS]
-    if unknown:
-        parser.error(f"unknown chapters {unknown}; known: {list(CHAPTERS)}")
-    if args.jobs < 1:
-        parser.error("--jobs must be >= 1")
+    chosen = mutants.chosen_chapters(parser, args)
     if any(seed < 0 for seed in args.seeds) or len(set(args.seeds)) != len(args.seeds):
         parser.error(f"--seeds must be distinct integers >= 0; got {args.seeds}")
-    os.environ.setdefault(JOBS, str(args.jobs))  # each run's share of the cores (gendyn.book.threads)
     jobs = [(c, seed) for c in chosen for seed in args.seeds]
     print(f"{len(jobs)} runs ({len(chosen)} chapters x {len(args.seeds)} seeds), {args.jobs} at a time", flush=True)
     outcomes = {}

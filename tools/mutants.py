@@ -176,26 +176,39 @@ def merge(table, part):
                 commit=part["commit"], date=part["date"])
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def chapter_arguments(parser, jobs):
+    """The arguments of a tool that runs chapters at smoke scale (this one, ``tools/calibration.py``):
+    chapter ids, runs at a time (default ``jobs``), where to write the table, a run's time limit."""
     parser.add_argument("chapters", nargs="*", help=f"chapter ids (default: all): {', '.join(CHAPTERS)}")
-    parser.add_argument("-j", "--jobs", type=int, default=max(1, (os.cpu_count() or 2)), help="runs at a time")
+    parser.add_argument("-j", "--jobs", type=int, default=jobs, help="runs at a time")
     parser.add_argument("--json", type=Path, help="write the table as JSON here")
     parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds one run may take")
-    parser.add_argument("--merge", action="store_true",
-                        help="replace only the chosen chapters in the existing --json table (the rest keep "
-                             "their measurement and identity)")
-    parser.add_argument("--fail-on-survivor", action="store_true",
-                        help="exit 1 if a targeted claim survives every mutation or a baseline fails")
-    args = parser.parse_args(argv)
+
+
+def chosen_chapters(parser, args):
+    """The chapters ``args`` names (all by default), after checking them and ``--jobs``; sets each run's
+    share of the cores (``$GENDYN_JOBS``, :mod:`gendyn.book.threads`) unless it is set."""
     chosen = args.chapters or list(CHAPTERS)
     unknown = [c for c in chosen if c not in CHAPTERS]
     if unknown:
         parser.error(f"unknown chapters {unknown}; known: {list(CHAPTERS)}")
     if args.jobs < 1:
         parser.error("--jobs must be >= 1")
-    os.environ.setdefault(JOBS, str(args.jobs))  # each run's share of the cores (gendyn.book.threads)
+    os.environ.setdefault(JOBS, str(args.jobs))
+    return chosen
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    chapter_arguments(parser, jobs=max(1, (os.cpu_count() or 2)))
+    parser.add_argument("--merge", action="store_true",
+                        help="replace only the chosen chapters in the existing --json table (the rest keep "
+                             "their measurement and identity)")
+    parser.add_argument("--fail-on-survivor", action="store_true",
+                        help="exit 1 if a targeted claim survives every mutation or a baseline fails")
+    args = parser.parse_args(argv)
+    chosen = chosen_chapters(parser, args)
     jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in mutations_of(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
