@@ -122,3 +122,7 @@ def test_merge_replaces_the_remeasured_chapters_and_counts_again():
     again = tool.merge(merged, dict(commit="ccc", date="d3", chapters=[entry("z", {})]))
     assert [(e["commit"], e["date"]) for e in again["chapters"]] == [("bbb", "d2"), ("aaa", "d1"), ("ccc", "d3")]
     assert "Measured at commit `aaa` on d1, smoke" in tool.strength_markdown(dict(table, chapters=table["chapters"]))
+    # a table of the former form, with one "remeasured" record: its chapters keep the dates it gave them
+    former = dict(table, remeasured=dict(chapters=["y"], commit="abc", date="d0"))
+    dates = {e["chapter"]: (e["commit"], e["date"]) for e in tool.merge(former, part)["chapters"]}
+    assert dates == {"x": ("bbb", "d2"), "y": ("abc", "d0"), "z": ("bbb", "d2")}

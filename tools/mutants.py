@@ -162,8 +162,13 @@ def merge(table, part):
     def dated(entry, source):
         return dict(entry, commit=entry.get("commit", source.get("commit")), date=entry.get("date", source.get("date")))
 
+    again = table.get("remeasured") or {}  # a table written before the chapters carried their own dates
+
+    def dated_before(entry):
+        return dated(entry, again if entry["chapter"] in again.get("chapters", ()) else table)
+
     new = {e["chapter"]: dated(e, part) for e in part["chapters"]}
-    chapters = [new.pop(e["chapter"], None) or dated(e, table) for e in table["chapters"]] + list(new.values())
+    chapters = [new.pop(e["chapter"], None) or dated_before(e) for e in table["chapters"]] + list(new.values())
     total = killed = 0
     for e in chapters:
         if not e["baseline_ok"]:
