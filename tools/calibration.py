@@ -17,10 +17,7 @@ claim needs a look, not a new seed.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -85,15 +82,8 @@ def main(argv=None):
             print(f"  {job[0]:24s} seed {job[1]:<4d} {o.seconds:5.0f} s  failed: {', '.join(failed) or '-'} {o.error}",
                   flush=True)
     data = report(outcomes, args.seeds)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
-    page = markdown(data)
-    print(page)
-    if args.json:
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
-    if args.markdown:
-        args.markdown.write_text(page)
+    data.update(mutants.measured_now())
+    mutants.write_table(args, data, markdown(data))
     return 1 if data["failing_claims"] else 0
 
 

@@ -204,6 +204,22 @@ def chosen_chapters(parser, args):
     return chosen
 
 
+def measured_now():
+    """``{"commit": short hash of HEAD, "date": today}``: when a table of these tools was measured."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    return dict(commit=commit, date=time.strftime("%Y-%m-%d"))
+
+
+def write_table(args, data, page):
+    """Print the Markdown ``page`` and write it and ``data`` (as JSON) where ``--markdown``/``--json`` say."""
+    print(page)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(page)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chapter_arguments(parser, jobs=max(1, (os.cpu_count() or 2)))
@@ -226,19 +242,12 @@ def main(argv=None):
                   f"{sum(p is False for p in o.passed.values())} failed {o.error}", flush=True)
     results = {c: (outcomes[c, None], [outcomes[c, m] for m in mutations_of(c)]) for c in chosen}
     data = report(results)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    data.update(commit=commit, date=time.strftime("%Y-%m-%d"))
+    data.update(measured_now())
     for entry in data["chapters"]:
         entry.update(commit=data["commit"], date=data["date"])
     if args.merge and args.json and args.json.exists():
         data = merge(json.loads(args.json.read_text()), data)
-    page = strength_markdown(data)
-    print(page)
-    if args.json:
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
-    if args.markdown:
-        args.markdown.write_text(page)
+    write_table(args, data, strength_markdown(data))
     if args.fail_on_survivor:
         bad = [e["chapter"] for e in data["chapters"] if not e["baseline_ok"]]
         if bad or data["killed_claims"] < data["targeted_claims"]:
