@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from gendyn.book import stats
+from gendyn.book import order_statistics, stats
 
 
 def test_mean_se_is_the_textbook_formula():
@@ -243,3 +243,25 @@ def test_difference_and_margin_is_welchs_bonferroni_t_margin_and_refuses_to_pass
         stats.difference_and_margin(a, [0.1], "upper")
     with pytest.raises(ValueError, match="^a"):
         stats.difference_and_margin([0.1, np.nan], b, "upper")
+
+
+@pytest.mark.parametrize("n", [7, 10])
+def test_median_range_holds_the_median_of_n_draws_with_the_stated_probability(n):
+    # a skewed reference with a far tail (as the optimal times of data sets without a dip): resampling it
+    # is exactly its empirical distribution, so each side may hold at most level / 2 (up to Monte Carlo error)
+    rng = np.random.default_rng(4)
+    reference = np.concatenate([rng.normal(20.0, 0.3, 97), rng.uniform(50.0, 90.0, 3)])
+    lo, hi = order_statistics.median_range(reference, n, level=0.02, comparisons=2)
+    medians = np.median(rng.choice(reference, (200_000, n)), axis=1)
+    assert np.mean(medians < lo) <= 0.005 + 0.001 and np.mean(medians > hi) <= 0.005 + 0.001
+    assert 19.0 < lo < 20.0 < hi < 21.0  # the tail does not reach the median's range
+    if n % 2 == 0:
+        return  # an even n's median is the mean of two draws: the bound is conservative, not tight
+    # for an odd n the range is the tightest: one reference value further in leaves too much outside
+    inner = np.sort(reference)
+    assert np.mean(medians < inner[inner > lo][0]) > 0.005 or np.mean(medians > inner[inner < hi][-1]) > 0.005
+
+
+def test_median_range_refuses_a_reference_too_small_for_its_tail():
+    with pytest.raises(ValueError, match="reference must hold enough values"):
+        order_statistics.median_range(np.arange(10.0), 10, level=1e-2, comparisons=16)

@@ -1,11 +1,11 @@
-"""Fuzz: every public function of gendyn.book.stats refuses bad arguments clearly."""
+"""Fuzz: every public function of gendyn.book.stats and order_statistics refuses bad arguments clearly."""
 
 import numpy as np
 import pytest
 
 from fuzzing import Case, findings, fuzz
 from gendyn import rmt
-from gendyn.book import stats
+from gendyn.book import order_statistics, stats
 
 _RNG = np.random.default_rng(0)
 _SAMPLES = _RNG.normal(1.0, 0.5, (3, 6))  # three quantities, six seeds each
@@ -49,7 +49,7 @@ CASES += [
 
 
 def test_every_public_function_is_fuzzed():
-    assert {c.func.__name__ for c in CASES} == set(stats.__all__)
+    assert {c.func.__name__ for c in CASES} == set(stats.__all__) | set(order_statistics.__all__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -58,4 +58,9 @@ def test_bad_arguments_give_clear_errors(case):
 CASES += [
     # the difference of two independent means: unreadable (infinite) bounds give the extreme and margin 0
     Case(stats.difference_and_margin, dict(a=_SAMPLES[0], b=_SAMPLES[1], side="upper", comparisons=2, level=0.01)),
+]
+CASES += [
+    # the range of a median of n draws from a reference sample (order statistics)
+    Case(order_statistics.median_range, dict(reference=_RNG.normal(size=200), n=10, level=0.01, comparisons=2),
+         accepted=dict(reference={"negative", "zero"})),  # any real values are a sample
 ]

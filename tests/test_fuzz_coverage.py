@@ -1,4 +1,4 @@
-"""Every public function of the science modules and of gendyn.book.stats has a fuzz case.
+"""Every public function of the science modules and of the claims' statistics has a fuzz case.
 
 A new public function without one fails here: add a :class:`fuzzing.Case` for it to the
 module's ``tests/test_fuzz_<module>.py`` (or list it in :data:`NOT_FUZZED` with the reason).
@@ -12,7 +12,7 @@ TESTS = Path(__file__).resolve().parent
 LIB = TESTS.parent / "lib" / "gendyn"
 #: The science modules (as tests/test_layers.py lists them) and the claims' statistics.
 MODULES = sorted(p.stem for p in LIB.glob("*.py")
-                 if not p.stem.startswith("_")) + ["book.stats"]
+                 if not p.stem.startswith("_")) + ["book.stats", "book.order_statistics"]
 #: Public functions without a fuzz case, each with its reason.
 NOT_FUZZED: dict[str, str] = {}
 

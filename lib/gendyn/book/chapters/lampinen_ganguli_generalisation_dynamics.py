@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from gendyn import deep_linear as dl
 from gendyn import train
-from gendyn.book import checks, plotting
+from gendyn.book import checks, order_statistics, plotting
 from gendyn.book.claims import Ledger
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
@@ -29,8 +29,9 @@ from gendyn.book.stats import mean_se, t_bound, z_quantile
 
 __all__ = ["Sizes", "SIZES",
            "claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "figure_curves", "figure_finite_size",
-           "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size", "check_optimum",
-           "check_optimum_finite_size", "check_alignment_lag", "check_random_minimum", "check_stopping"]
+           "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size", "systematic_shift",
+           "check_optimum", "check_optimum_finite_size", "check_alignment_lag", "check_random_minimum",
+           "check_stopping"]
 
 
 @dataclass(frozen=True)
@@ -324,20 +325,42 @@ _FINITE_SIZE_REASON = (
 _FINITE_SIZE_CORE = _FINITE_SIZE_REASON.split("; the allowance")[0]
 
 
+def systematic_shift(read: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
+                     exact: Mapping[Condition, tuple[np.ndarray, np.ndarray]]) -> dict[Condition, tuple[float, float]]:
+    """``{c: (|dt|, |de|)}``: how far reading the optimum as the students do moves it from the exact one.
+
+    ``read[c]`` and ``exact[c]`` are ``(t_opt, e_min)`` of the same data sets (e.g. the exact TA theory with the
+    GD delay on the students' record times, and at its gradient-flow minimum); the shift is the median of the
+    paired time differences (the statistic :func:`check_optimum` uses for times: a data set without a dip has
+    an optimal time anywhere on a plateau) and the mean of the paired error differences.
+    """
+    return {c: (float(abs(np.median(read[c][0] - exact[c][0]))), float(abs(np.mean(read[c][1] - exact[c][1]))))
+            for c in read}
+
+
 def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
                   expected: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
                   systematic: Mapping[Condition, tuple[float, float]],
                   optimum: Mapping[Condition, tuple[float, float]], sweep: train.SnrSweep,
                   near_threshold: Mapping[Condition, bool], *, conditions: Sequence[Condition], n3: int, runs: int,
                   mc_draws: int, systematic_reason: str) -> None:
-    """Claims ``optimum-{error,time}-rank*-svm*``: the TA students' mean optimum vs eq. (15), directly.
+    """Claims ``optimum-{error,time}-rank*-svm*``: the TA students' optimum vs eq. (15), directly.
 
-    ``measured``: the mean over the runs of the TA students' minimum test error (optimal stopping time);
-    ``predicted``: eq. (15)'s (:func:`gendyn.deep_linear.optimal_early_stopping`); the tolerance holds no
-    theory: z standard errors of the mean over the runs (the spread between data sets from ``expected``),
-    the finite-size allowance ``(Nbar2 + 1)/N3`` of the exact finite-size optimum (checked by
+    ``measured``: the mean over the runs of the TA students' minimum test error, and the *median* of their
+    optimal stopping times; ``predicted``: eq. (15)'s (:func:`gendyn.deep_linear.optimal_early_stopping`).
+    The tolerance holds no theory: the sampling error of that statistic over ``runs`` data sets, the
+    finite-size allowance ``(Nbar2 + 1)/N3`` of the exact finite-size optimum (checked by
     :func:`check_optimum_finite_size`), and the ``systematic`` effect of the learning rate and of reading the
     optimum off the records.
+
+    Why the median for the time: on a few data sets a teacher mode's overlap with the teacher is as large as
+    its singular value, so its term of the test error has no dip; the curve then stays flat to ~1e-7 until
+    the noise modes grow and its argmin lies anywhere on that plateau, tens of tau late (1-3 % of the exact
+    theory's data sets at svm = 8 and the paper's size; more for a float32 student, which cannot resolve a
+    dip shallower than its rounding). Such a far tail moves a mean by many of its standard errors and
+    leaves the median, the typical time eq. (15) predicts, in place. Its sampling error is the range of
+    the median of ``runs`` draws from the exact theory's distribution (:func:`~gendyn.book.order_statistics.
+    median_range`, distribution-free). Minimum errors stay means: a flat curve has a well-defined minimum.
 
     Parameters
     ----------
@@ -347,7 +370,7 @@ def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
         ``(t_opt, e_min)`` of every TA student, read off its records.
     expected : dict
         ``expected[c] = (t_opt, e_min)`` of the exact TA theory (with the GD delay) on ``mc_draws`` fresh data
-        sets per condition, read off as the students' are: their spread and their mean's size.
+        sets per condition, read off as the students' are: their spread and their typical value's size.
     systematic : dict
         ``systematic[c] = (|dt|, |de|)``: the shift of the expected optimum by the learning rate and the
         read-out (exact theory on the same data sets, read as the students vs at its gradient-flow minimum).
@@ -359,27 +382,39 @@ def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
         Carlo data sets per condition, and what ``systematic`` stands for (for the reason).
     """
     asym = [c for c in conditions if not near_threshold[c]]
-    z = z_quantile(max(1, 2 * len(asym)), level=1e-2)
+    claims = max(1, 2 * len(asym))
+    z = z_quantile(claims, level=1e-2)
     for (rank, svm) in conditions:
         for q, name in ((1, "error"), (0, "time")):
             claim_id = f"optimum-{name}-rank{rank}-svm{svm:g}"
-            quantity = "minimum test error" if q else "optimal stopping time"
-            statement = f"Rank-{rank} teacher, svm = {svm:g}: mean TA {quantity} over the runs vs eq. (15)"
+            quantity = "mean TA minimum test error" if q else "median TA optimal stopping time"
+            statement = f"Rank-{rank} teacher, svm = {svm:g}: {quantity} over the runs vs eq. (15)"
             if near_threshold[(rank, svm)]:
                 ledger.not_applicable(claim_id, statement, "A teacher mode lies in the detection transition "
                                       "|sbar - A^(1/4)| < N1^(-1/3) at this size: eqs. (11)-(12) do not apply yet.",
                                       theory="gendyn.deep_linear.optimal_early_stopping")
                 continue
             values, exp = stop_ta[q][sweep.select(rank, svm)], expected[(rank, svm)][q]
-            se = exp.std(ddof=1) / np.sqrt(values.size)
-            finite = _finite_size_allowance(rank, n3) * abs(exp.mean())
+            if q:
+                measured, typical = values.mean(), exp.mean()
+                sampling = z * exp.std(ddof=1) / np.sqrt(values.size)
+                sampling_reason = (f"z = {z:.2f} (Bonferroni over {claims} claims, level 1e-2) x the standard error "
+                                   f"of a mean over {runs} data sets ({sampling / z:.2g}, spread from {mc_draws} "
+                                   "Monte Carlo data sets)")
+            else:
+                measured, typical = np.median(values), np.median(exp)
+                lo, hi = order_statistics.median_range(exp, values.size, level=1e-2, comparisons=claims)
+                sampling = max(hi - typical, typical - lo)
+                sampling_reason = (f"the range of the median of {runs} data sets drawn from the exact theory's "
+                                   f"{mc_draws} Monte Carlo data sets ({sampling:.2g}: order statistics, level 1e-2 "
+                                   f"Bonferroni over {claims} claims; the median because a few data sets have no "
+                                   "dip and a flat optimum far later)")
+            finite = _finite_size_allowance(rank, n3) * abs(typical)
             ledger.check(
-                claim_id, statement, measured=values.mean(), predicted=optimum[(rank, svm)][q],
-                tolerance=z * se + finite + systematic[(rank, svm)][q], kind="absolute",
+                claim_id, statement, measured=measured, predicted=optimum[(rank, svm)][q],
+                tolerance=sampling + finite + systematic[(rank, svm)][q], kind="absolute",
                 theory="gendyn.deep_linear.optimal_early_stopping",
-                reason=f"z = {z:.2f} (Bonferroni over {2 * len(asym)} claims, level 1e-2) x the standard error of a "
-                f"mean over {runs} data sets ({se:.2g}, spread from {mc_draws} Monte Carlo data sets) + "
-                f"{_FINITE_SIZE_REASON} ({finite:.2g}) + {systematic_reason} "
+                reason=f"{sampling_reason} + {_FINITE_SIZE_REASON} ({finite:.2g}) + {systematic_reason} "
                 f"({systematic[(rank, svm)][q]:.2g}); no term holds eq. (15).")
 
 
@@ -390,7 +425,10 @@ def check_optimum_finite_size(ledger: Ledger, n1s: Sequence[int], gaps: Sequence
     At each ``N1`` of ``n1s`` (``gaps``: :func:`gendyn.train.asymptotic_gap` at that size) the exact TA optimum,
     averaged over ``draws`` data sets per condition, is within ``(Nbar2 + 1)/N3`` of itself plus z standard
     errors from eq. (15) at that size; as the allowance falls as 1/N1, passing at every size shows the gap
-    closing at least that fast. ``measured``: the largest gap in units of its allowance.
+    closing at least that fast. ``measured``: the largest gap in units of its allowance. Times are averaged
+    here, not the medians of :func:`check_optimum`: too few data sets per size are drawn for an
+    order-statistics interval at this level. A data set without a dip moves such a mean later, so the check
+    is conservative where these are rare (the exact theory on a fine grid, not a float32 student).
     """
     conditions = [c for c in gaps[0].conditions if not near_threshold[c]]
     z = z_quantile(max(1, len(conditions) * len(n1s)), level=1e-3)
