@@ -265,3 +265,10 @@ def test_median_range_holds_the_median_of_n_draws_with_the_stated_probability(n)
 def test_median_range_refuses_a_reference_too_small_for_its_tail():
     with pytest.raises(ValueError, match="reference must hold enough values"):
         order_statistics.median_range(np.arange(10.0), 10, level=1e-2, comparisons=16)
+
+
+def test_median_range_does_not_take_tied_extremes_for_a_resolved_tail():
+    # every copy of the smallest and largest value passes its tail trivially (F = 0 or 1): still unresolved
+    tied = np.r_[np.zeros(5), np.arange(1.0, 5.0), np.full(5, 9.0)]
+    with pytest.raises(ValueError, match="reference must hold enough values"):
+        order_statistics.median_range(tied, 10, level=1e-2, comparisons=16)

@@ -31,8 +31,9 @@ def median_range(reference: ArrayLike, n: int, level: float = 1e-2, comparisons:
     ``ceil(n/2)`` draws are ``< v``: binomial tails of ``F(v)``. The result ``(lo, hi)`` are the
     innermost values of ``reference`` whose tails are each at most ``level / comparisons / 2``
     (Bonferroni over ``comparisons``), so the median falls in ``[lo, hi]`` with probability at least
-    ``1 - level / comparisons`` whatever the shape of the distribution (for an even ``n`` the bound is
-    conservative: the median is the mean of the two middle draws).
+    ``1 - level / comparisons`` under the empirical distribution of ``reference``, whatever its shape (for
+    an even ``n`` the bound is conservative: the median is the mean of the two middle draws). The
+    sampling error of ``reference`` itself is not counted: draw many more reference values than ``n``.
 
     Parameters
     ----------
@@ -65,7 +66,8 @@ def median_range(reference: ArrayLike, n: int, level: float = 1e-2, comparisons:
     below = np.searchsorted(ref, ref, side="left") / ref.size  # F(v-)
     above_ok = stats.binom.cdf(n // 2, n, at_or_below) <= tail  # P(median > v) small enough
     below_ok = stats.binom.sf(-(-n // 2) - 1, n, below) <= tail  # P(median < v) small enough
-    above_ok[-1] = below_ok[0] = False  # the extremes pass trivially (F = 0 or 1): a tail there is unresolved
+    above_ok &= at_or_below < 1  # the extremes (every tied copy) pass trivially, F = 1 or F(v-) = 0:
+    below_ok &= below > 0  # a tail there is unresolved
     if not (above_ok.any() and below_ok.any()):
         raise ValueError(f"reference must hold enough values to resolve a tail of {tail:.2g} for the median of "
                          f"{n} draws; got {ref.size} (draw more reference values, or raise level)")
