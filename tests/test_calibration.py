@@ -32,4 +32,5 @@ def test_report_lists_each_claim_that_failed_at_some_seed_and_unfinished_runs():
     assert entry["unfinished"] == {"2": "boom"} and data["failing_claims"] == 1 and data["claims"] == 2
     page = tool.markdown(dict(data, commit="abc", date="d"))
     assert "**1 of 2 claims failed at one seed or more**" in page
+    assert page.startswith("The chapters `c` at smoke scale, seeds 0, 1, 2,")  # a subset says which
     assert "| `c` | `a` | agreement | 1 |" in page and "| `c` | (run did not finish) | – | 2: boom |" in page

@@ -1,7 +1,7 @@
 """Calibration: does each claim pass at other seeds when nothing is wrong?
 
     python tools/calibration.py --seeds 1 2 3                   # every chapter at smoke, three more seeds
-    python tools/calibration.py lg-alignment lg-nonlinear --seeds 0 1 2 3 -j 2
+    python tools/calibration.py lg-alignment lg-nonlinear --seeds 0 1 2 3 -j 2    # chapters before --seeds
     python tools/calibration.py --seeds 1 2 3 --json benchmarks/calibration.json --markdown benchmarks/calibration.md
 
 The mutation harness (``tools/mutants.py``) asks whether a claim fails when its theory is wrong;
@@ -50,7 +50,10 @@ def report(outcomes, seeds):
 
 def markdown(data):
     """The calibration table as Markdown: one row per claim that failed at some seed."""
-    lines = [f"Every chapter at smoke scale, seeds {', '.join(map(str, data['seeds']))}, measured at commit "
+    names = [e["chapter"] for e in data["chapters"]]
+    which = ("Every chapter" if set(names) >= set(mutants.CHAPTERS)
+             else "The chapters " + ", ".join(f"`{n}`" for n in names))
+    lines = [f"{which} at smoke scale, seeds {', '.join(map(str, data['seeds']))}, measured at commit "
              f"`{data.get('commit', '?')}` on {data.get('date', '?')} by `tools/calibration.py`.", "",
              f"**{data['failing_claims']} of {data['claims']} claims failed at one seed or more** "
              f"(with the right theory, a claim at level 1e-3 should pass at every one).", "",
