@@ -126,3 +126,29 @@ def test_merge_replaces_the_remeasured_chapters_and_counts_again():
     former = dict(table, remeasured=dict(chapters=["y"], commit="abc", date="d0"))
     dates = {e["chapter"]: (e["commit"], e["date"]) for e in tool.merge(former, part)["chapters"]}
     assert dates == {"x": ("bbb", "d2"), "y": ("abc", "d0"), "z": ("bbb", "d2")}
+
+
+def test_a_check_at_a_larger_scale_kills_a_claim_too_coarse_at_smoke_scale(monkeypatch):
+    """``--scale paper`` results sit beside the smoke table; a claim killed only there counts, and says so."""
+    tool = _mutants_tool()
+    monkeypatch.setattr(tool.pipeline, "identity", lambda notebook, parameters: f"id-{parameters['SCALE']}")
+    m = mutation.Mutation("gendyn.rmt.spike_overlap", 0.05)
+    base = tool.Outcome("lg-rmt", None, passed={"a": True, "b": True}, finished=True,
+                        theory={"a": ("gendyn.rmt.spike_overlap",), "b": ("gendyn.rmt.spike_overlap",)})
+    smoke = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True})])})
+    smoke.update(commit="aaa", date="d1")
+    assert (smoke["targeted_claims"], smoke["killed_claims"], smoke["killed_at_larger_scale"]) == (2, 1, 0)
+    paper = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": False})])}, "paper")
+    assert paper["chapters"] == [] and paper["larger_scale"][0]["scale"] == "paper"
+    paper.update(commit="bbb", date="d2")
+    merged = tool.merge(smoke, paper)
+    assert (merged["targeted_claims"], merged["killed_claims"], merged["killed_at_larger_scale"]) == (2, 2, 1)
+    assert merged["chapters"][0]["commit"] == "aaa"  # the smoke measurement keeps its own date
+    page = tool.strength_markdown(merged, {"lg-rmt": "id-smoke", ("lg-rmt", "paper"): "id-paper"})
+    assert "**2 of 2 targeted claims" in page and "1 more at a larger scale" in page
+    assert "| `lg-rmt` | paper | `gendyn.rmt.spike_overlap x1.05` | `a`, `b` | 0 | `bbb`, d2 |" in page
+    stale = tool.strength_markdown(merged, {"lg-rmt": "id-smoke", ("lg-rmt", "paper"): "other"})
+    assert "| `lg-rmt` (*changed since*) | paper |" in stale
+    # the same check measured again replaces the former one
+    again = tool.merge(merged, dict(paper, commit="ccc", date="d3"))
+    assert len(again["larger_scale"]) == 1 and again["larger_scale"][0]["commit"] == "ccc"

@@ -611,6 +611,8 @@ def claim_strength(notebooks):
             rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS).with_suffix(""))
             if rel in by_notebook:
                 identities[by_notebook[rel]] = identity(notebook, smoke)
+                for scale in {e["scale"] for e in data.get("larger_scale", ()) if e["chapter"] == by_notebook[rel]}:
+                    identities[by_notebook[rel], scale] = identity(notebook, dict(smoke, SCALE=scale))
     return strength_page(data, identities)
 
 

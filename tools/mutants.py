@@ -13,6 +13,16 @@ or the shared cache), and reads the claims each run recorded. A claim that names
 function in its ``theory`` is *targeted*: it is **killed** if it failed under the mutation (or the
 run stopped before recording it: **crashed**), and **survived** if it still passed. Claims that
 failed without a mutation make the baseline fail, and its mutations are not judged.
+
+A claim whose tolerance at smoke scale is wider than its mutation cannot see it there. Such a
+mutation can be checked at the papers' scale instead, where the tolerance is narrower:
+
+    python tools/mutants.py lg-rmt --scale paper --only "gendyn.rmt.spike_overlap x1.05" \
+        --json benchmarks/mutants.json --markdown benchmarks/mutants.md --merge
+
+runs that chapter's baseline and the named mutation at paper scale and records them beside the
+smoke table (``larger_scale``); a targeted claim counts as killed if a mutation killed it at smoke
+scale or at a larger one, and the table says which.
 """
 
 from __future__ import annotations
@@ -44,6 +54,11 @@ import chapters as pipeline  # noqa: E402
 
 #: The parameters of every run of the harness (the smoke scale of the book's tests).
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+
+
+def parameters(scale):
+    """The parameters of the harness's runs at ``scale`` (seed 0 on the CPU), as :data:`SMOKE`."""
+    return dict(SMOKE, SCALE=scale)
 
 
 @dataclass
@@ -122,13 +137,16 @@ def verdicts(baseline, outcome):
     return out
 
 
-def report(results):
-    """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim."""
-    chapters, killed, total = [], 0, 0
+def report(results, scale="smoke"):
+    """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim.
+
+    At smoke scale (the table itself) its ``chapters`` and their totals; at a larger ``scale`` its
+    ``larger_scale`` entries, which :func:`merge` adds to a smoke table."""
+    chapters = []
     for chapter, (baseline, outcomes) in results.items():
         notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
         entry = dict(chapter=chapter, notebook=CHAPTERS[chapter][0], baseline_seconds=round(baseline.seconds, 1),
-                     identity=pipeline.identity(notebook, SMOKE),
+                     identity=pipeline.identity(notebook, parameters(scale)),
                      baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,
                      claims=len(baseline.passed),
                      agreement=sorted(i for i, k in baseline.category.items()
@@ -146,12 +164,36 @@ def report(results):
                                            below_resolution=blind))
         # an agreement claim no declared mutation targets has not been shown to be able to fail
         entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
-        if entry["baseline_ok"]:
-            for claim_id in targeted:
-                total += 1
-                killed += any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
         chapters.append(entry)
-    return dict(chapters=chapters, targeted_claims=total, killed_claims=killed)
+    if scale != "smoke":
+        return dict(chapters=[], larger_scale=[dict(e, scale=scale) for e in chapters])
+    return dict(counted(dict(chapters=chapters)))
+
+
+def _killed(entry, claim_id):
+    """Whether a mutation of ``entry`` (one chapter at one scale) killed ``claim_id``: it failed or crashed."""
+    return entry["baseline_ok"] and any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
+
+
+def counted(table):
+    """``table`` with its totals counted again: the targeted claims of the chapters whose smoke baseline
+    passed, those killed by a mutation at smoke scale or at a larger one (``larger_scale``), and of
+    those the ones killed only at a larger scale."""
+    larger = {}
+    for e in table.get("larger_scale", ()):
+        larger.setdefault(e["chapter"], []).append(e)
+    total = killed = later = 0
+    for e in table["chapters"]:
+        if not e["baseline_ok"]:
+            continue
+        targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
+        total += len(targeted)
+        for claim_id in targeted:
+            at_smoke = _killed(e, claim_id)
+            at_larger = any(_killed(big, claim_id) for big in larger.get(e["chapter"], ()))
+            killed += at_smoke or at_larger
+            later += at_larger and not at_smoke
+    return dict(table, targeted_claims=total, killed_claims=killed, killed_at_larger_scale=later)
 
 
 def merge(table, part):
@@ -169,16 +211,18 @@ def merge(table, part):
 
     new = {e["chapter"]: dated(e, part) for e in part["chapters"]}
     chapters = [new.pop(e["chapter"], None) or dated_before(e) for e in table["chapters"]] + list(new.values())
-    total = killed = 0
-    for e in chapters:
-        if not e["baseline_ok"]:
-            continue
-        targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
-        total += len(targeted)
-        killed += sum(any(m["verdicts"].get(c) in ("killed", "crashed") for m in e["mutations"]) for c in targeted)
+    # a larger-scale check is kept per chapter, scale and mutation: a later one of the same replaces it
+    def key(entry, m):
+        return entry["chapter"], entry["scale"], m["mutation"]
+
+    checks = {key(e, m): (e, m) for e in table.get("larger_scale", ()) for m in e["mutations"]}
+    checks.update({key(e, m): (dated(e, part), m) for e in part.get("larger_scale", ()) for m in e["mutations"]})
+    larger = {}
+    for (chapter, scale, _), (e, m) in checks.items():
+        larger.setdefault((chapter, scale, e["commit"]), dict(e, mutations=[]))["mutations"].append(m)
     merged = {k: v for k, v in table.items() if k != "remeasured"}  # the per-chapter dates replace it
-    return dict(merged, chapters=chapters, targeted_claims=total, killed_claims=killed,
-                commit=part["commit"], date=part["date"])
+    return counted(dict(merged, chapters=chapters, larger_scale=list(larger.values()),
+                        commit=part["commit"], date=part["date"]))
 
 
 def chapter_arguments(parser, jobs):
@@ -228,22 +272,37 @@ def main(argv=None):
                              "their measurement and identity)")
     parser.add_argument("--fail-on-survivor", action="store_true",
                         help="exit 1 if a targeted claim survives every mutation or a baseline fails")
+    parser.add_argument("--scale", default="smoke",
+                        help="the scale of the runs: smoke (the table) or a larger one (paper: checks that complement "
+                             "the smoke table, for mutations its claims are too coarse to see there; needs --merge)")
+    parser.add_argument("--only", action="append", metavar="MUTATION",
+                        help="run only this mutation (its label, e.g. 'gendyn.rmt.spike_overlap x1.05'); repeatable")
     args = parser.parse_args(argv)
     chosen = chosen_chapters(parser, args)
-    jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in mutations_of(c)]
+    if args.scale != "smoke" and not (args.merge and args.json and args.json.exists()):
+        parser.error("--scale other than smoke complements the smoke table: give --merge and an existing --json")
+    labels = {m.label for c in chosen for m in mutations_of(c)}
+    unknown = sorted(set(args.only or ()) - labels)
+    if unknown:
+        parser.error(f"--only names mutations the chosen chapters do not declare: {unknown}; declared: {sorted(labels)}")
+
+    def chosen_mutations(chapter):
+        return [m for m in mutations_of(chapter) if args.only is None or m.label in args.only]
+
+    jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in chosen_mutations(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
-        futures = {job: pool.submit(run_once, *job, timeout=args.timeout) for job in jobs}
+        futures = {job: pool.submit(run_once, *job, scale=args.scale, timeout=args.timeout) for job in jobs}
         outcomes = {}
         for job, future in futures.items():
             outcomes[job] = future.result()
             o = outcomes[job]
             print(f"  {job[0]:24s} {job[1].label if job[1] else 'baseline':60s} {o.seconds:5.0f} s "
                   f"{sum(p is False for p in o.passed.values())} failed {o.error}", flush=True)
-    results = {c: (outcomes[c, None], [outcomes[c, m] for m in mutations_of(c)]) for c in chosen}
-    data = report(results)
+    results = {c: (outcomes[c, None], [outcomes[c, m] for m in chosen_mutations(c)]) for c in chosen}
+    data = report(results, args.scale)
     data.update(measured_now())
-    for entry in data["chapters"]:
+    for entry in data["chapters"] + data.get("larger_scale", []):
         entry.update(commit=data["commit"], date=data["date"])
     if args.merge and args.json and args.json.exists():
         data = merge(json.loads(args.json.read_text()), data)

@@ -99,16 +99,20 @@ def _measured_when(data):
 def strength_markdown(data, identities=None, title=None):
     """The mutation table of ``tools/mutants.py`` (its JSON ``data``) as Markdown.
 
-    With ``identities`` (``{chapter: identity of its smoke run now}``), a chapter whose notebook or
-    library changed since the table was measured is marked as such, and counted, so an old table
-    is never read as today's.
+    With ``identities`` (``{chapter: identity of its smoke run now}``, and ``{(chapter, scale): identity}``
+    for the checks at a larger scale), a chapter whose notebook or library changed since the table was
+    measured is marked as such, and counted, so an old table is never read as today's.
     """
     stale = sorted(e["chapter"] for e in data["chapters"]
                    if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
+    larger = data.get("larger_scale") or []
+    later = data.get("killed_at_larger_scale", 0)
     lines = ([f"# {title}", ""] if title else []) + [
         _measured_when(data), "",
         f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
-        "least one mutation of the theory they name.**"]
+        "least one mutation of the theory they name**" + (
+            f" ({data['killed_claims'] - later} at smoke scale, {later} more at a larger scale, where their "
+            "tolerance is narrower than the mutation: see the last table)." if later else ".")]
     if identities is not None:
         lines += ["", f"{len(stale)} of {len(data['chapters'])} chapters changed since this table was measured"
                   + (": " + ", ".join(f"`{c}`" for c in stale) + " (marked *changed since*; run `make mutants` "
@@ -127,6 +131,24 @@ def strength_markdown(data, identities=None, title=None):
         if entry.get("untargeted"):
             lines.append(f"| {name} | agreement claims no mutation targets | – | "
                          + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – |")
+    if larger:
+        lines += ["", "Mutations checked at a larger scale, for claims too coarse to see them at smoke scale (each "
+                  "chapter's baseline and the mutation run at that scale, seed 0):", "",
+                  "| chapter | scale | mutation (result × factor) | killed | survived | measured |", "|---|---|---|---|---|---|"]
+        for entry in larger:
+            changed = identities is not None and identities.get((entry["chapter"], entry["scale"]),
+                                                                 entry.get("identity")) != entry.get("identity")
+            name = f"`{entry['chapter']}`" + (" (*changed since*)" if changed else "")
+            when = f"`{entry.get('commit', '?')}`, {entry.get('date', '?')}"
+            if not entry["baseline_ok"]:
+                lines.append(f"| {name} | {entry['scale']} | baseline failed: "
+                             f"{_cell(entry['baseline_error'] or 'a claim failed')} | – | – | {when} |")
+                continue
+            for m in entry["mutations"]:
+                count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived")}
+                lines.append(f"| {name} | {entry['scale']} | `{m['mutation']}` | "
+                             + (", ".join(f"`{i}`" for i in count["killed"]) or "0") + " | "
+                             + (", ".join(f"`{i}`" for i in count["survived"]) or "0") + f" | {when} |")
     return "\n".join(lines) + "\n"
 
 
@@ -142,7 +164,9 @@ def strength_page(data, identities):
         "result multiplied by one plus the error — the experiment is untouched — and records, claim by claim, "
         "whether the claim failed (the wrong theory is *killed*) or still passed (it *survived*). A survivor "
         "marked *coarser than the mutation* has a tolerance, set by sampling error and finite size, wider "
-        "than the error it was shown; the ledger's *resolution* column gives that width for every claim.", "",
+        "than the error it was shown; the ledger's *resolution* column gives that width for every claim. Such a "
+        "mutation is then checked at the papers' scale, where the same claim's tolerance is narrower; those checks "
+        "are the last table, and a claim they kill counts as killed.", "",
         "Claims of the other categories are not mutated: a *reproduction* compares with the papers' published "
         "numbers and a *finding* states a measured effect with its significance.", ""]
     if data is None:
