@@ -102,25 +102,42 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
         except subprocess.TimeoutExpired:
             return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
                            error=f"stopped after {timeout} s (--timeout)")
-        outcome = Outcome(chapter, mutation, seconds=time.perf_counter() - start)
         try:
             record = read_record(f"{tmp}/run")
         except ValueError as error:
-            outcome.error = f"no record ({error}); papermill: {proc.stderr.strip().splitlines()[-1:]}"
-            return outcome
-        outcome.finished = record.finished
-        for claim in record.claims:
-            outcome.passed[claim.id] = claim.passed
-            outcome.theory[claim.id] = claim.theory
-            outcome.category[claim.id] = claim.category
-            outcome.resolution[claim.id] = claim.resolution
-            outcome.applies[claim.id] = claim.applies
-        for claim_id in record.declared or ():
-            outcome.passed.setdefault(claim_id, None)
+            return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
+                           error=f"no record ({error}); papermill: {proc.stderr.strip().splitlines()[-1:]}")
+        outcome = outcome_of(chapter, mutation, record, seconds=time.perf_counter() - start)
         if proc.returncode and not record.finished:
             lines = [line for line in proc.stderr.splitlines() if "Error" in line]
             outcome.error = lines[-1][:300] if lines else f"exit {proc.returncode}"
         return outcome
+
+
+def outcome_of(chapter, mutation, record, seconds=0.0):
+    """The :class:`Outcome` of a run from its claims ``record`` (:func:`gendyn.book.claims.read_record`)."""
+    outcome = Outcome(chapter, mutation, seconds=seconds, finished=record.finished)
+    for claim in record.claims:
+        outcome.passed[claim.id] = claim.passed
+        outcome.theory[claim.id] = claim.theory
+        outcome.category[claim.id] = claim.category
+        outcome.resolution[claim.id] = claim.resolution
+        outcome.applies[claim.id] = claim.applies
+    for claim_id in record.declared or ():
+        outcome.passed.setdefault(claim_id, None)
+    return outcome
+
+
+def accepted_baseline(chapter, runs, scale):
+    """The :class:`Outcome` of the book pipeline's accepted run of ``chapter`` at ``scale`` in ``runs``
+    (e.g. ``_build/runs/paper``) if it is current (same identity: :func:`chapters.accepted`), else ``None``:
+    the same run as a baseline of the harness, which need not be repeated."""
+    notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
+    try:
+        record = pipeline.accepted(notebook, runs, parameters(scale))
+    except pipeline.RunRejected:
+        return None
+    return outcome_of(chapter, None, record)
 
 
 def verdicts(baseline, outcome):
@@ -275,6 +292,9 @@ def main(argv=None):
     parser.add_argument("--scale", default="smoke",
                         help="the scale of the runs: smoke (the table) or a larger one (paper: checks that complement "
                              "the smoke table, for mutations its claims are too coarse to see there; needs --merge)")
+    parser.add_argument("--baselines", type=Path, metavar="RUNS",
+                        help="take each chapter's baseline from the book's accepted run in RUNS (e.g. "
+                             "_build/runs/paper) where it is current, instead of running it again")
     parser.add_argument("--only", action="append", metavar="MUTATION",
                         help="run only this mutation (its label, e.g. 'gendyn.rmt.spike_overlap x1.05'); repeatable")
     args = parser.parse_args(argv)
@@ -289,11 +309,15 @@ def main(argv=None):
     def chosen_mutations(chapter):
         return [m for m in mutations_of(chapter) if args.only is None or m.label in args.only]
 
-    jobs = [(c, None) for c in chosen] + [(c, m) for c in chosen for m in chosen_mutations(c)]
+    reused = {c: accepted_baseline(c, args.baselines, args.scale) for c in chosen} if args.baselines else {}
+    reused = {c: o for c, o in reused.items() if o is not None}
+    for c in reused:
+        print(f"  {c}: baseline from the accepted run in {args.baselines}", flush=True)
+    jobs = [(c, None) for c in chosen if c not in reused] + [(c, m) for c in chosen for m in chosen_mutations(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
         futures = {job: pool.submit(run_once, *job, scale=args.scale, timeout=args.timeout) for job in jobs}
-        outcomes = {}
+        outcomes = {(c, None): o for c, o in reused.items()}
         for job, future in futures.items():
             outcomes[job] = future.result()
             o = outcomes[job]
