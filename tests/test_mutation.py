@@ -128,27 +128,37 @@ def test_merge_replaces_the_remeasured_chapters_and_counts_again():
     assert dates == {"x": ("bbb", "d2"), "y": ("abc", "d0"), "z": ("bbb", "d2")}
 
 
-def test_a_check_at_a_larger_scale_kills_a_claim_too_coarse_at_smoke_scale(monkeypatch):
-    """``--scale paper`` results sit beside the smoke table; a claim killed only there counts, and says so."""
+def test_further_checks_at_a_larger_scale_or_another_seed_kill_claims_the_smoke_table_could_not(monkeypatch):
+    """``--scale paper`` and ``--seed`` results sit beside the smoke table; a claim killed only there counts, and says so."""
     tool = _mutants_tool()
-    monkeypatch.setattr(tool.pipeline, "identity", lambda notebook, parameters: f"id-{parameters['SCALE']}")
+    monkeypatch.setattr(tool.pipeline, "identity", lambda notebook, p: f"id-{p['SCALE']}-{p['SEED']}")
     m = mutation.Mutation("gendyn.rmt.spike_overlap", 0.05)
-    base = tool.Outcome("lg-rmt", None, passed={"a": True, "b": True}, finished=True,
-                        theory={"a": ("gendyn.rmt.spike_overlap",), "b": ("gendyn.rmt.spike_overlap",)})
-    smoke = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True})])})
+    base = tool.Outcome("lg-rmt", None, passed={"a": True, "b": True, "c": True}, finished=True,
+                        theory={i: ("gendyn.rmt.spike_overlap",) for i in "abc"})
+    smoke = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True, "c": True})])})
     smoke.update(commit="aaa", date="d1")
-    assert (smoke["targeted_claims"], smoke["killed_claims"], smoke["killed_at_larger_scale"]) == (2, 1, 0)
-    paper = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": False})])}, "paper")
-    assert paper["chapters"] == [] and paper["larger_scale"][0]["scale"] == "paper"
+    assert (smoke["targeted_claims"], smoke["killed_claims"], smoke["killed_by_further_checks"]) == (3, 1, 0)
+    paper = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": False, "c": True})])},
+                        "paper")
+    assert paper["chapters"] == [] and (paper["further_checks"][0]["scale"], paper["further_checks"][0]["seed"]) == (
+        "paper", 0)
     paper.update(commit="bbb", date="d2")
     merged = tool.merge(smoke, paper)
-    assert (merged["targeted_claims"], merged["killed_claims"], merged["killed_at_larger_scale"]) == (2, 2, 1)
+    assert (merged["targeted_claims"], merged["killed_claims"], merged["killed_by_further_checks"]) == (3, 2, 1)
     assert merged["chapters"][0]["commit"] == "aaa"  # the smoke measurement keeps its own date
-    page = tool.strength_markdown(merged, {"lg-rmt": "id-smoke", ("lg-rmt", "paper"): "id-paper"})
-    assert "**2 of 2 targeted claims" in page and "1 more at a larger scale" in page
-    assert "| `lg-rmt` | paper | `gendyn.rmt.spike_overlap x1.05` | `a`, `b` | 0 | `bbb`, d2 |" in page
-    stale = tool.strength_markdown(merged, {"lg-rmt": "id-smoke", ("lg-rmt", "paper"): "other"})
-    assert "| `lg-rmt` (*changed since*) | paper |" in stale
-    # the same check measured again replaces the former one
-    again = tool.merge(merged, dict(paper, commit="ccc", date="d3"))
-    assert len(again["larger_scale"]) == 1 and again["larger_scale"][0]["commit"] == "ccc"
+    seed3 = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True, "c": False})])},
+                        "smoke", 3)
+    merged = tool.merge(merged, dict(seed3, commit="ccc", date="d3"))
+    assert (merged["killed_claims"], merged["killed_by_further_checks"]) == (3, 2)
+    ids = {"lg-rmt": "id-smoke-0", ("lg-rmt", "paper", 0): "id-paper-0", ("lg-rmt", "smoke", 3): "id-smoke-3"}
+    page = tool.strength_markdown(merged, ids)
+    assert "**3 of 3 targeted claims" in page and "2 more in the further checks" in page
+    assert "| `lg-rmt` | paper, 0 | `gendyn.rmt.spike_overlap x1.05` | `a`, `b` | `c` | `bbb`, d2 |" in page
+    assert "| `lg-rmt` | smoke, 3 | `gendyn.rmt.spike_overlap x1.05` | `a`, `c` | `b` | `ccc`, d3 |" in page
+    stale = tool.strength_markdown(merged, {**ids, ("lg-rmt", "paper", 0): "other"})
+    assert "| `lg-rmt` (*changed since*) | paper, 0 |" in stale and "| `lg-rmt` | smoke, 3 |" in stale
+    # the same check measured again replaces the former one; a table of the first form (larger_scale) is read
+    again = tool.merge(merged, dict(paper, commit="ddd", date="d4"))
+    assert len(again["further_checks"]) == 2 and {e["commit"] for e in again["further_checks"]} == {"ccc", "ddd"}
+    former = dict(smoke, larger_scale=[{k: v for k, v in paper["further_checks"][0].items() if k != "seed"}])
+    assert tool.counted(former)["killed_by_further_checks"] == 1 and "larger_scale" not in tool.counted(former)

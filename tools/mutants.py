@@ -21,8 +21,11 @@ mutation can be checked at the papers' scale instead, where the tolerance is nar
         --json benchmarks/mutants.json --markdown benchmarks/mutants.md --merge
 
 runs that chapter's baseline and the named mutation at paper scale and records them beside the
-smoke table (``larger_scale``); a targeted claim counts as killed if a mutation killed it at smoke
-scale or at a larger one, and the table says which.
+smoke table (``further_checks``). A claim whose tolerance is narrower than its mutation can still
+survive one draw, when its measured value happens to lie on the mutation's side of the
+prediction; ``--seed`` runs a mutation at other seeds, and the table shows at how many of them
+the claim failed (its power against that mutation). A targeted claim counts as killed if a
+mutation killed it in the smoke table or in a further check, and the table says which.
 """
 
 from __future__ import annotations
@@ -56,9 +59,9 @@ import chapters as pipeline  # noqa: E402
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 
 
-def parameters(scale):
-    """The parameters of the harness's runs at ``scale`` (seed 0 on the CPU), as :data:`SMOKE`."""
-    return dict(SMOKE, SCALE=scale)
+def parameters(scale, seed=0):
+    """The parameters of the harness's runs at ``scale`` and ``seed`` on the CPU, as :data:`SMOKE`."""
+    return dict(SMOKE, SCALE=scale, SEED=seed)
 
 
 @dataclass
@@ -128,13 +131,13 @@ def outcome_of(chapter, mutation, record, seconds=0.0):
     return outcome
 
 
-def accepted_baseline(chapter, runs, scale):
-    """The :class:`Outcome` of the book pipeline's accepted run of ``chapter`` at ``scale`` in ``runs``
+def accepted_baseline(chapter, runs, scale, seed=0):
+    """The :class:`Outcome` of the book pipeline's accepted run of ``chapter`` at ``scale`` and ``seed`` in ``runs``
     (e.g. ``_build/runs/paper``) if it is current (same identity: :func:`chapters.accepted`), else ``None``:
     the same run as a baseline of the harness, which need not be repeated."""
     notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
     try:
-        record = pipeline.accepted(notebook, runs, parameters(scale))
+        record = pipeline.accepted(notebook, runs, parameters(scale, seed))
     except pipeline.RunRejected:
         return None
     return outcome_of(chapter, None, record)
@@ -154,16 +157,16 @@ def verdicts(baseline, outcome):
     return out
 
 
-def report(results, scale="smoke"):
+def report(results, scale="smoke", seed=0):
     """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim.
 
-    At smoke scale (the table itself) its ``chapters`` and their totals; at a larger ``scale`` its
-    ``larger_scale`` entries, which :func:`merge` adds to a smoke table."""
+    At smoke scale and seed 0 (the table itself) its ``chapters`` and their totals; at another ``scale`` or
+    ``seed`` its ``further_checks``, which :func:`merge` adds to a smoke table."""
     chapters = []
     for chapter, (baseline, outcomes) in results.items():
         notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
         entry = dict(chapter=chapter, notebook=CHAPTERS[chapter][0], baseline_seconds=round(baseline.seconds, 1),
-                     identity=pipeline.identity(notebook, parameters(scale)),
+                     identity=pipeline.identity(notebook, parameters(scale, seed)),
                      baseline_ok=baseline.finished and all(baseline.passed.values()), baseline_error=baseline.error,
                      claims=len(baseline.passed),
                      agreement=sorted(i for i, k in baseline.category.items()
@@ -182,23 +185,29 @@ def report(results, scale="smoke"):
         # an agreement claim no declared mutation targets has not been shown to be able to fail
         entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
         chapters.append(entry)
-    if scale != "smoke":
-        return dict(chapters=[], larger_scale=[dict(e, scale=scale) for e in chapters])
+    if (scale, seed) != ("smoke", 0):
+        return dict(chapters=[], further_checks=[dict(e, scale=scale, seed=seed) for e in chapters])
     return dict(counted(dict(chapters=chapters)))
 
 
 def _killed(entry, claim_id):
-    """Whether a mutation of ``entry`` (one chapter at one scale) killed ``claim_id``: it failed or crashed."""
+    """Whether a mutation of ``entry`` (one chapter at one scale and seed) killed ``claim_id``: it failed or crashed."""
     return entry["baseline_ok"] and any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
+
+
+def further_checks(table):
+    """The checks at another scale or seed of a mutation table (``larger_scale`` in a table written before
+    they could be at another seed: seed 0)."""
+    return table.get("further_checks") or [dict(e, seed=0) for e in table.get("larger_scale", ())]
 
 
 def counted(table):
     """``table`` with its totals counted again: the targeted claims of the chapters whose smoke baseline
-    passed, those killed by a mutation at smoke scale or at a larger one (``larger_scale``), and of
-    those the ones killed only at a larger scale."""
-    larger = {}
-    for e in table.get("larger_scale", ()):
-        larger.setdefault(e["chapter"], []).append(e)
+    passed, those killed by a mutation in the smoke table or in a further check (another scale or seed),
+    and of those the ones killed only in a further check."""
+    checks, by_chapter = further_checks(table), {}
+    for e in checks:
+        by_chapter.setdefault(e["chapter"], []).append(e)
     total = killed = later = 0
     for e in table["chapters"]:
         if not e["baseline_ok"]:
@@ -206,11 +215,13 @@ def counted(table):
         targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
         total += len(targeted)
         for claim_id in targeted:
-            at_smoke = _killed(e, claim_id)
-            at_larger = any(_killed(big, claim_id) for big in larger.get(e["chapter"], ()))
-            killed += at_smoke or at_larger
-            later += at_larger and not at_smoke
-    return dict(table, targeted_claims=total, killed_claims=killed, killed_at_larger_scale=later)
+            in_table = _killed(e, claim_id)
+            further = any(_killed(check, claim_id) for check in by_chapter.get(e["chapter"], ()))
+            killed += in_table or further
+            later += further and not in_table
+    out = {k: v for k, v in table.items() if k not in ("larger_scale", "killed_at_larger_scale")}
+    return dict(out, **({"further_checks": checks} if checks else {}),
+                targeted_claims=total, killed_claims=killed, killed_by_further_checks=later)
 
 
 def merge(table, part):
@@ -228,17 +239,17 @@ def merge(table, part):
 
     new = {e["chapter"]: dated(e, part) for e in part["chapters"]}
     chapters = [new.pop(e["chapter"], None) or dated_before(e) for e in table["chapters"]] + list(new.values())
-    # a larger-scale check is kept per chapter, scale and mutation: a later one of the same replaces it
+    # a further check is kept per chapter, scale, seed and mutation: a later one of the same replaces it
     def key(entry, m):
-        return entry["chapter"], entry["scale"], m["mutation"]
+        return entry["chapter"], entry["scale"], entry["seed"], m["mutation"]
 
-    checks = {key(e, m): (e, m) for e in table.get("larger_scale", ()) for m in e["mutations"]}
-    checks.update({key(e, m): (dated(e, part), m) for e in part.get("larger_scale", ()) for m in e["mutations"]})
-    larger = {}
-    for (chapter, scale, _), (e, m) in checks.items():
-        larger.setdefault((chapter, scale, e["commit"]), dict(e, mutations=[]))["mutations"].append(m)
+    checks = {key(e, m): (e, m) for e in further_checks(table) for m in e["mutations"]}
+    checks.update({key(e, m): (dated(e, part), m) for e in further_checks(part) for m in e["mutations"]})
+    further = {}
+    for (chapter, scale, seed, _), (e, m) in sorted(checks.items(), key=lambda kv: kv[0][:3]):
+        further.setdefault((chapter, scale, seed, e["commit"]), dict(e, mutations=[]))["mutations"].append(m)
     merged = {k: v for k, v in table.items() if k != "remeasured"}  # the per-chapter dates replace it
-    return counted(dict(merged, chapters=chapters, larger_scale=list(larger.values()),
+    return counted(dict(merged, chapters=chapters, further_checks=list(further.values()),
                         commit=part["commit"], date=part["date"]))
 
 
@@ -292,6 +303,9 @@ def main(argv=None):
     parser.add_argument("--scale", default="smoke",
                         help="the scale of the runs: smoke (the table) or a larger one (paper: checks that complement "
                              "the smoke table, for mutations its claims are too coarse to see there; needs --merge)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the seed of the runs: 0 (the table) or another (checks that complement the smoke "
+                             "table: a claim's power against a mutation it survived at seed 0; needs --merge)")
     parser.add_argument("--baselines", type=Path, metavar="RUNS",
                         help="take each chapter's baseline from the book's accepted run in RUNS (e.g. "
                              "_build/runs/paper) where it is current, instead of running it again")
@@ -299,8 +313,9 @@ def main(argv=None):
                         help="run only this mutation (its label, e.g. 'gendyn.rmt.spike_overlap x1.05'); repeatable")
     args = parser.parse_args(argv)
     chosen = chosen_chapters(parser, args)
-    if args.scale != "smoke" and not (args.merge and args.json and args.json.exists()):
-        parser.error("--scale other than smoke complements the smoke table: give --merge and an existing --json")
+    if (args.scale, args.seed) != ("smoke", 0) and not (args.merge and args.json and args.json.exists()):
+        parser.error("a --scale other than smoke or a --seed other than 0 complements the smoke table: give --merge "
+                     "and an existing --json")
     labels = {m.label for c in chosen for m in mutations_of(c)}
     unknown = sorted(set(args.only or ()) - labels)
     if unknown:
@@ -309,14 +324,15 @@ def main(argv=None):
     def chosen_mutations(chapter):
         return [m for m in mutations_of(chapter) if args.only is None or m.label in args.only]
 
-    reused = {c: accepted_baseline(c, args.baselines, args.scale) for c in chosen} if args.baselines else {}
+    reused = {c: accepted_baseline(c, args.baselines, args.scale, args.seed) for c in chosen} if args.baselines else {}
     reused = {c: o for c, o in reused.items() if o is not None}
     for c in reused:
         print(f"  {c}: baseline from the accepted run in {args.baselines}", flush=True)
     jobs = [(c, None) for c in chosen if c not in reused] + [(c, m) for c in chosen for m in chosen_mutations(c)]
     print(f"{len(jobs)} runs ({len(chosen)} baselines), {args.jobs} at a time", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
-        futures = {job: pool.submit(run_once, *job, scale=args.scale, timeout=args.timeout) for job in jobs}
+        futures = {job: pool.submit(run_once, *job, scale=args.scale, seed=args.seed, timeout=args.timeout)
+                   for job in jobs}
         outcomes = {(c, None): o for c, o in reused.items()}
         for job, future in futures.items():
             outcomes[job] = future.result()
@@ -324,9 +340,9 @@ def main(argv=None):
             print(f"  {job[0]:24s} {job[1].label if job[1] else 'baseline':60s} {o.seconds:5.0f} s "
                   f"{sum(p is False for p in o.passed.values())} failed {o.error}", flush=True)
     results = {c: (outcomes[c, None], [outcomes[c, m] for m in chosen_mutations(c)]) for c in chosen}
-    data = report(results, args.scale)
+    data = report(results, args.scale, args.seed)
     data.update(measured_now())
-    for entry in data["chapters"] + data.get("larger_scale", []):
+    for entry in data["chapters"] + data.get("further_checks", []):
         entry.update(commit=data["commit"], date=data["date"])
     if args.merge and args.json and args.json.exists():
         data = merge(json.loads(args.json.read_text()), data)

@@ -99,20 +99,20 @@ def _measured_when(data):
 def strength_markdown(data, identities=None, title=None):
     """The mutation table of ``tools/mutants.py`` (its JSON ``data``) as Markdown.
 
-    With ``identities`` (``{chapter: identity of its smoke run now}``, and ``{(chapter, scale): identity}``
-    for the checks at a larger scale), a chapter whose notebook or library changed since the table was
+    With ``identities`` (``{chapter: identity of its smoke run now}``, and ``{(chapter, scale, seed): identity}``
+    for the further checks), a chapter whose notebook or library changed since the table was
     measured is marked as such, and counted, so an old table is never read as today's.
     """
     stale = sorted(e["chapter"] for e in data["chapters"]
                    if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
-    larger = data.get("larger_scale") or []
-    later = data.get("killed_at_larger_scale", 0)
+    further = data.get("further_checks") or [dict(e, seed=0) for e in data.get("larger_scale", ())]
+    later = data.get("killed_by_further_checks", data.get("killed_at_larger_scale", 0))
     lines = ([f"# {title}", ""] if title else []) + [
         _measured_when(data), "",
         f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
         "least one mutation of the theory they name**" + (
-            f" ({data['killed_claims'] - later} at smoke scale, {later} more at a larger scale, where their "
-            "tolerance is narrower than the mutation: see the last table)." if later else ".")]
+            f" ({data['killed_claims'] - later} at smoke scale and seed 0, {later} more in the further checks of "
+            "the last table)." if later else ".")]
     if identities is not None:
         lines += ["", f"{len(stale)} of {len(data['chapters'])} chapters changed since this table was measured"
                   + (": " + ", ".join(f"`{c}`" for c in stale) + " (marked *changed since*; run `make mutants` "
@@ -131,22 +131,24 @@ def strength_markdown(data, identities=None, title=None):
         if entry.get("untargeted"):
             lines.append(f"| {name} | agreement claims no mutation targets | – | "
                          + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – |")
-    if larger:
-        lines += ["", "Mutations checked at a larger scale, for claims too coarse to see them at smoke scale (each "
-                  "chapter's baseline and the mutation run at that scale, seed 0):", "",
-                  "| chapter | scale | mutation (result × factor) | killed | survived | measured |", "|---|---|---|---|---|---|"]
-        for entry in larger:
-            changed = identities is not None and identities.get((entry["chapter"], entry["scale"]),
+    if further:
+        lines += ["", "Further checks, for claims that survived a mutation in the table above: the chapter's baseline "
+                  "and the mutation at the papers' scale (where a claim's tolerance is narrower) or at other seeds "
+                  "(a claim's power against the mutation: at how many seeds it fails):", "",
+                  "| chapter | scale, seed | mutation (result × factor) | killed | survived | measured |",
+                  "|---|---|---|---|---|---|"]
+        for entry in further:
+            changed = identities is not None and identities.get((entry["chapter"], entry["scale"], entry["seed"]),
                                                                  entry.get("identity")) != entry.get("identity")
             name = f"`{entry['chapter']}`" + (" (*changed since*)" if changed else "")
-            when = f"`{entry.get('commit', '?')}`, {entry.get('date', '?')}"
+            where, when = f"{entry['scale']}, {entry['seed']}", f"`{entry.get('commit', '?')}`, {entry.get('date', '?')}"
             if not entry["baseline_ok"]:
-                lines.append(f"| {name} | {entry['scale']} | baseline failed: "
+                lines.append(f"| {name} | {where} | baseline failed: "
                              f"{_cell(entry['baseline_error'] or 'a claim failed')} | – | – | {when} |")
                 continue
             for m in entry["mutations"]:
                 count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived")}
-                lines.append(f"| {name} | {entry['scale']} | `{m['mutation']}` | "
+                lines.append(f"| {name} | {where} | `{m['mutation']}` | "
                              + (", ".join(f"`{i}`" for i in count["killed"]) or "0") + " | "
                              + (", ".join(f"`{i}`" for i in count["survived"]) or "0") + f" | {when} |")
     return "\n".join(lines) + "\n"
@@ -165,8 +167,10 @@ def strength_page(data, identities):
         "whether the claim failed (the wrong theory is *killed*) or still passed (it *survived*). A survivor "
         "marked *coarser than the mutation* has a tolerance, set by sampling error and finite size, wider "
         "than the error it was shown; the ledger's *resolution* column gives that width for every claim. Such a "
-        "mutation is then checked at the papers' scale, where the same claim's tolerance is narrower; those checks "
-        "are the last table, and a claim they kill counts as killed.", "",
+        "mutation is then checked at the papers' scale, where the same claim's tolerance is narrower. A claim can "
+        "also survive one draw whose measured value happens to lie on the mutation's side of the prediction; its "
+        "mutation is then run at other seeds, and the number of seeds at which it fails is its power against that "
+        "error. Those checks are the last table, and a claim they kill counts as killed.", "",
         "Claims of the other categories are not mutated: a *reproduction* compares with the papers' published "
         "numbers and a *finding* states a measured effect with its significance.", ""]
     if data is None:
