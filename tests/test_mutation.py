@@ -160,5 +160,8 @@ def test_further_checks_at_a_larger_scale_or_another_seed_kill_claims_the_smoke_
     # the same check measured again replaces the former one; a table of the first form (larger_scale) is read
     again = tool.merge(merged, dict(paper, commit="ddd", date="d4"))
     assert len(again["further_checks"]) == 2 and {e["commit"] for e in again["further_checks"]} == {"ccc", "ddd"}
+    # measured again at smoke scale, a chapter drops the further checks of its former measurement
+    fresh = tool.merge(again, dict(smoke, commit="eee", date="d5"))
+    assert "further_checks" not in fresh and fresh["killed_claims"] == 1
     former = dict(smoke, larger_scale=[{k: v for k, v in paper["further_checks"][0].items() if k != "seed"}])
     assert tool.counted(former)["killed_by_further_checks"] == 1 and "larger_scale" not in tool.counted(former)

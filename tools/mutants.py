@@ -219,7 +219,7 @@ def counted(table):
             further = any(_killed(check, claim_id) for check in by_chapter.get(e["chapter"], ()))
             killed += in_table or further
             later += further and not in_table
-    out = {k: v for k, v in table.items() if k not in ("larger_scale", "killed_at_larger_scale")}
+    out = {k: v for k, v in table.items() if k not in ("further_checks", "larger_scale", "killed_at_larger_scale")}
     return dict(out, **({"further_checks": checks} if checks else {}),
                 targeted_claims=total, killed_claims=killed, killed_by_further_checks=later)
 
@@ -243,7 +243,9 @@ def merge(table, part):
     def key(entry, m):
         return entry["chapter"], entry["scale"], entry["seed"], m["mutation"]
 
-    checks = {key(e, m): (e, m) for e in further_checks(table) for m in e["mutations"]}
+    # a chapter measured again at smoke scale drops its former further checks: they complemented that measurement
+    remeasured = {e["chapter"] for e in part["chapters"]}
+    checks = {key(e, m): (e, m) for e in further_checks(table) if e["chapter"] not in remeasured for m in e["mutations"]}
     checks.update({key(e, m): (dated(e, part), m) for e in further_checks(part) for m in e["mutations"]})
     further = {}
     for (chapter, scale, seed, _), (e, m) in sorted(checks.items(), key=lambda kv: kv[0][:3]):
