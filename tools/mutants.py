@@ -31,6 +31,7 @@ mutation killed it in the smoke table or in a further check, and the table says 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import importlib
 import json
 import os
@@ -347,8 +348,13 @@ def main(argv=None):
     for entry in data["chapters"] + data.get("further_checks", []):
         entry.update(commit=data["commit"], date=data["date"])
     if args.merge and args.json and args.json.exists():
-        data = merge(json.loads(args.json.read_text()), data)
-    write_table(args, data, strength_markdown(data))
+        # runs of the harness side by side merge one at a time (read, merge and write under one lock)
+        with open(args.json.with_name(f".{args.json.name}.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            data = merge(json.loads(args.json.read_text()), data)
+            write_table(args, data, strength_markdown(data))
+    else:
+        write_table(args, data, strength_markdown(data))
     if args.fail_on_survivor:
         bad = [e["chapter"] for e in data["chapters"] if not e["baseline_ok"]]
         if bad or data["killed_claims"] < data["targeted_claims"]:
