@@ -69,11 +69,11 @@ def claim_ids(cfg: RunConfig) -> list[str]:
 
 
 #: The theory the claims test, and the error each should see at smoke scale: the growth-rate claims resolve
-#: 1-2 % of the rate (:func:`check_growth_rate`). The fixed-point claim is coarse: at smoke scale the
+#: 1-5 % of the rate at smoke scale (:func:`check_growth_rate`). The fixed-point claim is coarse: at smoke scale the
 #: relative gaps to s* are 2-15 % with random sign over seeds (mean 2-3 % at the largest P), so it sees an s*
 #: wrong by 20 % (the gaps stop shrinking) but not by 5 %.
 MUTATIONS = (
-    Mutation(f"{_SM}.ta_rate", 0.05, why="(3), stepped as gradient descent: the early growth rate, resolved to 1-2 %"),
+    Mutation(f"{_SM}.ta_rate", 0.1, why="(3), stepped as gradient descent: the early growth rate, resolved to 1-5 %"),
     Mutation(f"{_SM}.ta_fixed_point", 0.2,
              why="s* of (3): the mean gap to it falls to 2-3 % at the largest P; a 20 % error floors it and "
                  "flattens the slope (a 5 % error is within the seeds' scatter at smoke scale)"),
@@ -83,14 +83,13 @@ MUTATIONS = (
 S_END = 0.05
 
 
-def _ta_descent(t: np.ndarray, s0: float, sigma_hat: float, u: np.ndarray, lr: float) -> np.ndarray:
-    """``s`` at the record times ``t`` (multiples of ``lr``, in ``tau``) of gradient descent with step ``lr`` on (3).
+def _ta_descent(steps: np.ndarray, s0: float, sigma_hat: float, u: np.ndarray, lr: float) -> np.ndarray:
+    """``s`` after each of ``steps`` (increasing step numbers) of gradient descent with step ``lr`` on (3).
 
     The TA student's two balanced layers each have singular value ``sqrt(s)``, and a step multiplies each by
     ``1 + lr (sigma_hat - f(s) s)`` (:func:`gendyn.softmax_multitask.ta_rate` over ``2 s`` for one hidden layer),
     so ``s -> s (1 + lr ta_rate(s) / (2 s))^2``: the discrete dynamics of the simulation, not the flow of (3).
     """
-    steps = np.rint(np.asarray(t) / lr).astype(int)
     s = np.empty(steps.max() + 1)
     s[0] = s0
     for k in range(steps.max()):
@@ -114,27 +113,35 @@ def figure_1_ta(runs: SingleTaskStudents, theory: Mapping[float, sm.TAPrediction
     return fig
 
 
-def check_growth_rate(ledger: Ledger, tag: str, runs: SingleTaskStudents, *, lr: float, s0: float, n_train: int,
+def check_growth_rate(ledger: Ledger, tag: str, runs: SingleTaskStudents, *, lr: float, n_train: int,
                       comparisons: int) -> None:
     """Claims: the early growth rate of each TA student's singular value (first seed; fit of ln s over the records
-    with s <= :data:`S_END`) equals the same fit on gradient descent on (3) from the same ``s0``, at the same
-    step ``lr`` and record times (:func:`_ta_descent`, with the data's own ``sigma_hat`` and class direction).
+    with s <= :data:`S_END`) equals the same fit on gradient descent on (3) (:func:`_ta_descent`) from the
+    student's own initial value, at the same step ``lr`` and record steps, with the data's ``sigma_hat`` and
+    class direction.
 
     The softmax term of (3) slows the growth inside the window by up to ``2 f_max S_END`` (10-40 % of the rate
     at low SNR): the prediction includes it, as (3) states it. What (3) leaves out is the finite training set:
-    its softmax term averages over Gaussian inputs (15), the student over its ``n_train`` training inputs. The
-    per-input variance of a unit centred vector's entries under a softmax lies in [0, 1/2], so its standard
-    deviation over inputs is at most 1/4, and the term ``2 f(s) s`` differs by at most ``z S_END / (2 sqrt(P))``
-    (``z`` standard errors, Bonferroni over ``comparisons`` claims at level 1e-3).
+    the term is ``E[g (p . u)]`` over Gaussian inputs (15) (``g`` the input's component along ``v``, ``p`` the
+    student's softmax at it), the student's gradient its mean over the ``n_train`` training inputs. As
+    ``|d (p . u) / d(s g)| = Var_p(u) <= 1/2`` for a unit centred ``u``, ``|g (p . u)| <= s g^2 / 2``, whose
+    standard deviation over inputs is at most ``sqrt(3) s / 2``; the growth rate of ``s`` (twice that of each
+    layer) then differs by at most ``z sqrt(3) S_END / sqrt(P)`` (``z`` standard errors, Bonferroni over
+    ``comparisons`` claims at level 1e-3), a bound: the fit mostly sees ``s`` well below ``S_END``. For more than
+    two classes (3) also drops the off-diagonal part of (16), second order in ``s`` inside the window.
     """
     s_traj, sigma_hat, u_hat = runs.top_singular_value()[0], runs.sigma_hat[0], runs.u_hat[0]
+    steps = np.asarray(runs.result.eval_steps)
     z = z_quantile(comparisons)
-    tolerance = z * S_END / (2 * math.sqrt(n_train))
+    tolerance = z * math.sqrt(3) * S_END / math.sqrt(n_train)
     for i, sbar in enumerate(runs.s_a):
         window = s_traj[i] <= S_END
         window[0] = False  # the first record is the initial condition itself
+        if window.sum() < 2:
+            raise ValueError(f"sbar = {sbar:g}: fewer than two records with s <= {S_END:g} after the first: no "
+                             "early growth to fit (a larger initial value or a coarser record interval?)")
         slope = np.polyfit(runs.t[window], np.log(s_traj[i][window]), 1)[0]
-        descent = _ta_descent(runs.t[window], s0, sigma_hat[i], u_hat[i], lr)
+        descent = _ta_descent(steps[window], float(s_traj[i][0]), sigma_hat[i], u_hat[i], lr)
         predicted = np.polyfit(runs.t[window], np.log(descent), 1)[0]
         ledger.check(
             f"growth-rate-{tag}-sbar{sbar:g}",
@@ -142,8 +149,8 @@ def check_growth_rate(ledger: Ledger, tag: str, runs: SingleTaskStudents, *, lr:
             f"{S_END:g}; (3) stepped as gradient descent)",
             measured=slope, predicted=predicted, tolerance=tolerance, kind="absolute",
             reason=f"(3) with the softmax term's slowing inside the window, at the simulation's step; tolerance: "
-            f"the training set's average of that term against (15)'s Gaussian one, z S_END / (2 sqrt(P)) with z = "
-            f"{z:.2f} (Bonferroni over {comparisons} claims, level 1e-3), P = {n_train}, S_END = {S_END:g}.",
+            f"the training set's mean of that term against (15)'s Gaussian one, z sqrt(3) S_END / sqrt(P) with "
+            f"z = {z:.2f} (Bonferroni over {comparisons} claims, level 1e-3), P = {n_train}, S_END = {S_END:g}.",
             theory=f"{_SM}.ta_rate",
         )
 
