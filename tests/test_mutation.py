@@ -128,40 +128,57 @@ def test_merge_replaces_the_remeasured_chapters_and_counts_again():
     assert dates == {"x": ("bbb", "d2"), "y": ("abc", "d0"), "z": ("bbb", "d2")}
 
 
-def test_further_checks_at_a_larger_scale_or_another_seed_kill_claims_the_smoke_table_could_not(monkeypatch):
-    """``--scale paper`` and ``--seed`` results sit beside the smoke table; a claim killed only there counts, and says so."""
+def test_further_checks_at_a_larger_scale_or_other_seeds_kill_claims_the_smoke_table_could_not(monkeypatch):
+    """``--scale paper`` and ``--seed`` results sit beside the smoke table; a claim they kill at half or more of
+    the seeds run at a scale counts, and the table says so."""
     tool = _mutants_tool()
     monkeypatch.setattr(tool.pipeline, "identity", lambda notebook, p: f"id-{p['SCALE']}-{p['SEED']}")
     m = mutation.Mutation("gendyn.rmt.spike_overlap", 0.05)
-    base = tool.Outcome("lg-rmt", None, passed={"a": True, "b": True, "c": True}, finished=True,
-                        theory={i: ("gendyn.rmt.spike_overlap",) for i in "abc"})
-    smoke = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True, "c": True})])})
-    smoke.update(commit="aaa", date="d1")
-    assert (smoke["targeted_claims"], smoke["killed_claims"], smoke["killed_by_further_checks"]) == (3, 1, 0)
-    paper = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": False, "c": True})])},
-                        "paper")
-    assert paper["chapters"] == [] and (paper["further_checks"][0]["scale"], paper["further_checks"][0]["seed"]) == (
-        "paper", 0)
-    paper.update(commit="bbb", date="d2")
+    base = tool.Outcome("lg-rmt", None, passed={"a": True, "b": True, "c": True, "d": True}, finished=True,
+                        theory={i: ("gendyn.rmt.spike_overlap",) for i in "abcd"})
+
+    def run(scale="smoke", seed=0, ok=True, **passed):
+        outcome = tool.Outcome("lg-rmt", m, passed=passed)
+        baseline = base if ok else tool.Outcome("lg-rmt", None, passed={"a": False}, finished=True, theory=base.theory)
+        return tool.report({"lg-rmt": (baseline, [outcome])}, scale, seed)
+
+    smoke = dict(run(a=False, b=True, c=True, d=True), commit="aaa", date="d1")
+    assert (smoke["targeted_claims"], smoke["killed_claims"], smoke["killed_by_further_checks"]) == (4, 1, 0)
+    paper = dict(run("paper", a=False, b=False, c=True, d=True), commit="bbb", date="d2")
+    assert paper["chapters"] == [] and "untargeted" not in paper["further_checks"][0]
     merged = tool.merge(smoke, paper)
-    assert (merged["targeted_claims"], merged["killed_claims"], merged["killed_by_further_checks"]) == (3, 2, 1)
+    assert (merged["killed_claims"], merged["killed_by_further_checks"]) == (2, 1)
     assert merged["chapters"][0]["commit"] == "aaa"  # the smoke measurement keeps its own date
-    seed3 = tool.report({"lg-rmt": (base, [tool.Outcome("lg-rmt", m, passed={"a": False, "b": True, "c": False})])},
-                        "smoke", 3)
-    merged = tool.merge(merged, dict(seed3, commit="ccc", date="d3"))
-    assert (merged["killed_claims"], merged["killed_by_further_checks"]) == (3, 2)
-    ids = {"lg-rmt": "id-smoke-0", ("lg-rmt", "paper", 0): "id-paper-0", ("lg-rmt", "smoke", 3): "id-smoke-3"}
+    # at smoke scale, with the table's seed 0: c fails at seeds 3 and 4 (2 of 3), d at seed 4 only (1 of 3)
+    for seed, passed in ((3, dict(a=False, b=True, c=False, d=True)), (4, dict(a=False, b=True, c=False, d=False))):
+        merged = tool.merge(merged, dict(run("smoke", seed, **passed), commit="ccc", date="d3"))
+    assert (merged["killed_claims"], merged["killed_by_further_checks"]) == (3, 2)  # c counts, d does not
+    ids = {"lg-rmt": "id-smoke-0", ("lg-rmt", "paper", 0): "id-paper-0", ("lg-rmt", "smoke", 3): "id-smoke-3",
+           ("lg-rmt", "smoke", 4): "id-smoke-4"}
     page = tool.strength_markdown(merged, ids)
-    assert "**3 of 3 targeted claims" in page and "2 more in the further checks" in page
-    assert "| `lg-rmt` | paper, 0 | `gendyn.rmt.spike_overlap x1.05` | `a`, `b` | `c` | `bbb`, d2 |" in page
-    assert "| `lg-rmt` | smoke, 3 | `gendyn.rmt.spike_overlap x1.05` | `a`, `c` | `b` | `ccc`, d3 |" in page
+    assert "**3 of 4 targeted claims of agreement are killed by at least one mutation of the theory they name** " \
+           "(1 at smoke scale and seed 0, 2 more by the further checks" in page
+    assert "| `lg-rmt` | paper | `gendyn.rmt.spike_overlap x1.05` | 0 | `a`, `b` | `c`, `d` | `bbb` d2 |" in page
+    assert ("| `lg-rmt` | smoke | `gendyn.rmt.spike_overlap x1.05` | 0, 3, 4 | `a` (3 of 3), `c` (2 of 3) | "
+            "`b` (0 of 3), `d` (1 of 3) | `ccc` d3 |") in page
     stale = tool.strength_markdown(merged, {**ids, ("lg-rmt", "paper", 0): "other"})
-    assert "| `lg-rmt` (*changed since*) | paper, 0 |" in stale and "| `lg-rmt` | smoke, 3 |" in stale
-    # the same check measured again replaces the former one; a table of the first form (larger_scale) is read
-    again = tool.merge(merged, dict(paper, commit="ddd", date="d4"))
-    assert len(again["further_checks"]) == 2 and {e["commit"] for e in again["further_checks"]} == {"ccc", "ddd"}
-    # measured again at smoke scale, a chapter drops the further checks of its former measurement
-    fresh = tool.merge(again, dict(smoke, commit="eee", date="d5"))
-    assert "further_checks" not in fresh and fresh["killed_claims"] == 1
-    former = dict(smoke, larger_scale=[{k: v for k, v in paper["further_checks"][0].items() if k != "seed"}])
-    assert tool.counted(former)["killed_by_further_checks"] == 1 and "larger_scale" not in tool.counted(former)
+    assert "| `lg-rmt` (*changed since*) | paper |" in stale and "| `lg-rmt` | smoke |" in stale
+    # the same check measured again replaces the former one, with its own baseline
+    again = tool.merge(merged, dict(run("paper", ok=False, a=False, b=False, c=False, d=False), commit="ddd", date="d4"))
+    assert [e["commit"] for e in again["further_checks"]] == ["ccc", "ccc", "ddd"]
+    assert again["killed_by_further_checks"] == 1  # the paper kills no longer count: that baseline failed
+    assert "baseline failed at seed 0" in tool.strength_markdown(again)
+    # checks measured before their chapter changed are dropped, not counted
+    current = tool.current_checks(merged, lambda chapter, scale, seed: f"id-{scale}-{seed}" if scale == "smoke" else "x")
+    assert [e["scale"] for e in current["further_checks"]] == ["smoke", "smoke"] and current["killed_claims"] == 2
+
+
+def test_a_run_stopped_by_the_time_limit_kills_nothing_and_only_is_for_further_checks():
+    tool = _mutants_tool()
+    m = mutation.Mutation("gendyn.rmt.mp_edges", 0.1)
+    base = tool.Outcome("c", None, passed={"a": True}, theory={"a": ("gendyn.rmt.mp_edges",)})
+    stopped = tool.Outcome("c", m, error=f"{tool.TIMED_OUT} 5 s (--timeout)")
+    assert tool.verdicts(base, stopped) == {"a": "timed out"}
+    assert tool.verdicts(base, tool.Outcome("c", m, error="exit 1")) == {"a": "crashed"}
+    with pytest.raises(SystemExit):
+        tool.main(["lg-rmt", "--only", "gendyn.rmt.mp_cdf x0.9"])

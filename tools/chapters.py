@@ -611,7 +611,7 @@ def claim_strength(notebooks):
             rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS).with_suffix(""))
             if rel in by_notebook:
                 identities[by_notebook[rel]] = identity(notebook, smoke)
-                further = data.get("further_checks") or [dict(e, seed=0) for e in data.get("larger_scale", ())]
+                further = data.get("further_checks", ())
                 for scale, seed in {(e["scale"], e["seed"]) for e in further if e["chapter"] == by_notebook[rel]}:
                     identities[by_notebook[rel], scale, seed] = identity(notebook, dict(smoke, SCALE=scale, SEED=seed))
     return strength_page(data, identities)

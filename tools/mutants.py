@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from gendyn.book.chapters import CHAPTERS  # noqa: E402
 from gendyn.book.claims import read_record  # noqa: E402
-from gendyn.book.ledger_page import strength_markdown  # noqa: E402
+from gendyn.book.ledger_page import killed_claims, killed_in_table, strength_markdown  # noqa: E402
 from gendyn.book.mutation import ENVIRONMENT, Mutation  # noqa: E402
 from gendyn.book.myst import source_path, write_ipynb  # noqa: E402
 from gendyn.book.threads import JOBS, chapter_threads, thread_environment  # noqa: E402
@@ -58,6 +58,10 @@ import chapters as pipeline  # noqa: E402
 
 #: The parameters of every run of the harness (the smoke scale of the book's tests).
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
+
+
+#: How the error of a run stopped by ``--timeout`` begins: its claims are *timed out*, never killed.
+TIMED_OUT = "stopped after"
 
 
 def parameters(scale, seed=0):
@@ -105,7 +109,7 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
             proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
-                           error=f"stopped after {timeout} s (--timeout)")
+                           error=f"{TIMED_OUT} {timeout} s (--timeout)")
         try:
             record = read_record(f"{tmp}/run")
         except ValueError as error:
@@ -145,7 +149,9 @@ def accepted_baseline(chapter, runs, scale, seed=0):
 
 
 def verdicts(baseline, outcome):
-    """``{claim id: verdict}`` for the claims ``outcome``'s mutation targets: killed, crashed or survived."""
+    """``{claim id: verdict}`` for the claims ``outcome``'s mutation targets: killed, crashed (the run stopped
+    before recording the claim: the wrong theory broke it), timed out (stopped by ``--timeout``: not judged) or
+    survived."""
     target = outcome.mutation.target
     out = {}
     for claim_id, theory in baseline.theory.items():
@@ -154,7 +160,10 @@ def verdicts(baseline, outcome):
         if baseline.category.get(claim_id, "agreement") != "agreement":
             continue  # a finding or reproduction names its theory but states no agreement to kill
         passed = outcome.passed.get(claim_id)
-        out[claim_id] = "survived" if passed else ("killed" if passed is False else "crashed")
+        if passed is None and outcome.error.startswith(TIMED_OUT):
+            out[claim_id] = "timed out"  # the run was stopped, not the claim: never a kill
+        else:
+            out[claim_id] = "survived" if passed else ("killed" if passed is False else "crashed")
     return out
 
 
@@ -186,43 +195,30 @@ def report(results, scale="smoke", seed=0):
         # an agreement claim no declared mutation targets has not been shown to be able to fail
         entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
         chapters.append(entry)
-    if (scale, seed) != ("smoke", 0):
-        return dict(chapters=[], further_checks=[dict(e, scale=scale, seed=seed) for e in chapters])
-    return dict(counted(dict(chapters=chapters)))
-
-
-def _killed(entry, claim_id):
-    """Whether a mutation of ``entry`` (one chapter at one scale and seed) killed ``claim_id``: it failed or crashed."""
-    return entry["baseline_ok"] and any(m["verdicts"].get(claim_id) in ("killed", "crashed") for m in entry["mutations"])
-
-
-def further_checks(table):
-    """The checks at another scale or seed of a mutation table (``larger_scale`` in a table written before
-    they could be at another seed: seed 0)."""
-    return table.get("further_checks") or [dict(e, seed=0) for e in table.get("larger_scale", ())]
+    if (scale, seed) != ("smoke", 0):  # the targeted claims are the smoke table's: these lists are not needed
+        return dict(chapters=[], further_checks=[
+            {**{k: v for k, v in e.items() if k not in ("agreement", "untargeted")}, "scale": scale, "seed": seed}
+            for e in chapters])
+    return counted(dict(chapters=chapters))
 
 
 def counted(table):
     """``table`` with its totals counted again: the targeted claims of the chapters whose smoke baseline
-    passed, those killed by a mutation in the smoke table or in a further check (another scale or seed),
-    and of those the ones killed only in a further check."""
-    checks, by_chapter = further_checks(table), {}
-    for e in checks:
-        by_chapter.setdefault(e["chapter"], []).append(e)
-    total = killed = later = 0
+    passed, those killed (by a mutation in the smoke table, or by one of its further checks at another
+    scale or seed: :func:`gendyn.book.ledger_page.killed_claims`), and of those the ones killed only by
+    further checks."""
+    killed = killed_claims(table)
+    total = later = 0
     for e in table["chapters"]:
         if not e["baseline_ok"]:
             continue
         targeted = set().union(set(), *(m["verdicts"] for m in e["mutations"]))
         total += len(targeted)
-        for claim_id in targeted:
-            in_table = _killed(e, claim_id)
-            further = any(_killed(check, claim_id) for check in by_chapter.get(e["chapter"], ()))
-            killed += in_table or further
-            later += further and not in_table
-    out = {k: v for k, v in table.items() if k not in ("further_checks", "larger_scale", "killed_at_larger_scale")}
-    return dict(out, **({"further_checks": checks} if checks else {}),
-                targeted_claims=total, killed_claims=killed, killed_by_further_checks=later)
+        later += len(killed[e["chapter"]] - killed_in_table(e))
+    out = {k: v for k, v in table.items() if k != "further_checks"}
+    return dict(out, **({"further_checks": table["further_checks"]} if table.get("further_checks") else {}),
+                targeted_claims=total, killed_claims=sum(len(k) for k in killed.values()),
+                killed_by_further_checks=later)
 
 
 def merge(table, part):
@@ -240,20 +236,29 @@ def merge(table, part):
 
     new = {e["chapter"]: dated(e, part) for e in part["chapters"]}
     chapters = [new.pop(e["chapter"], None) or dated_before(e) for e in table["chapters"]] + list(new.values())
-    # a further check is kept per chapter, scale, seed and mutation: a later one of the same replaces it
+    # each run's further check keeps its own baseline; a later check of the same chapter, scale, seed and
+    # mutation replaces the former one
     def key(entry, m):
         return entry["chapter"], entry["scale"], entry["seed"], m["mutation"]
 
-    # a chapter measured again at smoke scale drops its former further checks: they complemented that measurement
-    remeasured = {e["chapter"] for e in part["chapters"]}
-    checks = {key(e, m): (e, m) for e in further_checks(table) if e["chapter"] not in remeasured for m in e["mutations"]}
-    checks.update({key(e, m): (dated(e, part), m) for e in further_checks(part) for m in e["mutations"]})
-    further = {}
-    for (chapter, scale, seed, _), (e, m) in sorted(checks.items(), key=lambda kv: kv[0][:3]):
-        further.setdefault((chapter, scale, seed, e["commit"]), dict(e, mutations=[]))["mutations"].append(m)
+    later = [dated(e, part) for e in part.get("further_checks", ())]
+    newer = {key(e, m) for e in later for m in e["mutations"]}
+    further = [dict(e, mutations=kept) for e in table.get("further_checks", ())
+               if (kept := [m for m in e["mutations"] if key(e, m) not in newer])] + later
     merged = {k: v for k, v in table.items() if k != "remeasured"}  # the per-chapter dates replace it
-    return counted(dict(merged, chapters=chapters, further_checks=list(further.values()),
-                        commit=part["commit"], date=part["date"]))
+    return counted(dict(merged, chapters=chapters, further_checks=further, commit=part["commit"], date=part["date"]))
+
+
+def current_checks(table, identity_of):
+    """``table`` without the further checks that are no longer current: ``identity_of(chapter, scale, seed)``
+    (the run identity now) differs from the one they were measured at. They are dropped, not counted."""
+    keep = [e for e in table.get("further_checks", ()) if identity_of(e["chapter"], e["scale"], e["seed"]) == e["identity"]]
+    return counted(dict(table, further_checks=keep))
+
+
+def identity_now(chapter, scale, seed):
+    """The identity of a run of ``chapter`` at ``scale`` and ``seed`` with today's sources (:func:`chapters.identity`)."""
+    return pipeline.identity(source_path(ROOT / "notebooks" / CHAPTERS[chapter][0]), parameters(scale, seed))
 
 
 def chapter_arguments(parser, jobs):
@@ -289,10 +294,11 @@ def measured_now():
 def write_table(args, data, page):
     """Print the Markdown ``page`` and write it and ``data`` (as JSON) where ``--markdown``/``--json`` say."""
     print(page)
-    if args.json:
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
-    if args.markdown:
-        args.markdown.write_text(page)
+    for path, text in ((args.json, json.dumps(data, indent=1) + "\n"), (args.markdown, page)):
+        if path:  # whole or not at all: a book build may read the table meanwhile
+            temporary = path.with_name(f".{path.name}.tmp")
+            temporary.write_text(text)
+            os.replace(temporary, path)
 
 
 def main(argv=None):
@@ -319,6 +325,9 @@ def main(argv=None):
     if (args.scale, args.seed) != ("smoke", 0) and not (args.merge and args.json and args.json.exists()):
         parser.error("a --scale other than smoke or a --seed other than 0 complements the smoke table: give --merge "
                      "and an existing --json")
+    if args.only and (args.scale, args.seed) == ("smoke", 0):
+        parser.error("--only is for further checks (--scale paper, --seed N): the smoke table at seed 0 measures "
+                     "every mutation of a chapter")
     labels = {m.label for c in chosen for m in mutations_of(c)}
     unknown = sorted(set(args.only or ()) - labels)
     if unknown:
@@ -347,13 +356,19 @@ def main(argv=None):
     data.update(measured_now())
     for entry in data["chapters"] + data.get("further_checks", []):
         entry.update(commit=data["commit"], date=data["date"])
-    if args.merge and args.json and args.json.exists():
-        # runs of the harness side by side merge one at a time (read, merge and write under one lock)
-        with open(args.json.with_name(f".{args.json.name}.lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            data = merge(json.loads(args.json.read_text()), data)
-            write_table(args, data, strength_markdown(data))
-    else:
+    # runs of the harness side by side write one at a time (read, merge and write under one lock)
+    with open(args.json.with_name(f".{args.json.name}.lock") if args.json else os.devnull, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        former = json.loads(args.json.read_text()) if args.json and args.json.exists() else None
+        if args.merge and former is not None:
+            data = merge(former, data)
+        elif former is not None:  # a new table keeps the former one's further checks (those still current)
+            data = dict(data, further_checks=former.get("further_checks", []))
+        stale = [(e["chapter"], e["scale"], e["seed"]) for e in data.get("further_checks", ())
+                 if identity_now(e["chapter"], e["scale"], e["seed"]) != e["identity"]]
+        if stale:
+            print(f"dropped further checks measured before their chapter changed: {stale}", flush=True)
+        data = current_checks(data, identity_now)
         write_table(args, data, strength_markdown(data))
     if args.fail_on_survivor:
         bad = [e["chapter"] for e in data["chapters"] if not e["baseline_ok"]]

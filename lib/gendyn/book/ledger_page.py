@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from .claims import CATEGORIES, KIND_NOTE, Record, _cell, _table, category_counts
 
-__all__ = ["LedgerEntry", "ledger_label", "ledger_markdown", "strength_markdown", "strength_page"]
+__all__ = ["LedgerEntry", "ledger_label", "ledger_markdown", "strength_markdown", "strength_page", "killed_claims",
+           "killed_in_table", "further_tallies"]
 
 
 def ledger_label(chapter):
@@ -75,6 +76,68 @@ def ledger_markdown(entries, title="Claims ledger"):
     return "\n".join(lines) + "\n"
 
 
+#: The verdicts that count as a kill: the claim failed, or the run stopped before recording it.
+KILLS = ("killed", "crashed")
+
+
+def killed_in_table(entry):
+    """The claims a mutation of the smoke table's ``entry`` (one chapter, seed 0) killed (none if its baseline failed)."""
+    if not entry["baseline_ok"]:
+        return set()
+    return {c for m in entry["mutations"] for c, v in m["verdicts"].items() if v in KILLS}
+
+
+def further_tallies(data):
+    """The further checks of a mutation table by chapter, scale and mutation: ``{(chapter, scale, mutation):
+    {"seeds": [...], "claims": {claim: (kills, runs)}, "coarser": {...}, "failed": [(seed, error)],
+    "identities": {seed: identity}, "when": {(commit, date)}}}``.
+
+    A run counts for a claim when its baseline passed and it judged the claim (a run stopped by the harness's
+    time limit did not). At smoke scale the table's own run at seed 0 counts as one of the seeds.
+    """
+    table = {e["chapter"]: e for e in data["chapters"]}
+    groups = {}
+
+    def add(g, seed, entry, m):
+        g["seeds"].append(seed)
+        if not entry["baseline_ok"]:
+            g["failed"].append((seed, entry.get("baseline_error") or "a claim failed"))
+            return
+        g["coarser"] |= set(m.get("below_resolution", ()))
+        for claim, verdict in m["verdicts"].items():
+            if verdict in KILLS or verdict == "survived":
+                kills, runs = g["claims"].get(claim, (0, 0))
+                g["claims"][claim] = (kills + (verdict in KILLS), runs + 1)
+
+    for e in data.get("further_checks", ()):
+        for m in e["mutations"]:
+            g = groups.setdefault((e["chapter"], e["scale"], m["mutation"]),
+                                  dict(seeds=[], claims={}, coarser=set(), failed=[], identities={}, when=set()))
+            g["when"].add((e.get("commit", "?"), e.get("date", "?")))
+            g["identities"][e["seed"]] = e.get("identity")
+            add(g, e["seed"], e, m)
+    for (chapter, scale, mutation), g in groups.items():
+        base = table.get(chapter)
+        if scale == "smoke" and base is not None and 0 not in g["seeds"]:
+            for m in base["mutations"]:
+                if m["mutation"] == mutation:
+                    add(g, 0, base, m)
+        g["seeds"].sort()
+    return groups
+
+
+def killed_claims(data):
+    """``{chapter: claims killed}`` over the chapters of the smoke table whose baseline passed: killed in the
+    table, or by a further check (:func:`further_tallies`) at half or more of the seeds run at its scale (at a
+    single seed, there), so that running seeds until one kills does not count."""
+    killed = {e["chapter"]: killed_in_table(e) for e in data["chapters"] if e["baseline_ok"]}
+    targeted = {e["chapter"]: {c for m in e["mutations"] for c in m["verdicts"]} for e in data["chapters"]}
+    for (chapter, _, _), g in further_tallies(data).items():
+        if chapter in killed:
+            killed[chapter] |= {c for c, (k, n) in g["claims"].items() if n and 2 * k >= n and c in targeted[chapter]}
+    return killed
+
+
 def _measured_when(data):
     """When and at which commit the table's chapters were measured: one sentence, with a chapter list
     per measurement where ``tools/mutants.py --merge`` measured some chapters again later."""
@@ -105,14 +168,13 @@ def strength_markdown(data, identities=None, title=None):
     """
     stale = sorted(e["chapter"] for e in data["chapters"]
                    if identities is not None and identities.get(e["chapter"]) != e.get("identity"))
-    further = data.get("further_checks") or [dict(e, seed=0) for e in data.get("larger_scale", ())]
-    later = data.get("killed_by_further_checks", data.get("killed_at_larger_scale", 0))
+    later = data.get("killed_by_further_checks", 0)
     lines = ([f"# {title}", ""] if title else []) + [
         _measured_when(data), "",
         f"**{data['killed_claims']} of {data['targeted_claims']} targeted claims of agreement are killed by at "
-        "least one mutation of the theory they name**" + (
-            f" ({data['killed_claims'] - later} at smoke scale and seed 0, {later} more in the further checks of "
-            "the last table)." if later else ".")]
+        "least one mutation of the theory they name" + (
+            f"** ({data['killed_claims'] - later} at smoke scale and seed 0, {later} more by the further checks "
+            "of the last table)." if later else ".**")]
     if identities is not None:
         lines += ["", f"{len(stale)} of {len(data['chapters'])} chapters changed since this table was measured"
                   + (": " + ", ".join(f"`{c}`" for c in stale) + " (marked *changed since*; run `make mutants` "
@@ -131,26 +193,30 @@ def strength_markdown(data, identities=None, title=None):
         if entry.get("untargeted"):
             lines.append(f"| {name} | agreement claims no mutation targets | – | "
                          + ", ".join(f"`{i}`" for i in entry["untargeted"]) + " | – |")
+    further = further_tallies(data)
     if further:
         lines += ["", "Further checks, for claims that survived a mutation in the table above: the chapter's baseline "
-                  "and the mutation at the papers' scale (where a claim's tolerance is narrower) or at other seeds "
-                  "(a claim's power against the mutation: at how many seeds it fails):", "",
-                  "| chapter | scale, seed | mutation (result × factor) | killed | survived | measured |",
-                  "|---|---|---|---|---|---|"]
-        for entry in further:
-            changed = identities is not None and identities.get((entry["chapter"], entry["scale"], entry["seed"]),
-                                                                 entry.get("identity")) != entry.get("identity")
-            name = f"`{entry['chapter']}`" + (" (*changed since*)" if changed else "")
-            where, when = f"{entry['scale']}, {entry['seed']}", f"`{entry.get('commit', '?')}`, {entry.get('date', '?')}"
-            if not entry["baseline_ok"]:
-                lines.append(f"| {name} | {where} | baseline failed: "
-                             f"{_cell(entry['baseline_error'] or 'a claim failed')} | – | – | {when} |")
-                continue
-            for m in entry["mutations"]:
-                count = {k: sorted(i for i, v in m["verdicts"].items() if v == k) for k in ("killed", "survived")}
-                lines.append(f"| {name} | {where} | `{m['mutation']}` | "
-                             + (", ".join(f"`{i}`" for i in count["killed"]) or "0") + " | "
-                             + (", ".join(f"`{i}`" for i in count["survived"]) or "0") + f" | {when} |")
+                  "and the mutation at the papers' scale (where a claim's tolerance is narrower) or at other seeds. "
+                  "A claim counts as killed there if it failed at half or more of the seeds run at that scale "
+                  "(*k of n*: its power against the mutation).", "",
+                  "| chapter | scale | mutation (result × factor) | seeds | killed | survived | measured |",
+                  "|---|---|---|---|---|---|---|"]
+        for (chapter, scale, mutation), g in further.items():
+            changed = identities is not None and any(
+                identities.get((chapter, scale, seed), identity) != identity for seed, identity in g["identities"].items())
+            name = f"`{chapter}`" + (" (*changed since*)" if changed else "")
+            several = len(g["seeds"]) > 1
+
+            def tally(claim, kills, runs):
+                return f"`{claim}`" + (f" ({kills} of {runs})" if several else "") + (
+                    " (coarser than the mutation)" if claim in g["coarser"] and 2 * kills < runs else "")
+
+            killed = [tally(c, k, n) for c, (k, n) in sorted(g["claims"].items()) if n and 2 * k >= n]
+            survived = [tally(c, k, n) for c, (k, n) in sorted(g["claims"].items()) if not (n and 2 * k >= n)]
+            survived += [f"baseline failed at seed {seed}: {_cell(error)}" for seed, error in g["failed"]]
+            when = ", ".join(f"`{commit}` {date}" for commit, date in sorted(g["when"]))
+            lines.append(f"| {name} | {scale} | `{mutation}` | {', '.join(str(x) for x in g['seeds'])} | "
+                         f"{', '.join(killed) or '0'} | {', '.join(survived) or '0'} | {when} |")
     return "\n".join(lines) + "\n"
 
 
@@ -167,10 +233,11 @@ def strength_page(data, identities):
         "whether the claim failed (the wrong theory is *killed*) or still passed (it *survived*). A survivor "
         "marked *coarser than the mutation* has a tolerance, set by sampling error and finite size, wider "
         "than the error it was shown; the ledger's *resolution* column gives that width for every claim. Such a "
-        "mutation is then checked at the papers' scale, where the same claim's tolerance is narrower. A claim can "
+        "mutation can be checked at the papers' scale, where the same claim's tolerance is narrower. A claim can "
         "also survive one draw whose measured value happens to lie on the mutation's side of the prediction; its "
-        "mutation is then run at other seeds, and the number of seeds at which it fails is its power against that "
-        "error. Those checks are the last table, and a claim they kill counts as killed.", "",
+        "mutation can then be run at other seeds, and the share of seeds at which it fails is its power against "
+        "that error. Those checks are the last table; a claim they kill at half or more of the seeds run at a "
+        "scale counts as killed.", "",
         "Claims of the other categories are not mutated: a *reproduction* compares with the papers' published "
         "numbers and a *finding* states a measured effect with its significance.", ""]
     if data is None:
