@@ -173,12 +173,18 @@ def test_further_checks_at_a_larger_scale_or_other_seeds_kill_claims_the_smoke_t
     assert [e["scale"] for e in current["further_checks"]] == ["smoke", "smoke"] and current["killed_claims"] == 2
 
 
-def test_a_run_stopped_by_the_time_limit_kills_nothing_and_only_is_for_further_checks():
+def test_a_run_stopped_by_the_time_limit_kills_nothing_and_only_runs_further_checks():
     tool = _mutants_tool()
     m = mutation.Mutation("gendyn.rmt.mp_edges", 0.1)
     base = tool.Outcome("c", None, passed={"a": True}, theory={"a": ("gendyn.rmt.mp_edges",)})
     stopped = tool.Outcome("c", m, error=f"{tool.TIMED_OUT} 5 s (--timeout)")
     assert tool.verdicts(base, stopped) == {"a": "timed out"}
     assert tool.verdicts(base, tool.Outcome("c", m, error="exit 1")) == {"a": "crashed"}
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit):  # a further check complements an existing table
         tool.main(["lg-rmt", "--only", "gendyn.rmt.mp_cdf x0.9"])
+    declared = (m, mutation.Mutation("gendyn.deep_linear.optimal_early_stopping", 0.3, output=1))
+    assert tool.mutation_from_label("gendyn.rmt.mp_edges x1.1", declared) is m
+    larger = tool.mutation_from_label("gendyn.deep_linear.optimal_early_stopping[1] x1.5", declared)
+    assert (larger.output, larger.label) == (1, "gendyn.deep_linear.optimal_early_stopping[1] x1.5")
+    with pytest.raises(ValueError, match="not a declared mutation"):
+        tool.mutation_from_label("gendyn.rmt.spike_overlap x2", declared)

@@ -35,6 +35,7 @@ import fcntl
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -122,6 +123,26 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
         return outcome
 
 
+def mutation_from_label(label, declared):
+    """The :class:`Mutation` a further check runs, from its ``label`` (as the table writes it, e.g.
+    ``"gendyn.rmt.spike_overlap x1.05"`` or ``"gendyn.deep_linear.optimal_early_stopping[1] x1.5"``): one of the
+    chapter's ``declared`` mutations, or a larger (or smaller) factor on a function one of them targets, for a
+    claim whose resolution is coarser than the declared error."""
+    for m in declared:
+        if m.label == label:
+            return m
+    found = re.fullmatch(r"(?P<target>[\w.]+)(\[(?P<output>[^\]]+)\])? x(?P<factor>[0-9.]+(e[+-]?[0-9]+)?)", label)
+    targets = {m.target for m in declared}
+    if found is None or found["target"] not in targets:
+        raise ValueError(f"--only {label!r}: not a declared mutation of the chapter nor a factor on a function it "
+                         f"declares ({sorted(targets)}); declared: {sorted(m.label for m in declared)}")
+    output = found["output"]
+    output = int(output) if output is not None and output.lstrip("-").isdigit() else output
+    factor = float(found["factor"])
+    return Mutation(found["target"], factor - 1, output=output,
+                    why=f"a further check: x{factor:g} for claims whose resolution is coarser than the declared error")
+
+
 def outcome_of(chapter, mutation, record, seconds=0.0):
     """The :class:`Outcome` of a run from its claims ``record`` (:func:`gendyn.book.claims.read_record`)."""
     outcome = Outcome(chapter, mutation, seconds=seconds, finished=record.finished)
@@ -167,11 +188,12 @@ def verdicts(baseline, outcome):
     return out
 
 
-def report(results, scale="smoke", seed=0):
+def report(results, scale="smoke", seed=0, further=None):
     """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim.
 
     At smoke scale and seed 0 (the table itself) its ``chapters`` and their totals; at another ``scale`` or
-    ``seed`` its ``further_checks``, which :func:`merge` adds to a smoke table."""
+    ``seed``, or ``further`` (a run of some mutations only), its ``further_checks``, which :func:`merge` adds to a
+    smoke table."""
     chapters = []
     for chapter, (baseline, outcomes) in results.items():
         notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
@@ -195,7 +217,7 @@ def report(results, scale="smoke", seed=0):
         # an agreement claim no declared mutation targets has not been shown to be able to fail
         entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
         chapters.append(entry)
-    if (scale, seed) != ("smoke", 0):  # the targeted claims are the smoke table's: these lists are not needed
+    if further or (further is None and (scale, seed) != ("smoke", 0)):  # the table's targets: lists not needed
         return dict(chapters=[], further_checks=[
             {**{k: v for k, v in e.items() if k not in ("agreement", "untargeted")}, "scale": scale, "seed": seed}
             for e in chapters])
@@ -322,19 +344,18 @@ def main(argv=None):
                         help="run only this mutation (its label, e.g. 'gendyn.rmt.spike_overlap x1.05'); repeatable")
     args = parser.parse_args(argv)
     chosen = chosen_chapters(parser, args)
-    if (args.scale, args.seed) != ("smoke", 0) and not (args.merge and args.json and args.json.exists()):
-        parser.error("a --scale other than smoke or a --seed other than 0 complements the smoke table: give --merge "
-                     "and an existing --json")
-    if args.only and (args.scale, args.seed) == ("smoke", 0):
-        parser.error("--only is for further checks (--scale paper, --seed N): the smoke table at seed 0 measures "
-                     "every mutation of a chapter")
-    labels = {m.label for c in chosen for m in mutations_of(c)}
-    unknown = sorted(set(args.only or ()) - labels)
-    if unknown:
-        parser.error(f"--only names mutations the chosen chapters do not declare: {unknown}; declared: {sorted(labels)}")
+    # a run of some mutations (--only), or at another scale or seed, is a further check beside the smoke table
+    further = bool(args.only) or (args.scale, args.seed) != ("smoke", 0)
+    if further and not (args.merge and args.json and args.json.exists()):
+        parser.error("--only, a --scale other than smoke or a --seed other than 0 complements the smoke table: give "
+                     "--merge and an existing --json")
+    try:
+        only = {c: [mutation_from_label(label, mutations_of(c)) for label in args.only] for c in chosen} if args.only else {}
+    except ValueError as error:
+        parser.error(str(error))
 
     def chosen_mutations(chapter):
-        return [m for m in mutations_of(chapter) if args.only is None or m.label in args.only]
+        return only[chapter] if args.only else list(mutations_of(chapter))
 
     reused = {c: accepted_baseline(c, args.baselines, args.scale, args.seed) for c in chosen} if args.baselines else {}
     reused = {c: o for c, o in reused.items() if o is not None}
@@ -352,7 +373,7 @@ def main(argv=None):
             print(f"  {job[0]:24s} {job[1].label if job[1] else 'baseline':60s} {o.seconds:5.0f} s "
                   f"{sum(p is False for p in o.passed.values())} failed {o.error}", flush=True)
     results = {c: (outcomes[c, None], [outcomes[c, m] for m in chosen_mutations(c)]) for c in chosen}
-    data = report(results, args.scale, args.seed)
+    data = report(results, args.scale, args.seed, further=further)
     data.update(measured_now())
     for entry in data["chapters"] + data.get("further_checks", []):
         entry.update(commit=data["commit"], date=data["date"])
