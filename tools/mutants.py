@@ -24,8 +24,11 @@ runs that chapter's baseline and the named mutation at paper scale and records t
 smoke table (``further_checks``). A claim whose tolerance is narrower than its mutation can still
 survive one draw, when its measured value happens to lie on the mutation's side of the
 prediction; ``--seed`` runs a mutation at other seeds, and the table shows at how many of them
-the claim failed (its power against that mutation). A targeted claim counts as killed if a
-mutation killed it in the smoke table or in a further check, and the table says which.
+the claim failed (its power against that mutation). ``--only`` may also name another factor on a
+function the chapter declares (``x1.5`` for a claim whose resolution is coarser than the declared
+``x1.3``). A targeted claim counts as killed if a mutation killed it in the smoke table, or in the
+further checks at half or more of the seeds run at one scale; the table says which. Further checks
+are kept while their chapter's run identity is unchanged and dropped when it changes.
 """
 
 from __future__ import annotations
@@ -341,7 +344,9 @@ def main(argv=None):
                         help="take each chapter's baseline from the book's accepted run in RUNS (e.g. "
                              "_build/runs/paper) where it is current, instead of running it again")
     parser.add_argument("--only", action="append", metavar="MUTATION",
-                        help="run only this mutation (its label, e.g. 'gendyn.rmt.spike_overlap x1.05'); repeatable")
+                        help="run only this mutation, as a further check beside the table (needs --merge): a declared "
+                             "one by its label, e.g. 'gendyn.rmt.spike_overlap x1.05', or another factor on a declared "
+                             "function, e.g. 'gendyn.deep_linear.optimal_early_stopping[1] x1.5'; repeatable")
     args = parser.parse_args(argv)
     chosen = chosen_chapters(parser, args)
     # a run of some mutations (--only), or at another scale or seed, is a further check beside the smoke table
