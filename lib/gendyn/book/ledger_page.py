@@ -196,7 +196,8 @@ def strength_markdown(data, identities=None, title=None):
     further = further_tallies(data)
     if further:
         lines += ["", "Further checks, for claims that survived a mutation in the table above: the chapter's baseline "
-                  "and the mutation at the papers' scale (where a claim's tolerance is narrower) or at other seeds. "
+                  "and the mutation at the papers' scale (where a claim's tolerance is narrower), at other seeds, or "
+                  "with another factor for a claim whose resolution is coarser than the declared error. "
                   "A claim counts as killed there if it failed at half or more of the seeds run at that scale "
                   "(*k of n*: its power against the mutation).", "",
                   "| chapter | scale | mutation (result × factor) | seeds | killed | survived | measured |",
