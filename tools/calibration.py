@@ -17,6 +17,7 @@ claim needs a look, not a new seed.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -48,13 +49,40 @@ def report(outcomes, seeds):
                 failing_claims=suspects)
 
 
+def merge(table, part):
+    """``table`` with the chapters of ``part`` (a later measurement) replaced and the totals counted again;
+    each chapter keeps the seeds, commit and date it was measured with."""
+    def own(entry, source):
+        return dict(entry, seeds=entry.get("seeds", source["seeds"]), commit=entry.get("commit", source.get("commit")),
+                    date=entry.get("date", source.get("date")))
+
+    new = {e["chapter"]: own(e, part) for e in part["chapters"]}
+    chapters = [new.pop(e["chapter"], None) or own(e, table) for e in table["chapters"]] + list(new.values())
+    return dict(table, chapters=chapters, claims=sum(e["claims"] for e in chapters),
+                failing_claims=sum(len(e["failing"]) for e in chapters), commit=part.get("commit"), date=part.get("date"))
+
+
+def _measured(data):
+    """Which chapters were run, at which seeds, commit and date: one sentence (per measurement when merged)."""
+    when = {}
+    for e in data["chapters"]:
+        key = (tuple(e.get("seeds", data["seeds"])), e.get("commit", data.get("commit", "?")), e.get("date", data.get("date", "?")))
+        when.setdefault(key, []).append(e["chapter"])
+    if len(when) == 1:
+        (seeds, commit, date), names = next(iter(when.items()))
+        which = ("Every chapter" if set(names) >= set(mutants.CHAPTERS)
+                 else "The chapters " + ", ".join(f"`{n}`" for n in names))
+        return (f"{which} at smoke scale, seeds {', '.join(map(str, seeds))}, measured at commit `{commit}` on {date} "
+                "by `tools/calibration.py`.")
+    parts = [", ".join(f"`{n}`" for n in names) + f" at seed{'s' if len(seeds) > 1 else ''} "
+             f"{', '.join(map(str, seeds))} (commit `{commit}`, {date})"
+             for (seeds, commit, date), names in when.items()]
+    return "At smoke scale, by `tools/calibration.py`, chapter by chapter: " + "; ".join(parts) + "."
+
+
 def markdown(data):
     """The calibration table as Markdown: one row per claim that failed at some seed."""
-    names = [e["chapter"] for e in data["chapters"]]
-    which = ("Every chapter" if set(names) >= set(mutants.CHAPTERS)
-             else "The chapters " + ", ".join(f"`{n}`" for n in names))
-    lines = [f"{which} at smoke scale, seeds {', '.join(map(str, data['seeds']))}, measured at commit "
-             f"`{data.get('commit', '?')}` on {data.get('date', '?')} by `tools/calibration.py`.", "",
+    lines = [_measured(data), "",
              f"**{data['failing_claims']} of {data['claims']} claims failed at one seed or more** "
              f"(with the right theory, a claim at level 1e-3 should pass at every one).", "",
              "| chapter | claim | category | failed at seeds |", "|---|---|---|---|"]
@@ -70,6 +98,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mutants.chapter_arguments(parser, jobs=1)
     parser.add_argument("--seeds", type=int, nargs="+", required=True, help="the SEEDs to run each chapter at")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace only the chosen chapters in the existing --json table (the rest keep their seeds, "
+                             "commit and date)")
     args = parser.parse_args(argv)
     chosen = mutants.chosen_chapters(parser, args)
     if any(seed < 0 for seed in args.seeds) or len(set(args.seeds)) != len(args.seeds):
@@ -86,6 +117,10 @@ def main(argv=None):
                   flush=True)
     data = report(outcomes, args.seeds)
     data.update(mutants.measured_now())
+    for entry in data["chapters"]:
+        entry.update(seeds=list(args.seeds), commit=data["commit"], date=data["date"])
+    if args.merge and args.json and args.json.exists():
+        data = merge(json.loads(args.json.read_text()), data)
     mutants.write_table(args, data, markdown(data))
     return 1 if data["failing_claims"] else 0
 
