@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -95,6 +96,8 @@ def markdown(data):
 
 
 def main(argv=None):
+    for signum in (signal.SIGTERM, signal.SIGINT):  # stopped, it leaves no kernel running
+        signal.signal(signum, mutants._stop_all)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mutants.chapter_arguments(parser, jobs=1)
     parser.add_argument("--seeds", type=int, nargs="+", required=True, help="the SEEDs to run each chapter at")

@@ -39,6 +39,7 @@ import importlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -95,6 +96,27 @@ def mutations_of(chapter):
     return tuple(getattr(module, "MUTATIONS", ()))
 
 
+#: The runs under way, stopped with their process groups when the harness is stopped (:func:`_stop_all`).
+RUNNING = set()
+
+
+def _stop(proc):
+    """End ``proc``'s process group (papermill and its kernel) and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
+
+
+def _stop_all(signum, _frame):
+    """On SIGTERM or SIGINT: stop every run under way and exit at once, as that signal would (``os._exit``: the
+    worker threads would otherwise start the next run; the table is written only after every run, and whole)."""
+    for proc in list(RUNNING):
+        _stop(proc)
+    os._exit(128 + signum)
+
+
 def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, timeout=900):
     """Execute ``chapter`` at ``scale`` with ``mutation`` (or none) in fresh folders; its :class:`Outcome`."""
     notebook = source_path(ROOT / "notebooks" / CHAPTERS[chapter][0])
@@ -109,19 +131,26 @@ def run_once(chapter, mutation, scale="smoke", seed=0, python=sys.executable, ti
         start = time.perf_counter()
         command = [python, "-m", "papermill", str(source), f"{tmp}/out.ipynb", "-p", "SCALE", scale,
                    "-p", "SEED", str(seed), "-p", "DEVICE", "cpu", "--cwd", str(notebook.parent), "--no-progress-bar"]
+        # its own process group, so that a time-out (or the harness stopped) ends papermill *and* its kernel
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        RUNNING.add(proc)
         try:
-            proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+            _, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            _stop(proc)
             return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
                            error=f"{TIMED_OUT} {timeout} s (--timeout)")
+        finally:
+            RUNNING.discard(proc)
         try:
             record = read_record(f"{tmp}/run")
         except ValueError as error:
             return Outcome(chapter, mutation, seconds=time.perf_counter() - start,
-                           error=f"no record ({error}); papermill: {proc.stderr.strip().splitlines()[-1:]}")
+                           error=f"no record ({error}); papermill: {stderr.strip().splitlines()[-1:]}")
         outcome = outcome_of(chapter, mutation, record, seconds=time.perf_counter() - start)
         if proc.returncode and not record.finished:
-            lines = [line for line in proc.stderr.splitlines() if "Error" in line]
+            lines = [line for line in stderr.splitlines() if "Error" in line]
             outcome.error = lines[-1][:300] if lines else f"exit {proc.returncode}"
         return outcome
 
@@ -327,6 +356,8 @@ def write_table(args, data, page):
 
 
 def main(argv=None):
+    for signum in (signal.SIGTERM, signal.SIGINT):  # stopped, the harness leaves no kernel running
+        signal.signal(signum, _stop_all)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chapter_arguments(parser, jobs=max(1, (os.cpu_count() or 2)))
     parser.add_argument("--merge", action="store_true",
