@@ -593,6 +593,12 @@ def stage(notebooks, runs, out, parameters):
     print(f"staged {len(records)} chapters into {out}; ledger: {n} claims, all pass; source {source['name']}")
 
 
+def cpu_parameters(scale="smoke", seed=0):
+    """The parameters of a run on the CPU at ``scale`` and ``seed``: those of the mutation table and its
+    further checks (``tools/mutants.py``) and of the calibration runs."""
+    return {"SCALE": scale, "SEED": seed, "DEVICE": "cpu"}
+
+
 #: The mutation table of ``make mutants`` (tools/mutants.py), measured at smoke scale.
 MUTANTS = "benchmarks/mutants.json"
 
@@ -602,7 +608,6 @@ def claim_strength(notebooks):
     now, so a chapter changed since the table was measured is marked."""
     path = ROOT / MUTANTS
     data = json.loads(path.read_text()) if path.exists() else None
-    smoke = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
     identities = {}
     if data is not None:
         # by the chapter's path without its suffix: a table measured before the sources became .md still names them
@@ -610,10 +615,10 @@ def claim_strength(notebooks):
         for notebook in notebooks:
             rel = str(Path(notebook).resolve().relative_to(NOTEBOOKS).with_suffix(""))
             if rel in by_notebook:
-                identities[by_notebook[rel]] = identity(notebook, smoke)
+                identities[by_notebook[rel]] = identity(notebook, cpu_parameters())
                 further = data.get("further_checks", ())
                 for scale, seed in {(e["scale"], e["seed"]) for e in further if e["chapter"] == by_notebook[rel]}:
-                    identities[by_notebook[rel], scale, seed] = identity(notebook, dict(smoke, SCALE=scale, SEED=seed))
+                    identities[by_notebook[rel], scale, seed] = identity(notebook, cpu_parameters(scale, seed))
     return strength_page(data, identities)
 
 

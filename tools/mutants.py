@@ -61,17 +61,12 @@ from gendyn.book.threads import JOBS, chapter_threads, thread_environment  # noq
 sys.path.insert(0, str(ROOT / "tools"))
 import chapters as pipeline  # noqa: E402
 
-#: The parameters of every run of the harness (the smoke scale of the book's tests).
-SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
-
+#: The parameters of the mutation table's runs (smoke scale, seed 0, on the CPU).
+SMOKE = pipeline.cpu_parameters()
+parameters = pipeline.cpu_parameters  # at another scale or seed: a further check
 
 #: How the error of a run stopped by ``--timeout`` begins: its claims are *timed out*, never killed.
 TIMED_OUT = "stopped after"
-
-
-def parameters(scale, seed=0):
-    """The parameters of the harness's runs at ``scale`` and ``seed`` on the CPU, as :data:`SMOKE`."""
-    return dict(SMOKE, SCALE=scale, SEED=seed)
 
 
 @dataclass
@@ -220,7 +215,7 @@ def verdicts(baseline, outcome):
     return out
 
 
-def report(results, scale="smoke", seed=0, further=None):
+def report(results, scale="smoke", seed=0, further=False):
     """The mutation table as JSON-able data: per chapter, per mutation, per targeted claim.
 
     At smoke scale and seed 0 (the table itself) its ``chapters`` and their totals; at another ``scale`` or
@@ -249,7 +244,7 @@ def report(results, scale="smoke", seed=0, further=None):
         # an agreement claim no declared mutation targets has not been shown to be able to fail
         entry["untargeted"] = sorted(set(entry["agreement"]) - targeted)
         chapters.append(entry)
-    if further or (further is None and (scale, seed) != ("smoke", 0)):  # the table's targets: lists not needed
+    if further or (scale, seed) != ("smoke", 0):  # further checks judge the table's targets: no lists needed
         return dict(chapters=[], further_checks=[
             {**{k: v for k, v in e.items() if k not in ("agreement", "untargeted")}, "scale": scale, "seed": seed}
             for e in chapters])
