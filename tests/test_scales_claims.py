@@ -182,3 +182,13 @@ def test_claim_categories_theory_and_strength_are_checked(tmp_path):
     assert claims.category_counts(ledger.claims) == {"agreement": 2, "finding": 1}
     table = ledger.markdown()
     assert "| used | resolution |" in table and "Claims: 2 agreement, 1 finding." in table
+
+
+def test_a_resolution_of_ten_or_more_reads_as_a_factor(tmp_path):
+    """A prediction near zero gives a resolution of thousands: written "9,700×", not "970379%"."""
+    ledger = claims.Ledger("factor", "smoke", tmp_path)
+    c = ledger.check("near-zero", "s", 1e-3, 1e-6, 9.70379e-3)
+    assert c.resolution == pytest.approx(9703.79)
+    row = next(line for line in ledger.markdown().splitlines() if "near-zero" in line)
+    assert "| 9,700× |" in row and "970379%" not in row
+    assert claims._percent(0.5) == "50%" and claims._percent(9.99) == "999%" and claims._percent(12.3) == "12×"

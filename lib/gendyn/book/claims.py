@@ -51,7 +51,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .prose import symbols
+from .prose import sig, symbols
 
 __all__ = ["KINDS", "SIGNIFICANCE", "CATEGORIES", "Claim", "ClaimFailed", "Ledger", "Record", "category_counts", "read_record", "run_dir",
            "cache_dir"]
@@ -421,10 +421,13 @@ def _cell(text):
 
 
 def _percent(x):
+    """A share for the tables: a percentage, or from 10 on a factor ("9,700×" reads; "970379%" does not)."""
     if not math.isfinite(x):
         return "–"
     if x <= 0:  # a one-sided claim well inside its bound
         return "0%"
+    if x >= 10:  # a claim far from resolving its theory (a prediction near zero), or far outside its tolerance
+        return f"{sig(x, 2)}×"
     return f"{100 * x:.0f}%" if x >= 0.01 else "<1%"
 
 
