@@ -1,4 +1,5 @@
-"""The code of each chapter of the book that is not science: its sizes, its figures and its claims.
+"""What the pipeline reads of each chapter before it runs: its sizes, the ids of its claims, and the theory
+each claim should notice.
 
 One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-asymptotic-error.md``
 → :mod:`gendyn.book.chapters.goldt_sec2_asymptotic_error`). A module holds
@@ -9,21 +10,21 @@ One module per chapter notebook, named after it (``notebooks/goldt-et-al/sec2-as
   notebook's overrides, and the notebook reads them as ``cfg.<size>`` (``cfg.sizes``: the
   ``Sizes`` of its run). They live here so that editing one chapter's sizes re-runs that chapter
   only;
-- ``figure_*`` functions: they take the chapter's results (numpy arrays, dicts, the library's
-  result objects) and return a matplotlib figure made with :func:`gendyn.book.plotting.subplots`;
-  saving stays in the chapter (:func:`gendyn.book.plotting.save`);
-- ``check_*`` functions: they take the chapter's :class:`~gendyn.book.claims.Ledger` and results
-  and record the chapter's claims, each with the tolerance's physical reason;
-- statistics a chapter's claims alone use.
+- ``claim_ids(cfg)``, the ids of the claims the chapter checks, fixed by its configuration before it runs
+  (:meth:`gendyn.book.claims.Ledger.declare`), and ``MUTATIONS``, the theory functions its claims test with
+  the error each should detect (:mod:`gendyn.book.mutation`, ``make mutants``);
+- the constants both of these and the notebook need.
 
-Runners that train or simulate are science: they live in :mod:`gendyn` with typed arguments and
-named result types, and the notebook shows the chapter's protocol (sizes, conditions, seeds, the
-loop over them, the calls to theory and experiment) in its own short cells. The science stays in
-:mod:`gendyn`; these modules depend on it and on the
-book layer, never the reverse. This package imports none of its modules, nor does
+The chapter itself holds its protocol (sizes, conditions, seeds, the loop over them, the calls to theory
+and experiment), its claims (the ``ledger.check`` calls, each with the tolerance's physical reason) and its
+figures. Some modules still hold their chapter's figures (``figure_*``) and claims (``check_*``): those of
+the longest chapters, and claim logic that unit tests exercise. Runners that train or simulate are science:
+they live in :mod:`gendyn` with typed arguments and named result types. These modules depend on the
+science and on the book layer, never the reverse. This package imports none of its modules, nor does
 :mod:`gendyn.book.scales`, so that a chapter's run depends on its own module only (``tools/chapters.py``
-follows imports to decide what to re-run); a chapter that builds on another's results imports that
-chapter's module (published-data those of the multitask and aux-depth chapters, whose grids it compares).
+follows imports to decide what to re-run; a notebook therefore imports its module even where it uses
+nothing else of it); a chapter that builds on another's results imports that chapter's module
+(published-data those of the multitask and aux-depth chapters, whose grids it compares).
 """
 
 
