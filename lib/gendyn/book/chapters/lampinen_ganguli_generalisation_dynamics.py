@@ -1,13 +1,17 @@
-"""Figures and claims of the chapter *Generalisation dynamics: theory, aligned and random students*
-(``notebooks/lampinen-ganguli/generalisation-dynamics.md``, Lampinen & Ganguli §3.3-3.4, Fig. 3).
+"""Sizes and claim set of the chapter ``notebooks/lampinen-ganguli/generalisation-dynamics.md``.
 
-It holds the chapter's sizes, the Fig. 3 figures (error curves, finite-size gaps, optimal stopping) and
-the claims; the experiment is the library's (TA and random students on the same data sets,
+Lampinen & Ganguli §3.3-3.4, Fig. 3: train and test errors of one-hidden-layer students, training-aligned
+(TA) and random, against the exact finite-size theory and eqs. (14)-(15), and their optimal early stopping.
+The chapter itself holds its protocol, figures and claims; this module holds what the pipeline reads before
+the chapter runs: its sizes at each scale, the ids of its claims and the theory each claim should notice when
+perturbed, and what the chapter on deeper networks (``generalisation-deep``, Fig. 4, the other half of the
+same paper section) shares with it: the curves and stopping figures (:func:`figure_curves`,
+:func:`figure_stopping`), the claims on the TA students (:func:`check_ta_exact`) and on the optimum
+(:func:`check_optimum` and :func:`systematic_shift`, also unit-tested; :func:`check_random_minimum`,
+:func:`check_alignment_lag`). The experiment is the library's (TA and random students on the same data sets,
 :func:`gendyn.train.train_ta_and_random`; the exact optimum, :func:`gendyn.train.exact_ta_optimum`; the
 approach of the exact theory to eqs. (14)-(15), :func:`gendyn.train.asymptotic_gap`; the detection window,
-:func:`gendyn.rmt.near_detection_threshold`) and the notebook shows it. The chapter on deeper networks
-(``generalisation-deep``, Fig. 4) is the other half of the same paper section: it uses the curves and
-stopping figures and the claims on the TA students and the optimum from here.
+:func:`gendyn.rmt.near_detection_threshold`), the theory :mod:`gendyn.deep_linear`.
 """
 
 from __future__ import annotations
@@ -27,11 +31,8 @@ from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 from gendyn.book.stats import mean_se, t_bound, z_quantile
 
-__all__ = ["Sizes", "SIZES",
-           "claim_ids", "MUTATIONS", "optimum_ids", "setting_values", "figure_curves", "figure_finite_size",
-           "figure_stopping", "check_ta_exact", "check_ta_finite_size", "check_finite_size", "systematic_shift",
-           "check_optimum", "check_optimum_finite_size", "check_alignment_lag", "check_random_minimum",
-           "check_stopping"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "optimum_ids", "figure_curves", "figure_stopping",
+           "check_ta_exact", "systematic_shift", "check_optimum", "check_alignment_lag", "check_random_minimum"]
 
 
 @dataclass(frozen=True)
@@ -79,15 +80,6 @@ Condition = tuple[int, float]
 #: ("train", "test"), each of shape (networks, records).
 Simulations = Mapping[str, Mapping[str, np.ndarray]]
 
-# float32 training: the recorded errors of TA students differ from a float64 run by up to ~1e-5 in
-# log10 over 10^4-10^5 steps (measured at N1 = 100); allowed for, since early on, when all errors
-# are ~1, the spread between data sets is itself only ~1e-6
-FLOAT32_LOG = 3e-5
-
-#: log10(e): a relative error r of a theory curve moves its log10 by about LOG10_E * r (the reference
-#: that turns a tolerance on a log10 gap into a resolution)
-LOG10_E = float(np.log10(np.e))
-
 
 def optimum_ids(conditions: Sequence[Condition]) -> list[str]:
     """The ids of the claims on the TA optimum vs eq. (15), one per condition and quantity (:func:`check_optimum`)."""
@@ -117,20 +109,6 @@ MUTATIONS = (
              why="the exact TA errors (eqs. 6-7 with eq. 9) 30 % high: 0.11 in log10, several times the "
              "delay bound and the sampling error of the curve claims"),
 )
-
-
-def setting_values(cfg: RunConfig) -> dict[str, object]:
-    """The chapter's setting as glued in its text: sizes, SNRs, runs, Monte Carlo draws, learning rate, epochs.
-
-    Parameters
-    ----------
-    cfg : RunConfig
-        The chapter's configuration (``lg-generalisation``).
-    """
-    return {"lg-generalisation-n1": cfg.n1, "lg-generalisation-n2": cfg.n2, "lg-generalisation-n3": cfg.n3,
-            "lg-generalisation-svms": ", ".join(f"{s:g}" for s in cfg.svms),
-            "lg-generalisation-runs": cfg.runs, "lg-generalisation-mc-draws": cfg.mc_draws,
-            "lg-generalisation-lr": f"{cfg.lr:g}", "lg-generalisation-epochs": int(round(cfg.horizon / cfg.lr))}
 
 
 def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condition, tuple], t_records: np.ndarray,
@@ -171,23 +149,6 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
             ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel=f"$\\varepsilon_{{\\rm {kind}}}$",
                    title=f"rank-{rank} teacher{depth}: {kind} error", **limits)
     axes[0, 0].legend(title="lines: theory; o TA; x random")
-    return fig
-
-
-def figure_finite_size(n1s: np.ndarray, fs_gap: Mapping[str, Sequence[float]], fs_slope: Mapping[str, float], *,
-                       aspect: float) -> Figure:
-    """The mean absolute log10 gap to eqs. (14)-(15) against ``N1`` beside ``N1^(-1/3)``.
-
-    ``fs_gap[kind]``: per size, the mean over conditions of :func:`gendyn.train.asymptotic_gap`'s gaps.
-    """
-    fig, ax = plotting.subplots(1, 1, height=3.3, width=4.8)
-    for kind in ("train", "test"):
-        ax.loglog(n1s, fs_gap[kind], "o-", label=f"{kind}: slope {fs_slope[kind]:.2f}")
-    reference = fs_gap["test"][0] * (n1s / n1s[0]) ** (-1 / 3)
-    ax.loglog(n1s, reference, "k:", lw=1, label="$\\propto N_1^{-1/3}$")
-    ax.set(xlabel="$\\bar N_1$", ylabel="mean |log10 gap| to (14)-(15)",
-           title=f"finite size, $\\mathcal{{A}}$ = {aspect:g}")
-    ax.legend(fontsize=7)
     return fig
 
 
@@ -263,55 +224,6 @@ def check_ta_exact(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.Sn
                       t=t, rho=rho, lag=float(np.max(lag)), lr=lr, slack_reason=slack_reason)
 
 
-def check_ta_finite_size(ledger: Ledger, ta: Mapping[str, np.ndarray], sweep: train.SnrSweep,
-                         mc: tuple[np.ndarray, np.ndarray], mc_delayed: tuple[np.ndarray, np.ndarray],
-                         mc_sweep: train.SnrSweep, *, conditions: Sequence[Condition], runs: int,
-                         mc_draws: int) -> None:
-    """Claims ``ta-finite-size-*``: the mean log10 TA curve over runs equals its expectation at this size.
-
-    The expectation is the exact TA theory averaged over ``mc_draws`` fresh data sets per condition
-    (``mc``, and ``mc_delayed`` with the gradient-descent delay, from ``mc_sweep``); its spread gives the
-    standard error of a mean over the ``runs`` data sets of ``sweep``. Bonferroni z over all times and
-    conditions at level 1e-3, after allowing for the delay of the mean curve and float32 rounding.
-    """
-    times = ta["train"].shape[-1]
-    z_mc = z_quantile(times * len(conditions))
-    for k, kind in enumerate(("train", "test")):
-        worst, se_min = 0.0, np.inf
-        for c in conditions:
-            runs_c = np.log10(ta[kind][sweep.select(*c)])
-            draws_c = np.log10(mc[k][mc_sweep.select(*c)])
-            # standard error of a mean over the runs, from the spread between the Monte Carlo data sets
-            se = draws_c.std(0, ddof=1) * np.sqrt(1 / runs_c.shape[0] + 1 / draws_c.shape[0])
-            allowance = np.abs(np.log10(mc_delayed[k][mc_sweep.select(*c)]).mean(0) - draws_c.mean(0)) + FLOAT32_LOG
-            score = (np.abs(runs_c.mean(0) - draws_c.mean(0)) - allowance) / np.maximum(se, 1e-300)
-            worst, se_min = max(worst, score.max()), min(se_min, (se + allowance / z_mc).min())
-        ledger.check(
-            f"ta-finite-size-{kind}",
-            f"Mean log10 TA {kind} error over runs vs its expectation under the exact theory at this size: largest "
-            "deviation in combined standard errors (all times and conditions)",
-            measured=worst, predicted=0.0, tolerance=z_mc, kind="upper",
-            theory=("gendyn.deep_linear.sampled_ta_errors", "gendyn.deep_linear.delayed_ta_errors"),
-            reference=LOG10_E / se_min,  # a relative error r moves a point by LOG10_E r / se standard errors
-            reason=f"Bonferroni z over {times} times x {len(conditions)} conditions at level 1e-3; standard error "
-            f"of a mean over {runs} runs (and of the {mc_draws}-draw estimate) from the spread between data "
-            "sets; the GD delay of the mean curve and 3e-5 (float32 rounding, in log10) are allowed first.")
-
-
-def check_finite_size(ledger: Ledger, fs_slope: Mapping[str, float], points: int) -> None:
-    """Claims ``finite-size-*``: the gap to eqs. (14)-(15) shrinks at least as ``N1^(-1/3)`` (fitted exponents)."""
-    for kind in ("train", "test"):
-        ledger.check(
-            f"finite-size-{kind}",
-            f"Mean |log10 gap| between the exact TA {kind} error (averaged over data sets) and eq. "
-            f"({14 if kind == 'train' else 15}) shrinks with N1 at least as N1^(-1/3) "
-            "(fitted exponent)",
-            measured=fs_slope[kind], predicted=-1 / 3, tolerance=0.1, kind="upper",
-            theory="gendyn.deep_linear.theory_errors",
-            reason="Slowest finite-size effect: the O(N1^(-1/3)) detection window; edges O(N1^(-2/3)), "
-            f"outliers O(N1^(-1/2)); 0.1 for the fit error of {points} points.")
-
-
 def _finite_size_allowance(rank: int, n3: int) -> float:
     """Relative finite-size allowance of eq. (15)'s optimum at this size: ``(Nbar2 + 1)/N3``."""
     return (rank + 1) / n3
@@ -322,7 +234,6 @@ _FINITE_SIZE_REASON = (
     "teacher's modes displace Nbar2 of the N3 noise modes, and the noise modes' small correlation with the "
     "teacher), and the outliers' O(N1^(-1/2)) fluctuations bias a nonlinear read-out by O(1/N3); the allowance "
     "is itself checked (optimum-finite-size-*) at larger N1")
-_FINITE_SIZE_CORE = _FINITE_SIZE_REASON.split("; the allowance")[0]
 
 
 def systematic_shift(read: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
@@ -349,8 +260,8 @@ def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
     ``measured``: the mean over the runs of the TA students' minimum test error, and the *median* of their
     optimal stopping times; ``predicted``: eq. (15)'s (:func:`gendyn.deep_linear.optimal_early_stopping`).
     The tolerance holds no theory: the sampling error of that statistic over ``runs`` data sets, the
-    finite-size allowance ``(Nbar2 + 1)/N3`` of the exact finite-size optimum (checked by
-    :func:`check_optimum_finite_size`), and the ``systematic`` effect of the learning rate and of reading the
+    finite-size allowance ``(Nbar2 + 1)/N3`` of the exact finite-size optimum (checked by the
+    chapter's ``optimum-finite-size-*`` claims), and the ``systematic`` effect of the learning rate and of reading the
     optimum off the records.
 
     Why the median for the time: on a few data sets a teacher mode's overlap with the teacher is as large as
@@ -420,44 +331,6 @@ def check_optimum(ledger: Ledger, stop_ta: tuple[np.ndarray, np.ndarray],
                 f"({systematic[(rank, svm)][q]:.2g}); no term holds eq. (15).")
 
 
-def check_optimum_finite_size(ledger: Ledger, n1s: Sequence[int], gaps: Sequence[train.AsymptoticGap],
-                              near_threshold: Mapping[Condition, bool], *, aspect: float, draws: int) -> None:
-    """Claims ``optimum-finite-size-{error,time}``: :func:`check_optimum`'s finite-size allowance holds and shrinks.
-
-    At each ``N1`` of ``n1s`` (``gaps``: :func:`gendyn.train.asymptotic_gap` at that size) the exact TA optimum,
-    averaged over ``draws`` data sets per condition, is within ``(Nbar2 + 1)/N3`` of itself plus z standard
-    errors from eq. (15) at that size; as the allowance falls as 1/N1, passing at every size shows the gap
-    closing at least that fast. ``measured``: the largest gap in units of its allowance. Times are averaged
-    here, not the medians of :func:`check_optimum`: too few data sets per size are drawn for an
-    order-statistics interval at this level. A limitation: a data set without a dip moves such a mean later
-    (on the exact theory's fine grid these are rare).
-    """
-    conditions = [c for c in gaps[0].conditions if not near_threshold[c]]
-    z = z_quantile(max(1, len(conditions) * len(n1s)), level=1e-3)
-    for q, name in ((1, "error"), (0, "time")):
-        worst, finest = 0.0, np.inf
-        for n1, found in zip(n1s, gaps):
-            n3 = int(round(aspect * n1))
-            for i, c in enumerate(found.conditions):
-                if near_threshold[c]:
-                    continue
-                mean, se = mean_se(found.exact[q][i])
-                theory = found.theory[q][i]
-                allowance = _finite_size_allowance(c[0], n3) * abs(mean) + z * se
-                worst = max(worst, abs(mean - theory) / allowance)
-                finest = min(finest, allowance / abs(theory))
-        ledger.check(
-            f"optimum-finite-size-{name}",
-            f"Exact TA {'minimum test error' if q else 'optimal stopping time'} averaged over data sets vs eq. (15) "
-            f"at N1 = {', '.join(str(n) for n in n1s)}: largest gap in units of (Nbar2 + 1)/N3 of it + z standard "
-            "errors",
-            measured=worst, predicted=0.0, tolerance=1.0, kind="upper",
-            theory="gendyn.deep_linear.optimal_early_stopping", reference=1 / finest,
-            reason=f"The finite-size allowance of the optimum claims, {_FINITE_SIZE_CORE}; z = {z:.2f} "
-            f"(Bonferroni over {len(conditions)} conditions x {len(n1s)} sizes, level 1e-3) standard errors of "
-            f"the mean over {draws} data sets; optima of the exact theory on a fine time grid (no read-out bias).")
-
-
 def check_alignment_lag(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]], sweep: train.SnrSweep, *,
                         rank: int, svms: Sequence[float], reason_end: str = "") -> None:
     """Claim ``alignment-lag-rank*``: the random students stop later than the TA students on the same data (App. B).
@@ -500,25 +373,3 @@ def check_random_minimum(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np
         f"than the sampling error of its mean over {runs} data sets{reason_end}. Power: a paired difference of 2 "
         "such standard errors fails it with probability above 84 % (the paired difference's own standard error is "
         "far smaller, the two students sharing the data set).")
-
-
-def check_stopping(ledger: Ledger, stop: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                   expected: Mapping[Condition, tuple[np.ndarray, np.ndarray]],
-                   systematic: Mapping[Condition, tuple[float, float]],
-                   optimum: Mapping[Condition, tuple[float, float]], sweep: train.SnrSweep,
-                   near_threshold: Mapping[Condition, bool], *, ranks: Sequence[int], svms: Sequence[float],
-                   n3: int, runs: int, mc_draws: int, systematic_reason: str) -> None:
-    """The claims on optimal early stopping of Fig. 3c, d, g, h.
-
-    :func:`check_optimum` for every condition; for each rank, ``random-minimum-rank*``
-    (:func:`check_random_minimum`) and :func:`check_alignment_lag`. ``stop[init] = (t_opt, e_min)`` per network,
-    the rest as in :func:`check_optimum`.
-    """
-    conditions = [(r, s) for r in ranks for s in svms]
-    check_optimum(ledger, stop["TA"], expected, systematic, optimum, sweep, near_threshold, conditions=conditions,
-                  n3=n3, runs=runs, mc_draws=mc_draws, systematic_reason=systematic_reason)
-    for rank in ranks:
-        check_random_minimum(ledger, stop, sweep, [(rank, s) for s in svms], rank=rank, runs=runs,
-                             claim_id=f"random-minimum-rank{rank}")
-        check_alignment_lag(ledger, stop, sweep, rank=rank, svms=svms,
-                            reason_end=", so the lag is not a discretisation effect")
