@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS"]
+__all__ = ["Sizes", "SIZES", "MC_DRAWS", "claim_ids", "MUTATIONS"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,9 @@ SIZES = {
         lr=1e-2, horizon=10.0, n_records=100,
     ),
 }
+
+#: Fresh data sets per SNR for the finite-size expectation of the exact TA theory (a size the floor count reads too).
+MC_DRAWS = 100
 
 
 def claim_ids(cfg: RunConfig) -> list[str]:
