@@ -87,7 +87,7 @@ def test_public_api_is_complete_and_annotated(module):
     assert not bare, f"public functions of gendyn.{module} without complete type hints: {bare}"
 
 
-# The chapters' own code: one companion module per chapter notebook (figures and claims).
+# The chapters' own modules: one per chapter notebook (its sizes and claim set).
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 PREFIX = {"lampinen-ganguli": "lampinen_ganguli", "lee-ndirango": "lee_ndirango", "goldt-et-al": "goldt",
           "advani-saxe": "advani_saxe"}
