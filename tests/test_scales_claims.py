@@ -109,7 +109,7 @@ def test_ledger_page_summarises_then_lists_every_chapter():
     page = ledger_page.ledger_markdown(entries)
     assert "2 claims in 2 chapters: 2 pass, 0 fail, 0 do not apply in this run** (run with SEED = 0)." in page
     assert "By category: 2 agreement." in page
-    assert "| 1 | 1 | 0 | 0 | 1 | 0 | 0 | 3 s | [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) |" in page
+    assert "| [Title one](part/one.ipynb) ({ref}`claims <ledger-one>`) | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 3 s |" in page
     assert "(ledger-two)=\n## Title two" in page
     assert "| pass | `x`: s | agreement | 1 | 1 | 0 (absolute) | 0% | 0% | why |" in page
 

@@ -339,11 +339,12 @@ def _page(executed, record, parameters, source=None):
     settings = ", ".join(f"{k} = {v!r}" for k, v in parameters.items())
     counts = ", ".join(f"{k} {c}" for c, k in category_counts(record.claims).items())
     na = sum(not c.applies for c in record.claims)
-    passed = (f"All {n - na} claims of this chapter that apply in this run passed ({na} do not apply)" if na
-              else f"All {n} claims of this chapter passed")
+    # the categories count every claim, so they follow the total, not the claims that apply
+    passed = (f"Of the chapter's {n} claims ({counts}), all {n - na} that apply in this run passed and {na} do not apply"
+              if na else f"All {n} claims of this chapter passed ({counts})")
     box = [":::{admonition} This run\n", ":class: note\n\n",
-           f"Executed with {settings} (run `{record.run}`). {passed} ({counts}); "
-           f"each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n"]
+           f"Executed with {settings} (run `{record.run}`). {passed}. "
+           f"Each is listed with the reason for its tolerance in the {{ref}}`claims ledger <{ledger_label(record.chapter)}>`.\n"]
     if source is not None:
         box += [f"\nThe exact source of this build: {{download}}`{source['name']} </{source['path']}>` "
                 f"({source['what']}, {source['size']}); unpack it and run the commands of the *Rerun* box "

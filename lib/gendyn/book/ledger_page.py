@@ -57,17 +57,18 @@ def ledger_markdown(entries, title="Claims ledger"):
         "By category: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + ". "
         f"{len(close)} passing claims use 90% or more of their tolerance (column *used*): they passed narrowly.",
         "",
-        "| claims | " + " | ".join(CATEGORIES) + " | pass | fail | n/a | run time | chapter |",
-        "|---|" + "---|" * len(CATEGORIES) + "---|---|---|---|---|",
+        # the chapter first: on a phone the table scrolls sideways, and the row's name must be in view
+        "| chapter | claims | " + " | ".join(CATEGORIES) + " | pass | fail | n/a | run time |",
+        "|---|---|" + "---|" * len(CATEGORIES) + "---|---|---|---|",
     ]
     for e in entries:
         n = len(e.record.claims)
         bad = sum(not c.passed for c in e.record.claims)
         na = sum(not c.applies for c in e.record.claims)
         per = category_counts(e.record.claims)
-        lines.append(f"| {n} | " + " | ".join(str(per.get(k, 0)) for k in CATEGORIES)
-                     + f" | {n - bad - na} | {bad} | {na} | {e.seconds:.0f} s | [{_cell(e.title)}]({e.page}) "
-                     f"({{ref}}`claims <{ledger_label(e.record.chapter)}>`) |")
+        lines.append(f"| [{_cell(e.title)}]({e.page}) ({{ref}}`claims <{ledger_label(e.record.chapter)}>`) | {n} | "
+                     + " | ".join(str(per.get(k, 0)) for k in CATEGORIES)
+                     + f" | {n - bad - na} | {bad} | {na} | {e.seconds:.0f} s |")
     lines += ["", KIND_NOTE, ""]
     for e in entries:
         lines += [f"({ledger_label(e.record.chapter)})=", f"## {e.title}", "",
