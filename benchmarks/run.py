@@ -131,7 +131,8 @@ def chapter_floors(rows):
     rates = floors.yardsticks(rows)
     if set(rates) != set(floors.PRECISIONS):
         return {}, None
-    seconds = {f"`{notebook}`": floors.floor(chapter, "paper").seconds(rates)
+    # keyed like the chapter rows: the executed notebook's name (the source is notebooks/<paper>/<chapter>.md)
+    seconds = {f"`{Path(notebook).with_suffix('.ipynb').as_posix()}`": floors.floor(chapter, "paper").seconds(rates)
                for chapter, (notebook, _) in floors.CHAPTERS.items()}
     threads = floors.yardstick_threads(rows) or "all threads"
     return seconds, threads.replace("threads", "cores")
