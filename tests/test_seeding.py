@@ -140,3 +140,19 @@ def test_fresh_entropy_is_refused_where_runs_must_be_reproducible(monkeypatch):
     _random.randn(2, generator=seeding.torch_generator(3))
     monkeypatch.setenv(seeding.REQUIRE_RNG, "0")
     _random.randn(2, generator=seeding.torch_generator(None))
+
+
+def test_fresh_entropy_is_refused_where_torch_generators_take_no_weak_reference(monkeypatch):
+    from gendyn import _random
+
+    class NoWeakReferences(set):  # torch 2.11: weakref.ref(torch.Generator()) raises TypeError
+        def add(self, item):
+            raise TypeError("cannot create weak reference to 'torch._C.Generator' object")
+
+    monkeypatch.setattr(_random, "_UNSEEDED", NoWeakReferences())
+    monkeypatch.setattr(_random, "_UNSEEDED_HELD", [])
+    monkeypatch.setenv(seeding.REQUIRE_RNG, "1")
+    unseeded = seeding.torch_generator(None)
+    with pytest.raises(ValueError, match="GENDYN_REQUIRE_RNG"):
+        _random.randn(2, generator=unseeded)
+    _random.randn(2, generator=seeding.torch_generator(3))  # another generator still draws

@@ -15,12 +15,27 @@ from . import _checks
 
 #: Generators made from ``rng=None`` in a run that must be reproducible ($GENDYN_REQUIRE_RNG=1,
 #: gendyn.seeding): drawing from one is refused, making one (for a draw that may not happen) is not.
+#: Held weakly where torch's Generator takes a weak reference; older builds (torch 2.11) refuse one,
+#: and then the few such generators of a run are kept and compared by identity.
 _UNSEEDED = weakref.WeakSet()
+_UNSEEDED_HELD = []
+
+
+def mark_unseeded(generator):
+    """Refuse every later draw from ``generator`` (made from fresh entropy in a reproducible run)."""
+    try:
+        _UNSEEDED.add(generator)
+    except TypeError:  # "cannot create weak reference to 'torch._C.Generator' object"
+        _UNSEEDED_HELD.append(generator)
+
+
+def _unseeded(generator):
+    return generator in _UNSEEDED or any(generator is held for held in _UNSEEDED_HELD)
 
 
 def _checked(generator):
     generator = _checks.torch_generator(generator)
-    if generator is not None and generator in _UNSEEDED:
+    if generator is not None and _unseeded(generator):
         from .seeding import REQUIRE_RNG
 
         raise ValueError(f"rng=None draws fresh entropy, which this run refuses (${REQUIRE_RNG}=1: it must be "

@@ -199,7 +199,7 @@ def torch_generator(rng: Rng, name: str = "rng") -> torch.Generator:
         # refused at its first draw, not here: many calls make a generator they never draw from
         generator = torch.Generator().manual_seed(entropy(np.random.SeedSequence()))
         if os.environ.get(REQUIRE_RNG, "").strip() == "1":
-            _random._UNSEEDED.add(generator)
+            _random.mark_unseeded(generator)
         return generator
     else:
         seed = entropy(rng)
