@@ -113,9 +113,9 @@ def test_a_chapter_module_is_in_the_identity_of_its_chapter_and_of_those_that_us
         assert users == {chapter} | {c for c, used in USES.items() if chapter in used}, chapter
 
 
-def test_a_notebook_that_configures_another_chapter_imports_its_module(closures):
-    """Its identity must cover the sizes it runs with: scales.configure imports the module at call time,
-    out of the identity's sight."""
+def test_the_identity_of_a_chapter_covers_the_modules_of_the_chapters_it_starts_or_configures(closures):
+    """Its identity must cover the sizes it runs with: chapter.start and scales.configure import the module
+    at call time, out of an import's sight, so tools/chapters.py adds it from the call."""
     for chapter, (nb, _) in CHAPTERS.items():
         code = "".join(c.source for c in read_notebook(source_path(ROOT / "notebooks" / nb)).cells
                        if c.cell_type == "code")

@@ -36,6 +36,7 @@ CASES = [
     Case(sm.clean_rank1_signal, dict(u=U)),
     Case(sm.ta_rate, dict(s=1.0, sigma_hat=0.2, u=U, n_layers=3), accepted=dict(s=S_OK, sigma_hat=S_OK)),
     Case(sm.ta_growth_rate, dict(sigma_hat=0.2, u=U, lr=0.1), accepted=dict(sigma_hat=S_OK, lr={"zero"})),
+    Case(sm.ta_descent, dict(steps=[0, 3, 5], s0=0.01, sigma_hat=0.2, u=U, lr=0.1), accepted=dict(sigma_hat={"zero"})),
     Case(sm.ta_trajectory, dict(t=[0.0, 1.0, 2.0], s0=0.01, sigma_hat=0.2, u=U, n_layers=3, tau=1.0),
          accepted=dict(sigma_hat={"zero"})),
     Case(sm.ta_fixed_point, dict(sigma_hat=0.2, u=U), accepted=dict(sigma_hat={"zero"})),

@@ -460,3 +460,16 @@ def test_two_layer_gradient_descent_conserves_9_to_order_lr2_and_decreases_the_l
     assert run.losses[0] == pytest.approx(sm.cross_entropy(w2 @ w1, x, y))
     with pytest.raises(ValueError, match="lr"):
         sm.two_layer_gradient_descent(x, y, w1 * 50, w2 * 50, lr=1e6, steps=50)
+
+
+def test_ta_descent_steps_3_and_tends_to_its_flow():
+    u = np.array([1.0, 0.0, -1.0])  # centred; ta_rate normalises it
+    s0, sigma_hat = 1e-3, 0.3
+    one = s0 * (1 + 0.1 * float(sm.ta_rate(s0, sigma_hat, u)) / (2 * s0)) ** 2
+    np.testing.assert_allclose(sm.ta_descent([1, 0], s0, sigma_hat, u, 0.1), [one, s0], rtol=1e-15)
+    # at a small step the descent follows the flow of (3) to O(lr)
+    lr, steps = 1e-3, np.arange(0, 20001, 5000)
+    flow = sm.ta_trajectory(steps * lr, s0, sigma_hat, u)
+    np.testing.assert_allclose(sm.ta_descent(steps, s0, sigma_hat, u, lr), flow, rtol=2e-2)
+    with pytest.raises(ValueError, match="steps must"):
+        sm.ta_descent([], s0, sigma_hat, u, lr)

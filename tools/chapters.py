@@ -51,6 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
+from gendyn.book.chapters import CHAPTERS  # noqa: E402
 from gendyn.book.claims import category_counts, read_record  # noqa: E402
 from gendyn.book.ledger_page import LedgerEntry, ledger_label, ledger_markdown, strength_page  # noqa: E402
 from gendyn.book.myst import read_notebook, write_ipynb  # noqa: E402
@@ -89,8 +90,10 @@ class RunRejected(RuntimeError):
 
 
 def library_modules(notebook):
-    """The library modules a chapter uses: those its code imports, and theirs, transitively
-    (each package's ``__init__`` included). Returns ``{module name: file}``."""
+    """The library modules a chapter uses: those its code imports, the registry module of every
+    chapter it starts or configures (``chapter.start("id", ...)``, ``scales.configure("id", ...)``:
+    imported at call time, out of an import's sight), and theirs, transitively (each package's
+    ``__init__`` included). Returns ``{module name: file}``."""
     code = []
     for cell in read_notebook(notebook).cells:
         if cell.cell_type == "code":
@@ -99,7 +102,20 @@ def library_modules(notebook):
                 code.append(ast.parse(source))
             except SyntaxError:  # a cell with IPython magics: read it line by line
                 code += [ast.parse(line) for line in source.splitlines() if line.strip().startswith(("import", "from"))]
-    return module_closure(set().union(*(imports_of(tree, "") for tree in code)), ROOT)
+    names = set().union(*(imports_of(tree, "") for tree in code))
+    names |= {f"gendyn.book.chapters.{CHAPTERS[c][1]}" for tree in code for c in configured_chapters(tree)}
+    return module_closure(names, ROOT)
+
+
+def configured_chapters(tree):
+    """Chapter ids (keys of ``CHAPTERS``) passed as the first argument of a ``start`` or ``configure`` call."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = getattr(node.func, "attr", getattr(node.func, "id", None))
+            if name in ("start", "configure") and node.args[0].value in CHAPTERS:
+                found.add(node.args[0].value)
+    return found
 
 
 def _source_files(notebook):

@@ -103,6 +103,7 @@ __all__ = [
     "ta_curvature",
     "ta_rate",
     "ta_growth_rate",
+    "ta_descent",
     "ta_trajectory",
     "ta_fixed_point",
     "TAPrediction",
@@ -608,6 +609,47 @@ def ta_growth_rate(sigma_hat: ArrayLike, u: ArrayLike, lr: float = 0.0) -> float
     s_small = 1e-9
     rate = ta_rate(np.full(np.broadcast_shapes(sigma_hat.shape, u.shape[:-1]), s_small), sigma_hat, u, 3) / s_small
     return rate if lr == 0 else 2 * np.log1p(lr * rate / 2) / lr
+
+
+def ta_descent(steps: ArrayLike, s0: float, sigma_hat: float, u: ArrayLike, lr: float) -> np.ndarray:
+    """(3) stepped as gradient descent: ``s`` of a TA student with one hidden layer after ``steps`` steps.
+
+    The student's two balanced layers each have singular value ``sqrt(s)``, and one step of size ``lr``
+    multiplies each by ``1 + lr (sigma_hat - f(s) s)`` (:func:`ta_rate` over ``2 s``), so
+    ``s -> s (1 + lr ta_rate(s) / (2 s))^2``. These are the discrete dynamics a simulation at that step
+    follows, which differ from the flow (:func:`ta_trajectory`) by ``O(lr)`` in the growth rate
+    (:func:`ta_growth_rate` with ``lr``).
+
+    Parameters
+    ----------
+    steps : array_like of int, (n,)
+        Step numbers at which ``s`` is returned, ``>= 0``, in any order.
+    s0 : float
+        Initial composite singular value, ``> 0``.
+    sigma_hat : float
+        Top singular value of the centred label-feature covariance, ``>= 0``.
+    u : array_like, (K,)
+        Centred class direction of the student.
+    lr : float
+        Step size in units of ``1/tau``, ``> 0``.
+
+    Returns
+    -------
+    s : ndarray, (n,)
+        ``s`` after each of ``steps``.
+    """
+    steps = _checks.integer_array(steps, "steps", 0, ndim=1)
+    if steps.size == 0:
+        raise ValueError("steps must hold at least one step number; got an empty array")
+    s0 = _checks.bounded(s0, "s0", 0, open_lower=True, extra=" (the initial singular value)")
+    sigma_hat = _checks.bounded(sigma_hat, "sigma_hat", 0, extra=" (a singular value)")
+    lr = _checks.bounded(lr, "lr", 0, open_lower=True, extra=" (the step size in units of 1/tau)")
+    _unit_centred(u)  # checked here; ta_rate normalises it
+    s = np.empty(int(steps.max()) + 1)
+    s[0] = s0
+    for k in range(len(s) - 1):  # sequential: each step starts where the last ended
+        s[k + 1] = s[k] * (1 + lr * float(ta_rate(s[k], sigma_hat, u)) / (2 * s[k])) ** 2
+    return s[steps]
 
 
 def ta_trajectory(t: ArrayLike, s0: float, sigma_hat: float, u: ArrayLike, n_layers: int = 3,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["sig", "symbols"]
+__all__ = ["sig", "ascii_number", "symbols"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MINUS = "\u2212"
@@ -51,6 +51,30 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
     if x < 0:
         return _MINUS + text
     return ("+" if sign else "") + text
+
+
+def ascii_number(x: float, digits: int = 2) -> str:
+    """``x`` in a claim's ASCII text, with ``digits`` significant digits: ``2e8``, ``1.5e-5``, ``150``.
+
+    Claim statements are records (JSON, the ledger) and keep ASCII, but not Python's ``2e+08``: the
+    exponent loses its ``+`` and leading zeros.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a finite real number, or ``digits`` is not an integer from 1 to 15.
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
+        raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
+    if isinstance(x, bool):
+        raise ValueError(f"x must be a real number; got {x!r}")
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"x must be a real number; got {x!r}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"x must be finite; got {x}")
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{x:.{digits}g}")
 
 
 _GREEK = {"alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\delta", "eps": r"\epsilon",

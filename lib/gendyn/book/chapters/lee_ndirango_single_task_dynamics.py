@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
-from gendyn import softmax_multitask as sm
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS", "ta_descent"]
+__all__ = ["Sizes", "SIZES", "claim_ids", "MUTATIONS"]
 
 
 @dataclass(frozen=True)
@@ -71,17 +69,3 @@ MUTATIONS = (
              why="s* of (3): the mean gap to it falls to 2-3 % at the largest P; a 20 % error floors it and "
                  "flattens the slope (a 5 % error is within the seeds' scatter at smoke scale)"),
 )
-
-
-def ta_descent(steps: np.ndarray, s0: float, sigma_hat: float, u: np.ndarray, lr: float) -> np.ndarray:
-    """``s`` after each of ``steps`` (increasing step numbers) of gradient descent with step ``lr`` on (3).
-
-    The TA student's two balanced layers each have singular value ``sqrt(s)``, and a step multiplies each by
-    ``1 + lr (sigma_hat - f(s) s)`` (:func:`gendyn.softmax_multitask.ta_rate` over ``2 s`` for one hidden layer),
-    so ``s -> s (1 + lr ta_rate(s) / (2 s))^2``: the discrete dynamics of the simulation, not the flow of (3).
-    """
-    s = np.empty(steps.max() + 1)
-    s[0] = s0
-    for k in range(steps.max()):
-        s[k + 1] = s[k] * (1 + lr * float(sm.ta_rate(s[k], sigma_hat, u)) / (2 * s[k])) ** 2
-    return s[steps]
