@@ -131,7 +131,7 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
     depth, xlim
         Added to each panel's title (e.g. ``", $N_l$ = 5"``), and the time axis' limits if given.
     """
-    fig, axes = plotting.subplots(len(ranks), 2, height=2.8 * len(ranks), squeeze=False)
+    fig, axes = plotting.subplots(len(ranks), 2, height=2.8 * len(ranks) + 0.5, squeeze=False, layout="constrained")
     offset = marker_step // 2
     limits = {} if xlim is None else {"xlim": xlim}
     for row, rank in enumerate(ranks):
@@ -148,7 +148,9 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
                         alpha=0.8)
             ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel=f"$\\varepsilon_{{\\rm {kind}}}$",
                    title=f"rank-{rank} teacher{depth}: {kind} error", **limits)
-    axes[0, 0].legend(title="lines: theory; o TA; x random")
+    # below the panels, where it covers no data (save the figure with tight=False: the layout is constrained)
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), title="lines: theory; o TA; x random",
+               loc="outside lower center", ncol=len(svms), fontsize=7, title_fontsize=7)
     return fig
 
 
