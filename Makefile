@@ -55,6 +55,9 @@ CHAPTERS  := $(patsubst notebooks/%,%,$(NOTEBOOKS:.md=.ipynb))
 RUNS      := _build/runs/$(SCALE)
 RUN_ARGS   = --runs $(RUNS) -p SCALE $(SCALE) -p SEED $(SEED) -p DEVICE $(DEVICE) $(PARAMS)
 EXECUTED  := $(addprefix $(RUNS)/,$(CHAPTERS))
+# the same, longest first by the times benchmarks/results.json last recorded: under JOBS=N the long
+# chapters start early instead of running alone at the end (tools/longest_first.py; Python's stdlib)
+ORDERED   := $(or $(shell python3 tools/longest_first.py --scale $(SCALE) --device $(DEVICE) $(EXECUTED) 2>/dev/null),$(EXECUTED))
 BOOK_OUT  := $(if $(filter paper,$(SCALE)),.,_build/$(SCALE))
 STAGE     := book/generated
 
@@ -112,7 +115,7 @@ $(RUNS)/lee-ndirango/published-data.ipynb: | $(RUNS)/lee-ndirango/aux-data-and-d
 
 FORCE:
 
-runs: $(EXECUTED)
+runs: $(ORDERED)
 
 # Stages the accepted runs of today's chapters (never a deleted chapter's, never one of
 # another identity), the claims ledger, the execution statistics and the book's configuration
