@@ -17,6 +17,21 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MINUS = "\u2212"
 
 
+def _finite(x, digits, purpose=""):
+    """``x`` as a finite float, ``digits`` an integer from 1 to 15, or a ValueError naming the argument."""
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
+        raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
+    if isinstance(x, bool):
+        raise ValueError(f"x must be a real number; got {x!r}")
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"x must be a real number; got {x!r}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"x must be finite{' ' + purpose if purpose else ''}; got {x}")
+    return x
+
+
 def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
     """``x`` with ``digits`` significant digits, as prose: ``0.0123``, ``2,160``, ``3.1 × 10⁻⁵``.
 
@@ -29,16 +44,7 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
     ValueError
         If ``x`` is not a finite real number, or ``digits`` is not an integer from 1 to 15.
     """
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
-        raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
-    if isinstance(x, bool):
-        raise ValueError(f"x must be a real number; got {x!r}")
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"x must be a real number; got {x!r}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"x must be finite to be written in prose; got {x}")
+    x = _finite(x, digits, "to be written in prose")
     if x == 0:
         return "0"
     mantissa, exponent = f"{abs(x):.{digits - 1}e}".split("e")  # rounded first: 9.996 -> 1.00e+01 at 3
@@ -64,16 +70,7 @@ def ascii_number(x: float, digits: int = 2) -> str:
     ValueError
         If ``x`` is not a finite real number, or ``digits`` is not an integer from 1 to 15.
     """
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
-        raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
-    if isinstance(x, bool):
-        raise ValueError(f"x must be a real number; got {x!r}")
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"x must be a real number; got {x!r}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"x must be finite; got {x}")
+    x = _finite(x, digits)
     return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{x:.{digits}g}")
 
 
