@@ -1,6 +1,7 @@
 """Each chapter's sizes live in its own module (``Sizes``, ``SIZES``), so that editing them re-runs that
-chapter only: a chapter's run identity (tools/chapters.py) covers the modules its notebook imports, and
-gendyn.book.scales, which every chapter imports, imports none of the chapter modules."""
+chapter only: a chapter's run identity (tools/chapters.py) covers the modules its notebook imports and those
+of the chapters it starts or configures, and gendyn.book.scales, which every chapter imports, imports none
+of the chapter modules."""
 
 import ast
 import dataclasses
@@ -26,7 +27,7 @@ _spec.loader.exec_module(chapters)
 
 SMOKE = {"SCALE": "smoke", "SEED": 0, "DEVICE": "cpu"}
 
-#: Chapters whose notebooks import another chapter's module, so its sizes are in their identity too:
+#: Chapters whose notebooks import or configure another chapter's module, so its sizes are in their identity too:
 #: generalisation-deep reuses generalisation-dynamics' code, published-data compares the grids of the
 #: multitask and aux-depth chapters at their sizes.
 USES = {"lg-generalisation-deep": {"lg-generalisation"}, "ln-published": {"ln-multitask", "ln-aux-depth"}}

@@ -91,3 +91,18 @@ def test_plain_log_ticks_label_a_log_axis_with_plain_numbers():
         plotting.plain_log_ticks(ax, "auto")
     plt.close(fig)
     plt.close(fig2)
+
+
+def test_save_keeps_a_figure_s_own_layout_engine(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gendyn.book import plotting
+
+    monkeypatch.setenv("GENDYN_RUN_DIR", str(tmp_path))
+    fig, ax = plotting.subplots(1, 1, layout="constrained")
+    ax.plot([0, 1], [0, 1], label="a")
+    fig.legend(loc="outside lower center")
+    plotting.save(fig, "constrained", "smoke")  # tight=True is not applied: it would replace the engine
+    assert type(fig.get_layout_engine()).__name__ == "ConstrainedLayoutEngine"
+    assert (tmp_path / "figures" / "constrained.png").is_file()

@@ -47,12 +47,14 @@ def test_symbols_leaves_code_words_and_math_alone():
 
 
 @pytest.mark.parametrize("x, digits, text", [(2e8, 2, "2e8"), (1.58e7, 2, "1.6e7"), (1.5e-5, 2, "1.5e-5"), (150, 3, "150"),
-                                             (-3e10, 2, "-3e10"), (0.0, 2, "0"), (123456, 6, "123456")])
+                                             (-3e10, 2, "-3e10"), (0.0, 2, "0"), (-0.0, 2, "0"),
+                                             (123456, 6, "123456")])
 def test_ascii_number_writes_claim_texts_without_python_exponents(x, digits, text):
     assert prose.ascii_number(x, digits) == text
 
 
 @pytest.mark.parametrize("x, digits, message", [(float("nan"), 2, "x must be finite"), ("a", 2, "x must be a real"),
+                                                (10**400, 2, "within float range"),
                                                 (True, 2, "x must be a real"), (1.0, 0, "digits must be")])
 def test_ascii_number_refuses_what_it_cannot_write(x, digits, message):
     with pytest.raises(ValueError, match=message):

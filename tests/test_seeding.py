@@ -150,7 +150,7 @@ def test_fresh_entropy_is_refused_where_torch_generators_take_no_weak_reference(
             raise TypeError("cannot create weak reference to 'torch._C.Generator' object")
 
     monkeypatch.setattr(_random, "_UNSEEDED", NoWeakReferences())
-    monkeypatch.setattr(_random, "_UNSEEDED_HELD", [])
+    monkeypatch.setattr(_random, "_UNSEEDED_HELD", {})
     monkeypatch.setenv(seeding.REQUIRE_RNG, "1")
     unseeded = seeding.torch_generator(None)
     with pytest.raises(ValueError, match="GENDYN_REQUIRE_RNG"):

@@ -18,7 +18,7 @@ from . import _checks
 #: Held weakly where torch's Generator takes a weak reference; older builds (torch 2.11) refuse one,
 #: and then the few such generators of a run are kept and compared by identity.
 _UNSEEDED = weakref.WeakSet()
-_UNSEEDED_HELD = []
+_UNSEEDED_HELD = {}  # id -> generator: the generator is kept, so its id is not reused
 
 
 def mark_unseeded(generator):
@@ -26,11 +26,11 @@ def mark_unseeded(generator):
     try:
         _UNSEEDED.add(generator)
     except TypeError:  # "cannot create weak reference to 'torch._C.Generator' object"
-        _UNSEEDED_HELD.append(generator)
+        _UNSEEDED_HELD[id(generator)] = generator
 
 
 def _unseeded(generator):
-    return generator in _UNSEEDED or any(generator is held for held in _UNSEEDED_HELD)
+    return generator in _UNSEEDED or _UNSEEDED_HELD.get(id(generator)) is generator
 
 
 def _checked(generator):

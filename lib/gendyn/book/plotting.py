@@ -77,12 +77,16 @@ def save(fig: Figure, name: str, scale: str, *,
 
     ``tight``: ``True`` applies ``fig.tight_layout()`` first; a rectangle ``(left, bottom,
     right, top)`` in figure coordinates applies it inside that rectangle (room for a legend
-    or a title outside the panels); ``False`` keeps the figure's layout as it is.
+    or a title outside the panels); ``False`` keeps the figure's layout as it is. A figure made
+    with a layout engine of its own (``subplots(..., layout="constrained")``, which makes room
+    for a legend placed ``"outside lower center"``) keeps it, whatever ``tight`` says.
 
     Returns nothing, so that a cell ending in ``save(...)`` shows only the figure (a path
     would differ from machine to machine and break the output comparison of nbval).
     """
-    if tight is True:
+    if fig.get_layout_engine() is not None:
+        pass  # its own engine lays it out when drawn; tight_layout would replace it
+    elif tight is True:
         fig.tight_layout()
     elif tight is not False:
         rect = tuple(tight) if isinstance(tight, (tuple, list)) else ()

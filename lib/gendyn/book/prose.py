@@ -17,16 +17,16 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MINUS = "\u2212"
 
 
-def _finite(x, digits, purpose=""):
-    """``x`` as a finite float, ``digits`` an integer from 1 to 15, or a ValueError naming the argument."""
+def _checked_number(x, digits, purpose=""):
+    """``x`` as a finite float (and ``digits`` an integer from 1 to 15), or a ValueError naming the argument."""
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
         raise ValueError(f"digits must be an integer from 1 to 15; got {digits!r}")
     if isinstance(x, bool):
         raise ValueError(f"x must be a real number; got {x!r}")
     try:
         x = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"x must be a real number; got {x!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"x must be a real number within float range; got {x!r}") from None
     if not math.isfinite(x):
         raise ValueError(f"x must be finite{' ' + purpose if purpose else ''}; got {x}")
     return x
@@ -44,7 +44,7 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
     ValueError
         If ``x`` is not a finite real number, or ``digits`` is not an integer from 1 to 15.
     """
-    x = _finite(x, digits, "to be written in prose")
+    x = _checked_number(x, digits, "to be written in prose")
     if x == 0:
         return "0"
     mantissa, exponent = f"{abs(x):.{digits - 1}e}".split("e")  # rounded first: 9.996 -> 1.00e+01 at 3
@@ -60,7 +60,7 @@ def sig(x: float, digits: int = 3, *, sign: bool = False) -> str:
 
 
 def ascii_number(x: float, digits: int = 2) -> str:
-    """``x`` in a claim's ASCII text, with ``digits`` significant digits: ``2e8``, ``1.5e-5``, ``150``.
+    """``x`` in a claim's ASCII text, with ``digits`` significant digits: ``2e8``, ``1.5e-5``, ``150`` (3 digits).
 
     Claim statements are records (JSON, the ledger) and keep ASCII, but not Python's ``2e+08``: the
     exponent loses its ``+`` and leading zeros.
@@ -70,8 +70,8 @@ def ascii_number(x: float, digits: int = 2) -> str:
     ValueError
         If ``x`` is not a finite real number, or ``digits`` is not an integer from 1 to 15.
     """
-    x = _finite(x, digits)
-    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{x:.{digits}g}")
+    x = _checked_number(x, digits)
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{x + 0.0:.{digits}g}")  # + 0.0: -0.0 is written 0
 
 
 _GREEK = {"alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\delta", "eps": r"\epsilon",

@@ -22,9 +22,9 @@ the longest chapters, and claim logic that unit tests exercise. Runners that tra
 they live in :mod:`gendyn` with typed arguments and named result types. These modules depend on the
 science and on the book layer, never the reverse. This package imports none of its modules, nor does
 :mod:`gendyn.book.scales`, so that a chapter's run depends on its own module only (``tools/chapters.py``
-follows imports to decide what to re-run; a notebook therefore imports its module even where it uses
-nothing else of it); a chapter that builds on another's results imports that chapter's module
-(published-data those of the multitask and aux-depth chapters, whose grids it compares).
+follows a notebook's imports, and the chapter ids of its ``chapter.start``/``scales.configure`` calls, to
+decide what to re-run); a chapter that builds on another's results imports that chapter's module or
+configures that chapter (published-data the multitask and aux-depth chapters, whose grids it compares).
 """
 
 

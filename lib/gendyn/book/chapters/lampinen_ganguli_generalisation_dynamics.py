@@ -148,7 +148,7 @@ def figure_curves(sweep: train.SnrSweep, sim: Simulations, theory: Mapping[Condi
                         alpha=0.8)
             ax.set(xscale="log", yscale="log", xlabel="$t/\\tau$", ylabel=f"$\\varepsilon_{{\\rm {kind}}}$",
                    title=f"rank-{rank} teacher{depth}: {kind} error", **limits)
-    # below the panels, where it covers no data (save the figure with tight=False: the layout is constrained)
+    # below the panels, where it covers no data; the constrained layout makes room for it
     fig.legend(*axes[0, 0].get_legend_handles_labels(), title="lines: theory; o TA; x random",
                loc="outside lower center", ncol=len(svms), fontsize=7, title_fontsize=7)
     return fig

@@ -4,15 +4,14 @@ Lee & Ndirango, §3 and appendix B (Fig. 1): training-aligned (TA) and randomly 
 students of noisy rank-one teachers against the reconstructed dynamics (3), their early growth rate
 and the finite-size convergence of the two-class fixed point. The chapter itself holds its protocol,
 figures and claims; this module holds what the pipeline reads before the chapter runs: its sizes at
-each scale, the ids of its claims and the theory each claim should notice when perturbed, and
-:func:`ta_descent`, (3) stepped as gradient descent, the growth-rate claims' prediction (the students
-are :func:`gendyn.multitask_train.train_single_task`, the theory :mod:`gendyn.softmax_multitask`).
+each scale, the ids of its claims and the theory each claim should notice when perturbed (the students
+are :func:`gendyn.multitask_train.train_single_task`, the theory :mod:`gendyn.softmax_multitask`, whose
+:func:`~gendyn.softmax_multitask.ta_descent` is the growth-rate claims' prediction).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
