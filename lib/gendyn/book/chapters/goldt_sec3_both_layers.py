@@ -1,12 +1,14 @@
 """Sizes and claim set of the chapter ``notebooks/goldt-et-al/sec3-both-layers.md``.
 
-Goldt, Advani, Saxe, Krzakala & Zdeborova (2019), §3, Figs. 3 and 4: training both layers, the denoising
-fixed point and eq. (15), the copies' split of the second layer at long times, and linear networks against
-eq. (12). The chapter itself holds its protocol, figures and claims; this module holds what the pipeline reads
-before the chapter runs: its sizes at each scale, the ids of its claims, the theory each claim should notice
-when perturbed and the named series of its random streams (the experiments are
+Goldt, Advani, Saxe, Krzakala & Zdeborova (2019), §3, Figs. 3, 4 and S4: training both layers, the denoising
+fixed point and eq. (15), the copies' split of the second layer at long times, linear networks against
+eq. (12), and ReLU networks (no theory). The chapter itself holds its protocol, figures and claims; this
+module holds what the pipeline reads before the chapter runs: its sizes at each scale, the ids of its
+claims, the theory each claim should notice when perturbed and the named series of its random streams (the
+experiments are
 :func:`gendyn.committee_sgd.stationary_run`, :func:`~gendyn.committee_sgd.long_ode_runs`,
-:func:`~gendyn.committee_sgd.linear_networks`, :func:`gendyn.committee.split_relaxation`,
+:func:`~gendyn.committee_sgd.linear_networks`, :func:`~gendyn.committee_sgd.stationary_runs`,
+:func:`gendyn.committee.split_relaxation`,
 :func:`~gendyn.committee.denoising_fixed_point` and :func:`~gendyn.committee.random_start_odes`, the theory
 :func:`gendyn.committee.asymptotic_error`, :func:`~gendyn.committee.integrate_odes` and eq. (12),
 :func:`~gendyn.committee.linear_stationary_error`).
@@ -20,7 +22,8 @@ from gendyn import committee_sgd as sgd
 from gendyn.book.mutation import Mutation
 from gendyn.book.scales import RunConfig
 
-__all__ = ["Sizes", "SIZES", "ODE", "THEORY", "EQ12", "SERIES", "stream_paths", "claim_ids", "MUTATIONS"]
+__all__ = ["Sizes", "SIZES", "ODE", "THEORY", "EQ12", "SERIES", "RELU_VARIANTS", "stream_paths", "claim_ids",
+           "MUTATIONS"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,10 @@ class Sizes:
     linear_ks: tuple[int, ...]  #: K of the linear networks
     linear_runs: int  #: runs per point of Fig. 4
     linear_alpha: float  #: length of the runs of Fig. 4
+    relu_n: int  #: input dimension N of the ReLU networks (Fig. S4)
+    relu_ks: tuple[int, ...]  #: K of the ReLU networks (K >= M: a smaller ReLU student cannot fit the teacher)
+    relu_runs: int  #: runs per point of Fig. S4
+    relu_alpha: float  #: length of the runs of Fig. S4
 
 
 #: The chapter's sizes at each scale (:data:`gendyn.book.scales.SCALES`), checked and served by
@@ -62,6 +69,10 @@ SIZES = {
         linear_ks=(1, 2, 4, 8),
         linear_runs=5,
         linear_alpha=2e4,
+        relu_n=100,
+        relu_ks=(4, 8, 12),
+        relu_runs=8,
+        relu_alpha=5e4,  # eta = 0.1: the plateaus of the both-layer students end by ~3e4 (1 run in 24 stuck at 5e4)
     ),
     "smoke": Sizes(
         n=100,
@@ -77,6 +88,10 @@ SIZES = {
         linear_ks=(1, 2),
         linear_runs=8,  # runs per point of Fig. 4: the flat-in-K claim needs the runs' spread (t quantile, 7 dof)
         linear_alpha=4000.0,
+        relu_n=50,
+        relu_ks=(4, 12),  # the extremes: the claims compare the largest K with the smallest
+        relu_runs=6,
+        relu_alpha=4e4,  # at 2e4 some both-layer students (N = 50) were still leaving their plateaus
     ),
 }
 
@@ -96,7 +111,11 @@ SERIES = {
     "fig3c-near": "Fig. 3c: per (M, K) the jitter of the start near the denoising state",
     "fig3c-random": "Fig. 3c from random starts: per (M, K) the random_starts starts",
     "fig4": "Fig. 4: per variant and K the networks (variant, K, 'start') and their SGD (variant, K, 'sgd')",
+    "figS4": "Fig. S4, ReLU networks: per variant and K the networks (variant, K, 'start') and SGD (variant, K, 'sgd')",
 }
+#: The ReLU students of Fig. S4: the SCM and both layers trained from small weights (the chapter says why not the
+#: normalised SCM).
+RELU_VARIANTS = ("SCM", "both layers")
 
 
 def stream_paths(sizes: Sizes) -> list[tuple[str | int, ...]]:
@@ -109,6 +128,7 @@ def stream_paths(sizes: Sizes) -> list[tuple[str | int, ...]]:
     paths += [("fig3c-near", M_, K) for M_, K in fig3c] + [("fig3c-random", M_, K) for M_, K in fig3c]
     paths += [("fig4", variant, K, use) for variant in sgd.LINEAR_VARIANTS for K in sizes.linear_ks
               for use in ("start", "sgd")]
+    paths += [("figS4", variant, K, use) for variant in RELU_VARIANTS for K in sizes.relu_ks for use in ("start", "sgd")]
     return paths
 
 
@@ -121,7 +141,8 @@ def claim_ids(cfg: RunConfig) -> list[str]:
     ids += [f"fig3c-M{M_}-K{K}" for M_ in (1, 2) for K in cfg.theory_ks if K % M_ == 0]
     ids += [f"fig4-{tag}-K{K}" for tag in ("scm", "normalised", "both", "normalised-start") for K in cfg.linear_ks]
     ids += [f"fig4-normalised-fixed-point-K{K}" for K in cfg.linear_ks] + ["fig4-both-layers-flat"]
-    return ids + [f"fig4-normalised-beats-both-K{K}" for K in cfg.linear_ks if K != 1]
+    ids += [f"fig4-normalised-beats-both-K{K}" for K in cfg.linear_ks if K != 1]
+    return ids + ["figS4-scm-grows", "figS4-both-stationary", "figS4-both-grows-less-than-scm", "figS4-both-grows"]
 
 
 MUTATIONS = (
