@@ -61,13 +61,6 @@ CASES = [
          accepted=dict(sigma={"zero"}, rng={"zero", "none"}, train_second_layer={"bool", "false"})),
     Case(cs.linear_student_start, dict(N=20, K=2, M=1, variant="SCM", runs=1, rng=0),
          accepted=dict(rng={"zero", "none"})),
-    # the ReLU students of Fig. S4: any activation's stationary runs, and the starts of either activation
-    Case(cs.stationary_runs,
-         dict(initial=cs.initial_weights(20, 2, 1, "relu", runs=2, rng=0), lr=0.05, sigma=0.1, alpha_max=12.0,
-              train_second_layer=True, rng=0),
-         accepted=dict(sigma={"zero"}, rng={"zero", "none"}, train_second_layer={"bool", "false"})),
-    Case(cs.student_start, dict(N=20, K=2, M=1, variant="both layers", activation="relu", runs=1, rng=0),
-         accepted=dict(rng={"zero", "none"})),
     Case(cs.linear_networks, dict(runs=LINEAR, N=20, lr=0.05, sigma=0.1, M=1), accepted=dict(sigma={"zero"})),
     # the ODEs (9) to long times (§2-3)
     Case(cs.long_ode_runs,

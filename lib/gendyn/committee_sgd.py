@@ -143,12 +143,10 @@ __all__ = [
     "ODEDistance",
     "ode_distance",
     "escape_time",
-    "StationaryRuns",
-    "stationary_runs",
     "LinearStationaryRuns",
     "linear_stationary_runs",
     "LongODERuns", "long_ode_runs",
-    "LINEAR_VARIANTS", "LinearStart", "student_start", "linear_student_start", "LinearNetworks", "linear_networks",
+    "LINEAR_VARIANTS", "LinearStart", "linear_student_start", "LinearNetworks", "linear_networks",
 ]
 
 ENGINES = ("weights", "order-parameters")
@@ -1206,76 +1204,6 @@ def escape_time(alpha: ArrayLike, eps: ArrayLike, threshold: float = 1e-3) -> fl
 
 
 @dataclass(frozen=True)
-class StationaryRuns:
-    """Long SGD runs of two-layer students and their stationary error (:func:`stationary_runs`).
-
-    Attributes
-    ----------
-    run : SGDResult
-        The runs (order-parameter chain), recorded at :func:`log_and_late_times`.
-    batches : ndarray (runs, 10)
-        Per run, 10 batch means of ``eps_g`` over the last 100 records of the second half: 10 nearly
-        independent samples of the stationary error.
-    """
-
-    run: SGDResult
-    batches: np.ndarray
-
-    @property
-    def K(self) -> int:
-        """Student hidden units."""
-        return self.run.Q.shape[-1]
-
-
-def stationary_runs(initial: InitialWeights, lr: float, sigma: float, alpha_max: float, *,
-                    train_second_layer: bool = False, rng: seeding.Rng = None) -> StationaryRuns:
-    """Long online-SGD runs of two-layer students and their stationary error, as batch means.
-
-    Goldt et al. (2019) §3, Figs. 4 and S4: the runs of ``initial`` are trained (eqs. 2-3; the exact
-    order-parameter chain) up to ``alpha_max``, recorded at :func:`log_and_late_times`; the stationary
-    error is read as 10 batch means per run of the last 100 records of the second half. For linear
-    networks, :func:`linear_stationary_runs` adds the effective rate of eq. (12).
-
-    Parameters
-    ----------
-    initial : InitialWeights
-        Teachers and students (:func:`initial_weights`, :func:`student_start`).
-    lr : float
-        Learning rate ``eta > 0`` (both layers).
-    sigma : float
-        Output noise ``>= 0``.
-    alpha_max : float
-        The runs' horizon ``alpha > 0`` (its second half must hold 100 distinct steps).
-    train_second_layer : bool
-        Train ``v`` too (:func:`simulate`).
-    rng : int, SeedSequence, torch or numpy Generator, or None
-        The inputs and noise (:func:`simulate`); ``None``: fresh entropy (see :mod:`gendyn.seeding`).
-
-    Returns
-    -------
-    StationaryRuns
-
-    Raises
-    ------
-    FloatingPointError
-        If a run's error is not finite (SGD diverged).
-    """
-    _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
-    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
-    train2 = _checks.flag(train_second_layer, "train_second_layer")
-    N = initial.shape[0]
-    if alpha_max * N < 200:
-        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
-                         f"average); got {alpha_max!r}")
-    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2),
-                                log_and_late_times(alpha_max, N), engine="order-parameters", rng=rng),
-                       f"{initial.activation} students")
-    late = res.alpha >= res.alpha[-1] / 2
-    return StationaryRuns(res, np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg]))  # (runs, 10)
-
-
-
-@dataclass(frozen=True)
 class LinearStationaryRuns:
     """Long SGD runs of linear students and their stationary error (:func:`linear_stationary_runs`).
 
@@ -1340,10 +1268,17 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.activation != "linear":
         raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
+    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
     train2 = _checks.flag(train_second_layer, "train_second_layer")
-    runs = stationary_runs(initial, lr, sigma, alpha_max, train_second_layer=train2, rng=rng)
-    res, batches, N = runs.run, runs.batches, initial.shape[0]
+    N = initial.shape[0]
+    if alpha_max * N < 200:
+        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
+                         f"average); got {alpha_max!r}")
+    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2),
+                                log_and_late_times(alpha_max, N), engine="order-parameters", rng=rng),
+                       "linear students")
     late = res.alpha >= res.alpha[-1] / 2
+    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
     Q = res.Q[:, late] if train2 else None
     eff = cm.linear_effective_rate(res.settings["lr"], res.v[:, late], Q, N if train2 else None).mean(1)
     return LinearStationaryRuns(res, batches, eff)
@@ -1482,68 +1417,15 @@ def _check_variant(variant):
     return _checks.choice(variant, "variant", LINEAR_VARIANTS)
 
 
-def student_start(N: int, K: int, M: int, variant: str, *, activation: str = "linear", runs: int = 1,
-                  rng: seeding.Rng = None) -> LinearStart:
-    """The initial weights of one of the students of Goldt et al. (2019) Fig. 4 (linear) and Fig. S4 (ReLU).
-
-    :data:`LINEAR_VARIANTS`: SCM, ``v = v* = 1`` fixed; normalised SCM, ``v = 1/K`` and ``v* = 1/M``
-    fixed; both layers trained from ``v ~ N(0, 1/K)`` (``v* = 1``); and, for linear networks only, both
-    layers trained from the normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the
-    teachers' mean plus its small initial weights (``sum_k w_k / K = sum_n w*_n / M``, the normalised
-    SCM's zero-error state; a ReLU network has no such state, as the mean of ReLUs is not a ReLU).
-    Drawn by :func:`initial_weights` (orthonormal teachers, first-layer variance ``1/N``): for equal
-    arguments the linear and the ReLU students have the same weights.
-
-    Parameters
-    ----------
-    N, K, M : int
-        Input dimension, student and teacher hidden units (``N > K + M``).
-    variant : str
-        One of :data:`LINEAR_VARIANTS` (one of the first three for ReLU networks).
-    activation : {"linear", "relu"}
-        Of teacher and student.
-    runs : int
-        Independent networks.
-    rng : int, SeedSequence, torch or numpy Generator, or None
-        The weights' random numbers (:func:`initial_weights`); ``None``: fresh entropy (see
-        :mod:`gendyn.seeding`).
-
-    Returns
-    -------
-    LinearStart
-        The weights and whether the variant trains ``v``.
-    """
-    variant = _check_variant(variant)
-    activation = _checks.choice(activation, "activation", ("linear", "relu"))
-    if activation == "relu" and variant == LINEAR_VARIANTS[3]:
-        raise ValueError(f"variant must be one of {LINEAR_VARIANTS[:3]} for ReLU networks (the normalised SCM's "
-                         f"solution is a zero-error state of linear networks only); got {variant!r}")
-    K = _checks.integer(K, "K", 1)
-    M = _checks.integer(M, "M", 1)
-    if variant == "SCM":
-        kw, v, v_star, train2 = {}, 1.0, 1.0, False
-    elif variant == "normalised SCM":
-        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, False
-    elif variant == "both layers":
-        kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
-    else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
-        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, True
-    init = initial_weights(N, K, M, activation, runs=runs, rng=rng,
-                           init=Initialisation(teacher="orthonormal", v=v, v_star=v_star, **kw))
-    if variant == LINEAR_VARIANTS[3]:
-        # every unit the teachers' mean plus its small initial weights
-        w = init.w + init.w_star.mean(axis=1, keepdims=True)
-        init = InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
-    return LinearStart(init, train2)
-
-
 def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1, rng: seeding.Rng = None,
                          **former: object) -> LinearStart:
     """The initial weights of one of the four linear students of Goldt et al. (2019) Fig. 4 (§3).
 
-    :func:`student_start` with ``activation="linear"``: :data:`LINEAR_VARIANTS` are the SCM, ``v = v* = 1``
-    fixed; the normalised SCM, ``v = 1/K`` and ``v* = 1/M`` fixed; both layers trained from
-    ``v ~ N(0, 1/K)`` (``v* = 1``); both layers trained from the normalised SCM's solution.
+    :data:`LINEAR_VARIANTS`: SCM, ``v = v* = 1`` fixed; normalised SCM, ``v = 1/K`` and ``v* = 1/M``
+    fixed; both layers trained from ``v ~ N(0, 1/K)`` (``v* = 1``); both layers trained from the
+    normalised SCM's solution: its teacher, ``v = 1/K`` and every unit the teachers' mean plus its
+    small initial weights (``sum_k w_k / K = sum_n w*_n / M``, the normalised SCM's zero-error state).
+    Drawn by :func:`initial_weights` (orthonormal teachers, linear networks).
 
     Parameters
     ----------
@@ -1563,7 +1445,24 @@ def linear_student_start(N: int, K: int, M: int, variant: str, *, runs: int = 1,
     LinearStart
     """
     rng = seeding.former_rng(rng, former, "committee_sgd.linear_student_start", alone=True)
-    return student_start(N, K, M, variant, activation="linear", runs=runs, rng=rng)
+    variant = _check_variant(variant)
+    K = _checks.integer(K, "K", 1)
+    M = _checks.integer(M, "M", 1)
+    if variant == "SCM":
+        kw, v, v_star, train2 = {}, 1.0, 1.0, False
+    elif variant == "normalised SCM":
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, False
+    elif variant == "both layers":
+        kw, v, v_star, train2 = dict(v_var=1.0 / K), "normal", 1.0, True
+    else:  # both layers trained from the normalised SCM's solution (its teacher, v = 1/K)
+        kw, v, v_star, train2 = {}, 1.0 / K, 1.0 / M, True
+    init = initial_weights(N, K, M, "linear", runs=runs, rng=rng,
+                           init=Initialisation(teacher="orthonormal", v=v, v_star=v_star, **kw))
+    if variant == LINEAR_VARIANTS[3]:
+        # every unit the teachers' mean plus its small initial weights
+        w = init.w + init.w_star.mean(axis=1, keepdims=True)
+        init = InitialWeights(w, init.w_star, init.v, init.v_star, "linear")
+    return LinearStart(init, train2)
 
 
 @dataclass(frozen=True)

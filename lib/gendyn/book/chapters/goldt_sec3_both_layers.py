@@ -7,7 +7,7 @@ module holds what the pipeline reads before the chapter runs: its sizes at each 
 claims, the theory each claim should notice when perturbed and the named series of its random streams (the
 experiments are
 :func:`gendyn.committee_sgd.stationary_run`, :func:`~gendyn.committee_sgd.long_ode_runs`,
-:func:`~gendyn.committee_sgd.linear_networks`, :func:`~gendyn.committee_sgd.stationary_runs`,
+:func:`~gendyn.committee_sgd.linear_networks`, :func:`gendyn.committee_stationary.stationary_runs`,
 :func:`gendyn.committee.split_relaxation`,
 :func:`~gendyn.committee.denoising_fixed_point` and :func:`~gendyn.committee.random_start_odes`, the theory
 :func:`gendyn.committee.asymptotic_error`, :func:`~gendyn.committee.integrate_odes` and eq. (12),
