@@ -92,7 +92,7 @@ order_parameters      Q, R, T from weights
 near_specialised      erf students near the specialised state (no plateau to cross)
 stationary_run        one long run of a soft committee machine and its asymptotic error (eqs. 10-13)
 StationaryRun         that run, its ``eps_g*`` and standard error, the ODE's and the theory's
-late_average          time average of the late records, with a batch-means standard error
+late_average          time average of the late records, with a batch-means standard error (gendyn.batch_means)
 LateAverage           that average and its standard error
 ode_comparison        SGD runs from one initial state against the ODEs (9) from it (§1, Fig. 1)
 ODEComparison         those runs and the ODE solution
@@ -121,6 +121,7 @@ from numba import njit
 from numpy.typing import ArrayLike
 
 from . import _checks, _random, committee as cm, seeding
+from .batch_means import LateAverage, late_average  # re-exported: their former home, a stable name
 from .progress import track
 
 __all__ = [
@@ -776,51 +777,6 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
 # ------------------------------------------------------------- asymptotic errors (§2)
 
 
-class LateAverage(NamedTuple):
-    """A time average over the late records of a run (:func:`late_average`); unpacks as ``(mean, se)``."""
-
-    mean: float  # mean of the records
-    se: float  # its standard error from batch means
-
-
-def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batches: int = 10) -> LateAverage:
-    """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and its standard
-    error from ``batches`` batch means (consecutive records are correlated).
-
-    Goldt et al. (2019) §2: the asymptotic error ``eps_g*`` of eqs. (10)-(13) read from a run
-    recorded at :func:`log_and_late_times` (``n_late = 101`` late times hold the default 100 points).
-
-    Parameters
-    ----------
-    time : array_like (n,)
-        Recorded times, non-decreasing.
-    values : array_like (n,)
-        The values at those times (finite).
-    points : int
-        Records averaged, a multiple of ``batches``; the second half must hold that many.
-    batches : int
-        Batch means the standard error is taken from (>= 2).
-
-    Returns
-    -------
-    LateAverage
-        ``(mean, se)``.
-    """
-    time = _checks.real_array(time, "time", ndim=1)
-    values = _checks.real_array(values, "values", ndim=1)
-    if time.shape != values.shape:
-        raise ValueError(f"time and values must have the same length; got {time.shape} and {values.shape}")
-    points = _checks.integer(points, "points", 2)
-    batches = _checks.integer(batches, "batches", 2)
-    if points % batches:
-        raise ValueError(f"points must be a multiple of batches = {batches}; got {points}")
-    x = values[time >= time[-1] / 2][-points:]
-    if x.size != points:
-        raise ValueError(f"the second half of the run holds {x.size} records; {points} are needed")
-    means = x.reshape(batches, points // batches).mean(1)
-    return LateAverage(x.mean(), means.std(ddof=1) / np.sqrt(batches))
-
-
 def near_specialised(N: int, K: int, M: int, *, rng: seeding.Rng = None, jitter: float = 0.01,
                      **former: object) -> InitialWeights:
     """Erf students near the specialised state (Goldt et al. 2019, §2): no plateau to cross.
@@ -1264,24 +1220,18 @@ def linear_stationary_runs(initial: InitialWeights, lr: float, sigma: float, alp
     FloatingPointError
         If a run's error is not finite (SGD diverged).
     """
+    from .committee_stationary import stationary_runs  # it builds on this module: imported when called
+
     rng = seeding.former_rng(rng, former, "committee_sgd.linear_stationary_runs", alone=True)
     _checks.instance(initial, "initial", InitialWeights, hint=" (from initial_weights)")
     if initial.activation != "linear":
         raise ValueError(f"initial must hold linear networks (eq. 12 is theirs); got activation {initial.activation!r}")
-    alpha_max = _checks.real(alpha_max, "alpha_max", positive=True)
-    train2 = _checks.flag(train_second_layer, "train_second_layer")
-    N = initial.shape[0]
-    if alpha_max * N < 200:
-        raise ValueError(f"alpha_max must be >= 200 / N = {200 / N:g} (its second half must hold 100 SGD steps to "
-                         f"average); got {alpha_max!r}")
-    res = _finite_runs(simulate(initial, cm.OnlineSGD(lr, sigma, train_second_layer=train2),
-                                log_and_late_times(alpha_max, N), engine="order-parameters", rng=rng),
-                       "linear students")
+    out = stationary_runs(initial, lr, sigma, alpha_max, train_second_layer=train_second_layer, rng=rng)
+    res, train2, N = out.run, out.run.settings["train_second_layer"], initial.shape[0]
     late = res.alpha >= res.alpha[-1] / 2
-    batches = np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg])  # (runs, 10)
     Q = res.Q[:, late] if train2 else None
     eff = cm.linear_effective_rate(res.settings["lr"], res.v[:, late], Q, N if train2 else None).mean(1)
-    return LinearStationaryRuns(res, batches, eff)
+    return LinearStationaryRuns(res, out.batches, eff)
 
 
 # ------------------------------------------------------ the ODEs (9) to long times (§2-3)

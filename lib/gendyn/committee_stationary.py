@@ -26,6 +26,7 @@ import numpy as np
 from . import _checks, seeding
 from . import committee as cm
 from . import committee_sgd as sgd
+from .batch_means import late_batches
 
 __all__ = ["RELU_VARIANTS", "student_start", "StationaryRuns", "stationary_runs"]
 
@@ -143,5 +144,4 @@ def stationary_runs(initial: sgd.InitialWeights, lr: float, sigma: float, alpha_
     if not np.all(np.isfinite(res.eg)):
         raise FloatingPointError(f"the error of the {initial.activation} students is not finite (SGD diverged) at "
                                  f"lr={res.settings['lr']}, sigma={res.settings['sigma']}")
-    late = res.alpha >= res.alpha[-1] / 2
-    return StationaryRuns(res, np.array([e[late][-100:].reshape(10, 10).mean(1) for e in res.eg]))  # (runs, 10)
+    return StationaryRuns(res, np.array([late_batches(res.alpha, e) for e in res.eg]))  # (runs, 10)

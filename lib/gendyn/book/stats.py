@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .. import _checks, seeding
+from .. import _checks, batch_means, seeding
 
 __all__ = ["mean_se", "z_score", "z_quantile", "t_quantile", "t_bound", "t_margin", "t_bound_reason", "late_average",
            "batch_means_interval", "ks_distance", "dkw_bound", "fitted_exponent", "weighted_mean_z", "weighted_slope_z",
@@ -132,12 +132,9 @@ def late_average(time: ArrayLike, values: ArrayLike, *, points: int = 100, batch
     """Mean of the last ``points`` records of ``values`` in the second half of ``time``, and
     its standard error from ``batches`` batch means (consecutive records are correlated).
 
-    The science's :func:`gendyn.committee_sgd.late_average` (one copy; imported when called, so
-    that this module does not load torch).
+    The science's :func:`gendyn.batch_means.late_average` (one copy).
     """
-    from ..committee_sgd import late_average as science_late_average
-
-    return science_late_average(time, values, points=points, batches=batches)
+    return batch_means.late_average(time, values, points=points, batches=batches)
 
 
 def batch_means_interval(batches: ArrayLike, level: float = 1e-3) -> tuple[float, float, float]:
