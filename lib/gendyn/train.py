@@ -541,8 +541,10 @@ def _leaky(a, slope):
     return torch.nn.functional.leaky_relu(a, slope)
 
 
-def _leaky_grad(a, slope):
-    return torch.where(a > 0, torch.ones_like(a), torch.full_like(a, slope))
+def _leaky_backward(grad, a, slope):
+    """``grad`` times the leaky ReLU's derivative at ``a``: one fused pass, bit-identical to the product with
+    ``where(a > 0, 1, slope)`` (which builds two constant tensors and a mask: 7x slower on a step's tensors)."""
+    return torch.ops.aten.leaky_relu_backward(grad, a, slope, False)
 
 
 def _forward(ws, x, activation, slope, output_activation):
@@ -922,12 +924,12 @@ def _nonlinear_step(ws, lr, do_update, want_residual, *, x, y, slope, output_act
     out = _leaky(cur, slope) if output_activation else cur
     residual = out - y
     if do_update:
-        delta = residual * _leaky_grad(cur, slope) if output_activation else residual
+        delta = _leaky_backward(residual, cur, slope) if output_activation else residual
         grads = [None] * k
         for i in range(k - 1, -1, -1):
             grads[i] = delta if acts[i] is None else delta @ acts[i].mT
             if i > 0:
-                delta = (ws[i].mT @ delta) * _leaky_grad(pres[i - 1], slope)
+                delta = _leaky_backward(ws[i].mT @ delta, pres[i - 1], slope)
         for w, g in zip(ws, grads):
             w.sub_(g, alpha=lr)
     return residual, None
