@@ -562,3 +562,19 @@ def test_the_former_seed_keyword_warns_and_draws_as_rng(call):
         call(seed=3, rng=3)
     with pytest.raises(TypeError, match="unexpected keyword argument 'sead'"):
         call(sead=3)
+
+
+@pytest.mark.parametrize("engine", cs.ENGINES)
+def test_runs_spread_over_threads_give_the_same_bytes_as_one_loop(engine):
+    init = cs.initial_weights(60, 3, 2, "erf", runs=3, rng=2)
+    sgd = cm.OnlineSGD(0.3, 0.1, train_second_layer=True)
+    old = torch.get_num_threads()
+    out = {}
+    try:
+        for threads in (1, 3):  # one loop; three runs on three threads at once
+            torch.set_num_threads(threads)
+            out[threads] = cs.simulate(init, sgd, cs.log_times(10.0, 20), engine=engine, rng=7)
+    finally:
+        torch.set_num_threads(old)
+    for name in ("eg", "Q", "R", "v"):
+        np.testing.assert_array_equal(getattr(out[1], name), getattr(out[3], name))

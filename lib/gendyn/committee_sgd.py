@@ -111,6 +111,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -355,7 +356,7 @@ def _dg(x, act):
     return 1.0
 
 
-@njit(cache=True, fastmath={"reassoc", "contract"})
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _teacher_labels(X, w_star, v_star, act, inv_sqrt_n, noise, y):
     """``y = sum_m v*_m g(w*_m x / sqrt(N)) + noise`` for every row ``x`` of ``X`` (float32)."""
     M, N = w_star.shape
@@ -369,7 +370,7 @@ def _teacher_labels(X, w_star, v_star, act, inv_sqrt_n, noise, y):
         y[row] = out + noise[row]
 
 
-@njit(cache=True, fastmath={"reassoc", "contract"})
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _weights_block(w, v, X, y, act, lr_w, lr_v, decay, train2, bs, inv_sqrt_n, lam, coef, gv):
     """``len(X) // bs`` SGD steps on the samples ``X`` (rows, float32) with labels ``y``, in place.
 
@@ -444,7 +445,7 @@ def _op_update(Q, R, v, v_star, f, xnorm, zeta, act, lr, lr2, sigma, decay, trai
             v[k] = decay * v[k] - lr2 / N * gl[k] * delta
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _order_parameter_run(Q, R, T, v, v_star, act, lr, lr2, sigma, wd, train2, N, record_steps, seed,
                          outQ, outR, outv):
     """The exact order-parameter chain of online SGD (module docstring), recording at ``record_steps``.
@@ -681,6 +682,20 @@ def _run_order_parameters(init, r, act, lr, lr2, sigma, wd, train2, steps_rec, c
     return outQ, outR, outv, np.full(n_rec, np.nan)
 
 
+def _each_run(one_run, runs, progress):
+    """``[one_run(r) for r in range(runs)]``, the runs spread over torch's CPU threads.
+
+    Each run draws from its own stream and its compiled loops release the GIL, so threads give the
+    same bytes as one loop: numba's ``np.random`` state is per thread, and each run seeds it first.
+    """
+    workers = min(runs, torch.get_num_threads())
+    if workers == 1:
+        return [one_run(r) for r in (track(range(runs), desc=progress, total=runs) if progress else range(runs))]
+    with ThreadPoolExecutor(workers) as pool:
+        done = pool.map(one_run, range(runs))  # in run order
+        return list(track(done, desc=progress, total=runs) if progress else done)
+
+
 def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sampling: Sampling | None = None,
              engine: str = "weights", rng: seeding.Rng = None, block: int = 2048, progress: str | None = None,
              **former: object) -> SGDResult:
@@ -754,13 +769,14 @@ def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sa
                        iterations=runs * float(steps_rec[-1]) / block)
     root = seeding.stream(rng)
     children = [seeding.stream(root, r) for r in range(runs)]
-    out = []
+    if engine == "weights":
+        def one_run(r):
+            return _run_weights(initial, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, children[r], block)
+    else:
+        def one_run(r):
+            return _run_order_parameters(initial, r, act, lr, lr2, sigma, wd, train2, steps_rec, children[r])
     start = time.perf_counter()
-    for r in track(range(runs), desc=progress, total=runs) if progress else range(runs):
-        if engine == "weights":
-            out.append(_run_weights(initial, r, act, lr, lr2, sigma, wd, train2, bs, P, steps_rec, children[r], block))
-        else:
-            out.append(_run_order_parameters(initial, r, act, lr, lr2, sigma, wd, train2, steps_rec, children[r]))
+    out = _each_run(one_run, runs, progress)
     seconds = time.perf_counter() - start
     Qs, Rs, vs, te = (np.stack(x) for x in zip(*out))
     Q0, R0, T = initial.order_parameters()
