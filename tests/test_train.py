@@ -924,3 +924,32 @@ def test_train_ta_and_random_without_modes_trains_the_same_students():
     assert np.array_equal(full.test_error, lean.test_error) and np.array_equal(full.train_error, lean.train_error)
     assert np.array_equal(full.shat, lean.shat) and np.array_equal(full.data_svals, lean.data_svals)
     assert full.alignment.shape[-1] == 2 and lean.alignment.shape == lean.strength.shape == full.test_error.shape + (0,)
+
+
+def test_batch_parts_are_aligned_contiguous_and_cover_the_batch():
+    for batch in (1, 15, 16, 17, 40, 200, 1000):
+        for workers in (1, 2, 3, 8):
+            parts = train._batch_parts(batch, workers)
+            assert parts[0].start == 0 and parts[-1].stop == batch and len(parts) <= workers
+            assert all(p.stop == q.start and p.start % train._PART_ALIGN == 0 for p, q in zip(parts, parts[1:]))
+    assert len(train._batch_parts(200, 2)) == 2 and len(train._batch_parts(20, 2)) == 2  # 16 + 4
+    assert len(train._batch_parts(16, 4)) == 1
+
+
+@pytest.mark.parametrize("activation", ["linear", "leaky_relu"])
+def test_students_trained_in_parts_on_threads_give_the_same_bytes_as_one_part(activation):
+    sweep = train.snr_sweep((2.0, 4.0), (1, 3), 9, 30, 12, rng=0)  # 36 data sets, 72 students
+    data, teacher, init = train.ta_and_random(sweep)
+    out = {}
+    for threads in (1, 2, 3):
+        res = train.train_students(data, train.Architecture(hidden=10, n_layers=4, activation=activation),
+                                   train.Schedule(lr=1e-2, epochs=120, n_records=12),
+                                   start=train.Start(init=init if activation == "linear" else "random", eps=1e-2),
+                                   evaluation=train.Evaluation(teacher=teacher, modes=2 if activation == "linear" else 0),
+                                   execution=train.Execution(num_threads=threads), rng=1)
+        out[threads] = res
+    for threads in (2, 3):
+        for name in ("train_error", "test_error", "svals", "alignment"):
+            a, b = getattr(out[1], name), getattr(out[threads], name)
+            assert (a is None and b is None) or np.array_equal(a, b)
+        assert all(torch.equal(a, b) for a, b in zip(out[1].weights, out[threads].weights))

@@ -73,9 +73,11 @@ A step of ``B`` networks of one hidden layer costs three batched products of
 ``3 (N_l - 1) - 6`` products of ``N2 x N2 x N2``. Gradient descent is stable only for
 ``lr`` below :func:`stability_limit`; with one hidden layer a larger ``lr`` over the same
 horizon ``t/tau`` follows the gradient flow up to a delay of about ``lr ln(shat/eps) / 4``
-in ``t/tau`` per mode (derived and tested in ``tests/test_train.py``). The trainers run on one CPU thread
-by default (``num_threads``): on a CPU shared with other jobs, torch's default of one
-thread per core was measured several times *slower*, the threads waiting for each other.
+in ``t/tau`` per mode (derived and tested in ``tests/test_train.py``). On a CPU the trainers split the batch
+into one part per thread (``Execution.num_threads``, default torch's setting) and train each part on a thread of
+its own, with torch's threading inside the products off: on a CPU shared with other jobs, torch's threads
+inside such small products were measured several times *slower*, waiting for each other. The results do not
+depend on the number of threads.
 
 Two tasks (§4)
 --------------
@@ -95,6 +97,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -284,6 +287,25 @@ def _thread_limit(num_threads):
         yield
     finally:
         torch.set_num_threads(old)
+
+
+#: Parts of a batch trained on threads of their own start at multiples of this many students: every matrix then sits
+#: at the same alignment as in the whole batch (64 bytes), so each student's arithmetic is the same as in one part.
+_PART_ALIGN = 16
+
+
+def _batch_parts(batch, workers):
+    """``batch`` students split into at most ``workers`` contiguous slices of whole multiples of :data:`_PART_ALIGN`
+    (the last takes the rest), as even as that allows; one slice when there are too few students."""
+    blocks = -(-batch // _PART_ALIGN)
+    n = max(1, min(workers, blocks))
+    cuts = [min(batch, _PART_ALIGN * (blocks * k // n)) for k in range(n + 1)]
+    return [slice(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+
+
+def _rows(t, rows):
+    """Students ``rows`` of a batched tensor (three or more dimensions); a shared one (fewer) or None as it is."""
+    return t if t is None or t.ndim < 3 else t[rows]
 
 
 def _check_activation(activation, slope):
@@ -655,19 +677,20 @@ def train_students(data: torch.Tensor | tuple[torch.Tensor, torch.Tensor], archi
     evaluation = Evaluation() if evaluation is None else _checks.instance(evaluation, "evaluation", Evaluation)
     execution = Execution() if execution is None else _checks.instance(execution, "execution", Execution)
     a, s, st, ev, ex = architecture, schedule, start, evaluation, execution
-    with _thread_limit(ex.num_threads):
+    workers = torch.get_num_threads() if ex.num_threads is None else ex.num_threads
+    with _thread_limit(1):  # each part of the batch on one thread of its own (Execution)
         return _train_students(
             data, hidden=a.hidden, n_layers=a.n_layers, lr=s.lr, epochs=s.epochs, init=st.init, eps=st.eps,
             teacher=ev.teacher, test_data=ev.test_data, n_test=ev.n_test, activation=a.activation, slope=a.slope,
             output_activation=a.output_activation, heads=a.heads, record_at=s.record_at, n_records=s.n_records,
             modes=ev.modes, weights=st.weights, dtype=ex.dtype, device=ex.device,
-            generator=seeding.torch_generator(rng), check_stability=s.check_stability, desc=ex.desc)
+            generator=seeding.torch_generator(rng), check_stability=s.check_stability, desc=ex.desc, workers=workers)
 
 
 def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, test_data, n_test, activation,
                     slope, output_activation, heads, record_at, n_records, modes, weights, dtype, device,
-                    generator, check_stability, desc):
-    """The body of :func:`train_students` (run under its thread limit)."""
+                    generator, check_stability, desc, workers):
+    """The body of :func:`train_students` (run on one torch thread; ``workers`` threads train parts of the batch)."""
     # --- data --------------------------------------------------------------------------
     if isinstance(data, torch.Tensor):
         _check_sigma31(data)
@@ -800,61 +823,72 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
         for key in ("svals", "alignment", "strength"):
             rec[key] = torch.empty(batch, n_rec, modes, dtype=torch.float64, device=device)
 
-    def record(j, epoch, train_residual, w_composite):
+    def record(rows, ws_rows, j, epoch, train_residual, w_composite):
+        """Record epoch ``epoch`` (record ``j``) of the students ``rows`` (a slice), whose weights are ``ws_rows``."""
         # the residuals are the step's temporaries (the fused update has used them already): scratch
         total, per_head = _row_sq_norms(train_residual.to(torch.float64), heads, scratch=True)
-        rec["train"][:, j] = total / y_norm
-        if not bool(torch.isfinite(rec["train"][:, j]).all()):
+        rec["train"][rows, j] = total / y_norm[rows]
+        if not bool(torch.isfinite(rec["train"][rows, j]).all()):
             raise FloatingPointError(f"gradient descent diverged by epoch {epoch} (lr={lr:g}); "
                                      f"use a smaller lr")
         if heads:
-            rec["head_train"][:, :, j] = per_head / y_norm_heads
+            rec["head_train"][rows, :, j] = per_head / y_norm_heads[rows]
         if have_test:
             if y_test is None:  # linear student, exact Gaussian average
-                resid = w_composite - wbar
+                resid = w_composite - wbar[rows]
             else:
-                resid = _forward(ws, x_test, activation, slope, output_activation) - y_test
+                resid = _forward(ws_rows, _rows(x_test, rows), activation, slope, output_activation) - y_test[rows]
             total, per_head = _row_sq_norms(resid.to(torch.float64), heads, scratch=True)
-            rec["test"][:, j] = total / t_norm
+            rec["test"][rows, j] = total / t_norm[rows]
             if heads:
-                rec["head_test"][:, :, j] = per_head / t_norm_heads
+                rec["head_test"][rows, :, j] = per_head / t_norm_heads[rows]
         if modes:
             w64 = w_composite.to(torch.float64)
             if n3 <= n1:
                 s, u, v = _top_singular_modes(w64, modes)
             else:
                 s, v, u = _top_singular_modes(w64.mT, modes)
-            rec["svals"][:, j] = s[..., :modes]
-            rec["alignment"][:, j] = (u * data_u).sum(-2).abs() * (v * data_v).sum(-2).abs()
-            rec["strength"][:, j] = (data_u * (w64 @ data_v)).sum(-2)
+            rec["svals"][rows, j] = s[..., :modes]
+            du, dv = data_u[rows], data_v[rows]
+            rec["alignment"][rows, j] = (u * du).sum(-2).abs() * (v * dv).sum(-2).abs()
+            rec["strength"][rows, j] = (du * (w64 @ dv)).sum(-2)
 
     # --- the loop ----------------------------------------------------------------------
     step = _linear_step if linear else _nonlinear_step
-    kwargs = dict(sigma31=sigma31, sigma11=sigma11, x=x, y=y, slope=slope,
-                  output_activation=output_activation)
 
     # a linear student's record reads only the residual and the composite map of the forward pass, which the
     # update leaves alone: one step computes both (the same arithmetic as a forward pass, then a step)
     fused = linear and y_test is None
 
-    def _run():
+    def train_rows(rows, show):
+        """Every epoch of the students ``rows`` (a slice of the batch); their weights are views of ``ws``, updated
+        in place. ``show``: this part draws the progress bar."""
+        ws_rows = [w[rows] for w in ws]
+        kwargs = dict(sigma31=sigma31[rows], sigma11=_rows(sigma11, rows), x=_rows(x, rows), y=y[rows],
+                      slope=slope, output_activation=output_activation)
         j = 0
         with torch.no_grad():
-            for epoch in track(range(epochs + 1), desc=desc):
+            for epoch in track(range(epochs + 1), desc=desc) if show else range(epochs + 1):
                 if j < n_rec and epoch == grid[j]:
                     if fused:  # one pass: the residual and map before the update, then the update (in place)
-                        residual, w_composite = step(ws, lr, epoch < epochs, True, **kwargs)
-                        record(j, epoch, residual, w_composite)
+                        residual, w_composite = step(ws_rows, lr, epoch < epochs, True, **kwargs)
+                        record(rows, ws_rows, j, epoch, residual, w_composite)
                         j += 1
                         continue
                     # a record that reads the weights (test inputs): forward pass only, then record
-                    residual, w_composite = step(ws, lr, False, True, **kwargs)
-                    record(j, epoch, residual, w_composite)
+                    residual, w_composite = step(ws_rows, lr, False, True, **kwargs)
+                    record(rows, ws_rows, j, epoch, residual, w_composite)
                     j += 1
                 if epoch < epochs:
-                    step(ws, lr, True, False, **kwargs)
+                    step(ws_rows, lr, True, False, **kwargs)
 
-    _run()
+    parts = _batch_parts(batch, workers if device.type == "cpu" else 1)
+    if len(parts) == 1:
+        train_rows(parts[0], True)
+    else:  # one thread per part: torch's operations release the GIL, so the parts train at once
+        with ThreadPoolExecutor(len(parts)) as pool:
+            for done in [pool.submit(train_rows, rows, k == 0) for k, rows in enumerate(parts)]:
+                done.result()  # in order: the first failure is raised
 
     out = {k: v.cpu().numpy() for k, v in rec.items()}
     epochs_rec = grid
@@ -2761,16 +2795,19 @@ class Execution:
     device : str or torch.device, optional
         ``"cpu"``, ``"cuda"`` or ``"cuda:N"``; ``None``: the device of the data.
     num_threads : int or None
-        CPU threads for the duration of the call (restored afterwards); ``None`` keeps torch's setting.
-        The default 1 is deliberate: on a CPU shared with other jobs, more threads were measured 5-10x
-        slower per epoch.
+        CPU threads of the call; ``None`` (default): torch's setting (``torch.get_num_threads()``, a chapter's
+        share of the machine). On a CPU the students are split into that many contiguous parts, each trained by
+        a thread of its own with torch's own threading off for the call (restored afterwards): the parts never
+        wait for each other, where torch's threads inside each small product did (5-10x slower per epoch on a
+        CPU shared with other jobs), and each student's arithmetic is the same for any count, so the results do
+        not depend on it (tested). Other devices train the batch as one part.
     desc : str or None
         Label of the terminal progress bar (:func:`gendyn.progress.track`).
     """
 
     dtype: torch.dtype = torch.float32
     device: str | torch.device | None = None
-    num_threads: int | None = 1
+    num_threads: int | None = None
     desc: str | None = "gradient descent"
 
     def __post_init__(self):
