@@ -565,20 +565,22 @@ def _ln_multitask(cfg):
 
 @floor_of("ln-aux-depth")
 def _ln_aux_depth(cfg):
-    """Figs. 3, A3, A4: the auxiliary-data grid, the deep ReLU grids (float64; depth 5 dominates), the deep-linear
-    grid, the precision reruns."""
+    """Figs. 3, A3, A4: the auxiliary-data grid, the deep ReLU grids (float64; depth 5 dominates), their linear
+    reference (float64), the three precision reruns."""
     from gendyn.book import grids
     terms = [_grid_terms(grids.book_grid("aux-train-pts", cfg), "aux-train-pts grid")]
     for d in cfg.deep_depths:
         terms.append(_grid_terms(grids.book_grid("deep-nonlinear", cfg, depth=d), f"deep ReLU grid, depth {d}"))
+    # the linear reference keeps the deep grid's dtype (float64, grids.DEEP_DTYPE), as the chapter trains it
     linear = dict(grids.book_grid("deep-nonlinear", cfg, depth=cfg.deep_depths[0]), activation="linear", block=None,
                   depth=1, lr=cfg.lr, steps=cfg.steps, eval_every=cfg.eval_every)
-    linear.pop("dtype")  # the linear grid trains in run_grid's float32
-    terms.append(_grid_terms(linear, "deep-linear grid"))
+    terms.append(_grid_terms(linear, "deep-linear grid (the reference)"))
     one = grids.book_grid("deep-nonlinear", cfg, depth=max(cfg.deep_depths))
     one = dict(one, seeds=one["seeds"][:1], n_train=(min(cfg.deep_n_train),))  # the chapter's: its first seed
     terms.append(_grid_terms(dict(one, dtype="float32"), "precision rerun, float32"))
-    terms.append(_grid_terms(one, "precision rerun, float64"))
+    # mixed arithmetic: its matrix products (all that is counted) in float32
+    terms.append(_grid_terms(dict(one, dtype="float32"), "precision rerun, mixed"))
+    terms.append(_grid_terms(one, "precision rerun, float64 with lr + 1 ulp"))
     return terms
 
 

@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/run.py --clean-clone
         # clone the repository afresh, time the README's two commands there (each creates
         # its own .venv), and collect every chapter's time from that clone
+    .venv/bin/python benchmarks/run.py --clean-clone --book-only   # only `make book` there
     .venv/bin/python benchmarks/run.py --tables-only   # rewrite the tables, measure nothing
     .venv/bin/python benchmarks/run.py --runs-from DIR --device cuda --machine "one NVIDIA H200, 16 cores"
         # collect the times of runs made on another machine (DIR/_build/runs, e.g. copied
@@ -17,6 +18,10 @@ run twice. Results go to ``benchmarks/results.json`` (rows merged with earlier o
 rewritten. Beside each chapter's paper time the chapter table shows its arithmetic floor
 (``benchmarks/floors.py``: the chapter's counted operations at the float32/float64 matmul rates of
 the yardstick ``benchmarks/trainers.py`` records) and the measured time over that floor.
+A shared machine's speed changes from day to day (this project's 2-core machine has measured its
+float64 yardstick at 161 and at 91 GFLOP/s), so the times collected here carry the yardstick measured
+with them (:func:`machine_rates`, before and after ``make book`` on a clean clone, or when the local
+runs are collected), and a chapter's floor and ratio use the rates of its own row.
 Benchmarks are measurements, not tests: nothing here passes or fails on time.
 Rows from other benchmark scripts (e.g. ``benchmarks/committee_sgd.py``) use the same
 file and the same :func:`record`.
@@ -53,17 +58,33 @@ def _device(row):
     return row.get("device", "cpu")  # rows measured before devices were recorded ran on the CPU
 
 
-def record(rows, what, scale, value, unit="s", device="cpu", where=None):
+def record(rows, what, scale, value, unit="s", device="cpu", where=None, rates=None):
     """Replace the row (what, scale, device) by a new measurement; ``where`` names the machine
-    (default: this one)."""
+    (default: this one), ``rates`` the yardstick measured with it (:func:`machine_rates`)."""
     rows[:] = [r for r in rows if (r["what"], r["scale"], _device(r)) != (what, scale, device)]
-    rows.append(dict(what=what, scale=scale, value=round(float(value), 1), unit=unit,
-                     date=str(date.today()), machine=where or machine(), device=device))
+    row = dict(what=what, scale=scale, value=round(float(value), 1), unit=unit,
+               date=str(date.today()), machine=where or machine(), device=device)
+    if rates:
+        row["rates"] = {k: round(v / 1e9, 1) for k, v in rates.items()}  # GFLOP/s
+    rows.append(row)
     print(f"{what} [{scale}, {device}]: {value:.1f} {unit}")
 
 
-def collect_chapter_times(rows, root, device="cpu", where=None, note=""):
-    """Every accepted run's time under ``root/_build/runs`` (``<chapter>.seconds``)."""
+def machine_rates(*snapshots):
+    """This machine's yardstick now, ``{"float32": FLOP/s, "float64": FLOP/s}``: one 2048 x 2048 ``torch.mm``
+    on all of torch's threads (``benchmarks/trainers.py``'s :func:`matmul_rate`). With ``snapshots``
+    (earlier results of this function) the mean of them and a measurement now: a long run is bracketed."""
+    import torch
+    from trainers import matmul_rate
+    now = {p: matmul_rate(dtype=getattr(torch, p)) for p in ("float32", "float64")}
+    print("yardstick now: " + ", ".join(f"{p} {v / 1e9:.1f} GFLOP/s" for p, v in now.items()))
+    runs = [*snapshots, now]
+    return {p: sum(r[p] for r in runs) / len(runs) for p in now}
+
+
+def collect_chapter_times(rows, root, device="cpu", where=None, note="", rates=None):
+    """Every accepted run's time under ``root/_build/runs`` (``<chapter>.seconds``), with the yardstick
+    ``rates`` measured with them (:func:`machine_rates`; None: not known)."""
     for path in sorted((root / "_build" / "runs").glob("*/**/*.seconds")):
         scale = path.relative_to(root / "_build" / "runs").parts[0]
         chapter = path.relative_to(root / "_build" / "runs" / scale).with_suffix(".ipynb")
@@ -71,7 +92,8 @@ def collect_chapter_times(rows, root, device="cpu", where=None, note=""):
         # a new time replaces older, annotated ones (e.g. "... (single run under load)")
         rows[:] = [r for r in rows if not (r["scale"] == scale and _device(r) == device
                                            and r["what"].startswith(what))]
-        record(rows, what + (f" {note}" if note else ""), scale, float(path.read_text()), device=device, where=where)
+        record(rows, what + (f" {note}" if note else ""), scale, float(path.read_text()), device=device, where=where,
+               rates=rates)
 
 
 def timed(cmd, cwd, log):
@@ -84,19 +106,22 @@ def timed(cmd, cwd, log):
     return time.perf_counter() - start
 
 
-def clean_clone(rows):
+def clean_clone(rows, book_only=False):
     # The clone is kept (its path is printed) so the paper-scale book it built can be looked at.
     tmp = Path(tempfile.mkdtemp(prefix="gendyn-clean-clone-"))
     clone, logs = tmp / "clone", ROOT / "_build" / "benchmarks"
     print(f"fresh clone in {clone}; logs in {logs}")
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    record(rows, "`make test` on a fresh clone (creates .venv; = .ci/run)", "smoke",
-           timed(["make", "test"], clone, logs / "clean-clone-make-test.log"))
-    save(rows)  # a later failure keeps what was measured
-    shutil.rmtree(clone / ".venv")
-    record(rows, "`make book` on a fresh clone (creates .venv)", "paper",
-           timed(["make", "book"], clone, logs / "clean-clone-make-book.log"))
-    collect_chapter_times(rows, clone)
+    if not book_only:
+        record(rows, "`make test` on a fresh clone (creates .venv; = .ci/run)", "smoke",
+               timed(["make", "test"], clone, logs / "clean-clone-make-test.log"))
+        save(rows)  # a later failure keeps what was measured
+        shutil.rmtree(clone / ".venv")
+    before = machine_rates()
+    seconds = timed(["make", "book"], clone, logs / "clean-clone-make-book.log")
+    rates = machine_rates(before)
+    record(rows, "`make book` on a fresh clone (creates .venv)", "paper", seconds, rates=rates)
+    collect_chapter_times(rows, clone, rates=rates)
 
 
 def fmt(row):
@@ -120,22 +145,32 @@ def _column(scale, device):
 
 
 def chapter_floors(rows):
-    """``({"`<notebook>`": floor in seconds}, "N cores")``: every chapter's arithmetic at paper scale
-    (``benchmarks/floors.py``) at the matmul rates recorded in ``rows`` (``benchmarks/trainers.py``'s
-    yardsticks); ``({}, None)`` when no yardstick was recorded or the floors cannot be computed."""
+    """``({"`<notebook>`": floor in seconds at a row's rates}, "N cores")``: every chapter's arithmetic at paper
+    scale (``benchmarks/floors.py``), as a function of the matmul rates (``{"float32": FLOP/s, ...}``; None:
+    the yardstick recorded in ``rows`` by ``benchmarks/trainers.py``); ``({}, None)`` when no yardstick was
+    recorded or the floors cannot be computed."""
     try:
         import floors
     except Exception as error:  # the tables are still written, without the floors
         print(f"no floors: benchmarks/floors.py failed to load ({error})")
         return {}, None
-    rates = floors.yardsticks(rows)
-    if set(rates) != set(floors.PRECISIONS):
+    recorded = floors.yardsticks(rows)
+    if set(recorded) != set(floors.PRECISIONS):
         return {}, None
+
+    def at(floor):
+        return lambda rates=None: floor.seconds(rates or recorded)
     # keyed like the chapter rows: the executed notebook's name (the source is notebooks/<paper>/<chapter>.md)
-    seconds = {f"`{Path(notebook).with_suffix('.ipynb').as_posix()}`": floors.floor(chapter, "paper").seconds(rates)
+    seconds = {f"`{Path(notebook).with_suffix('.ipynb').as_posix()}`": at(floors.floor(chapter, "paper"))
                for chapter, (notebook, _) in floors.CHAPTERS.items()}
     threads = floors.yardstick_threads(rows) or "all threads"
     return seconds, threads.replace("threads", "cores")
+
+
+def _row_rates(row):
+    """The yardstick measured with a row, in FLOP/s (None: not recorded with it)."""
+    rates = row.get("rates")
+    return {k: v * 1e9 for k, v in rates.items()} if rates else None
 
 
 def _fmt_floor(seconds):
@@ -148,9 +183,9 @@ def _fmt_ratio(ratio):
 
 def render(rows, floors=None, floor_cores=None):
     """Markdown: the two commands, then one row per chapter (smoke and paper side by side, and with
-    ``floors`` (``{"`<notebook>`": seconds}``, :func:`chapter_floors`) each chapter's arithmetic floor
-    and the measured paper time over it), then every other measurement; each table says when and where
-    it was measured."""
+    ``floors`` (``{"`<notebook>`": seconds at given rates}``, :func:`chapter_floors`) each chapter's arithmetic
+    floor, at the yardstick measured with its paper time where there is one, and the measured paper time over
+    it), then every other measurement; each table says when and where it was measured."""
     commands = [r for r in rows if r["what"].startswith("`make")]
     chapters = [r for r in rows if r["what"].startswith("chapter `")]
     others = [r for r in rows if r not in commands and r not in chapters]
@@ -166,13 +201,15 @@ def render(rows, floors=None, floor_cores=None):
             name, _, note = r["what"][len("chapter "):].partition(" ")
             cells.setdefault(name, {})[_column(r["scale"], _device(r))] = fmt(r) + (f" {note}" if note else "")
             if r["scale"] == "paper" and _device(r) == "cpu" and r.get("unit", "s") == "s":
-                paper[name] = r["value"]
+                paper[name] = r
         floor_column, ratio_column = f"floor ({floor_cores or 'all cores'})", "paper / floor"
         for name in cells:
             if name in floors:
-                cells[name][floor_column] = _fmt_floor(floors[name])
+                rates = _row_rates(paper[name]) if name in paper else None
+                floor = floors[name](rates)
+                cells[name][floor_column] = _fmt_floor(floor) + ("" if rates or name not in paper else " *")
                 if name in paper:
-                    cells[name][ratio_column] = _fmt_ratio(paper[name] / floors[name])
+                    cells[name][ratio_column] = _fmt_ratio(paper[name]["value"] / floor)
         devices = sorted({_device(r) for r in chapters}, key=lambda d: (d != "cpu", d))
         columns = [_column(scale, d) for d in devices for scale in ("smoke", "paper")]
         if any(name in floors for name in cells):  # beside the CPU's paper column
@@ -186,8 +223,8 @@ def render(rows, floors=None, floor_cores=None):
             out += ["", f"Measured{label} {_when([r for r in chapters if _device(r) == d])}."]
         if any(name in floors for name in cells):
             out += ["", "Floor: the chapter's counted arithmetic at paper scale (`benchmarks/floors.py`) at the "
-                    "float32 and float64 `torch.mm` rates of the yardstick below; paper / floor: the measured CPU "
-                    "time over it."]
+                    "float32 and float64 `torch.mm` rates measured with that paper time (marked * where none was: "
+                    "at the yardstick below); paper / floor: the measured CPU time over it."]
         out += [""]
     if others:
         out += ["| what | measured |", "|---|---|"]
@@ -215,6 +252,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean-clone", action="store_true",
                         help="time the README's two commands on a fresh clone and collect its chapter times")
+    parser.add_argument("--book-only", action="store_true", help="with --clean-clone: time `make book` only")
     parser.add_argument("--tables-only", action="store_true",
                         help="only rewrite the tables from benchmarks/results.json")
     parser.add_argument("--runs-from", type=Path, metavar="DIR",
@@ -227,13 +265,13 @@ def main():
     if args.tables_only:
         pass
     elif args.clean_clone:
-        clean_clone(rows)
+        clean_clone(rows, book_only=args.book_only)
     elif args.runs_from:
         if args.device != "cpu" and not args.machine:
             parser.error("--machine is required with --device other than cpu (name the GPU)")
         collect_chapter_times(rows, args.runs_from, args.device, args.machine, args.note)
-    else:
-        collect_chapter_times(rows, ROOT)
+    else:  # runs made here just before: the yardstick now is theirs
+        collect_chapter_times(rows, ROOT, rates=machine_rates())
     save(rows)
 
 

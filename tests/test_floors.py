@@ -117,3 +117,27 @@ def test_yardsticks_read_from_results_rows():
             dict(what="something else", value=1.0, unit="s")]
     assert floors.yardsticks(rows) == {"float32": 300e9, "float64": 150e9}
     assert floors.yardstick_threads(rows) == "2 threads"
+
+
+def test_a_floor_uses_the_yardstick_measured_with_its_time():
+    """benchmarks/run.py: a paper time carrying the rates measured with it is divided by the floor at those
+    rates; one without them by the floor at the recorded yardstick, marked '*'."""
+    import run
+    yard = [dict(what=f"{p} torch.mm 2048 x 2048 (2 threads): the yardstick", scale="-", value=v, unit="GFLOP/s",
+                 date="d", machine="m") for p, v in (("float32", 200.0), ("float64", 100.0))]
+    notebook = "lee-ndirango/aux-data-and-depth.ipynb"
+    slow = {"float32": 100.0, "float64": 50.0}  # the machine at half its recorded speed
+
+    def table(rates):
+        row = dict(what=f"chapter `{notebook}`", scale="paper", value=3600.0, unit="s", date="d", machine="m")
+        rows = yard + [dict(row, rates=rates) if rates else row]
+        line = next(x for x in run.render(rows, *run.chapter_floors(rows)).splitlines() if notebook in x)
+        return [c.strip() for c in line.split("|")[1:-1]]  # chapter, smoke, paper, floor, paper / floor
+    floor = floors.floor("ln-aux-depth", "paper")
+    recorded = {"float32": 200e9, "float64": 100e9}
+    at_slow = {k: v * 1e9 for k, v in slow.items()}
+    assert table(None)[3].endswith(" *")
+    assert float(table(None)[4]) == pytest.approx(3600 / floor.seconds(recorded), rel=0.05)
+    assert not table(slow)[3].endswith("*")
+    assert float(table(slow)[4]) == pytest.approx(3600 / floor.seconds(at_slow), rel=0.05)
+    assert floor.seconds(at_slow) == pytest.approx(2 * floor.seconds(recorded))

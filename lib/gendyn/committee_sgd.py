@@ -111,7 +111,6 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -121,7 +120,7 @@ import torch
 from numba import njit
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, committee as cm, seeding
+from . import _checks, _random, _threads, committee as cm, seeding
 from .batch_means import LateAverage, late_average  # re-exported: their former home, a stable name
 from .progress import track
 
@@ -688,12 +687,8 @@ def _each_run(one_run, runs, progress):
     Each run draws from its own stream and its compiled loops release the GIL, so threads give the
     same bytes as one loop: numba's ``np.random`` state is per thread, and each run seeds it first.
     """
-    workers = min(runs, torch.get_num_threads())
-    if workers == 1:
-        return [one_run(r) for r in (track(range(runs), desc=progress, total=runs) if progress else range(runs))]
-    with ThreadPoolExecutor(workers) as pool:
-        done = pool.map(one_run, range(runs))  # in run order
-        return list(track(done, desc=progress, total=runs) if progress else done)
+    wrap = (lambda done: track(done, desc=progress, total=runs)) if progress else None
+    return _threads.each(one_run, range(runs), torch.get_num_threads(), wrap)
 
 
 def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sampling: Sampling | None = None,

@@ -97,7 +97,6 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -105,7 +104,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from . import _checks, _random, seeding
+from . import _checks, _random, _threads, seeding
 
 from .progress import track
 from .teachers import LowRankTeacher, _noisy, _random_orthonormal, _top_singular_modes, low_rank_teacher
@@ -883,12 +882,8 @@ def _train_students(data, *, hidden, n_layers, lr, epochs, init, eps, teacher, t
                     step(ws_rows, lr, True, False, **kwargs)
 
     parts = _batch_parts(batch, workers if device.type == "cpu" else 1)
-    if len(parts) == 1:
-        train_rows(parts[0], True)
-    else:  # one thread per part: torch's operations release the GIL, so the parts train at once
-        with ThreadPoolExecutor(len(parts)) as pool:
-            for done in [pool.submit(train_rows, rows, k == 0) for k, rows in enumerate(parts)]:
-                done.result()  # in order: the first failure is raised
+    # one thread per part: torch's operations release the GIL, so the parts train at once
+    _threads.each(lambda k: train_rows(parts[k], k == 0), range(len(parts)), len(parts))
 
     out = {k: v.cpu().numpy() for k, v in rec.items()}
     epochs_rec = grid

@@ -18,8 +18,10 @@ eigendecompositions, which OpenBLAS's threads make slower, not faster, on a few 
 a 100 x 100 matrix: 3 ms of CPU on one thread against 86 ms on two, of a 800 x 800 one 0.38 s against 2.8 s,
 measured on the 2-core machine under load; about 10x for small ones when idle). torch's products use MKL and
 OpenMP, not OpenBLAS, and keep their threads. ``$GENDYN_THREADS`` set by hand
-overrides the share. The trainers of :mod:`gendyn` choose their own threads for their batched products
-(one, :mod:`gendyn.train`), so their results do not depend on the share.
+overrides the share. The trainers of :mod:`gendyn` spread their own work over the share: :mod:`gendyn.train`
+trains parts of its batch and :mod:`gendyn.committee_sgd` its runs each on a thread of their own, with
+torch's threads inside the products off, in a way that gives the same bytes at any thread count, so
+their results do not depend on the share.
 """
 
 from __future__ import annotations
