@@ -75,8 +75,9 @@ def machine_rates(*snapshots):
     on all of torch's threads (``benchmarks/trainers.py``'s :func:`matmul_rate`). With ``snapshots``
     (earlier results of this function) the mean of them and a measurement now: a long run is bracketed."""
     import torch
+    from floors import PRECISIONS  # the precisions a floor counts, each with its own yardstick
     from trainers import matmul_rate
-    now = {p: matmul_rate(dtype=getattr(torch, p)) for p in ("float32", "float64")}
+    now = {p: matmul_rate(dtype=getattr(torch, p)) for p in PRECISIONS}
     print("yardstick now: " + ", ".join(f"{p} {v / 1e9:.1f} GFLOP/s" for p, v in now.items()))
     runs = [*snapshots, now]
     return {p: sum(r[p] for r in runs) / len(runs) for p in now}
