@@ -1,6 +1,7 @@
 """The ODEs' right-hand side takes its Gaussian averages' covariances with precomputed flat indices
 (committee._Tuples.gather) and unpacks the state without np.triu: the same values, bit for bit, as the former
-fancy-index gather and unpacking; the derivatives and an ODE run are unchanged."""
+fancy-index gather and unpacking; the derivatives and an ODE run are unchanged. A batch of states (the
+finite-difference Jacobian's columns) gives each state's derivatives bit for bit as alone."""
 import numpy as np
 import pytest
 
@@ -20,8 +21,11 @@ def test_flat_gather_equals_fancy_gather(K, M):
             m = old.shape[-1]
             fun = cm._TABLE[act][{2: 0, 3: 1, 4: 2}[m]] if name != "spairs" else cm._TABLE[act][3]
             assert np.array_equal(fun(new), fun(old), equal_nan=True)
-    batched = np.stack([C, 2 * C])  # a batch of covariances still takes the fancy gather
-    assert np.array_equal(tup.gather(batched, "pairs"), cm._gather(batched, tup.pairs))
+    batched = np.stack([C, 2 * C])  # a batch of covariances: the same values in another layout
+    for name in ("pairs", "spairs", "triples", "quads"):
+        assert np.array_equal(tup.gather(batched, name), cm._gather(batched, getattr(tup, name)))
+    assert np.array_equal(tup.gather(np.stack([batched, batched]), "quads"),
+                          cm._gather(np.stack([batched, batched]), tup.quads))
 
 
 def _former_unpack(y, K, M, iu):
@@ -56,3 +60,28 @@ def test_derivatives_unchanged_by_layout():
     old = cm._derivatives(*near[:2], near[2], v, v_star, "erf", Fancy(K, M), 0.05, 0.05, 1e-4, 0.0, True)
     for a, b in zip(new, old):
         assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+@pytest.mark.parametrize("activation", cm.ACTIVATIONS)
+@pytest.mark.parametrize("K, M", [(1, 1), (4, 2), (6, 2)])
+def test_batched_derivatives_are_each_states_own_bits(activation, K, M):
+    """A batch as large as a Jacobian's (every column one shifted state, plus the state itself)."""
+    rng = np.random.default_rng(K + 7 * M)
+    a = rng.standard_normal((K + M, K + M + 2))
+    C = a @ a.T / (K + M)
+    Q, R, T = C[:K, :K], C[:K, K:], C[K:, K:]
+    v, v_star = rng.standard_normal(K), rng.standard_normal(M)
+    iu = np.triu_indices(K)
+    y = cm._pack(Q, R, v, iu)
+    shifted = np.repeat(y[None], y.size + 1, axis=0)
+    shifted[np.arange(y.size) + 1, np.arange(y.size)] += 1e-3 * rng.standard_normal(y.size)
+    tup = cm._Tuples(K, M)
+    Qs, Rs, vs = cm._unpack(shifted, K, M, iu)
+    for train2, wd in ((False, 0.0), (True, 1e-3)):
+        args = (activation, tup, 0.3, 0.2, 0.01, wd, train2)
+        together = cm._derivatives(Qs, Rs, T, vs, v_star, *args)
+        for j, state in enumerate(shifted):
+            Qj, Rj, vj = cm._unpack(state, K, M, iu)
+            alone = cm._derivatives(Qj, Rj, T, vj, v_star, *args)
+            for x, y_ in zip(alone, together):
+                assert np.asarray(x).tobytes() == np.asarray(y_[j]).tobytes()

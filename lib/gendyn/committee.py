@@ -557,12 +557,19 @@ class _Tuples:
                                           ("triples", self.triples), ("quads", self.quads))}
 
     def gather(self, C, name):
-        """``_gather(C, getattr(self, name))`` for one covariance ``C`` (n, n): the same values, taken with
+        """``_gather(C, getattr(self, name))`` for covariances ``C`` (..., n, n): the same values, taken with
         precomputed flat indices into a component-major array, so that every ``C[..., i, j]`` the Gaussian
-        averages read is contiguous (the ODEs' right-hand side evaluates these thousands of times)."""
-        if C.ndim != 2:
-            return _gather(C, getattr(self, name))
-        return C.reshape(-1)[self.flat[name]].transpose(2, 0, 1)
+        averages read is contiguous along the index tuples (the ODEs' right-hand side evaluates these
+        thousands of times)."""
+        if C.ndim == 2:  # the right-hand side's own call: the shortest path
+            return C.reshape(-1)[self.flat[name]].transpose(2, 0, 1)
+        # a batch: taken as (m, m, P, batch), each index a copy of one contiguous row of the transposed
+        # covariances; the averages are elementwise, so their values do not depend on this layout
+        batch = C.shape[:-2]
+        rows = np.ascontiguousarray(C.reshape(-1, self.n * self.n).T)
+        taken = rows[self.flat[name]].reshape(self.flat[name].shape + batch)
+        nb = len(batch)
+        return taken.transpose(tuple(range(3, 3 + nb)) + (2, 0, 1))
 
 
 def _i2_matrix(C, act, tup):
@@ -625,31 +632,44 @@ def _generalisation_error(Q, R, T, v, v_star, act):
 
 
 def _derivatives(Q, R, T, v, v_star, act, tup, lr, lr2, sigma2, wd, train2):
-    """Unchecked right-hand side of eq. (9); returns (dQ, dR, dv, eps_g)."""
+    """Unchecked right-hand side of eq. (9); returns (dQ, dR, dv, eps_g).
+
+    ``Q``, ``R`` and ``v`` may carry leading batch axes (one teacher ``T``, ``v_star`` for all): each
+    state's derivatives are then the same bits as alone, since the Gaussian averages are elementwise
+    and every sum over fields is the same small matrix-vector product per state (the batched
+    finite-difference Jacobian of :func:`integrate_odes` relies on this).
+    """
     K = tup.K
     table = _TABLE[act]
+    batch = Q.shape[:-2]
+    if batch:
+        T, v_star = np.broadcast_to(T, batch + T.shape), np.broadcast_to(v_star, batch + v_star.shape)
     C = _covariance(Q, R, T)
-    u = np.concatenate([-v, v_star])  # Delta_0 = teacher - student = sum_a u_a g(f_a)
+    u = np.concatenate([-v, v_star], axis=-1)  # Delta_0 = teacher - student = sum_a u_a g(f_a)
+    col = u[..., None, :, None]  # u as a column, so each state's sums are one matrix-vector product
     I2m = _i2_matrix(C, act, tup)
     # A[i, b] = < g'(lambda_i) f_b Delta_0 > = sum_a u_a I3(i, b, a)
-    A = (table[1](tup.gather(C, "triples")).reshape(K, tup.n, tup.n) @ u)
+    # (contiguous per state, so that each sum is the BLAS product a single state takes)
+    i3 = np.ascontiguousarray(table[1](tup.gather(C, "triples")))
+    A = (i3.reshape(batch + (K, tup.n, tup.n)) @ col)[..., 0]
     # B[i, k] = < g'(lambda_i) g'(lambda_k) Delta_0^2 > = sum_ab u_a u_b I4(i, k, a, b)
-    i4 = table[2](tup.gather(C, "quads")).reshape(len(tup.spairs), len(tup.pairs))
+    i4 = np.ascontiguousarray(table[2](tup.gather(C, "quads"))).reshape(batch + (len(tup.spairs), len(tup.pairs)))
     a, b = tup.pairs.T
-    B_ik = i4 @ (tup.pair_weight * u[a] * u[b])
+    B_ik = (i4 @ (tup.pair_weight * u[..., a] * u[..., b])[..., :, None])[..., 0]
     j2 = table[3](tup.gather(C, "spairs"))
     i, k = tup.spairs.T
-    second = np.zeros((K, K))
-    second[i, k] = B_ik + sigma2 * j2
-    second[k, i] = second[i, k]
-    vA = v[:, None] * A[:, :K]
-    dQ = lr * (vA + vA.T) + lr**2 * np.outer(v, v) * second - 2.0 * wd * Q
-    dR = lr * v[:, None] * A[:, K:] - wd * R
+    second = np.zeros(batch + (K, K))
+    second[..., i, k] = B_ik + sigma2 * j2
+    second[..., k, i] = second[..., i, k]
+    vA = v[..., :, None] * A[..., :K]
+    vv = v[..., :, None] * v[..., None, :]
+    dQ = lr * (vA + np.swapaxes(vA, -1, -2)) + lr**2 * vv * second - 2.0 * wd * Q
+    dR = lr * v[..., :, None] * A[..., K:] - wd * R
     if train2:
-        dv = lr2 * (I2m[:K] @ u) - wd * v
+        dv = lr2 * (I2m[..., :K, :] @ col[..., 0, :, :])[..., 0] - wd * v
     else:
-        dv = np.zeros(K)
-    eps = 0.5 * u @ I2m @ u
+        dv = np.zeros(batch + (K,))
+    eps = 0.5 * (u[..., None, :] @ I2m @ col[..., 0, :, :])[..., 0, 0]
     return dQ, dR, dv, eps
 
 
@@ -751,17 +771,20 @@ def _check_times(times):
 
 
 def _pack(Q, R, v, iu):
-    return np.concatenate([Q[iu], R.ravel(), v])
+    """The ODE state ``(upper triangle of Q, R, v)``; leading axes of ``Q``, ``R``, ``v`` are a batch."""
+    batch = Q.shape[:-2]
+    return np.concatenate([Q[..., iu[0], iu[1]], R.reshape(batch + (-1,)), v], axis=-1)
 
 
 def _unpack(y, K, M, iu):
+    """``(Q, R, v)`` from the ODE state ``y`` (..., size); the inverse of :func:`_pack`."""
     nq = len(iu[0])
-    Q = np.zeros((K, K))
-    upper = y[:nq] + 0.0  # the former Q + triu(Q, 1).T added 0.0 to every entry (so -0.0 became 0.0)
-    Q[iu] = upper
-    Q[iu[1], iu[0]] = upper
-    R = y[nq : nq + K * M].reshape(K, M)
-    v = y[nq + K * M :]
+    Q = np.zeros(y.shape[:-1] + (K, K))
+    upper = y[..., :nq] + 0.0  # the former Q + triu(Q, 1).T added 0.0 to every entry (so -0.0 became 0.0)
+    Q[..., iu[0], iu[1]] = upper
+    Q[..., iu[1], iu[0]] = upper
+    R = y[..., nq : nq + K * M].reshape(y.shape[:-1] + (K, M))
+    v = y[..., nq + K * M :]
     return Q, R, v
 
 
@@ -829,26 +852,27 @@ def integrate_odes(
     tup = _Tuples(K, M)
     iu = np.triu_indices(K)
     sigma2 = sigma**2
+    y0 = _pack(Q, R, v, iu)
 
     def rhs(_, y):
         Qy, Ry, vy = _unpack(y, K, M, iu)
         dQ, dR, dv, _ = _derivatives(Qy, Ry, T, vy, v_star, act, tup, lr, lr2, sigma2, wd, train2)
         return _pack(dQ, dR, dv, iu)
 
+    columns = np.arange(y0.size)
+
     def jac(t, y):
         # Forward differences with steps scaled to O(1) order parameters. LSODA's own
         # estimate scales its steps with the error weights, which near a noisy fixed
         # point (components ~1e-10) gives a useless Jacobian and ~100x more steps.
-        f0 = rhs(t, y)
-        out = np.empty((y.size, y.size))
-        for j in range(y.size):
-            step = 1e-8 * max(abs(y[j]), 1.0)
-            yj = y.copy()
-            yj[j] += step
-            out[:, j] = (rhs(t, yj) - f0) / step
-        return out
+        # All the shifted states go through the right-hand side as one batch (row 0 unshifted):
+        # the same bits as one call per column, at a fraction of the calls.
+        step = 1e-8 * np.maximum(np.abs(y), 1.0)
+        shifted = np.repeat(y[None], y.size + 1, axis=0)
+        shifted[columns + 1, columns] += step
+        f = rhs(t, shifted)
+        return ((f[1:] - f[0]) / step[:, None]).T
 
-    y0 = _pack(Q, R, v, iu)
     t_end = float(times[-1])
     if t_end > 0:
         # an unstable learning rate makes the order parameters grow exponentially (then
