@@ -578,3 +578,36 @@ def test_runs_spread_over_threads_give_the_same_bytes_as_one_loop(engine):
         torch.set_num_threads(old)
     for name in ("eg", "Q", "R", "v"):
         np.testing.assert_array_equal(getattr(out[1], name), getattr(out[3], name))
+
+
+def test_concurrent_stationary_runs_are_each_runs_own_bytes():
+    """Runs at different settings side by side (the chapters' loops over K, eta, sigma): each result, its SGD
+    and its ODEs, is the same bytes as the run alone, and the results come in the order of the items."""
+    def run(setting):
+        K, lr = setting
+        start = cs.initial_weights(80, K, 2, "erf", rng=seeding.stream(5, K, "start"))
+        return cs.stationary_run(start, lr, 0.1, 30.0, rng=seeding.stream(5, K, f"eta={lr:g}", "sgd"), ode=True)
+
+    settings = [(2, 0.5), (3, 0.3), (4, 0.5)]
+    alone = [run(s) for s in settings]
+    together = cs.concurrently(run, settings, threads=3)
+    for a, b in zip(alone, together):
+        assert a.sgd == b.sgd and a.se == b.se and a.ode_long == b.ode_long
+        for name in ("eg", "Q", "R", "v"):
+            assert getattr(a.run, name).tobytes() == getattr(b.run, name).tobytes()
+        assert a.ode_run.eg.tobytes() == b.ode_run.eg.tobytes()
+
+
+def test_concurrently_raises_the_first_failure_in_order():
+    def fail_odd(x):
+        if x % 2:
+            raise ValueError(f"item {x}")
+        return x
+
+    with pytest.raises(ValueError, match="item 1"):
+        cs.concurrently(fail_odd, range(4), threads=2)
+    assert cs.concurrently(fail_odd, [4, 2, 0], threads=2) == [4, 2, 0]
+    with pytest.raises(ValueError, match="threads must be an integer >= 1"):
+        cs.concurrently(fail_odd, [0], threads=0)
+    with pytest.raises(ValueError, match="fn must be callable"):
+        cs.concurrently(None, [0])
