@@ -80,8 +80,34 @@ def test_batched_derivatives_are_each_states_own_bits(activation, K, M):
     for train2, wd in ((False, 0.0), (True, 1e-3)):
         args = (activation, tup, 0.3, 0.2, 0.01, wd, train2)
         together = cm._derivatives(Qs, Rs, T, vs, v_star, *args)
+        # the Jacobian's way: only the averages each one-coordinate shift changes are evaluated
+        shortcut = cm._derivatives(Qs, Rs, T, vs, v_star, *args, averages=cm._OneEntryShifts(tup, iu))
         for j, state in enumerate(shifted):
             Qj, Rj, vj = cm._unpack(state, K, M, iu)
             alone = cm._derivatives(Qj, Rj, T, vj, v_star, *args)
-            for x, y_ in zip(alone, together):
-                assert np.asarray(x).tobytes() == np.asarray(y_[j]).tobytes()
+            for x, y_, z in zip(alone, together, shortcut):
+                assert np.asarray(x).tobytes() == np.asarray(y_[j]).tobytes() == np.asarray(z[j]).tobytes()
+
+
+def test_one_entry_shifts_evaluate_only_what_a_shift_changes():
+    """A shifted Q or R entry (x, y) changes the averages whose fields hold x and y, and no other; v none."""
+    K, M = 4, 2
+    tup, iu = cm._Tuples(K, M), np.triu_indices(K)
+    shifts = cm._OneEntryShifts(tup, iu)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((K + M, K + M + 2))
+    C = a @ a.T / (K + M)
+    y = cm._pack(C[:K, :K], C[:K, K:], rng.standard_normal(K), iu)
+    shifted = np.repeat(y[None], y.size + 1, axis=0)
+    shifted[np.arange(y.size) + 1, np.arange(y.size)] += 0.01
+    Qs, Rs, _ = cm._unpack(shifted, K, M, iu)
+    Cs = cm._covariance(Qs, Rs, np.broadcast_to(C[K:, K:], (y.size + 1, M, M)))
+    for name, fun in (("triples", cm._TABLE["erf"][1]), ("quads", cm._TABLE["erf"][2])):
+        full = fun(tup.gather(Cs, name))
+        changed = full != full[0]
+        state, which, _ = shifts.changed[name]
+        listed = np.zeros_like(changed)
+        listed[state, which] = True
+        assert not np.any(changed & ~listed)  # nothing that changes is left out
+        assert not listed[0].any() and not listed[-K:].any()  # the unshifted state and the v shifts: none
+        assert listed.sum() < 0.5 * listed[1:-K].size  # and much is left out
