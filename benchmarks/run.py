@@ -6,6 +6,7 @@
         # clone the repository afresh, time the README's two commands there (each creates
         # its own .venv), and collect every chapter's time from that clone
     .venv/bin/python benchmarks/run.py --clean-clone --book-only   # only `make book` there
+    .venv/bin/python benchmarks/run.py --clean-clone --test-only   # only `make test` there (and its smoke times)
     .venv/bin/python benchmarks/run.py --tables-only   # rewrite the tables, measure nothing
     .venv/bin/python benchmarks/run.py --runs-from DIR --device cuda --machine "one NVIDIA H200, 16 cores"
         # collect the times of runs made on another machine (DIR/_build/runs, e.g. copied
@@ -107,15 +108,19 @@ def timed(cmd, cwd, log):
     return time.perf_counter() - start
 
 
-def clean_clone(rows, book_only=False):
+def clean_clone(rows, book_only=False, test_only=False):
     # The clone is kept (its path is printed) so the paper-scale book it built can be looked at.
     tmp = Path(tempfile.mkdtemp(prefix="gendyn-clean-clone-"))
     clone, logs = tmp / "clone", ROOT / "_build" / "benchmarks"
     print(f"fresh clone in {clone}; logs in {logs}")
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     if not book_only:
+        before = machine_rates()
         record(rows, "`make test` on a fresh clone (creates .venv; = .ci/run)", "smoke",
                timed(["make", "test"], clone, logs / "clean-clone-make-test.log"))
+        if test_only:  # its chapters' smoke times, with the yardstick measured around it
+            collect_chapter_times(rows, clone, rates=machine_rates(before))
+            return
         save(rows)  # a later failure keeps what was measured
         shutil.rmtree(clone / ".venv")
     before = machine_rates()
@@ -254,6 +259,8 @@ def main():
     parser.add_argument("--clean-clone", action="store_true",
                         help="time the README's two commands on a fresh clone and collect its chapter times")
     parser.add_argument("--book-only", action="store_true", help="with --clean-clone: time `make book` only")
+    parser.add_argument("--test-only", action="store_true",
+                        help="with --clean-clone: time `make test` only, and collect its smoke chapter times")
     parser.add_argument("--tables-only", action="store_true",
                         help="only rewrite the tables from benchmarks/results.json")
     parser.add_argument("--runs-from", type=Path, metavar="DIR",
@@ -266,7 +273,9 @@ def main():
     if args.tables_only:
         pass
     elif args.clean_clone:
-        clean_clone(rows, book_only=args.book_only)
+        if args.book_only and args.test_only:
+            parser.error("--book-only and --test-only exclude each other (neither: both commands)")
+        clean_clone(rows, book_only=args.book_only, test_only=args.test_only)
     elif args.runs_from:
         if args.device != "cpu" and not args.machine:
             parser.error("--machine is required with --device other than cpu (name the GPU)")
