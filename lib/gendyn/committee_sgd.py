@@ -701,8 +701,9 @@ def concurrently(fn: Callable[[Any], Any], items: Iterable[Any], *, threads: int
     several ``K``, learning rates or noise levels), which one call of :func:`simulate` cannot batch. Each
     call gives the same bytes as alone: its runs draw from their own streams, and the compiled SGD loops
     seed numba's generator (one per thread) first and release the GIL while they step. The work that
-    holds the GIL (the ODEs (9) of :meth:`SGDResult.ode`, numpy's small operations) takes turns, so it
-    gains nothing, and loses nothing.
+    holds the GIL (the ODEs (9) of :meth:`SGDResult.ode`, numpy's small operations) only takes turns:
+    calls that are mostly such work are better run one after another (two ODE integrations side by side
+    take longer than in a row).
 
     Parameters
     ----------
