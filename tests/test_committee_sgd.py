@@ -596,18 +596,3 @@ def test_concurrent_stationary_runs_are_each_runs_own_bytes():
         for name in ("eg", "Q", "R", "v"):
             assert getattr(a.run, name).tobytes() == getattr(b.run, name).tobytes()
         assert a.ode_run.eg.tobytes() == b.ode_run.eg.tobytes()
-
-
-def test_concurrently_raises_the_first_failure_in_order():
-    def fail_odd(x):
-        if x % 2:
-            raise ValueError(f"item {x}")
-        return x
-
-    with pytest.raises(ValueError, match="item 1"):
-        cs.concurrently(fail_odd, range(4), threads=2)
-    assert cs.concurrently(fail_odd, [4, 2, 0], threads=2) == [4, 2, 0]
-    with pytest.raises(ValueError, match="threads must be an integer >= 1"):
-        cs.concurrently(fail_odd, [0], threads=0)
-    with pytest.raises(ValueError, match="fn must be callable"):
-        cs.concurrently(None, [0])

@@ -33,9 +33,6 @@ CASES = [
               progress=None),
          accepted=dict(sampling={"none"}, rng={"zero", "none"},
                        progress={"none", "string", "unknown-name"})),  # any label of the progress bar
-    # several calls side by side
-    Case(cs.concurrently, dict(fn=abs, items=[1.0, -2.0], threads=2), accepted=dict(threads={"none"}),
-         skip={"items"}),  # the calls' own arguments: fn checks them
     # the methods of the result: the run index and the times of the ODE solution
     Case(RESULT.initial_state, dict(run=1), accepted=dict(run={"zero"})),
     Case(RESULT.ode, dict(run=1, times=[0.0, 0.1]), accepted=dict(run={"zero"}, times={"none"})),

@@ -33,6 +33,8 @@ module                             contents
 :mod:`~gendyn.seeding`             the one random-number convention: the ``rng`` argument, named streams
 :mod:`~gendyn.allocator`           keep freed memory in the process (glibc): no page-fault churn in batched
                                    trainers
+:mod:`~gendyn.concurrency`         independent calls (runs at different settings) side by side on the CPU threads,
+                                   each the same bytes as alone
 :mod:`~gendyn.progress`            terminal progress bars that stay out of rendered notebooks
 :mod:`~gendyn.book`                the book's machinery (claims, checks, scales, stats, plotting, figures,
                                    grids) and each chapter's sizes, figures and claims (``book.chapters``, one module

@@ -87,6 +87,7 @@ log_times             a log-spaced grid of times alpha
 log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
 concurrently          independent calls (runs at different settings) side by side on the CPU threads
+                      (:func:`gendyn.concurrency.concurrently`)
 Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD: committee.OnlineSGD
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
@@ -113,8 +114,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import scipy.special
@@ -124,6 +124,7 @@ from numpy.typing import ArrayLike
 
 from . import _checks, _random, _threads, committee as cm, seeding
 from .batch_means import LateAverage, late_average  # re-exported: their former home, a stable name
+from .concurrency import concurrently  # re-exported: its former home, a stable name
 from .progress import track
 
 __all__ = [
@@ -692,55 +693,6 @@ def _each_run(one_run, runs, progress):
     """
     wrap = (lambda done: track(done, desc=progress, total=runs)) if progress else None
     return _threads.each(one_run, range(runs), torch.get_num_threads(), wrap)
-
-
-def concurrently(fn: Callable[[Any], Any], items: Iterable[Any], *, threads: int | None = None) -> list:
-    """``[fn(x) for x in items]`` with the calls side by side on the CPU threads: independent runs at once.
-
-    For simulations of this module with settings that differ from call to call (:func:`stationary_run` at
-    several ``K``, learning rates or noise levels), which one call of :func:`simulate` cannot batch. Each
-    call gives the same bytes as alone: its runs draw from their own streams, and the compiled SGD loops
-    seed numba's generator (one per thread) first and release the GIL while they step. The work that
-    holds the GIL (the ODEs (9) of :meth:`SGDResult.ode`, numpy's small operations) only takes turns:
-    calls that are mostly such work are better run one after another (two ODE integrations side by side
-    take longer than in a row).
-
-    Parameters
-    ----------
-    fn : callable
-        One call, ``fn(item)``.
-    items : iterable
-        The calls' arguments.
-    threads : int, optional (keyword only)
-        Calls at a time, ``>= 1``; default ``torch.get_num_threads()`` (a chapter's share of the cores, as
-        :func:`simulate` spreads its own runs). One thread: a plain loop.
-
-    Returns
-    -------
-    list
-        The results, in the order of ``items``.
-
-    Raises
-    ------
-    Exception
-        The first failure in the order of ``items``, after the calls already started have finished.
-
-    Examples
-    --------
-    >>> from gendyn import committee_sgd as sgd, seeding
-    >>> def run(L):
-    ...     start = sgd.initial_weights(100, 2 + L, 2, "erf", rng=seeding.stream(0, L, "start"))
-    ...     return sgd.stationary_run(start, 0.5, 0.1, 50.0, rng=seeding.stream(0, L, "sgd"))
-    >>> together = sgd.concurrently(run, [0, 1], threads=2)
-    >>> [r.sgd for r in together] == [run(L).sgd for L in (0, 1)]
-    True
-    """
-    if not callable(fn):
-        raise ValueError(f"fn must be callable (one call, fn(item)); got {fn!r}")
-    if not isinstance(items, Iterable):
-        raise ValueError(f"items must be an iterable of the calls' arguments; got {items!r}")
-    threads = torch.get_num_threads() if threads is None else _checks.integer(threads, "threads", 1)
-    return _threads.each(fn, items, threads)
 
 
 def simulate(initial: InitialWeights, sgd: cm.OnlineSGD, times: ArrayLike, *, sampling: Sampling | None = None,
