@@ -86,8 +86,7 @@ InitialWeights        those weights, with their order parameters
 log_times             a log-spaced grid of times alpha
 log_and_late_times    that grid and evenly spaced times in the second half (for late averages)
 simulate              run SGD for a batch of independent runs; returns an SGDResult
-concurrently          independent calls (runs at different settings) side by side on the CPU threads
-                      (:func:`gendyn.concurrency.concurrently`)
+concurrently          runs at different settings side by side on the CPU threads (from gendyn.concurrency)
 Sampling              spec: the examples of a step (batch_size, train_set_size); the SGD: committee.OnlineSGD
 SGDResult             recorded times, eps_g, Q, R, v, initial state; ``.ode()``
 order_parameters      Q, R, T from weights
